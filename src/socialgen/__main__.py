@@ -1,0 +1,3 @@
+from socialgen.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""API keys, bearer tokens and workspace access."""

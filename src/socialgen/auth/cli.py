@@ -1,0 +1,167 @@
+"""`socialgen key ...` and `socialgen token ...`: secrets for the HTTP API."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from socialgen.cli_support import JsonOpt, WorkspaceOpt, emit, print_rows
+from socialgen.limits import DEFAULT_TOKEN_DAYS
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+key_app = typer.Typer(help="API keys for the HTTP API (x-api-key header).")
+token_app = typer.Typer(help="Bearer tokens that identify users to the HTTP API.")
+
+
+@key_app.command("create")
+def key_create(
+    name: Annotated[str | None, typer.Option("--name", help="A label for the key.")] = None,
+    any_workspace: Annotated[
+        bool,
+        typer.Option(
+            "--any-workspace",
+            help="Not bound to a workspace: every request must then carry a user's bearer token.",
+        ),
+    ] = False,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Create an API key, bound to a workspace by default. The key is printed once."""
+    from socialgen.auth.service import create_api_key
+    from socialgen.cli_support import open_workspace
+    from socialgen.store.engine import transaction
+
+    engine, workspace_id = open_workspace(workspace)
+    with transaction(engine) as session:
+        key, secret = create_api_key(
+            session, name=name, workspace_id=None if any_workspace else workspace_id
+        )
+        data = {
+            "keyId": key.id,
+            "apiKey": secret,
+            "name": key.name,
+            "workspaceId": key.workspace_id,
+        }
+
+    def show(out: Console) -> None:
+        bound = f"bound to workspace {data['workspaceId']}" if data["workspaceId"] else "unbound"
+        out.print(f"API key {data['keyId']} ({bound}). Store it now, it is not shown again:")
+        out.print(secret, markup=False)
+
+    emit(json_output, data, show)
+
+
+@key_app.command("list")
+def key_list(json_output: JsonOpt = False) -> None:
+    """API keys (never their secrets)."""
+    from socialgen.auth.service import list_api_keys
+    from socialgen.clock import iso
+    from socialgen.startup import open_store
+    from socialgen.store.engine import read_session
+
+    with read_session(open_store()) as session:
+        rows = [
+            {
+                "keyId": k.id,
+                "name": k.name,
+                "prefix": k.prefix,
+                "workspaceId": k.workspace_id,
+                "createdAt": iso(k.created_at),
+                "revokedAt": iso(k.revoked_at),
+            }
+            for k in list_api_keys(session)
+        ]
+    emit(json_output, rows, lambda out: print_rows(out, "API keys", rows))
+
+
+@key_app.command("revoke")
+def key_revoke(
+    key_id: Annotated[str, typer.Argument(help="Key id (from `key list`).")],
+    json_output: JsonOpt = False,
+) -> None:
+    """Revoke an API key: requests with it are refused from now on."""
+    from socialgen.auth.service import revoke_api_key
+    from socialgen.clock import iso
+    from socialgen.startup import open_store
+    from socialgen.store.engine import transaction
+
+    with transaction(open_store()) as session:
+        key = revoke_api_key(session, key_id)
+        data = {"keyId": key.id, "revokedAt": iso(key.revoked_at)}
+    emit(json_output, data, lambda out: out.print(f"Revoked API key {key_id}"))
+
+
+@token_app.command("create")
+def token_create(
+    email: Annotated[str, typer.Argument(help="The user the token identifies.")],
+    days: Annotated[
+        int, typer.Option("--days", help="Days until it expires.")
+    ] = DEFAULT_TOKEN_DAYS,
+    json_output: JsonOpt = False,
+) -> None:
+    """Create a bearer token for a user. The token is printed once."""
+    from socialgen.auth.service import create_token
+    from socialgen.clock import iso
+    from socialgen.startup import open_store
+    from socialgen.store.engine import transaction
+
+    with transaction(open_store()) as session:
+        token, secret, user = create_token(session, email, days=days)
+        data = {
+            "tokenId": token.id,
+            "token": secret,
+            "userId": user.id,
+            "email": user.email,
+            "expiresAt": iso(token.expires_at),
+        }
+
+    def show(out: Console) -> None:
+        out.print(
+            f"Token {data['tokenId']} for {data['email']}, expires {data['expiresAt']}. "
+            "Store it now, it is not shown again:"
+        )
+        out.print(secret, markup=False)
+
+    emit(json_output, data, show)
+
+
+@token_app.command("list")
+def token_list(json_output: JsonOpt = False) -> None:
+    """Bearer tokens (never their secrets)."""
+    from socialgen.auth.service import list_tokens
+    from socialgen.clock import iso
+    from socialgen.startup import open_store
+    from socialgen.store.engine import read_session
+
+    with read_session(open_store()) as session:
+        rows = [
+            {
+                "tokenId": t.id,
+                "email": u.email,
+                "prefix": t.prefix,
+                "expiresAt": iso(t.expires_at),
+                "revokedAt": iso(t.revoked_at),
+            }
+            for t, u in list_tokens(session)
+        ]
+    emit(json_output, rows, lambda out: print_rows(out, "Tokens", rows))
+
+
+@token_app.command("revoke")
+def token_revoke(
+    token_id: Annotated[str, typer.Argument(help="Token id (from `token list`).")],
+    json_output: JsonOpt = False,
+) -> None:
+    """Revoke a bearer token."""
+    from socialgen.auth.service import revoke_token
+    from socialgen.clock import iso
+    from socialgen.startup import open_store
+    from socialgen.store.engine import transaction
+
+    with transaction(open_store()) as session:
+        token = revoke_token(session, token_id)
+        data = {"tokenId": token.id, "revokedAt": iso(token.revoked_at)}
+    emit(json_output, data, lambda out: out.print(f"Revoked token {token_id}"))

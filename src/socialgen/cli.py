@@ -1,0 +1,58 @@
+"""The `socialgen` command. Sub-commands import their heavy modules when they run,
+so `socialgen --help` stays fast."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from socialgen.auth.cli import key_app, token_app
+from socialgen.cli_support import SocialgenGroup
+from socialgen.posts.cli import app as posts_app
+from socialgen.posts.cli import conversations
+from socialgen.workspaces.cli import member_app, user_app, workspace_app
+
+app = typer.Typer(
+    name="socialgen",
+    cls=SocialgenGroup,
+    help="Write and manage LinkedIn-style posts with AI, offline by default.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(posts_app, name="posts")
+app.command("conversations")(conversations)
+app.add_typer(workspace_app, name="workspace")
+app.add_typer(user_app, name="user")
+app.add_typer(member_app, name="member")
+app.add_typer(key_app, name="key")
+app.add_typer(token_app, name="token")
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="Worker processes (use PostgreSQL for many).")
+    ] = 1,
+) -> None:
+    """Run the HTTP API (OpenAPI docs at /docs)."""
+    import uvicorn
+
+    from socialgen.startup import open_store
+
+    open_store()  # migrate once, before any worker starts
+    uvicorn.run(
+        "socialgen.server:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="info",
+    )
+
+
+def main() -> None:
+    app()

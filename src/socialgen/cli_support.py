@@ -1,0 +1,122 @@
+"""What every command shares: the --json and --workspace options, output, errors.
+
+Kept light on purpose (typer only): `socialgen --help` imports this.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Annotated, Any
+
+import click
+import typer
+from typer.core import TyperGroup
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from sqlalchemy import Engine
+
+_json_mode: ContextVar[bool] = ContextVar("socialgen_json_mode", default=False)
+
+
+def _remember_json(value: bool) -> bool:
+    _json_mode.set(value)
+    return value
+
+
+JsonOpt = Annotated[
+    bool,
+    typer.Option(
+        "--json", help="Print machine-readable JSON instead of a table.", callback=_remember_json
+    ),
+]
+WorkspaceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--workspace",
+        "-w",
+        envvar="SOCIALGEN_WORKSPACE",
+        help="Workspace id or name (default: your default workspace).",
+        show_default=False,
+    ),
+]
+
+
+def console(stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=stderr)
+
+
+def emit(json_output: bool, data: Any, render: Callable[[Console], None]) -> None:
+    """Print `data` as one JSON document, or let `render` draw it for a person."""
+    if json_output:
+        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    else:
+        render(console())
+
+
+def print_rows(out: Console, title: str, rows: list[dict[str, Any]]) -> None:
+    """A list of flat records as a table."""
+    from rich.table import Table
+
+    if not rows:
+        out.print(f"{title}: none.")
+        return
+    table = Table(title=title, title_justify="left")
+    for column in rows[0]:
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*("" if value is None else str(value) for value in row.values()))
+    out.print(table)
+
+
+def open_workspace(ref: str | None) -> tuple[Engine, str]:
+    """The store's engine and the id of the workspace the command acts on."""
+    from socialgen.startup import open_store
+    from socialgen.store.engine import read_session
+    from socialgen.workspaces.service import resolve_workspace
+
+    engine = open_store()
+    with read_session(engine) as session:
+        return engine, resolve_workspace(session, ref).id
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Report an error the way --json or a person expects it; return the Exit to raise."""
+    if _json_mode.get():
+        payload = json.dumps({"success": False, "message": message}, ensure_ascii=False)
+        sys.stderr.write(payload + "\n")
+    else:
+        console(stderr=True).print(f"[red]Error:[/red] {message}", markup=True, highlight=False)
+    return typer.Exit(code)
+
+
+class SocialgenGroup(TyperGroup):
+    """Root command group: turns domain errors into a message and exit 1, never a traceback."""
+
+    def invoke(self, ctx: Any) -> Any:
+        from socialgen.errors import SocialgenError
+
+        try:
+            return super().invoke(ctx)
+        except SocialgenError as error:
+            raise fail(error.message) from None
+        except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt):
+            raise
+        except Exception as error:  # a bug or an unreachable store: still no traceback
+            if _is_store_error(error):
+                raise fail(f"Cannot use the store: {_first_line(error)}") from None
+            raise fail(f"Unexpected error: {_first_line(error)}") from None
+
+
+def _is_store_error(error: Exception) -> bool:
+    return type(error).__module__.startswith("sqlalchemy")
+
+
+def _first_line(error: Exception) -> str:
+    text = str(getattr(error, "orig", None) or error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

@@ -1,0 +1,1 @@
+"""Posts, their versions, and the conversations that produced them."""

@@ -1,0 +1,114 @@
+"""HTTP endpoints for posts and conversations (/api/v1/ai-conversation)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Depends, Path, Query
+from pydantic import BaseModel, Field
+
+from socialgen.api_support import EngineDep, error_responses, fails_with
+from socialgen.auth.api import ACCESS_DENIED, WorkspaceAccess, WorkspaceGuard
+from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_POST_CHARS
+from socialgen.posts import listing, service
+from socialgen.posts.schemas import (
+    ConversationListResponse,
+    DeletePostResponse,
+    PostListResponse,
+    UpdatedPost,
+    UpdatePostResponse,
+)
+from socialgen.store.engine import read_session, transaction
+
+router = APIRouter(prefix="/api/v1/ai-conversation", tags=["posts and conversations"])
+
+MemberWithBearer = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=True))]
+RecentPostsCaller = Annotated[
+    WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=True, forbidden_message=ACCESS_DENIED))
+]
+WorkspaceCaller = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
+PostIdPath = Annotated[str, Path(alias="postId")]
+
+
+class UpdatePostBody(BaseModel):
+    content: str | None = Field(
+        default=None, description=f"New text, non-empty, at most {MAX_POST_CHARS} characters."
+    )
+
+
+@router.get(
+    "/recent-posts/{workspaceId}",
+    response_model=PostListResponse,
+    responses=error_responses(401, 403, 500),
+)
+@fails_with("Failed to retrieve recent posts")
+def get_recent_posts(caller: RecentPostsCaller, engine: EngineDep) -> PostListResponse:
+    """Drafts, scheduled and published posts of the last 90 days, plus future scheduled posts."""
+    with read_session(engine) as session:
+        return {"success": True, "data": listing.recent_posts(session, caller.workspace_id)}
+
+
+@router.get(
+    "/posts-timeline/{workspaceId}",
+    response_model=PostListResponse,
+    responses=error_responses(401, 403, 500),
+)
+@fails_with("Failed to retrieve the posts timeline")
+def get_posts_timeline(caller: WorkspaceCaller, engine: EngineDep) -> PostListResponse:
+    """Published posts of the last 90 days plus future scheduled posts; no drafts."""
+    with read_session(engine) as session:
+        return {"success": True, "data": listing.posts_timeline(session, caller.workspace_id)}
+
+
+@router.get(
+    "/list/{workspaceId}",
+    response_model=ConversationListResponse,
+    responses=error_responses(400, 401, 403, 500),
+)
+@fails_with("Failed to list conversations")
+def list_conversations(
+    caller: WorkspaceCaller,
+    engine: EngineDep,
+    page: Annotated[int, Query(ge=1)] = DEFAULT_PAGE,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_LIMIT)] = DEFAULT_PAGE_LIMIT,
+) -> ConversationListResponse:
+    """Past AI conversations, most recently updated first."""
+    with read_session(engine) as session:
+        data = listing.conversations_page(session, caller.workspace_id, page, limit)
+    return {"success": True, "data": data}
+
+
+@router.put(
+    "/post/{workspaceId}/{postId}",
+    response_model=UpdatePostResponse,
+    responses=error_responses(400, 401, 403, 404, 500),
+)
+@fails_with("Failed to update post content")
+def update_post(
+    caller: MemberWithBearer,
+    engine: EngineDep,
+    post_id: PostIdPath,
+    body: Annotated[UpdatePostBody | None, Body()] = None,
+) -> UpdatePostResponse:
+    """Replace the text of a draft or scheduled post; the old text stays as a version."""
+    with transaction(engine) as session:
+        post = service.update_content(
+            session, caller.workspace_id, post_id, body.content if body else None
+        )
+        data: UpdatedPost = {"postId": post.id, "content": post.content}
+    return {"success": True, "data": data, "message": "Post content updated successfully"}
+
+
+@router.delete(
+    "/post/{workspaceId}/{postId}",
+    response_model=DeletePostResponse,
+    responses=error_responses(400, 401, 403, 404, 500),
+)
+@fails_with("Failed to delete post")
+def delete_post(
+    caller: MemberWithBearer, engine: EngineDep, post_id: PostIdPath
+) -> DeletePostResponse:
+    """Delete a draft or scheduled post with all its versions and its conversation."""
+    with transaction(engine) as session:
+        deleted = service.delete_post(session, caller.workspace_id, post_id)
+    return {"success": True, "message": "Post deleted successfully", "data": deleted}

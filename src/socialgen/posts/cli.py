@@ -1,0 +1,267 @@
+"""`socialgen posts ...` and `socialgen conversations`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import click
+import typer
+
+from socialgen.cli_support import JsonOpt, WorkspaceOpt, emit, open_workspace
+from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from socialgen.posts.schemas import PostDetail, PostList, PostView
+
+app = typer.Typer(help="List, read, edit, schedule and delete posts.", no_args_is_help=True)
+
+PostIdArg = Annotated[str, typer.Argument(help="Post id.", show_default=False)]
+
+
+@app.command()
+def recent(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
+    """Drafts, scheduled and published posts of the last 90 days, plus future scheduled ones."""
+    from socialgen.posts.listing import recent_posts
+    from socialgen.store.engine import read_session
+
+    engine, workspace_id = open_workspace(workspace)
+    with read_session(engine) as session:
+        data = recent_posts(session, workspace_id)
+    emit(json_output, data, lambda out: _print_post_table(out, data, "Recent posts"))
+
+
+@app.command()
+def timeline(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
+    """Published posts of the last 90 days and scheduled posts (no drafts)."""
+    from socialgen.posts.listing import posts_timeline
+    from socialgen.store.engine import read_session
+
+    engine, workspace_id = open_workspace(workspace)
+    with read_session(engine) as session:
+        data = posts_timeline(session, workspace_id)
+    emit(json_output, data, lambda out: _print_post_table(out, data, "Timeline"))
+
+
+@app.command()
+def show(post_id: PostIdArg, workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
+    """One post in full, with its versions."""
+    from socialgen.posts.service import show_post
+    from socialgen.store.engine import read_session
+
+    engine, workspace_id = open_workspace(workspace)
+    with read_session(engine) as session:
+        detail = show_post(session, workspace_id, post_id)
+    emit(json_output, detail, lambda out: _print_post_detail(out, detail))
+
+
+@app.command()
+def edit(
+    post_id: PostIdArg,
+    content: Annotated[
+        str | None, typer.Option("--content", "-c", help="The new text of the post.")
+    ] = None,
+    editor: Annotated[bool, typer.Option("--editor", help="Edit the text in $EDITOR.")] = False,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Replace the text of a draft or scheduled post (kept as a new version)."""
+    from socialgen.errors import BadRequest
+    from socialgen.posts.service import get_post, update_content
+    from socialgen.store.engine import read_session, transaction
+
+    if (content is None) == (not editor):
+        raise BadRequest("Give the new text with --content TEXT, or use --editor")
+    engine, workspace_id = open_workspace(workspace)
+    if editor:
+        with read_session(engine) as session:
+            current = get_post(session, workspace_id, post_id).content
+        content = click.edit(current)
+        if content is None or content.strip() == current.strip():
+            raise BadRequest("Edit cancelled: the text was not changed")
+    with transaction(engine) as session:
+        post = update_content(session, workspace_id, post_id, content)
+        data = {"postId": post.id, "content": post.content}
+    emit(json_output, data, lambda out: out.print(f"[green]Updated[/green] post {post_id}"))
+
+
+@app.command()
+def delete(
+    post_id: PostIdArg,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Delete a draft or scheduled post, its versions and its conversation."""
+    from socialgen.posts.rules import ensure_deletable
+    from socialgen.posts.service import delete_post, get_post
+    from socialgen.posts.views import snippet
+    from socialgen.store.engine import read_session, transaction
+
+    engine, workspace_id = open_workspace(workspace)
+    if not yes:
+        with read_session(engine) as session:
+            post = get_post(session, workspace_id, post_id)
+            ensure_deletable(post)
+        typer.confirm(
+            f"Delete {post.status} post {post.id} ({snippet(post.content, 40)!r}) "
+            "with its versions and conversation?",
+            abort=True,
+            err=True,
+        )
+    with transaction(engine) as session:
+        data = delete_post(session, workspace_id, post_id)
+    emit(json_output, data, lambda out: out.print(f"[green]Deleted[/green] post {post_id}"))
+
+
+@app.command()
+def schedule(
+    post_id: PostIdArg,
+    at: Annotated[
+        str, typer.Option("--at", help="When to publish, ISO 8601 (UTC unless an offset is given).")
+    ],
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Schedule a draft (or move a scheduled post) to a future time."""
+    from socialgen.clock import iso
+    from socialgen.posts import service
+    from socialgen.store.engine import transaction
+
+    moment = _parse_moment(at)
+    engine, workspace_id = open_workspace(workspace)
+    with transaction(engine) as session:
+        post = service.schedule(session, workspace_id, post_id, moment)
+        data = {"postId": post.id, "status": post.status, "scheduledAt": iso(post.scheduled_at)}
+    emit(json_output, data, lambda out: out.print(f"Scheduled {post_id} for {data['scheduledAt']}"))
+
+
+@app.command()
+def unschedule(
+    post_id: PostIdArg, workspace: WorkspaceOpt = None, json_output: JsonOpt = False
+) -> None:
+    """Turn a scheduled post back into a draft."""
+    from socialgen.posts import service
+    from socialgen.store.engine import transaction
+
+    engine, workspace_id = open_workspace(workspace)
+    with transaction(engine) as session:
+        post = service.unschedule(session, workspace_id, post_id)
+        data = {"postId": post.id, "status": post.status, "scheduledAt": None}
+    emit(json_output, data, lambda out: out.print(f"{post_id} is a draft again"))
+
+
+@app.command("mark-published")
+def mark_published(
+    post_id: PostIdArg,
+    url: Annotated[str | None, typer.Option("--url", help="Where the post now lives.")] = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Record that a scheduled post went out (published is final)."""
+    from socialgen.clock import iso
+    from socialgen.posts import service
+    from socialgen.store.engine import transaction
+
+    engine, workspace_id = open_workspace(workspace)
+    with transaction(engine) as session:
+        post = service.mark_published(session, workspace_id, post_id, url)
+        data = {
+            "postId": post.id,
+            "status": post.status,
+            "publishedAt": iso(post.published_at),
+            "postUrl": post.post_url,
+        }
+    emit(json_output, data, lambda out: out.print(f"[green]Published[/green] {post_id}"))
+
+
+def conversations(
+    page: Annotated[int, typer.Option(help="Page number, from 1.")] = DEFAULT_PAGE,
+    limit: Annotated[int, typer.Option(help="Conversations per page.")] = DEFAULT_PAGE_LIMIT,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Past AI conversations, newest first."""
+    from socialgen.posts.listing import check_page, conversations_page
+    from socialgen.store.engine import read_session
+
+    check_page(page, limit)
+    engine, workspace_id = open_workspace(workspace)
+    with read_session(engine) as session:
+        data = conversations_page(session, workspace_id, page, limit)
+    emit(json_output, data, lambda out: _print_conversations(out, data))
+
+
+def _parse_moment(text: str) -> Any:
+    from socialgen.clock import parse_iso
+    from socialgen.errors import BadRequest
+
+    try:
+        return parse_iso(text)
+    except ValueError:
+        raise BadRequest(f"Not an ISO 8601 time: {text!r} (e.g. 2026-12-01T09:00:00Z)") from None
+
+
+def _print_post_table(out: Console, data: PostList, title: str) -> None:
+    from rich.table import Table
+
+    from socialgen.posts.views import snippet
+
+    if not data["posts"]:
+        out.print(f"{title}: nothing in the last 90 days.")
+        return
+    table = Table(title=f"{title} ({data['total']})", title_justify="left")
+    for column in ("id", "status", "type", "when", "post"):
+        table.add_column(column, overflow="fold" if column == "id" else "ellipsis")
+    for post in data["posts"]:
+        table.add_row(
+            post["id"], post["status"], post["postType"], _when(post), snippet(post["postContent"])
+        )
+    out.print(table)
+
+
+def _when(post: PostView) -> str:
+    moment = post["scheduledAt"] if post["status"] == "scheduled" else post["createdAt"]
+    return (moment or "")[:16].replace("T", " ")
+
+
+def _print_post_detail(out: Console, detail: PostDetail) -> None:
+    from rich.panel import Panel
+
+    facts = [
+        f"status {detail['status']}",
+        f"type {detail['postType']}",
+        f"created {detail['createdAt']}",
+    ]
+    if detail["scheduledAt"]:
+        facts.append(f"scheduled {detail['scheduledAt']}")
+    if detail["publishedAt"]:
+        facts.append(f"published {detail['publishedAt']}")
+    if detail["postUrl"]:
+        facts.append(detail["postUrl"])
+    out.print(f"[bold]{detail['conversationTitle']}[/bold]  ({detail['id']})")
+    out.print(" · ".join(facts))
+    out.print(Panel(detail["postContent"], expand=False))
+    out.print(f"{len(detail['versions'])} version(s); conversation {detail['conversationId']}")
+
+
+def _print_conversations(out: Console, data: Any) -> None:
+    from rich.table import Table
+
+    pagination = data["pagination"]
+    table = Table(
+        title=f"Conversations (page {pagination['page']} of {max(pagination['pages'], 1)}, "
+        f"{pagination['total']} in all)",
+        title_justify="left",
+    )
+    for column in ("id", "title", "updated", "status"):
+        table.add_column(column)
+    for conversation in data["conversations"]:
+        table.add_row(
+            conversation["_id"],
+            conversation["title"],
+            conversation["updatedAt"][:16].replace("T", " "),
+            conversation["status"],
+        )
+    out.print(table)

@@ -1,0 +1,85 @@
+"""The FastAPI application: routers, and error bodies as SPEC.md shapes them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from socialgen import __version__
+from socialgen.auth.service import TokenRejected
+from socialgen.config import Settings
+from socialgen.errors import SocialgenError
+from socialgen.startup import open_store
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app on a migrated store (uvicorn calls this with factory=True)."""
+    from socialgen.posts.api import router as posts_router
+
+    app = FastAPI(
+        title="socialgen",
+        version=__version__,
+        description="Generate and manage social posts with AI, inside workspaces.",
+    )
+    app.state.engine = open_store(settings)
+    app.include_router(posts_router)
+    app.add_exception_handler(SocialgenError, _domain_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected_error)
+    return app
+
+
+def error_body(
+    status_code: int, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(
+        {"success": False, "message": message}, status_code=status_code, headers=headers
+    )
+
+
+async def _domain_error(_request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, SocialgenError)
+    headers = None
+    if isinstance(error, TokenRejected):
+        # The message stays SPEC.md's; the precise reason goes where RFC 6750 puts it.
+        headers = {
+            "WWW-Authenticate": f'Bearer error="invalid_token", error_description="{error.reason}"'
+        }
+    return error_body(error.status_code, error.message, headers)
+
+
+async def _validation_error(_request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    return error_body(400, describe_validation_error(error.errors()))
+
+
+async def _http_error(_request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, StarletteHTTPException)
+    return error_body(error.status_code, str(error.detail), getattr(error, "headers", None))
+
+
+async def _unexpected_error(_request: Request, _error: Exception) -> JSONResponse:
+    return error_body(500, "Internal server error")
+
+
+def describe_validation_error(errors: Any) -> str:
+    """One clear sentence for the first problem in a request."""
+    first = next(iter(errors))
+    kind = first.get("type", "")
+    loc = [str(part) for part in first.get("loc", ())]
+    name = loc[-1] if loc else "request"
+    if kind == "json_invalid":
+        return "Malformed JSON body: " + str(first.get("ctx", {}).get("error", "invalid JSON"))
+    if kind in ("int_parsing", "greater_than_equal") and loc[:1] == ["query"]:
+        return f"{name} must be a positive integer"
+    if kind == "less_than_equal" and loc[:1] == ["query"]:
+        return f"{name} must be at most {first.get('ctx', {}).get('le')}"
+    if kind == "model_attributes_type" or (loc == ["body"] and kind.endswith("_type")):
+        return "The request body must be a JSON object"
+    where = ".".join(part for part in loc if part != "body") or "body"
+    return f"Invalid {where}: {first.get('msg', 'invalid value')}"

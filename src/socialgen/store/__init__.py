@@ -1,0 +1,1 @@
+"""The local store: SQLModel tables on SQLite (default) or PostgreSQL."""

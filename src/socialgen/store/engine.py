@@ -1,0 +1,92 @@
+"""Engines and sessions.
+
+SQLite is tuned for a local tool that several processes may share: WAL (readers
+never block the writer), a generous busy timeout, foreign keys on. Write
+transactions start with BEGIN IMMEDIATE so two processes queue on the write
+lock instead of failing with "database is locked" when a read upgrades to a write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlmodel import Session
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+_WRITE_OPTION = "socialgen_write"
+
+_engines: dict[str, Engine] = {}
+
+
+def get_engine(database_url: str) -> Engine:
+    """One engine (and pool) per database URL per process."""
+    engine = _engines.get(database_url)
+    if engine is None:
+        engine = _create_engine(database_url)
+        _engines[database_url] = engine
+    return engine
+
+
+def dispose_engines() -> None:
+    for engine in _engines.values():
+        engine.dispose()
+    _engines.clear()
+
+
+def _create_engine(database_url: str) -> Engine:
+    url = make_url(database_url)
+    if url.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+    if url.database and url.database != ":memory:":
+        Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" hook issue BEGIN itself (pysqlite's own is lazy).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        writes = connection.get_execution_options().get(_WRITE_OPTION, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+
+    return engine
+
+
+def read_session(engine: Engine) -> Session:
+    return Session(engine, expire_on_commit=False)
+
+
+def write_session(engine: Engine) -> Session:
+    return Session(engine.execution_options(**{_WRITE_OPTION: True}), expire_on_commit=False)
+
+
+@contextmanager
+def transaction(engine: Engine) -> Iterator[Session]:
+    """A unit of work: commits when the block succeeds, rolls back otherwise.
+
+    Services never commit; callers (CLI commands, API endpoints) wrap them in this.
+    """
+    with write_session(engine) as session:
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise

@@ -1,0 +1,20 @@
+"""All tables; importing this package registers them on SQLModel.metadata."""
+
+from socialgen.store.tables.auth import AccessToken, ApiKey
+from socialgen.store.tables.posts import Conversation, Message, Post, PostStatus, PostVersion
+from socialgen.store.tables.workspace import Membership, Role, User, Workspace, WorkspaceUsage
+
+__all__ = [
+    "AccessToken",
+    "ApiKey",
+    "Conversation",
+    "Membership",
+    "Message",
+    "Post",
+    "PostStatus",
+    "PostVersion",
+    "Role",
+    "User",
+    "Workspace",
+    "WorkspaceUsage",
+]

@@ -1,0 +1,1 @@
+"""Workspaces, users, memberships and per-workspace usage."""

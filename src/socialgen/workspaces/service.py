@@ -1,0 +1,169 @@
+"""Workspaces, users and memberships. Services never commit: callers do."""
+
+from __future__ import annotations
+
+import re
+
+from sqlmodel import Session, col, func, select
+
+from socialgen.errors import BadRequest, NotFound
+from socialgen.store.tables import Membership, Role, User, Workspace, WorkspaceUsage
+
+MAX_NAME_CHARS = 200
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+$")
+
+
+def create_workspace(session: Session, name: str, *, is_default: bool = False) -> Workspace:
+    name = _clean_name(name, "Workspace name")
+    workspace = Workspace(name=name, is_default=is_default)
+    session.add(workspace)
+    session.add(WorkspaceUsage(workspace_id=workspace.id))
+    session.flush()
+    return workspace
+
+
+def list_workspaces(session: Session) -> list[Workspace]:
+    return list(session.exec(select(Workspace).order_by(col(Workspace.created_at))))
+
+
+def default_workspace(session: Session) -> Workspace | None:
+    return session.exec(select(Workspace).where(col(Workspace.is_default))).first()
+
+
+def resolve_workspace(session: Session, ref: str | None) -> Workspace:
+    """The workspace named by id or exact name; the default workspace when `ref` is None."""
+    if ref is None or not ref.strip():
+        workspace = default_workspace(session)
+        if workspace is None:
+            raise NotFound("No default workspace: name one with --workspace")
+        return workspace
+    ref = ref.strip()
+    workspace = session.get(Workspace, ref)
+    if workspace is not None:
+        return workspace
+    by_name = list(session.exec(select(Workspace).where(Workspace.name == ref)).all())
+    if len(by_name) == 1:
+        return by_name[0]
+    if len(by_name) > 1:
+        raise BadRequest(f"Several workspaces are named {ref!r}: use the workspace id")
+    raise NotFound(f"Workspace not found: {ref}")
+
+
+def set_post_quota(session: Session, workspace_id: str, quota: int | None) -> WorkspaceUsage:
+    """Set the post quota; None means unlimited."""
+    if quota is not None and quota < 0:
+        raise BadRequest("The post quota must be a whole number of 0 or more, or unlimited")
+    usage = get_usage(session, workspace_id)
+    usage.post_quota = quota
+    session.add(usage)
+    session.flush()
+    return usage
+
+
+def get_usage(session: Session, workspace_id: str) -> WorkspaceUsage:
+    usage = session.get(WorkspaceUsage, workspace_id)
+    if usage is None:
+        raise NotFound(f"Workspace not found: {workspace_id}")
+    return usage
+
+
+def create_user(session: Session, email: str, name: str | None = None) -> User:
+    email = normalise_email(email)
+    if session.exec(select(User).where(User.email == email)).first() is not None:
+        raise BadRequest(f"A user with email {email} already exists")
+    user = User(email=email, name=_clean_name(name, "User name") if name is not None else None)
+    session.add(user)
+    session.flush()
+    return user
+
+
+def list_users(session: Session) -> list[User]:
+    return list(session.exec(select(User).order_by(col(User.created_at))))
+
+
+def get_user_by_email(session: Session, email: str) -> User:
+    user = session.exec(select(User).where(User.email == normalise_email(email))).first()
+    if user is None:
+        raise NotFound(f"User not found: {email.strip()}")
+    return user
+
+
+def add_member(session: Session, workspace_id: str, email: str, role: str) -> Membership:
+    """Add a user to a workspace, or change the role of an existing member."""
+    parsed_role = parse_role(role)
+    user = get_user_by_email(session, email)
+    membership = session.get(Membership, (workspace_id, user.id))
+    if membership is None:
+        membership = Membership(workspace_id=workspace_id, user_id=user.id, role=parsed_role)
+    else:
+        if membership.role == Role.OWNER and parsed_role != Role.OWNER:
+            _ensure_another_owner(session, workspace_id, user.id)
+        membership.role = parsed_role
+    session.add(membership)
+    session.flush()
+    return membership
+
+
+def remove_member(session: Session, workspace_id: str, email: str) -> Membership:
+    user = get_user_by_email(session, email)
+    membership = session.get(Membership, (workspace_id, user.id))
+    if membership is None:
+        raise NotFound(f"{user.email} is not a member of workspace {workspace_id}")
+    if membership.role == Role.OWNER:
+        _ensure_another_owner(session, workspace_id, user.id)
+    session.delete(membership)
+    session.flush()
+    return membership
+
+
+def list_members(session: Session, workspace_id: str) -> list[tuple[Membership, User]]:
+    statement = (
+        select(Membership, User)
+        .join(User, col(User.id) == col(Membership.user_id))
+        .where(Membership.workspace_id == workspace_id)
+        .order_by(col(Membership.created_at))
+    )
+    return [(membership, user) for membership, user in session.exec(statement)]
+
+
+def role_in(session: Session, workspace_id: str, user_id: str) -> Role | None:
+    membership = session.get(Membership, (workspace_id, user_id))
+    return Role(membership.role) if membership is not None else None
+
+
+def parse_role(role: str) -> Role:
+    try:
+        return Role(role.strip().lower())
+    except ValueError:
+        allowed = ", ".join(r.value for r in Role)
+        raise BadRequest(f"Unknown role {role!r}: use one of {allowed}") from None
+
+
+def normalise_email(email: str) -> str:
+    email = email.strip().lower()
+    if not _EMAIL.match(email) or len(email) > 320:
+        raise BadRequest(f"Not a valid email address: {email!r}")
+    return email
+
+
+def _ensure_another_owner(session: Session, workspace_id: str, user_id: str) -> None:
+    owners = session.exec(
+        select(func.count())
+        .select_from(Membership)
+        .where(
+            Membership.workspace_id == workspace_id,
+            Membership.role == Role.OWNER,
+            Membership.user_id != user_id,
+        )
+    ).one()
+    if owners == 0:
+        raise BadRequest("A workspace keeps at least one owner: add another owner first")
+
+
+def _clean_name(name: str | None, what: str) -> str:
+    cleaned = (name or "").strip()
+    if not cleaned:
+        raise BadRequest(f"{what} is required")
+    if len(cleaned) > MAX_NAME_CHARS:
+        raise BadRequest(f"{what} is longer than {MAX_NAME_CHARS} characters")
+    return cleaned
