@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Start-up time of the `socialgen` command.
 
-Measures the wall time of whole subprocesses, N runs each (default 20):
+Measures the wall time of whole subprocesses, N runs each (default 20),
+interleaved round-robin so that load from elsewhere on the machine hits all alike:
 
 * `python -c "import typer"`  - the floor any Typer CLI pays (baseline);
 * `socialgen --help`          - must stay light: no store, no web stack;
@@ -107,8 +108,20 @@ def run_once(command: Sequence[str], env: dict[str, str]) -> float:
     return elapsed
 
 
-def measure(label: str, command: Sequence[str], env: dict[str, str], runs: int) -> Timing:
-    return Timing(label, [run_once(command, env) for _ in range(runs)])
+@dataclass(frozen=True)
+class Case:
+    label: str
+    command: list[str]
+    env: dict[str, str]
+
+
+def measure(cases: Sequence[Case], runs: int) -> list[Timing]:
+    """Round-robin over the cases, so a change of machine load hits them all alike."""
+    samples: list[list[float]] = [[] for _ in cases]
+    for _ in range(runs):
+        for case, sink in zip(cases, samples, strict=True):
+            sink.append(run_once(case.command, case.env))
+    return [Timing(case.label, sink) for case, sink in zip(cases, samples, strict=True)]
 
 
 def import_profile(command: Sequence[str], env: dict[str, str]) -> list[ImportRecord]:
@@ -168,28 +181,26 @@ def main() -> int:
     home = Path(tempfile.mkdtemp(prefix="socialgen-bench-startup-"))
     try:
         env = clean_env(home)
-        # Warm-up: the OS page cache, .pyc files, and the store for `posts recent`.
-        run_once([sys.executable, "-c", "import typer"], env)
-        run_once([*socialgen, "--help"], env)
-        run_once([*socialgen, "--help"], dict(env, TYPER_USE_RICH="0"))
-        run_once([*socialgen, "posts", "recent"], env)
-
-        typer_import = [sys.executable, "-c", "import typer"]
-        baseline = measure("python -c 'import typer'", typer_import, env, args.runs)
-        help_run = measure("socialgen --help", [*socialgen, "--help"], env, args.runs)
-        # Diagnostic, not a target: the same help without Typer's rich renderer.
         plain_env = dict(env, TYPER_USE_RICH="0")
-        plain_help = measure(
-            "socialgen --help, TYPER_USE_RICH=0", [*socialgen, "--help"], plain_env, args.runs
-        )
-        recent = measure("socialgen posts recent", [*socialgen, "posts", "recent"], env, args.runs)
+        cases = [
+            Case("python -c 'import typer'", [sys.executable, "-c", "import typer"], env),
+            Case("socialgen --help", [*socialgen, "--help"], env),
+            Case("socialgen posts recent", [*socialgen, "posts", "recent"], env),
+            # Diagnostic, not a target: the same help without Typer's rich renderer.
+            Case("socialgen --help, TYPER_USE_RICH=0", [*socialgen, "--help"], plain_env),
+        ]
+        # Warm-up: the OS page cache, .pyc files, and the store for `posts recent`.
+        for case in cases:
+            run_once(case.command, case.env)
+        baseline, help_run, recent, plain_help = measure(cases, args.runs)
         help_imports = import_profile([*socialgen, "--help"], env)
         recent_imports = import_profile([*socialgen, "posts", "recent"], env)
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
     print(f"socialgen start-up, {args.runs} runs each ({' '.join(socialgen)})")
-    print(f"python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} CPUs")
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} CPUs, load {load}")
     print()
     print_timings([baseline, help_run, recent, plain_help], baseline)
     print("(the TYPER_USE_RICH=0 row is a diagnostic: plain click help, no rich renderer)")

@@ -9,6 +9,7 @@ import typer
 
 from socialgen.auth.cli import key_app, token_app
 from socialgen.cli_support import SocialgenGroup
+from socialgen.generation.cli import batch, chat, post
 from socialgen.posts.cli import app as posts_app
 from socialgen.posts.cli import conversations
 from socialgen.workspaces.cli import member_app, user_app, workspace_app
@@ -21,6 +22,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
+app.command()(chat)
+app.command()(post)
+app.command()(batch)
 app.add_typer(posts_app, name="posts")
 app.command("conversations")(conversations)
 app.add_typer(workspace_app, name="workspace")

@@ -18,6 +18,7 @@ from socialgen.startup import open_store
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app on a migrated store (uvicorn calls this with factory=True)."""
+    from socialgen.generation.api import router as generation_router
     from socialgen.posts.api import router as posts_router
 
     app = FastAPI(
@@ -27,6 +28,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.engine = open_store(settings)
     app.include_router(posts_router)
+    app.include_router(generation_router)
     app.add_exception_handler(SocialgenError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

@@ -45,7 +45,9 @@ class WorkspaceGuard:
         bearer_required: bool,
         forbidden_message: str = NOT_AUTHORIZED_FOR_WORKSPACE,
         roles: frozenset[Role] = ANY_ROLE,
+        key_error_status: int = 401,
     ) -> None:
+        self.key_error_status = key_error_status
         self.bearer_required = bearer_required
         self.forbidden_message = forbidden_message
         self.roles = roles
@@ -60,7 +62,11 @@ class WorkspaceGuard:
         ] = None,
     ) -> WorkspaceAccess:
         with read_session(engine) as session:
-            key = authenticate_api_key(session, x_api_key)
+            try:
+                key = authenticate_api_key(session, x_api_key)
+            except NotAuthenticated as error:
+                error.status_code = self.key_error_status
+                raise
             if key.workspace_id is not None and key.workspace_id != workspace_id:
                 raise Forbidden(self.forbidden_message)
             bearer = _bearer(authorization)

@@ -66,7 +66,14 @@ def create_draft(
     return post
 
 
-def update_content(session: Session, workspace_id: str, post_id: str, content: str | None) -> Post:
+def update_content(
+    session: Session,
+    workspace_id: str,
+    post_id: str,
+    content: str | None,
+    *,
+    source: str = "edit",
+) -> Post:
     """New content for a draft or scheduled post: a new version, and the
     conversation's current content follows."""
     text = valid_content(content)
@@ -84,7 +91,7 @@ def update_content(session: Session, workspace_id: str, post_id: str, content: s
             conversation.updated_at = now
             session.add(conversation)
     session.flush()
-    _add_version(session, post, "edit")
+    _add_version(session, post, source)
     return post
 
 

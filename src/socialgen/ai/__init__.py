@@ -1,0 +1,1 @@
+"""The text gateway: one contract over litellm providers and the embedded model."""

