@@ -211,3 +211,6 @@ def live_server(store: Store) -> Iterator[LiveServer]:
     yield LiveServer(base_url=f"http://127.0.0.1:{port}")
     server.should_exit = True
     thread.join(timeout=10)
+
+
+from tests.generation_support import fake_ai  # noqa: E402,F401  (a shared fixture)

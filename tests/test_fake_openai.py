@@ -8,8 +8,8 @@ endpoint, which the project relies on:
 - a stream whose connection drops mid-way raises `litellm.exceptions.MidStreamFallbackError`
   (a ServiceUnavailableError) whose `original_exception` is an APIConnectionError and
   whose `generated_content` is the text received so far;
-- no byte before the timeout -> `litellm.Timeout`; a stream that stalls longer than the
-  timeout between chunks -> MidStreamFallbackError (not litellm.Timeout);
+- no byte before the timeout -> `Timeout`; a stream that stalls longer than the
+  timeout between chunks -> MidStreamFallbackError (not Timeout);
 - without `num_retries=0` the OpenAI client retries 429/5xx/timeouts twice (backoff
   ~0.5 s, ~1 s), so every call here passes num_retries=0.
 """
@@ -32,7 +32,17 @@ import httpx
 import litellm
 import pytest
 from litellm import CustomStreamWrapper, ModelResponse, ModelResponseStream
-from litellm.exceptions import MidStreamFallbackError
+from litellm.exceptions import (
+    APIConnectionError,
+    AuthenticationError,
+    BadRequestError,
+    InternalServerError,
+    MidStreamFallbackError,
+    RateLimitError,
+    ServiceUnavailableError,
+    Timeout,
+)
+from litellm.types.utils import Choices
 
 from tests.fakes.openai_server import (
     DEFAULT_TEXT,
@@ -133,7 +143,7 @@ def test_default_responder_and_script_order(fake: FakeOpenAI) -> None:
     fake.script("first", Reply(text="second"))
     assert fake.pending == 2
 
-    texts = [asyncio.run(_complete(fake)).choices[0].message.content for _ in range(3)]  # type: ignore[union-attr]
+    texts = [asyncio.run(_complete(fake)).choices[0].message.content for _ in range(3)]
 
     assert texts == ["first", "second", DEFAULT_TEXT]
     assert fake.pending == 0
@@ -154,7 +164,9 @@ def test_reasoning_is_streamed_as_reasoning_content(fake: FakeOpenAI) -> None:
     # and litellm's own builder keeps it apart from the content
     built = litellm.stream_chunk_builder(chunks)
     assert built is not None
-    message = built.choices[0].message  # type: ignore[union-attr]
+    choice = built.choices[0]
+    assert isinstance(choice, Choices)
+    message = choice.message
     assert message.content == "The answer."
     assert message.reasoning_content == "Think first, then write."
 
@@ -165,11 +177,11 @@ def test_non_stream_completion_with_reasoning_and_usage(fake: FakeOpenAI) -> Non
 
     response = asyncio.run(_complete(fake))
 
-    message = response.choices[0].message  # type: ignore[union-attr]
+    message = response.choices[0].message
     assert message.content == "Plain answer"
     assert message.reasoning_content == "hmm"
-    assert response.usage.prompt_tokens == 11  # type: ignore[attr-defined]
-    assert response.usage.completion_tokens == 7  # type: ignore[attr-defined]
+    assert response.usage.prompt_tokens == 11
+    assert response.usage.completion_tokens == 7
     assert fake.requests[0].get("stream") in (None, False)
 
 
@@ -214,18 +226,18 @@ def test_json_schema_response_format(fake: FakeOpenAI) -> None:
         "hook": "WRITE A POST ABOUT SHIPPING WEEKLY",
         "hashtags": ["#ship"],
     }
-    assert plain.choices[0].message.content == "not json"  # type: ignore[union-attr]
+    assert plain.choices[0].message.content == "not json"
     assert not wants_json(fake.requests[1])
 
 
 @pytest.mark.parametrize(
     ("status", "error"),
     [
-        (400, litellm.BadRequestError),
-        (401, litellm.AuthenticationError),
-        (429, litellm.RateLimitError),
-        (500, litellm.InternalServerError),
-        (503, litellm.ServiceUnavailableError),
+        (400, BadRequestError),
+        (401, AuthenticationError),
+        (429, RateLimitError),
+        (500, InternalServerError),
+        (503, ServiceUnavailableError),
     ],
 )
 def test_http_errors_raise_litellm_exceptions(
@@ -259,9 +271,9 @@ def test_cut_stream_raises_mid_stream_error(fake: FakeOpenAI) -> None:
     assert received == ["abcd", "efgh"]  # the chunks before the cut were delivered
     assert error.generated_content == "abcdefgh"
     assert not error.is_pre_first_chunk
-    assert isinstance(error, litellm.ServiceUnavailableError)
-    assert isinstance(error.original_exception, litellm.APIConnectionError)
-    assert not isinstance(error, litellm.Timeout)
+    assert isinstance(error, ServiceUnavailableError)
+    assert isinstance(error.original_exception, APIConnectionError)
+    assert not isinstance(error, Timeout)
     assert len(fake.requests) == 1
 
 
@@ -272,7 +284,7 @@ def test_cut_before_any_chunk_and_non_stream_cut(fake: FakeOpenAI) -> None:
         asyncio.run(_stream(fake))
     assert raised.value.generated_content == ""
     # Non-stream: the connection closes with no response at all -> "Connection error."
-    with pytest.raises(litellm.InternalServerError, match="Connection error"):
+    with pytest.raises(InternalServerError, match="Connection error"):
         asyncio.run(_complete(fake))
 
 
@@ -300,7 +312,7 @@ def test_first_delay_beyond_timeout_raises_timeout(fake: FakeOpenAI, warm: None)
     fake.script(Reply(text="late", first_delay=1.0))
 
     started = time.perf_counter()
-    with pytest.raises(litellm.Timeout):
+    with pytest.raises(Timeout):
         asyncio.run(_stream(fake, timeout=0.3))
 
     assert time.perf_counter() - started < 0.9
@@ -317,8 +329,8 @@ def test_stall_mid_stream_beyond_timeout_raises_mid_stream_error(
         asyncio.run(_stream(fake, timeout=0.3))
 
     assert time.perf_counter() - started < 0.9
-    assert not isinstance(raised.value, litellm.Timeout)
-    assert isinstance(raised.value.original_exception, litellm.APIConnectionError)
+    assert not isinstance(raised.value, Timeout)
+    assert isinstance(raised.value.original_exception, APIConnectionError)
     assert raised.value.generated_content == "abcd"
 
 
@@ -355,7 +367,7 @@ def test_responder_failure_becomes_500(fake: FakeOpenAI) -> None:
 
     fake.responder = broken
 
-    with pytest.raises(litellm.InternalServerError, match="boom"):
+    with pytest.raises(InternalServerError, match="boom"):
         asyncio.run(_complete(fake))
     assert [str(error) for error in fake.errors] == ["boom"]
 

@@ -8,6 +8,7 @@ here resolves a real name or touches the internet.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import re
 import socket
 import threading
@@ -119,7 +120,7 @@ def server() -> Iterator[Server]:
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     httpd.daemon_threads = True
     state.base = f"http://127.0.0.1:{httpd.server_address[1]}"
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     yield state
     stop.set()  # release handlers that wait or stream forever
@@ -383,8 +384,11 @@ def test_redirects_are_followed(server: Server, allow_private: None) -> None:
 
 
 def test_too_many_redirects(server: Server, allow_private: None) -> None:
+    def redirect_to(location: str) -> Route:
+        return lambda handler: handler.redirect(location)
+
     for hop in range(7):
-        server.routes[f"/hop{hop}"] = lambda h, hop=hop: h.redirect(f"/hop{hop + 1}")
+        server.routes[f"/hop{hop}"] = redirect_to(f"/hop{hop + 1}")
     server.routes["/hop7"] = lambda h: h.respond(b"<p>end</p>")
     with pytest.raises(SourceError, match="more than 5 redirects"):
         run(fetch(server.url("/hop0")))
@@ -488,6 +492,28 @@ def test_declared_too_large_body_refused_before_reading(
     assert time.monotonic() - started < 2
 
 
+def test_compressed_body_is_capped_after_decoding(server: Server, allow_private: None) -> None:
+    bomb = gzip.compress(b"<p>" + b"0" * 2_000_000 + b"</p>")  # about 2 kB on the wire
+
+    def gzipped(handler: Handler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/html")
+        handler.send_header("Content-Encoding", "gzip")
+        handler.send_header("Content-Length", str(len(bomb)))
+        handler.end_headers()
+        handler.wfile.write(bomb)
+
+    server.routes["/bomb"] = gzipped
+    with pytest.raises(SourceError, match="larger than 100 kB"):
+        run(fetch(server.url("/bomb"), max_bytes=100_000))
+
+
+def test_server_hanging_up_is_a_clear_error(server: Server, allow_private: None) -> None:
+    server.routes["/hangup"] = lambda h: None  # no status line, connection closed
+    with pytest.raises(SourceError, match=r"no valid answer from 127\.0\.0\.1"):
+        run(fetch(server.url("/hangup")))
+
+
 def test_slow_server_hits_the_timeout(server: Server, allow_private: None) -> None:
     def slow(handler: Handler) -> None:
         handler.server_state.stop.wait(5)
@@ -569,7 +595,10 @@ def test_article_not_html_is_refused(server: Server, allow_private: None) -> Non
 
 
 def test_article_without_main_text_is_refused(server: Server, allow_private: None) -> None:
-    empty = b"<html><head><title>Login</title></head><body><nav><a href='/'>Home</a></nav></body>"
+    empty = b"""<html><head><title>Sign in</title></head><body>
+    <nav><a href="/">Home</a> <a href="/help">Help</a></nav>
+    <form><input name="user"><input name="password" type="password"><button>Sign in</button></form>
+    </body></html>"""
     server.routes["/login"] = lambda h: h.respond(empty)
     with pytest.raises(SourceError, match="no article text found"):
         run(extract_article(server.url("/login")))

@@ -20,6 +20,7 @@ stream (incomplete chunked body), not like a normal end of response.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -154,6 +155,19 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 128
     fake: FakeOpenAI
 
+    def __init__(self, address: tuple[str, int]) -> None:
+        super().__init__(address, _Handler)
+        self.open_connections: set[socket.socket] = set()
+        self.connections_lock = threading.Lock()
+
+    def drop_connections(self) -> None:
+        """Shut down every open connection (idle keep-alive ones and live streams)."""
+        with self.connections_lock:
+            connections = list(self.open_connections)
+        for connection in connections:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive; streams use chunked transfer encoding
@@ -163,6 +177,14 @@ class _Handler(BaseHTTPRequestHandler):
         super().setup()
         # Small SSE writes must leave at once (no Nagle delay skewing token timings).
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        with self.server.connections_lock:
+            self.server.open_connections.add(self.connection)
+
+    def finish(self) -> None:
+        with self.server.connections_lock:
+            self.server.open_connections.discard(self.connection)
+        with contextlib.suppress(OSError):
+            super().finish()
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet
@@ -198,7 +220,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._write_chunk(f"data: {text}\n\n".encode())
 
     def _cut(self) -> None:
-        """Drop the connection now: RST-free shutdown, no more bytes, no reuse."""
+        """Drop the connection now (FIN both ways): no more bytes, no final chunk, no reuse."""
         self.close_connection = True
         try:
             self.wfile.flush()
@@ -332,7 +354,8 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.cut_after is not None:  # fewer chunks than cut_after: cut before the end
             self._cut()
         self._sse(chunk({}, reply.finish_reason))
-        # Like OpenAI with stream_options.include_usage: a last chunk with no choices.
+        # As OpenAI does with stream_options.include_usage (sent here always): a last
+        # chunk with no choices and the usage.
         self._sse({**base, "choices": [], "usage": _usage(reply, body)})
         self._sse("[DONE]")
         self._write_chunk(b"")  # end of the chunked body
@@ -391,14 +414,14 @@ class FakeOpenAI:
     def start(self) -> FakeOpenAI:
         if self._server is not None:
             return self
-        server = _Server(("127.0.0.1", 0), _Handler)
+        server = _Server(("127.0.0.1", 0))
         server.fake = self
         self._server = server
         port = server.server_address[1]
         self.base_url = f"http://127.0.0.1:{port}/v1"
         self._thread = threading.Thread(
             target=server.serve_forever,
-            kwargs={"poll_interval": 0.05},
+            kwargs={"poll_interval": 0.01},
             name=f"fake-openai-{port}",
             daemon=True,
         )
@@ -409,8 +432,11 @@ class FakeOpenAI:
         server, self._server = self._server, None
         if server is None:
             return
-        server.shutdown()  # stops accepting; in-flight handlers are daemon threads
+        server.shutdown()  # stop accepting
         server.server_close()
+        # Then end the connections still open: clients see them closed, and the
+        # (daemon) handler threads return; one asleep in a delay ends when it wakes.
+        server.drop_connections()
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None

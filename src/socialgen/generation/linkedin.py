@@ -11,6 +11,8 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+", re.MULTILINE)
 _LINK = re.compile(r"\[([^\]]+)\]\((https?://[^)]+)\)")
 _PREAMBLE = re.compile(r"^(sure|here is|here's|certainly)[^\n]*:\s*\n+", re.IGNORECASE)
 _BLANKS = re.compile(r"\n{3,}")
+_ENDINGS = frozenset(".!?)\"'…:")
+_SENTENCE_ENDS = (". ", "! ", "? ", ".\n", "!\n", "?\n")
 
 
 def to_linkedin_text(text: str) -> str:
@@ -20,7 +22,18 @@ def to_linkedin_text(text: str) -> str:
     text = _HEADING.sub("", text)
     text = _LINK.sub(r"\1 (\2)", text)
     text = _BLANKS.sub("\n\n", text).strip().strip('"').strip()
-    return clip(text, MAX_POST_CHARS)
+    return drop_unfinished_sentence(clip(text, MAX_POST_CHARS))
+
+
+def drop_unfinished_sentence(text: str) -> str:
+    """A model stopped by its token limit ends mid-sentence: end at the last
+    complete sentence instead, when that keeps most of the post."""
+    if not text or text[-1] in _ENDINGS or text.rsplit("\n", 1)[-1].lstrip().startswith("#"):
+        return text
+    cut = max(text.rfind(mark) for mark in _SENTENCE_ENDS)
+    if cut >= len(text) // 2:
+        return text[: cut + 1].rstrip()
+    return text
 
 
 def clip(text: str, limit: int) -> str:

@@ -11,6 +11,9 @@ from socialgen.sources.fetch import FetchedPage, SourceError, fetch
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1"
+# trafilatura falls back to whatever text a page has (a menu, a login button); below
+# this there is nothing worth summarising.
+MIN_TEXT_CHARS = 100
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _TRAILING_SPACE = re.compile(r"[ \t]+\n")
 
@@ -37,7 +40,7 @@ async def extract_article(url: str) -> Article:
         raise SourceError(f"Could not read {url}: it is not a web page ({shown})")
     # trafilatura parses and scores the whole tree: CPU-bound, so off the event loop.
     fields = await asyncio.to_thread(_extract, page.text, page.final_url)
-    if fields is None or not fields["text"]:
+    if fields is None or len(fields["text"]) < MIN_TEXT_CHARS:
         raise SourceError(f"Could not read {url}: no article text found on the page")
     return Article(
         url=url,

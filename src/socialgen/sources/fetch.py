@@ -132,18 +132,19 @@ async def _checked(current: str, *, first: str | None) -> Destination:
 
 async def _send(client: httpx.AsyncClient, url: str, target: Destination) -> httpx.Response:
     """Send the GET to the first checked address that accepts a connection."""
-    failure: Exception | None = None
+    refused: httpx.ConnectError | None = None
     for address in target.addresses:
         try:
             return await client.send(_pinned_request(client, target, address), stream=True)
         except httpx.ConnectError as exc:  # try the host's next address, as browsers do
-            failure = exc
+            refused = exc
         except httpx.TimeoutException:
             raise  # reported by fetch() with the time limit
         except httpx.HTTPError as exc:
-            failure = exc
-            break
-    reason = _reason(failure) if failure else "no address"
+            raise SourceError(
+                f"Could not fetch {url}: no valid answer from {target.host} ({_reason(exc)})"
+            ) from None
+    reason = _reason(refused) if refused else "no address"
     raise SourceError(f"Could not fetch {url}: could not connect to {target.host} ({reason})")
 
 

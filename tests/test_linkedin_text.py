@@ -1,0 +1,28 @@
+"""Model output made fit for LinkedIn."""
+
+from __future__ import annotations
+
+from socialgen.generation.linkedin import clip, to_linkedin_text
+
+
+def test_markdown_is_removed() -> None:
+    raw = "Sure! Here is your post:\n\n## A title\n\nWe **ship** __weekly__. [Read](https://x.io)"
+    assert to_linkedin_text(raw) == "A title\n\nWe ship weekly. Read (https://x.io)"
+
+
+def test_an_unfinished_last_sentence_is_dropped() -> None:
+    raw = "Small teams ship weekly. They learn faster than anyone. And the best part is that"
+    assert to_linkedin_text(raw) == "Small teams ship weekly. They learn faster than anyone."
+
+
+def test_hashtag_endings_and_complete_posts_are_kept() -> None:
+    assert to_linkedin_text("Ship it.\n\n#startups #shipping") == "Ship it.\n\n#startups #shipping"
+    assert to_linkedin_text("What stops you?") == "What stops you?"
+
+
+def test_long_text_is_clipped_at_a_sentence_within_3000() -> None:
+    text = "This sentence is forty characters long. " * 100
+    clipped = clip(text.strip(), 3000)
+    assert len(clipped) <= 3000
+    assert clipped.endswith(".")
+    assert len(to_linkedin_text(text)) <= 3000
