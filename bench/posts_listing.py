@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import math
 import os
 import pstats
 import random
@@ -85,7 +86,7 @@ ENDPOINTS: dict[str, str] = {"recent-posts": "recent_posts", "posts-timeline": "
 def percentile(samples: Sequence[float], pct: float) -> float:
     """Nearest-rank percentile."""
     ordered = sorted(samples)
-    rank = max(1, round(pct / 100 * len(ordered) + 0.5 - 1e-9))
+    rank = max(1, math.ceil(pct * len(ordered) / 100))
     return ordered[min(rank, len(ordered)) - 1]
 
 
@@ -389,13 +390,13 @@ def breakdown(engine: Engine, database: Path, query: CapturedQuery, calls: int) 
         raw.close()
     with read_session(engine) as session:
         connection = session.connection()
-        rows = connection.execute(query.statement).mappings().all()
-        fetch = time_calls(lambda: connection.execute(query.statement).mappings().all(), calls)
+        rows = connection.execute(query.statement).all()
+        fetch = time_calls(lambda: connection.execute(query.statement).all(), calls)
         views = time_calls(lambda: [build_post_view(row) for row in rows], calls)
     session_open = time_calls(lambda: read_session(engine).connection().close(), calls)
     parts: list[tuple[str, list[float], str]] = [
         ("sqlite3 alone, execute + fetchall", sqlite_only, f"{len(raw_rows)} rows x 18 columns"),
-        ("SQLAlchemy execute + mappings().all", fetch, "the above + result processing"),
+        ("SQLAlchemy execute + all()", fetch, "the above + result processing"),
     ]
     # The result processors SQLAlchemy applies, timed alone on the raw rows.
     for kind_name, kind in (("JSON", sa.JSON), ("timestamp", UTCDateTime)):
@@ -700,7 +701,7 @@ def http_bench(
                     ok = False
     finally:
         stop_server(server)
-        print(f"\nserver stopped (SIGTERM; exit status {server.returncode})")
+        print(f"\nserver stopped: SIGTERM, exit status {server.returncode} (uvicorn re-raises it)")
     return ok
 
 

@@ -23,6 +23,7 @@ Run from the repository root:
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shutil
 import statistics
@@ -73,7 +74,7 @@ class ImportRecord:
 def percentile(samples: Sequence[float], pct: float) -> float:
     """Nearest-rank percentile (no interpolation; honest for small N)."""
     ordered = sorted(samples)
-    rank = max(1, round(pct / 100 * len(ordered) + 0.5 - 1e-9))
+    rank = max(1, math.ceil(pct * len(ordered) / 100))
     return ordered[min(rank, len(ordered)) - 1]
 
 

@@ -20,6 +20,7 @@ app = typer.Typer(
     help="Write and manage LinkedIn-style posts with AI, offline by default.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: typer's rich help renderer doubles start-up time
     add_completion=False,
 )
 app.command()(chat)

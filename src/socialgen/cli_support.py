@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import click
 import typer
 from typer.core import TyperGroup
+from typer.exceptions import TyperException
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,6 +26,12 @@ _json_mode: ContextVar[bool] = ContextVar("socialgen_json_mode", default=False)
 def _remember_json(value: bool) -> bool:
     _json_mode.set(value)
     return value
+
+
+def command_group(help_text: str) -> typer.Typer:
+    """A sub-command group. Help is plain text (no rich renderer): importing typer's
+    rich help alone costs more than the rest of `socialgen --help`."""
+    return typer.Typer(help=help_text, no_args_is_help=True, rich_markup_mode=None)
 
 
 JsonOpt = Annotated[
@@ -68,7 +75,7 @@ def print_rows(out: Console, title: str, rows: list[dict[str, Any]]) -> None:
         return
     table = Table(title=title, title_justify="left")
     for column in rows[0]:
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for row in rows:
         table.add_row(*("" if value is None else str(value) for value in row.values()))
     out.print(table)
@@ -103,10 +110,12 @@ class SocialgenGroup(TyperGroup):
 
         try:
             return super().invoke(ctx)
+        except (TyperException, typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise  # typer's own flow: --help, usage errors (exit 2), confirmations
         except SocialgenError as error:
             raise fail(error.message) from None
-        except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt):
-            raise
+        except click.ClickException as error:  # from click helpers such as click.edit
+            raise fail(error.format_message()) from None
         except Exception as error:  # a bug or an unreachable store: still no traceback
             if _is_store_error(error):
                 raise fail(f"Cannot use the store: {_first_line(error)}") from None

@@ -10,9 +10,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from socialgen import __version__
-from socialgen.auth.service import TokenRejected
+from socialgen.auth.service import NOT_AUTHORIZED, TokenRejected
 from socialgen.config import Settings
-from socialgen.errors import SocialgenError
+from socialgen.errors import NotAuthenticated, SocialgenError
 from socialgen.startup import open_store
 
 
@@ -47,6 +47,8 @@ def error_body(
 async def _domain_error(_request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, SocialgenError)
     headers = None
+    if isinstance(error, NotAuthenticated) and error.message == NOT_AUTHORIZED:
+        headers = {"WWW-Authenticate": 'Bearer realm="socialgen"'}
     if isinstance(error, TokenRejected):
         # The message stays SPEC.md's; the precise reason goes where RFC 6750 puts it.
         headers = {

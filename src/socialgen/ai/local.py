@@ -8,6 +8,7 @@ other caller). Tokens cross back to the event loop as they are produced.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import importlib.util
 import os
 import threading
@@ -117,4 +118,15 @@ def _load(path: Path) -> Any:
             verbose=False,
         )
         _loaded[path] = llama
+        if len(_loaded) == 1:
+            atexit.register(_unload_all)
     return llama
+
+
+def _unload_all() -> None:
+    """Free models before interpreter teardown: llama.cpp's own finaliser runs too
+    late then, when the functions it calls are already gone, and prints a traceback."""
+    with _lock:
+        for llama in _loaded.values():
+            llama.close()
+        _loaded.clear()

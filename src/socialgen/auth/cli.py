@@ -6,14 +6,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, emit, print_rows
+from socialgen.cli_support import JsonOpt, WorkspaceOpt, command_group, emit, print_rows
 from socialgen.limits import DEFAULT_TOKEN_DAYS
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-key_app = typer.Typer(help="API keys for the HTTP API (x-api-key header).")
-token_app = typer.Typer(help="Bearer tokens that identify users to the HTTP API.")
+key_app = command_group("API keys for the HTTP API (x-api-key header).")
+token_app = command_group("Bearer tokens that identify users to the HTTP API.")
 
 
 @key_app.command("create")
@@ -34,11 +34,14 @@ def key_create(
     from socialgen.cli_support import open_workspace
     from socialgen.store.engine import transaction
 
-    engine, workspace_id = open_workspace(workspace)
+    if any_workspace:
+        from socialgen.startup import open_store
+
+        engine, workspace_id = open_store(), None
+    else:
+        engine, workspace_id = open_workspace(workspace)
     with transaction(engine) as session:
-        key, secret = create_api_key(
-            session, name=name, workspace_id=None if any_workspace else workspace_id
-        )
+        key, secret = create_api_key(session, name=name, workspace_id=workspace_id)
         data = {
             "keyId": key.id,
             "apiKey": secret,

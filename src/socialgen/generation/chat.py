@@ -55,8 +55,9 @@ async def _answer(plan: ChatPlan, model: TextModel, sources: str) -> AsyncIterat
         answer=answer,
     )
     suggestions = await suggested_questions(model, plan.user_input, answer)
-    with transaction(caller.engine) as session:
-        conversation = persist.conversation_history(session, conversation_id)
+    conversation = await asyncio.to_thread(
+        persist.read_conversation_history, caller.engine, conversation_id
+    )
     yield event(
         "chat_response",
         conversationId=conversation_id,

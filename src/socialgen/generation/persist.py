@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 from socialgen.clock import iso, utcnow
 from socialgen.posts.service import create_draft, get_post, update_content
 from socialgen.posts.views import snippet
-from socialgen.store.engine import transaction
+from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Message
 from socialgen.workspaces.usage import release_posts
 
@@ -43,6 +43,11 @@ def conversation_history(session: Session, conversation_id: str) -> list[dict[st
         .order_by(col(Message.created_at), col(Message.id))
     ).all()
     return [{"role": m.role, "content": m.content, "createdAt": iso(m.created_at)} for m in rows]
+
+
+def read_conversation_history(engine: Engine, conversation_id: str) -> list[dict[str, str | None]]:
+    with read_session(engine) as session:
+        return conversation_history(session, conversation_id)
 
 
 def save_exchange(

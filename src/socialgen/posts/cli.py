@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import click
 import typer
 
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, emit, open_workspace
+from socialgen.cli_support import JsonOpt, WorkspaceOpt, command_group, emit, open_workspace
 from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT
 
 if TYPE_CHECKING:
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from socialgen.posts.schemas import PostDetail, PostList, PostView
 
-app = typer.Typer(help="List, read, edit, schedule and delete posts.", no_args_is_help=True)
+app = command_group("List, read, edit, schedule and delete posts.")
 
 PostIdArg = Annotated[str, typer.Argument(help="Post id.", show_default=False)]
 
@@ -250,6 +250,11 @@ def _print_conversations(out: Console, data: Any) -> None:
     from rich.table import Table
 
     pagination = data["pagination"]
+    if not data["conversations"]:
+        out.print(
+            "No conversations on this page." if pagination["total"] else "No conversations yet."
+        )
+        return
     table = Table(
         title=f"Conversations (page {pagination['page']} of {max(pagination['pages'], 1)}, "
         f"{pagination['total']} in all)",

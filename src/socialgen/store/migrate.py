@@ -7,7 +7,6 @@ serialised by a file lock (SQLite) or an advisory lock (PostgreSQL).
 
 from __future__ import annotations
 
-import fcntl
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -49,6 +48,11 @@ def store_lock(engine: Engine) -> Iterator[None]:
     if engine.dialect.name == "sqlite":
         database = engine.url.database or ""
         if not database or database == ":memory:":
+            yield
+            return
+        try:
+            import fcntl  # POSIX; elsewhere concurrent first runs are not serialised
+        except ImportError:
             yield
             return
         lock_path = Path(database).expanduser().with_suffix(".lock")

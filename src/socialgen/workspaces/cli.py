@@ -6,11 +6,11 @@ from typing import Annotated
 
 import typer
 
-from socialgen.cli_support import JsonOpt, emit, print_rows
+from socialgen.cli_support import JsonOpt, command_group, emit, print_rows
 
-workspace_app = typer.Typer(help="Create and list workspaces; set their post quota.")
-user_app = typer.Typer(help="Create and list users.")
-member_app = typer.Typer(help="Give users a role in a workspace, or take it away.")
+workspace_app = command_group("Create and list workspaces; set their post quota.")
+user_app = command_group("Create and list users.")
+member_app = command_group("Give users a role in a workspace, or take it away.")
 
 WorkspaceArg = Annotated[str, typer.Argument(help="Workspace id or name.", show_default=False)]
 EmailArg = Annotated[str, typer.Argument(help="The user's email.", show_default=False)]
@@ -59,7 +59,11 @@ def workspace_list(json_output: JsonOpt = False) -> None:
             }
             for w in list_workspaces(session)
         ]
-    emit(json_output, rows, lambda out: print_rows(out, "Workspaces", rows))
+    shown = [
+        {**row, "postQuota": row["postQuota"] if row["postQuota"] is not None else "unlimited"}
+        for row in rows
+    ]
+    emit(json_output, rows, lambda out: print_rows(out, "Workspaces", shown))
 
 
 @workspace_app.command("quota")

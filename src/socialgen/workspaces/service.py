@@ -15,6 +15,8 @@ _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+$")
 
 def create_workspace(session: Session, name: str, *, is_default: bool = False) -> Workspace:
     name = _clean_name(name, "Workspace name")
+    if session.exec(select(Workspace.id).where(Workspace.name == name)).first() is not None:
+        raise BadRequest(f"A workspace named {name!r} already exists")
     workspace = Workspace(name=name, is_default=is_default)
     session.add(workspace)
     session.add(WorkspaceUsage(workspace_id=workspace.id))

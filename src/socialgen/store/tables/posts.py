@@ -105,10 +105,10 @@ class Post(SQLModel, table=True):
     comments: int = Field(default=0)
     # References to attached media, as SPEC.md shapes them (e.g. carousel
     # {id, name, thumbnailUrl, pdfUrl}); None when the post has none.
-    carousel: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    infographic: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    generated_headshot: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    custom_image: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    carousel: dict[str, Any] | None = Field(default=None, sa_type=JSON(none_as_null=True))
+    infographic: dict[str, Any] | None = Field(default=None, sa_type=JSON(none_as_null=True))
+    generated_headshot: dict[str, Any] | None = Field(default=None, sa_type=JSON(none_as_null=True))
+    custom_image: dict[str, Any] | None = Field(default=None, sa_type=JSON(none_as_null=True))
 
     def place_on_timeline(self) -> None:
         if self.status == PostStatus.PUBLISHED and self.published_at is not None:

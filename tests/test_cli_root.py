@@ -1,0 +1,43 @@
+"""The root command: help and usage errors behave as typer intends, never as errors."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from socialgen.cli import app
+from tests.conftest import Store
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["posts", "--help"], ["posts", "edit", "--help"], ["workspace", "--help"]],
+)
+def test_help_exits_zero_without_an_error(args: list[str]) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "Usage" in result.output
+    assert "Error" not in result.output
+
+
+def test_a_missing_argument_is_a_usage_error_with_exit_2(store: Store) -> None:
+    result = runner.invoke(app, ["posts", "show"])
+    assert result.exit_code == 2
+    assert "Missing argument" in result.output
+    assert "Unexpected error" not in result.output
+
+
+def test_declining_a_confirmation_aborts_cleanly(store: Store) -> None:
+    post = store.post("keep me")
+    result = runner.invoke(app, ["posts", "delete", post.id], input="n\n")
+    assert result.exit_code == 1
+    assert "Unexpected error" not in result.output
+    assert "Aborted" in result.output
+
+
+def test_a_group_without_a_command_shows_its_help() -> None:
+    result = runner.invoke(app, ["posts"])
+    assert "Unexpected error" not in result.output
+    assert "recent" in result.output

@@ -1,0 +1,22 @@
+"""Raw stored values to SPEC.md's formats, the same on every backend."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from socialgen.clock import iso
+from socialgen.posts.views import raw_json, raw_timestamp
+
+
+def test_sqlite_text_and_driver_datetimes_format_alike() -> None:
+    moment = datetime(2026, 11, 22, 4, 53, 51, 128000, tzinfo=UTC)
+    assert raw_timestamp("2026-11-22 04:53:51.128000") == iso(moment) == "2026-11-22T04:53:51.128Z"
+    assert raw_timestamp(moment) == iso(moment)
+    assert raw_timestamp("2026-11-22 04:53:51") == "2026-11-22T04:53:51.000Z"
+    assert raw_timestamp(None) is None
+
+
+def test_json_text_and_decoded_values_alike() -> None:
+    assert raw_json('{"id": "c1"}') == {"id": "c1"} == raw_json({"id": "c1"})
+    assert raw_json("null") is None
+    assert raw_json(None) is None
