@@ -127,7 +127,7 @@ def _quiet_handle_error(self: socketserver.BaseServer, request: Any, address: An
         socketserver.BaseServer.handle_error(self, request, address)
 
 
-openai_server._Server.handle_error = _quiet_handle_error  # type: ignore[method-assign]
+openai_server._Server.handle_error = _quiet_handle_error  # type: ignore[method-assign,assignment]
 
 
 class Responder:
@@ -455,6 +455,12 @@ def report_remote(series: list[Series], expected_chunks: int, token_delay: float
             print(f"  !! {item.label}: expected {expected_chunks} content chunks per run")
             ok = False
     print(f"  (the fake's pace alone: at most {1 / token_delay:.0f} chunks/s)")
+    for item in series:
+        if item.rate > 1.02 / token_delay:
+            print(
+                f"  {item.label}: faster than the fake sends = catching up on chunks that "
+                "queued while its first token was late"
+            )
     cli = series[-1]
     if cli.label.startswith("(c)"):
         print("\nCLI phases (median of runs; spawn = subprocess start):")
@@ -496,6 +502,23 @@ def dump():
     with open(os.environ["BENCH_SAMPLES"], "w") as out:
         json.dump(samples, out)
 atexit.register(dump)
+"""
+WARM_FIRST = """
+import socialgen.ai.remote as remote
+original = remote._litellm
+warm = []
+def warmed():
+    litellm = original()
+    if not warm:  # what the first response would otherwise do after the request is sent
+        from litellm.litellm_core_utils.default_encoding import encoding  # tiktoken cl100k
+        from litellm.litellm_core_utils.logging_utils import _get_service_logger
+        _get_service_logger()
+        warm.append(encoding)
+    return litellm
+remote._litellm = warmed
+"""
+RUN_CLI = """
+import sys
 from socialgen.cli import main
 sys.argv = ["socialgen", *sys.argv[1:]]
 main()
@@ -503,27 +526,22 @@ main()
 SKIP_FRAMES = ("base_events.py", "events.py:_run", "runners.py", "<frozen", "threading.py")
 
 
-def diagnose_cli(command: Sequence[str], env: dict[str, str], responder: Responder) -> None:
-    """Run the CLI once under a stack sampler (a thread in the child, ~1 ms) and show where
-    its main thread was between the post request reaching the fake and the first chunk."""
+def sampled_run(
+    code: str, args: Sequence[str], env: dict[str, str], responder: Responder
+) -> tuple[StreamRun, list[list[str]]]:
+    """One CLI run under a stack sampler (a thread in the child, ~1 ms): the run, and
+    the main thread's stacks between the post request reaching the fake and the first chunk."""
     samples_file = Path(env["SOCIALGEN_HOME"]) / "samples.json"
-    sampled = [sys.executable, "-c", SAMPLER, *command[-3:]]
-    mark = responder.count()
-    lines = run_lines(sampled, env | {"BENCH_SAMPLES": str(samples_file)}, timeout=120)
-    if lines.returncode != 0:
-        print(f"  (sampled CLI run failed: {lines.stderr[-500:]})")
-        return
-    arrival = responder.arrival_after(mark)
-    first = delta_times(lines)[0]
+    command = [sys.executable, "-c", SAMPLER + code + RUN_CLI, *args]
+    run = cli_once(command, env | {"BENCH_SAMPLES": str(samples_file)}, responder)
     samples: list[tuple[float, list[str]]] = json.loads(samples_file.read_text())
-    window = [stack for stamp, stack in samples if arrival <= stamp <= first]
-    print(
-        f"\nwhere the CLI's main thread was between the post request reaching the fake and "
-        f"its first chunk\n(one run under a 1 ms stack sampler: start-up "
-        f"{(arrival - lines.spawned) * 1000:.0f} ms, first token {(first - arrival) * 1000:.0f} "
-        f"ms, {len(window)} samples; inclusive share of samples per function):"
-    )
+    window = [stack for stamp, stack in samples if run.arrival <= stamp <= run.chunks[0]]
+    return run, window
+
+
+def show_window(window: list[list[str]], inclusive: int, innermost: int) -> None:
     if not window:
+        print("  (no samples)")
         return
     counts: dict[str, int] = {}
     for stack in window:
@@ -532,21 +550,58 @@ def diagnose_cli(command: Sequence[str], env: dict[str, str], responder: Respond
                 counts[name] = counts.get(name, 0) + 1
     idle = sum(1 for stack in window if stack and stack[0].startswith("selectors.py"))
     print(f"  {idle / len(window):6.1%}  waiting in the event loop (selectors: socket idle)")
-    # Frames in every sample are the common caller chain (CLI -> stream -> litellm call).
-    common = [name for name, count in counts.items() if count == len(window)]
-    print(f"  common chain: {' > '.join(name for name in window[0][::-1] if name in common)}")
-    ranked = sorted(
-        (item for item in counts.items() if item[1] < len(window)), key=lambda item: -item[1]
-    )
-    for name, count in [item for item in ranked if not item[0].startswith("selectors")][:14]:
-        print(f"  {count / len(window):6.1%}  {name}")
+    if inclusive:
+        # Frames in every sample are the common caller chain (CLI -> stream -> litellm).
+        common = [name for name, count in counts.items() if count == len(window)]
+        print(f"  common chain: {' > '.join(name for name in window[0][::-1] if name in common)}")
+        print("  inclusive share of samples per function below it:")
+        ranked = sorted(
+            (item for item in counts.items() if item[1] < len(window)), key=lambda item: -item[1]
+        )
+        for name, count in [item for item in ranked if not item[0].startswith("selectors")][
+            :inclusive
+        ]:
+            print(f"  {count / len(window):6.1%}  {name}")
     leaves: dict[str, int] = {}
     for stack in window:
         leaf = " < ".join(stack[:2])
         leaves[leaf] = leaves.get(leaf, 0) + 1
     print("  innermost frames (function < its caller):")
-    for leaf, count in sorted(leaves.items(), key=lambda item: -item[1])[:8]:
+    for leaf, count in sorted(leaves.items(), key=lambda item: -item[1])[:innermost]:
         print(f"  {count / len(window):6.1%}  {leaf}")
+
+
+def diagnose_cli(command: Sequence[str], env: dict[str, str], responder: Responder) -> None:
+    """Where the CLI's first token goes, and a what-if with litellm's lazy first-response
+    work done before the request (socialgen.ai.remote._litellm wrapped in the child only)."""
+    args = command[-3:]
+    run, window = sampled_run("", args, env, responder)
+    print(
+        f"\nwhere the CLI's main thread was between the post request reaching the fake and "
+        f"its first chunk\n(one run under a 1 ms stack sampler: first token "
+        f"{run.first_token * 1000:.0f} ms, {len(window)} samples):"
+    )
+    show_window(window, inclusive=12, innermost=6)
+    runs = [cli_once([sys.executable, "-c", WARM_FIRST + RUN_CLI, *args], env, responder)]
+    runs += [cli_once([sys.executable, "-c", WARM_FIRST + RUN_CLI, *args], env, responder)]
+    runs += [cli_once([sys.executable, "-c", WARM_FIRST + RUN_CLI, *args], env, responder)]
+    print(
+        "\nwhat-if: the same CLI with litellm's tiktoken encoding and service logger loaded "
+        "right after\nlitellm is imported, before the request (3 runs, medians):"
+    )
+    for key, label in (
+        ("first_token", "post request at the fake -> first chunk"),
+        ("startup", "start-up: spawn -> post request at the fake"),
+        ("first_line", "spawn -> first stdout line"),
+    ):
+        values = [run.first_token if key == "first_token" else run.extra[key] for run in runs]
+        print(
+            f"  {label:48} {statistics.median(values) * 1000:8.1f} ms  "
+            f"{spread(values, 1000, '{:.0f}')}"
+        )
+    run, window = sampled_run(WARM_FIRST, args, env, responder)
+    print(f"  where the rest goes (one sampled run, first token {run.first_token * 1000:.0f} ms):")
+    show_window(window, inclusive=0, innermost=6)
 
 
 # --------------------------------------------------------------------------- profile
@@ -679,7 +734,9 @@ def bench_embedded(repeats: int, home: Path, max_tokens: int, threads: int) -> N
     print(
         f"  per run: direct {spread([run.rate for run in direct.runs])} tok/s, "
         f"{spread([run.first_token for run in direct.runs], 1000, '{:.0f}')} ms; "
-        f"CLI {spread([run.rate for run in cli.runs])} tok/s"
+        f"CLI {spread([run.rate for run in cli.runs])} tok/s, "
+        f"{spread([run.extra['first_token'] for run in cli.runs], 1000, '{:.0f}')} ms "
+        "once loaded"
     )
     print(f"  direct model load, Llama(...) once in this process: {load * 1000:.0f} ms")
     print("  CLI phases (medians; the model load is timed by wrapping socialgen.ai.local._load):")
@@ -697,11 +754,17 @@ def bench_embedded(repeats: int, home: Path, max_tokens: int, threads: int) -> N
             f"    {label:60} {statistics.median(values) * 1000:8.0f} ms  "
             f"{spread(values, 1000, '{:.0f}')}"
         )
-    gap = cli.median(lambda run: run.extra["first_token"]) - direct.first_token
+    pairs = list(zip(direct.runs, cli.runs, strict=True))
+    gaps = [c.extra["first_token"] - d.first_token for d, c in pairs]
+    ratios = [c.rate / d.rate for d, c in pairs]
     print(
-        f"  CLI vs direct once the model is loaded: first token {gap * 1000:+.0f} ms, "
-        f"rate {cli.rate / direct.rate:.3f}x"
+        f"  CLI vs direct once the model is loaded, paired runs (each CLI run right after "
+        f"a direct one):\n    first token {statistics.median(gaps) * 1000:+.0f} ms "
+        f"{spread(gaps, 1000, '{:+.0f}')}, rate {statistics.median(ratios):.3f}x "
+        f"{spread(ratios, 1, '{:.3f}')}"
     )
+    averages = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"  load average now {averages}")
 
 
 # --------------------------------------------------------------------------- main

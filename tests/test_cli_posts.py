@@ -11,6 +11,7 @@ import json
 import os
 import stat
 import subprocess
+import sys
 from datetime import timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,8 @@ POST_KEYS = {
     "customImage",
 }
 CONVERSATION_KEYS = {"_id", "title", "createdAt", "updatedAt", "status", "metadata"}
-SOCIALGEN_BIN = Path("/work/main/.venv/bin/socialgen")
+# The entry point of the environment running the tests (the one README installs).
+SOCIALGEN_BIN = Path(sys.executable).parent / "socialgen"
 
 runner = CliRunner()
 _COMMAND = get_command(app)

@@ -12,6 +12,7 @@ from socialgen.cli_support import SocialgenGroup
 from socialgen.generation.cli import batch, chat, post
 from socialgen.posts.cli import app as posts_app
 from socialgen.posts.cli import conversations
+from socialgen.styles.cli import app as style_app
 from socialgen.workspaces.cli import member_app, user_app, workspace_app
 
 app = typer.Typer(
@@ -28,6 +29,7 @@ app.command()(post)
 app.command()(batch)
 app.add_typer(posts_app, name="posts")
 app.command("conversations")(conversations)
+app.add_typer(style_app, name="style")
 app.add_typer(workspace_app, name="workspace")
 app.add_typer(user_app, name="user")
 app.add_typer(member_app, name="member")

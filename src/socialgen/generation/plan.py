@@ -13,11 +13,11 @@ from socialgen.errors import BadRequest, NotFound
 from socialgen.generation.persist import history
 from socialgen.generation.prompts import variations
 from socialgen.generation.requests import BatchRequest, ChatRequest, GeneratePostRequest
-from socialgen.generation.styles import style_guide
 from socialgen.posts.rules import ensure_editable
 from socialgen.posts.service import get_post
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Conversation, Post, PostStatus
+from socialgen.styles.guide import style_guide
 from socialgen.workspaces.usage import reserve_posts
 
 MAX_INPUT_CHARS = 10_000
@@ -76,7 +76,7 @@ class BatchPlan:
 def prepare_chat(caller: Caller, request: ChatRequest) -> ChatPlan:
     user_input = _user_input(request.userInput)
     with transaction(caller.engine) as session:
-        style = style_guide(session, caller.workspace_id, request.contentStyleId)
+        style = style_guide(session, caller.workspace_id, request.contentStyleId, user_input)
         conversation_id = _conversation_id(session, caller.workspace_id, request.conversationId)
         past = history(session, conversation_id) if conversation_id else []
     return ChatPlan(caller, user_input, conversation_id, style, past)
@@ -85,7 +85,7 @@ def prepare_chat(caller: Caller, request: ChatRequest) -> ChatPlan:
 def prepare_post(caller: Caller, request: GeneratePostRequest) -> PostPlan:
     user_input = _user_input(request.userInput)
     with transaction(caller.engine) as session:
-        style = style_guide(session, caller.workspace_id, request.contentStyleId)
+        style = style_guide(session, caller.workspace_id, request.contentStyleId, user_input)
         conversation_id = _conversation_id(session, caller.workspace_id, request.conversationId)
         post_id = None
         if request.postId:
@@ -104,7 +104,7 @@ def prepare_batch(caller: Caller, request: BatchRequest) -> BatchPlan:
     user_input = _user_input(request.userInput)
     named = variations()
     with transaction(caller.engine) as session:
-        style = style_guide(session, caller.workspace_id, request.contentStyleId)
+        style = style_guide(session, caller.workspace_id, request.contentStyleId, user_input)
         if request.postIds is None:
             items = [
                 BatchItem(index=n, variation_name=name, instruction=instruction)

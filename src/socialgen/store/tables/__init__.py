@@ -2,11 +2,13 @@
 
 from socialgen.store.tables.auth import AccessToken, ApiKey
 from socialgen.store.tables.posts import Conversation, Message, Post, PostStatus, PostVersion
+from socialgen.store.tables.styles import ContentStyle, StylePost
 from socialgen.store.tables.workspace import Membership, Role, User, Workspace, WorkspaceUsage
 
 __all__ = [
     "AccessToken",
     "ApiKey",
+    "ContentStyle",
     "Conversation",
     "Membership",
     "Message",
@@ -14,6 +16,7 @@ __all__ = [
     "PostStatus",
     "PostVersion",
     "Role",
+    "StylePost",
     "User",
     "Workspace",
     "WorkspaceUsage",

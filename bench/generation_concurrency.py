@@ -1,0 +1,479 @@
+#!/usr/bin/env python3
+"""Does a batch of five variations cost about as much wall time as one post?
+
+The fake OpenAI-compatible provider (tests/fakes/openai_server.py, on 127.0.0.1) writes
+every post at a fixed pace: --chunks chunks of --chunk-chars characters, --token-delay
+seconds apart (default 200 chunks, 10 ms: about 2 s per post). JSON side requests (the
+refinement questions of generate-post) are answered at once. A batch writes its five
+variations concurrently (SOCIALGEN_BATCH_CONCURRENCY, default 5), so its wall time should
+stay close to one post's: target batch / single <= 1.3.
+
+Measured, --repeats times each, interleaved, medians:
+
+  direct   one litellm.acompletion(stream=True) vs five at once (asyncio.gather) in this
+           process: what litellm itself costs for five concurrent streams;
+  inproc   socialgen.generation.plan.prepare_post + single.run_generate_post vs
+           prepare_batch + batch.run_batch, with socialgen.ai.registry.text_model(), in this
+           process on a temporary SOCIALGEN_HOME;
+  sse      POST /api/v1/ai-conversation/generate-post/{ws} vs generate-batch-posts/{ws} of
+           `socialgen serve` (a subprocess; API key made in-process with
+           socialgen.auth.service.create_api_key, bound to the default workspace), read
+           to the end with httpx.
+
+Each time runs from sending the request (or calling prepare_*) to the end of the stream.
+For a batch it also shows when the five post requests reached the fake (are they really
+concurrent?) and when each variation completed. In `direct` and `inproc` the fake shares
+this process (and its GIL) with the client; in `sse` the server is its own process.
+
+Run from the repository root (the script puts the repository on sys.path itself, so
+`tests.fakes` imports without PYTHONPATH=.):
+
+    .venv/bin/python bench/generation_concurrency.py
+    .venv/bin/python bench/generation_concurrency.py --modes sse --repeats 5 --profile
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import os
+import pstats
+import shutil
+import socket
+import socketserver
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch it
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+import httpx  # noqa: E402
+from tests.fakes import openai_server  # noqa: E402
+from tests.fakes.openai_server import (  # noqa: E402
+    FAKE_API_KEY,
+    FAKE_MODEL,
+    FakeOpenAI,
+    Reply,
+    last_user_message,
+    wants_json,
+)
+
+API_PREFIX = "/api/v1/ai-conversation"
+POST_PREFIX = "Write a LinkedIn post about"
+TOPIC = "why small teams ship weekly"
+RATIO_TARGET = 1.3
+BATCH_SIZE = 5
+now = time.monotonic
+
+SENTENCES = (
+    "Small teams ship weekly because nobody waits for permission.",
+    "Every change got smaller, so every review got faster.",
+    "Ten small releases show ten surprises one at a time.",
+    "A short note on why beats a long meeting on what.",
+    "Customers noticed the fixes before we announced them.",
+)
+
+
+def post_text(chars: int) -> str:
+    """Exactly `chars` characters of sentences, ending with a full stop."""
+    words: list[str] = []
+    index = 0
+    while sum(len(word) + 1 for word in words) < chars:
+        words.append(SENTENCES[index % len(SENTENCES)])
+        index += 1
+    text = " ".join(words)[: chars - 1].rstrip()
+    return text + "." * (chars - len(text))
+
+
+def _quiet_handle_error(self: socketserver.BaseServer, request: Any, address: Any) -> None:
+    """A client that goes away with a keep-alive connection open resets it: not an error."""
+    if not isinstance(sys.exc_info()[1], ConnectionError):
+        socketserver.BaseServer.handle_error(self, request, address)
+
+
+openai_server._Server.handle_error = _quiet_handle_error  # type: ignore[method-assign,assignment]
+
+
+class Responder:
+    """Post requests at a fixed pace (arrival recorded), JSON side requests at once."""
+
+    def __init__(self, text: str, chunk_chars: int, token_delay: float) -> None:
+        self.text = text
+        self.chunk_chars = chunk_chars
+        self.token_delay = token_delay
+        self.arrivals: list[float] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        if wants_json(body):
+            return Reply.json({"questions": ["Who is it for?", "What changed?", "Any numbers?"]})
+        if last_user_message(body).startswith(POST_PREFIX):
+            with self._lock:
+                self.arrivals.append(now())
+            return Reply(text=self.text, chunk_chars=self.chunk_chars, token_delay=self.token_delay)
+        return Reply(text="A short answer.")
+
+    def since(self, mark: int) -> list[float]:
+        with self._lock:
+            return list(self.arrivals[mark:])
+
+    def count(self) -> int:
+        with self._lock:
+            return len(self.arrivals)
+
+
+@dataclass
+class Run:
+    elapsed: float
+    arrivals: list[float] = field(default_factory=list)  # relative to the start
+    completed: list[float] = field(default_factory=list)  # batch items, relative
+
+
+@dataclass
+class Pair:
+    mode: str
+    single: list[Run] = field(default_factory=list)
+    batch: list[Run] = field(default_factory=list)
+
+    @property
+    def single_median(self) -> float:
+        return statistics.median(run.elapsed for run in self.single)
+
+    @property
+    def batch_median(self) -> float:
+        return statistics.median(run.elapsed for run in self.batch)
+
+
+Timed = Callable[[], Awaitable[Run]]
+
+
+async def timed(responder: Responder, body: Callable[[], Awaitable[list[float]]]) -> Run:
+    mark = responder.count()
+    started = now()
+    completed = await body()
+    elapsed = now() - started
+    arrivals = [stamp - started for stamp in responder.since(mark)]
+    return Run(elapsed, arrivals, [stamp - started for stamp in completed])
+
+
+# --------------------------------------------------------------------------- direct
+
+
+def direct_pair(fake: FakeOpenAI, responder: Responder) -> tuple[Timed, Timed]:
+    from socialgen.generation.writing import post_messages
+
+    messages = post_messages(TOPIC, style=None, sources="", history=[])
+
+    async def stream() -> float:
+        import litellm
+
+        litellm.telemetry = False
+        litellm.suppress_debug_info = True
+        response = await litellm.acompletion(
+            model=f"openai/{FAKE_MODEL}",
+            api_base=fake.base_url,
+            api_key=FAKE_API_KEY,
+            messages=messages,
+            stream=True,
+            num_retries=0,
+            timeout=60,
+            max_tokens=700,
+        )
+        async for _part in response:
+            pass
+        return now()
+
+    async def one() -> list[float]:
+        await stream()
+        return []
+
+    async def five() -> list[float]:
+        return list(await asyncio.gather(*(stream() for _ in range(BATCH_SIZE))))
+
+    return (lambda: timed(responder, one)), (lambda: timed(responder, five))
+
+
+# --------------------------------------------------------------------------- in-process
+
+
+def inproc_pair(responder: Responder) -> tuple[Timed, Timed]:
+    from socialgen.ai.registry import text_model
+    from socialgen.generation.batch import run_batch
+    from socialgen.generation.plan import Caller, prepare_batch, prepare_post
+    from socialgen.generation.requests import BatchRequest, GeneratePostRequest
+    from socialgen.generation.single import run_generate_post
+    from socialgen.startup import open_store
+    from socialgen.store.engine import read_session
+    from socialgen.workspaces.service import default_workspace
+
+    engine = open_store()
+    with read_session(engine) as session:
+        workspace = default_workspace(session)
+        assert workspace is not None
+        caller = Caller(engine=engine, workspace_id=workspace.id, user_id=None)
+
+    async def one() -> list[float]:
+        plan = prepare_post(caller, GeneratePostRequest(userInput=TOPIC))
+        names = [item.name async for item in run_generate_post(plan, text_model())]
+        if "post_ids" not in names:
+            raise SystemExit(f"generate-post did not finish: {names[-3:]}")
+        return []
+
+    async def five() -> list[float]:
+        plan = prepare_batch(caller, BatchRequest(userInput=TOPIC))
+        completed = []
+        async for item in run_batch(plan, text_model()):
+            if item.name == "batch_progress" and item.data["status"] == "completed":
+                completed.append(now())
+            elif item.name == "batch_complete" and item.data["summary"]["failed"]:
+                raise SystemExit(f"batch items failed: {item.data['errors']}")
+        return completed
+
+    return (lambda: timed(responder, one)), (lambda: timed(responder, five))
+
+
+# --------------------------------------------------------------------------- SSE
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
+    script = Path(sys.executable).parent / "socialgen"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "socialgen"]
+    command += ["serve", "--host", "127.0.0.1", "--port", str(port)]
+    with log.open("wb") as sink:
+        server = subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT)
+    deadline = now() + 30
+    while now() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"server exited ({server.returncode}):\n{log.read_text()[-2000:]}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1).status_code == 200:
+                return server
+        except httpx.TransportError:
+            pass
+        time.sleep(0.05)
+    stop_server(server)
+    raise SystemExit(f"server did not answer within 30 s:\n{log.read_text()[-2000:]}")
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is None:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def sse_pair(
+    client: httpx.AsyncClient, base: str, workspace: str, responder: Responder
+) -> tuple[Timed, Timed]:
+    async def read(path: str) -> list[float]:
+        completed: list[float] = []
+        names: list[str] = []
+        url = f"{base}{API_PREFIX}/{path}/{workspace}"
+        async with client.stream("POST", url, json={"userInput": TOPIC}) as response:
+            if response.status_code != 200:
+                await response.aread()
+                raise SystemExit(f"{path} answered {response.status_code}: {response.text}")
+            name = ""
+            async for line in response.aiter_lines():
+                if line.startswith("event:"):
+                    name = line[6:].strip()
+                    names.append(name)
+                elif line.startswith("data:") and name == "batch_progress":
+                    if '"status":"completed"' in line:
+                        completed.append(now())
+                elif line.startswith("data:") and name == "error":
+                    raise SystemExit(f"{path} stream error: {line}")
+        final = "batch_complete" if path == "generate-batch-posts" else "post_ids"
+        if final not in names:
+            raise SystemExit(f"{path} ended without {final}: {names[-3:]}")
+        return completed
+
+    async def one() -> list[float]:
+        return await read("generate-post")
+
+    async def five() -> list[float]:
+        return await read("generate-batch-posts")
+
+    return (lambda: timed(responder, one)), (lambda: timed(responder, five))
+
+
+def create_key(home: Path) -> tuple[str, str]:
+    from socialgen.auth.service import create_api_key
+    from socialgen.startup import open_store
+    from socialgen.store.engine import transaction
+    from socialgen.workspaces.service import default_workspace
+
+    engine = open_store()
+    with transaction(engine) as session:
+        workspace = default_workspace(session)
+        assert workspace is not None
+        _key, secret = create_api_key(session, name="bench", workspace_id=workspace.id)
+        return secret, workspace.id
+
+
+# --------------------------------------------------------------------------- run
+
+
+async def measure(pair: Pair, single: Timed, batch: Timed, repeats: int) -> None:
+    await single()  # warm-up: litellm import and first-use work
+    await batch()
+    for _ in range(repeats):
+        pair.single.append(await single())
+        pair.batch.append(await batch())
+
+
+def report(pairs: Sequence[Pair], floor: float) -> bool:
+    print(
+        f"\n{'':8} {'single':>9} {'batch of 5':>11} {'batch/single':>13}   "
+        f"target <= {RATIO_TARGET}   (one post alone at the fake's pace: {floor:.2f} s)"
+    )
+    ok = True
+    for pair in pairs:
+        ratio = pair.batch_median / pair.single_median
+        verdict = "OK" if ratio <= RATIO_TARGET else "MISSED"
+        if pair.mode != "direct":
+            ok &= ratio <= RATIO_TARGET
+        else:
+            verdict = "(baseline: litellm alone)"
+        print(
+            f"{pair.mode:8} {pair.single_median:7.3f} s {pair.batch_median:9.3f} s "
+            f"{ratio:13.3f}   {verdict}"
+        )
+    print("\nper run (seconds):")
+    for pair in pairs:
+        singles = ", ".join(f"{run.elapsed:.3f}" for run in pair.single)
+        batches = ", ".join(f"{run.elapsed:.3f}" for run in pair.batch)
+        print(f"  {pair.mode:8} single [{singles}]  batch [{batches}]")
+    print("\nbatch runs: when the 5 post requests reached the fake / when each item completed")
+    print("(seconds from the start of the batch, median run):")
+    for pair in pairs:
+        run = sorted(pair.batch, key=lambda item: item.elapsed)[len(pair.batch) // 2]
+        arrivals = ", ".join(f"{stamp:.3f}" for stamp in sorted(run.arrivals))
+        completed = ", ".join(f"{stamp:.3f}" for stamp in run.completed) or "-"
+        one = sorted(pair.single, key=lambda item: item.elapsed)[len(pair.single) // 2]
+        first = f"{one.arrivals[0]:.3f}" if one.arrivals else "-"
+        print(f"  {pair.mode:8} arrivals [{arrivals}]  completed [{completed}]")
+        print(f"  {'':8} (single: post request reached the fake at {first})")
+    return ok
+
+
+def profile_batch(batch: Timed) -> None:
+    profiler = cProfile.Profile()
+
+    async def run() -> None:
+        profiler.enable()
+        await batch()
+        profiler.disable()
+
+    asyncio.run(run())
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
+    lines = [line for line in out.getvalue().splitlines() if line.strip()]
+    start = next(i for i, line in enumerate(lines) if "ncalls" in line)
+    print("\ncProfile of one in-process batch (event-loop thread; sorted by own time):")
+    print("\n".join(lines[start : start + 16]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=5, help="runs of each (>= 3)")
+    parser.add_argument("--chunks", type=int, default=200, help="chunks per post")
+    parser.add_argument("--chunk-chars", type=int, default=4)
+    parser.add_argument("--token-delay", type=float, default=0.01, help="seconds per chunk")
+    parser.add_argument(
+        "--modes", default="direct,inproc,sse", help="comma-separated: direct,inproc,sse"
+    )
+    parser.add_argument("--profile", action="store_true", help="cProfile one in-process batch")
+    args = parser.parse_args()
+    if args.repeats < 3:
+        parser.error("--repeats must be at least 3")
+    modes = [mode.strip() for mode in args.modes.split(",") if mode.strip()]
+    if not set(modes) <= {"direct", "inproc", "sse"}:
+        parser.error("--modes takes direct, inproc and sse")
+
+    text = post_text(args.chunks * args.chunk_chars)
+    floor = (args.chunks - 1) * args.token_delay
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load}")
+    print(
+        f"fake provider: {args.chunks} chunks of {args.chunk_chars} characters per post, "
+        f"{args.token_delay * 1000:.0f} ms apart; JSON side requests at once; "
+        f"{args.repeats} runs each after a warm-up, medians"
+    )
+    home = Path(tempfile.mkdtemp(prefix="socialgen-bench-batch-"))
+    responder = Responder(text, args.chunk_chars, args.token_delay)
+    pairs: list[Pair] = []
+    try:
+        with FakeOpenAI(responder) as fake:
+            env = {
+                key: value
+                for key, value in os.environ.items()
+                if not key.startswith("SOCIALGEN_") and key != "OPENAI_API_KEY"
+            }
+            env |= fake.env() | {"SOCIALGEN_HOME": str(home)}
+            os.environ.clear()
+            os.environ.update(env)
+            ok = asyncio.run(run_modes(modes, fake, responder, home, env, args, pairs))
+            ok &= report(pairs, floor)
+            if args.profile or not ok:
+                profile_batch(inproc_pair(responder)[1])
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return 0 if ok else 1
+
+
+async def run_modes(
+    modes: Sequence[str],
+    fake: FakeOpenAI,
+    responder: Responder,
+    home: Path,
+    env: dict[str, str],
+    args: argparse.Namespace,
+    pairs: list[Pair],
+) -> bool:
+    if "direct" in modes:
+        pairs.append(Pair("direct"))
+        await measure(pairs[-1], *direct_pair(fake, responder), args.repeats)
+    if "inproc" in modes:
+        pairs.append(Pair("inproc"))
+        await measure(pairs[-1], *inproc_pair(responder), args.repeats)
+    if "sse" in modes:
+        api_key, workspace = create_key(home)
+        port = free_port()
+        server = start_server(env, port, home / "serve.log")
+        try:
+            async with httpx.AsyncClient(
+                headers={"x-api-key": api_key}, timeout=httpx.Timeout(60.0)
+            ) as client:
+                pairs.append(Pair("sse"))
+                single, batch = sse_pair(client, f"http://127.0.0.1:{port}", workspace, responder)
+                await measure(pairs[-1], single, batch, args.repeats)
+        finally:
+            stop_server(server)
+    return True
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Content styles: writing styles learned from example posts."""

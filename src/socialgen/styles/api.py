@@ -1,0 +1,146 @@
+"""HTTP endpoints for content styles (/api/v1/content-styles)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Path, Query
+
+from socialgen.api_support import EngineDep, error_responses, fails_with
+from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.store.engine import read_session, transaction
+from socialgen.styles import service
+from socialgen.styles.schemas import StyleBody, StylePostBody, StylePostsBody
+
+router = APIRouter(prefix="/api/v1/content-styles", tags=["content styles"])
+
+Caller = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
+StyleId = Annotated[str, Path(alias="styleId")]
+StylePostId = Annotated[str, Path(alias="postId")]
+PROFILE_URL_REQUIRED = "The profile URL is required as a query parameter (profileUrl)"
+
+
+@router.get(
+    "/{workspaceId}/get-posts-from-social-profile",
+    responses=error_responses(400, 401, 403, 422),
+)
+async def get_posts_from_social_profile(
+    caller: Caller,
+    profile_url: Annotated[
+        str | None, Query(alias="profileUrl", description="Full profile URL.")
+    ] = None,
+) -> dict[str, Any]:
+    """Posts found on a profile (feeds, Mastodon, Bluesky, h-entry pages, LinkedIn
+    through a configured endpoint), newest first."""
+    from socialgen.errors import BadRequest
+    from socialgen.sources.profiles import import_profile_posts
+
+    if profile_url is None or not profile_url.strip():
+        raise BadRequest(PROFILE_URL_REQUIRED)
+    posts = await import_profile_posts(profile_url)
+    return {"success": True, "data": [{"content": p.content, "date": p.date} for p in posts]}
+
+
+@router.post("/{workspaceId}", status_code=201, responses=error_responses(400, 401, 403))
+@fails_with("Failed to create content style")
+def create_style(
+    caller: Caller, engine: EngineDep, body: Annotated[StyleBody | None, Body()] = None
+) -> dict[str, Any]:
+    body = body or StyleBody()
+    with transaction(engine) as session:
+        style = service.create_style(
+            session, caller.workspace_id, body.name, body.description, user_id=caller.user_id
+        )
+        data = service.style_view(session, style)
+    return {"success": True, "data": data}
+
+
+@router.get("/{workspaceId}", responses=error_responses(401, 403))
+@fails_with("Failed to list content styles")
+def list_styles(caller: Caller, engine: EngineDep) -> dict[str, Any]:
+    with read_session(engine) as session:
+        data = service.style_views(session, service.list_styles(session, caller.workspace_id))
+    return {"success": True, "count": len(data), "data": data}
+
+
+@router.get("/{workspaceId}/{styleId}", responses=error_responses(401, 403, 404))
+@fails_with("Failed to get content style")
+def get_style(caller: Caller, engine: EngineDep, style_id: StyleId) -> dict[str, Any]:
+    with read_session(engine) as session:
+        data = service.style_view(
+            session, service.get_style(session, caller.workspace_id, style_id)
+        )
+    return {"success": True, "data": data}
+
+
+@router.put("/{workspaceId}/{styleId}", responses=error_responses(400, 401, 403, 404))
+@fails_with("Failed to update content style")
+def update_style(
+    caller: Caller,
+    engine: EngineDep,
+    style_id: StyleId,
+    body: Annotated[StyleBody | None, Body()] = None,
+) -> dict[str, Any]:
+    body = body or StyleBody()
+    with transaction(engine) as session:
+        style = service.update_style(
+            session, caller.workspace_id, style_id, name=body.name, description=body.description
+        )
+        data = service.style_view(session, style)
+    return {"success": True, "data": data}
+
+
+@router.delete("/{workspaceId}/{styleId}", responses=error_responses(401, 403, 404))
+@fails_with("Failed to delete content style")
+def delete_style(caller: Caller, engine: EngineDep, style_id: StyleId) -> dict[str, Any]:
+    with transaction(engine) as session:
+        service.delete_style(session, caller.workspace_id, style_id)
+    return {"success": True, "data": {}}
+
+
+@router.post(
+    "/{workspaceId}/{styleId}/posts", status_code=201, responses=error_responses(400, 401, 403, 404)
+)
+@fails_with("Failed to add posts to content style")
+def add_style_posts(
+    caller: Caller,
+    engine: EngineDep,
+    style_id: StyleId,
+    body: Annotated[StylePostsBody | None, Body()] = None,
+) -> dict[str, Any]:
+    """Add up to 5 example posts; the style is trained on all its examples."""
+    with transaction(engine) as session:
+        added = service.add_posts(
+            session, caller.workspace_id, style_id, body.posts if body else None
+        )
+        data = [service.post_view(post) for post in added]
+    return {"success": True, "count": len(data), "data": data}
+
+
+@router.put(
+    "/{workspaceId}/{styleId}/posts/{postId}", responses=error_responses(400, 401, 403, 404)
+)
+@fails_with("Failed to update style post")
+def update_style_post(
+    caller: Caller,
+    engine: EngineDep,
+    style_id: StyleId,
+    post_id: StylePostId,
+    body: Annotated[StylePostBody | None, Body()] = None,
+) -> dict[str, Any]:
+    with transaction(engine) as session:
+        post = service.update_post(
+            session, caller.workspace_id, style_id, post_id, body.content if body else None
+        )
+        data = service.post_view(post)
+    return {"success": True, "data": data}
+
+
+@router.delete("/{workspaceId}/{styleId}/posts/{postId}", responses=error_responses(401, 403, 404))
+@fails_with("Failed to delete style post")
+def delete_style_post(
+    caller: Caller, engine: EngineDep, style_id: StyleId, post_id: StylePostId
+) -> dict[str, Any]:
+    with transaction(engine) as session:
+        service.delete_post(session, caller.workspace_id, style_id, post_id)
+    return {"success": True, "data": {}}

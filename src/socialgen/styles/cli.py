@@ -1,0 +1,275 @@
+"""`socialgen style ...`: writing styles learned from example posts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from socialgen.cli_support import JsonOpt, WorkspaceOpt, command_group, emit, open_workspace
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+app = command_group("Writing styles learned from example posts.")
+
+StyleIdArg = Annotated[str, typer.Argument(help="Style id.", show_default=False)]
+POST_SEPARATOR = "---"
+
+
+@app.command("create")
+def create(
+    name: Annotated[str, typer.Argument(help="Style name.")],
+    description: Annotated[
+        str | None, typer.Option("--description", help="What it is for.")
+    ] = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Create a style; then teach it with `style add-posts`."""
+    from socialgen.store.engine import transaction
+    from socialgen.styles import service
+
+    engine, workspace_id = open_workspace(workspace)
+    with transaction(engine) as session:
+        data = service.style_view(
+            session, service.create_style(session, workspace_id, name, description)
+        )
+    emit(json_output, data, lambda out: out.print(f"Created style {name!r}: {data['_id']}"))
+
+
+@app.command("list")
+def list_(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
+    """The workspace's styles."""
+    from socialgen.cli_support import print_rows
+    from socialgen.store.engine import read_session
+    from socialgen.styles import service
+
+    engine, workspace_id = open_workspace(workspace)
+    with read_session(engine) as session:
+        data = service.style_views(session, service.list_styles(session, workspace_id))
+    rows = [
+        {
+            "id": s["_id"],
+            "name": s["name"],
+            "examples": len(s["posts"]),
+            "description": s["description"],
+        }
+        for s in data
+    ]
+    emit(json_output, data, lambda out: print_rows(out, "Content styles", rows))
+
+
+@app.command("show")
+def show(
+    style_id: StyleIdArg, workspace: WorkspaceOpt = None, json_output: JsonOpt = False
+) -> None:
+    """A style, its derived profile and its example posts."""
+    from socialgen.store.engine import read_session
+    from socialgen.styles import service
+    from socialgen.styles.profile import describe_profile, profile_from_dict
+
+    engine, workspace_id = open_workspace(workspace)
+    with read_session(engine) as session:
+        style = service.get_style(session, workspace_id, style_id)
+        data: dict[str, Any] = {**service.style_view(session, style), "profile": style.profile}
+    guidance = describe_profile(profile_from_dict(style.profile)) if style.profile else []
+    emit(json_output, data, lambda out: _print_style(out, data, guidance))
+
+
+@app.command("edit")
+def edit(
+    style_id: StyleIdArg,
+    name: Annotated[str | None, typer.Option("--name", help="New name.")] = None,
+    description: Annotated[
+        str | None, typer.Option("--description", help="New description ('' clears it).")
+    ] = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Rename a style or change its description."""
+    from socialgen.errors import BadRequest
+    from socialgen.store.engine import transaction
+    from socialgen.styles import service
+
+    if name is None and description is None:
+        raise BadRequest("Nothing to change: give --name and/or --description")
+    engine, workspace_id = open_workspace(workspace)
+    with transaction(engine) as session:
+        style = service.update_style(
+            session, workspace_id, style_id, name=name, description=description
+        )
+        data = service.style_view(session, style)
+    emit(json_output, data, lambda out: out.print(f"Updated style {style_id}"))
+
+
+@app.command("delete")
+def delete(
+    style_id: StyleIdArg,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Delete a style and its example posts (for good)."""
+    from socialgen.store.engine import read_session, transaction
+    from socialgen.styles import service
+
+    engine, workspace_id = open_workspace(workspace)
+    if not yes:
+        with read_session(engine) as session:
+            style = service.get_style(session, workspace_id, style_id)
+        typer.confirm(f"Delete style {style.name!r} and its examples?", abort=True, err=True)
+    with transaction(engine) as session:
+        service.delete_style(session, workspace_id, style_id)
+    emit(
+        json_output,
+        {"deletedStyleId": style_id},
+        lambda out: out.print(f"Deleted style {style_id}"),
+    )
+
+
+@app.command("add-posts")
+def add_posts(
+    style_id: StyleIdArg,
+    texts: Annotated[
+        list[str] | None, typer.Argument(help="Example posts (quote each).", show_default=False)
+    ] = None,
+    file: Annotated[
+        Path | None,
+        typer.Option(
+            "--file", help=f"A text file of posts separated by lines of {POST_SEPARATOR}."
+        ),
+    ] = None,
+    from_profile: Annotated[
+        str | None,
+        typer.Option("--from-profile", help="Take the 5 newest posts of this profile URL."),
+    ] = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Teach a style with example posts (at most 5 per call)."""
+    from socialgen.errors import BadRequest
+    from socialgen.limits import MAX_STYLE_POSTS_PER_CALL
+    from socialgen.store.engine import transaction
+    from socialgen.styles import service
+
+    sources = [bool(texts), file is not None, from_profile is not None]
+    if sum(sources) != 1:
+        raise BadRequest("Give the posts as arguments, or with --file, or with --from-profile")
+    posts: list[str] = list(texts or [])
+    if file is not None:
+        posts = read_posts_file(file)
+    if from_profile is not None:
+        posts = [p.content for p in _import(from_profile)][:MAX_STYLE_POSTS_PER_CALL]
+    engine, workspace_id = open_workspace(workspace)
+    with transaction(engine) as session:
+        added = service.add_posts(session, workspace_id, style_id, posts)
+        data = {"count": len(added), "data": [service.post_view(post) for post in added]}
+    emit(
+        json_output,
+        data,
+        lambda out: out.print(f"Added {len(added)} example post(s) to {style_id}"),
+    )
+
+
+@app.command("edit-post")
+def edit_post(
+    style_id: StyleIdArg,
+    post_id: Annotated[str, typer.Argument(help="Example post id.")],
+    content: Annotated[str, typer.Option("--content", "-c", help="The new text.")],
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Change one example post."""
+    from socialgen.store.engine import transaction
+    from socialgen.styles import service
+
+    engine, workspace_id = open_workspace(workspace)
+    with transaction(engine) as session:
+        data = service.post_view(
+            service.update_post(session, workspace_id, style_id, post_id, content)
+        )
+    emit(json_output, data, lambda out: out.print(f"Updated example {post_id}"))
+
+
+@app.command("delete-post")
+def delete_post(
+    style_id: StyleIdArg,
+    post_id: Annotated[str, typer.Argument(help="Example post id.")],
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Remove one example post."""
+    from socialgen.store.engine import transaction
+    from socialgen.styles import service
+
+    engine, workspace_id = open_workspace(workspace)
+    with transaction(engine) as session:
+        service.delete_post(session, workspace_id, style_id, post_id)
+    emit(
+        json_output, {"deletedPostId": post_id}, lambda out: out.print(f"Deleted example {post_id}")
+    )
+
+
+@app.command("import")
+def import_(
+    url: Annotated[
+        str, typer.Argument(help="Profile URL (feed, Mastodon, Bluesky, blog, LinkedIn).")
+    ],
+    json_output: JsonOpt = False,
+) -> None:
+    """Print the posts found on a profile."""
+    posts = [{"content": p.content, "date": p.date} for p in _import(url)]
+
+    def show_posts(out: Console) -> None:
+        from rich.panel import Panel
+
+        for post in posts:
+            out.print(Panel(post["content"], title=post["date"], expand=False))
+        out.print(f"{len(posts)} post(s) found.")
+
+    emit(json_output, posts, show_posts)
+
+
+def read_posts_file(path: Path) -> list[str]:
+    from socialgen.errors import BadRequest
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise BadRequest(f"Cannot read {path}: {error}") from None
+    chunks: list[str] = []
+    current: list[str] = []
+    for line in text.splitlines():
+        if line.strip() == POST_SEPARATOR:
+            chunks.append("\n".join(current))
+            current = []
+        else:
+            current.append(line)
+    chunks.append("\n".join(current))
+    return [chunk.strip() for chunk in chunks if chunk.strip()]
+
+
+def _import(url: str) -> list[Any]:
+    import asyncio
+
+    from socialgen.sources.profiles import import_profile_posts
+
+    return asyncio.run(import_profile_posts(url))
+
+
+def _print_style(out: Console, data: dict[str, Any], guidance: list[str]) -> None:
+    from rich.panel import Panel
+
+    out.print(f"[bold]{data['name']}[/bold]  ({data['_id']})")
+    if data["description"]:
+        out.print(data["description"])
+    if guidance:
+        out.print("[bold]Derived profile[/bold]")
+        for line in guidance:
+            out.print(f"  • {line}")
+    else:
+        out.print("[dim]No example posts yet: add some with `socialgen style add-posts`.[/dim]")
+    for post in data["posts"]:
+        out.print(Panel(post["content"], subtitle=post["_id"], expand=False))
