@@ -137,3 +137,37 @@ def test_two_processes_writing_one_sqlite_file_never_see_database_is_locked(
     assert not any("locked" in e for e in errors)
     versions = store.scalar(select(func.count()).select_from(PostVersion))
     assert versions == 2 * (rounds + 1)
+
+
+@sqlite_only
+def test_a_store_from_an_older_version_is_upgraded_on_start_and_keeps_its_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from alembic import command
+
+    home = tmp_path / "old-home"
+    home.mkdir()
+    old = create_engine(f"sqlite:///{home / 'socialgen.db'}")
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with old.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        connection.execute(
+            text(
+                "INSERT INTO workspace (id, name, is_default, created_at) "
+                "VALUES ('w1', 'Old', 1, '2026-01-01 00:00:00.000000')"
+            )
+        )
+    old.dispose()
+
+    monkeypatch.setenv("SOCIALGEN_HOME", str(home))
+    monkeypatch.delenv("SOCIALGEN_DATABASE_URL", raising=False)
+    forget_opened_stores()
+    engine = open_store()
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == (
+            HEAD_REVISION
+        )
+        assert connection.exec_driver_sql("SELECT name FROM workspace").scalars().all() == ["Old"]
+        assert connection.exec_driver_sql("SELECT count(*) FROM content_style").scalar() == 0
