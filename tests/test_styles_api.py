@@ -279,3 +279,68 @@ def test_a_style_shapes_the_prompt_sent_to_the_model(
     )
     assert parse_sse(unstyled.text)[-1].name == "post_ids"
     assert "Write in the style" not in fake_ai.post_prompts()[-1]["messages"][0]["content"]
+
+
+RSS = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>Dana</title>
+<item><title>One</title>
+<description>&lt;p&gt;Weekly releases beat big launches.&lt;/p&gt;</description>
+<pubDate>Tue, 03 Nov 2026 09:00:00 +0000</pubDate></item>
+<item><title>Two</title><description>Small teams move faster.</description>
+<pubDate>Mon, 02 Nov 2026 09:00:00 +0000</pubDate></item>
+</channel></rss>"""
+
+
+def test_posts_are_imported_from_a_profile_feed(
+    client: TestClient, store: Store, headers: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Feed(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/rss+xml")
+            self.send_header("Content-Length", str(len(RSS)))
+            self.end_headers()
+            self.wfile.write(RSS)
+
+        def log_message(self, *_args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Feed)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
+    try:
+        response = client.get(
+            f"{BASE}/{store.workspace_id}/get-posts-from-social-profile",
+            headers=headers,
+            params={"profileUrl": f"http://127.0.0.1:{server.server_address[1]}/feed.xml"},
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert response.status_code == 200, response.text
+    assert response.json() == {
+        "success": True,
+        "data": [
+            {"content": "Weekly releases beat big launches.", "date": "2026-11-03"},
+            {"content": "Small teams move faster.", "date": "2026-11-02"},
+        ],
+    }
+
+
+def test_profile_import_refusals_are_clear_4xx(
+    client: TestClient, store: Store, headers: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SOCIALGEN_LINKEDIN_PROFILE_ENDPOINT", raising=False)
+    monkeypatch.delenv("SOCIALGEN_ALLOW_PRIVATE_URLS", raising=False)
+    url = f"{BASE}/{store.workspace_id}/get-posts-from-social-profile"
+    for profile, status, fragment in [
+        ("https://www.linkedin.com/in/someone", 422, "LinkedIn does not show posts"),
+        ("ftp://example.com/feed", 400, "http"),
+        ("http://127.0.0.1:9/feed", 400, "not allowed"),
+        ("not a url", 400, "profile URL"),
+    ]:
+        response = client.get(url, headers=headers, params={"profileUrl": profile})
+        assert response.status_code == status, (profile, response.text)
+        assert fragment in response.json()["message"], profile
