@@ -371,7 +371,7 @@ def report(pairs: Sequence[Pair], floor: float) -> bool:
     for pair in pairs:
         run = sorted(pair.batch, key=lambda item: item.elapsed)[len(pair.batch) // 2]
         arrivals = ", ".join(f"{stamp:.3f}" for stamp in sorted(run.arrivals))
-        completed = ", ".join(f"{stamp:.3f}" for stamp in run.completed) or "-"
+        completed = ", ".join(f"{stamp:.3f}" for stamp in sorted(run.completed)) or "-"
         one = sorted(pair.single, key=lambda item: item.elapsed)[len(pair.single) // 2]
         first = f"{one.arrivals[0]:.3f}" if one.arrivals else "-"
         print(f"  {pair.mode:8} arrivals [{arrivals}]  completed [{completed}]")

@@ -9,15 +9,33 @@ from typing import Any
 
 from socialgen.ai.model import Chunk, Message, ModelError
 
+_warmed = False
+
 
 def _litellm() -> Any:
+    global _warmed
     # Never fetch the model cost map from the network, never send telemetry.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import litellm
 
     litellm.telemetry = False
     litellm.suppress_debug_info = True
+    if not _warmed:
+        _warmed = True
+        _warm_up(litellm)
     return litellm
+
+
+def _warm_up(litellm: Any) -> None:
+    """Load what litellm otherwise loads lazily when the first answer arrives (its
+    tokenizer table for cost figures, its service logger): ~250 ms that would
+    otherwise delay the first token of a fresh process. Internals: best effort."""
+    try:
+        from litellm.litellm_core_utils.default_encoding import encoding  # noqa: F401
+
+        litellm.litellm_core_utils.logging_utils._get_service_logger()
+    except (ImportError, AttributeError):
+        pass
 
 
 class LiteLLMModel:

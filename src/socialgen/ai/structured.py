@@ -23,7 +23,7 @@ async def ask_structured(
     messages: list[Message],
     schema: type[T],
     *,
-    max_tokens: int = 300,
+    max_tokens: int = 160,  # three short questions fit; small models ramble otherwise
     attempts: int = 2,
 ) -> T | None:
     json_schema = strict_schema(schema)
