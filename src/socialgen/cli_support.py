@@ -18,6 +18,7 @@ from typer.exceptions import TyperException
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
     from sqlalchemy import Engine
 
 _json_mode: ContextVar[bool] = ContextVar("socialgen_json_mode", default=False)
@@ -55,7 +56,16 @@ WorkspaceOpt = Annotated[
 def console(stderr: bool = False) -> Console:
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=stderr)
+    # No markup: post text, names and error messages are printed as written (a post
+    # saying "[beta]" must not lose it); styling goes through style= and Text.
+    return Console(stderr=stderr, highlight=False, markup=False, soft_wrap=stderr)
+
+
+def styled(*parts: str | tuple[str, str]) -> Text:
+    """A line from plain strings and (text, style) pairs, never parsed as markup."""
+    from rich.text import Text
+
+    return Text.assemble(*parts)
 
 
 def emit(json_output: bool, data: Any, render: Callable[[Console], None]) -> None:
@@ -98,7 +108,7 @@ def fail(message: str, code: int = 1) -> typer.Exit:
         payload = json.dumps({"success": False, "message": message}, ensure_ascii=False)
         sys.stderr.write(payload + "\n")
     else:
-        console(stderr=True).print(f"[red]Error:[/red] {message}", markup=True, highlight=False)
+        console(stderr=True).print(styled(("Error:", "red"), " ", message))
     return typer.Exit(code)
 
 

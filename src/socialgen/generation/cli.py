@@ -46,7 +46,7 @@ def chat(
         _stream(run_chat(plan, _model()), json_output)
         return
     notes = console(stderr=True)
-    notes.print("[dim]Chat with socialgen. An empty line or Ctrl-D ends it.[/dim]")
+    notes.print("Chat with socialgen. An empty line or Ctrl-D ends it.", style="dim")
     while True:
         try:
             line = input("you> ").strip()
@@ -131,7 +131,7 @@ def _caller(workspace: str | None, json_output: bool) -> Caller:
 
     engine, workspace_id = open_workspace(workspace)
     if not json_output:
-        console(stderr=True).print(f"[dim]model: {_model().name}[/dim]")
+        console(stderr=True).print(f"model: {_model().name}", style="dim")
     return Caller(engine=engine, workspace_id=workspace_id, user_id=None)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
+from socialgen.cli_support import styled
 from socialgen.events import Event
 
 if TYPE_CHECKING:
@@ -28,23 +29,29 @@ class StreamPrinter:
             sys.stdout.write(data["text"])
             sys.stdout.flush()
         elif item.name == "reasoning_started":
-            self.notes.print("[dim]thinking…[/dim]")
+            self.notes.print("thinking…", style="dim")
         elif item.name == "reasoning_delta":
             self.notes.print(data["text"], style="dim", end="")
         elif item.name == "reasoning_ended":
             self.notes.print()
         elif item.name in ("url_processing_start", "scraping_url", "summarizing_content"):
-            self.notes.print(f"[dim]{data.get('message') or data.get('title') or ''}[/dim]")
+            self.notes.print(data.get("message") or data.get("title") or "", style="dim")
         elif item.name == "extraction_completed":
-            self.notes.print(f"[dim]{data['message']}[/dim]")
+            self.notes.print(data["message"], style="dim")
             for failure in data.get("failed", []):
-                self.notes.print(f"[yellow]skipped[/yellow] {failure['url']}: {failure['message']}")
+                self.notes.print(
+                    styled(("skipped", "yellow"), f" {failure['url']}: {failure['message']}")
+                )
         elif item.name == "post_ids":
             self.conversation_id = data["conversationId"]
             sys.stdout.write("\n")
             self.notes.print(
-                f"\n[green]Saved draft[/green] {data['postId']} "
-                f"[dim](conversation {data['conversationId']})[/dim]"
+                styled(
+                    "\n",
+                    ("Saved draft", "green"),
+                    f" {data['postId']} ",
+                    (f"(conversation {data['conversationId']})", "dim"),
+                )
             )
             self._questions("To refine it", data["refinementQuestions"])
         elif item.name == "chat_response":
@@ -54,13 +61,13 @@ class StreamPrinter:
         elif item.name == "error":
             self.failed = True
             sys.stdout.write("\n")
-            self.notes.print(f"[red]Error:[/red] {data['message']}")
+            self.notes.print(styled(("Error:", "red"), f" {data['message']}"))
 
     def _questions(self, heading: str, questions: list[str]) -> None:
         if questions:
-            self.notes.print(f"[dim]{heading}:[/dim]")
+            self.notes.print(f"{heading}:", style="dim")
             for question in questions:
-                self.notes.print(f"[dim]  • {question}[/dim]")
+                self.notes.print(f"  • {question}", style="dim")
 
 
 class BatchPrinter:
@@ -78,8 +85,8 @@ class BatchPrinter:
 
         self.progress = Progress(
             SpinnerColumn(),
-            TextColumn("{task.description}"),
-            TextColumn("{task.fields[status]}"),
+            TextColumn("{task.description}", markup=False),
+            TextColumn("{task.fields[status]}"),  # markup: its user parts are escaped
             TimeElapsedColumn(),
             console=self.notes,
             transient=False,
@@ -103,11 +110,13 @@ class BatchPrinter:
                     status="",
                 )
                 self.rows[data["current"]] = row
+            from rich.markup import escape
+
             status = data["status"]
             label = {
                 "generating": "[yellow]writing…[/yellow]",
-                "completed": f"[green]done[/green] {data.get('postId', '')}",
-                "failed": f"[red]failed[/red] {data.get('error', '')}",
+                "completed": f"[green]done[/green] {escape(data.get('postId', ''))}",
+                "failed": f"[red]failed[/red] {escape(data.get('error', ''))}",
             }.get(status, status)
             self.progress.update(row, status=label, completed=status != "generating")
         elif item.name == "batch_complete":
@@ -115,25 +124,21 @@ class BatchPrinter:
             self._show(data)
         elif item.name == "error":
             self.failed = True
-            self.notes.print(f"[red]Error:[/red] {data['message']}")
+            self.notes.print(styled(("Error:", "red"), f" {data['message']}"))
 
     def _show(self, data: dict[str, Any]) -> None:
         from rich.panel import Panel
 
         for post in data["posts"]:
             self.out.print(
-                Panel(
-                    post["content"],
-                    title=f"{post['index']}. {post['variationName']}",
-                    subtitle=post["postId"],
-                    expand=False,
-                )
+                styled((f"{post['index']}. {post['variationName']}", "bold"), f"  {post['postId']}")
             )
+            self.out.print(Panel(post["content"], expand=False))
         summary = data["summary"]
         if summary["failed"]:
             self.failed = True
             for failure in data["errors"]:
                 self.notes.print(
-                    f"[red]{failure['variationName']} failed:[/red] {failure['message']}"
+                    styled((f"{failure['variationName']} failed:", "red"), f" {failure['message']}")
                 )
         self.notes.print(f"{summary['generated']} of {summary['total']} drafts saved.")

@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import click
 import typer
 
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, command_group, emit, open_workspace
+from socialgen.cli_support import (
+    JsonOpt,
+    WorkspaceOpt,
+    command_group,
+    emit,
+    open_workspace,
+    styled,
+)
 from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT
 
 if TYPE_CHECKING:
@@ -83,7 +90,7 @@ def edit(
     with transaction(engine) as session:
         post = update_content(session, workspace_id, post_id, content)
         data = {"postId": post.id, "content": post.content}
-    emit(json_output, data, lambda out: out.print(f"[green]Updated[/green] post {post_id}"))
+    emit(json_output, data, lambda out: out.print(styled(("Updated", "green"), f" post {post_id}")))
 
 
 @app.command()
@@ -112,7 +119,7 @@ def delete(
         )
     with transaction(engine) as session:
         data = delete_post(session, workspace_id, post_id)
-    emit(json_output, data, lambda out: out.print(f"[green]Deleted[/green] post {post_id}"))
+    emit(json_output, data, lambda out: out.print(styled(("Deleted", "green"), f" post {post_id}")))
 
 
 @app.command()
@@ -173,7 +180,7 @@ def mark_published(
             "publishedAt": iso(post.published_at),
             "postUrl": post.post_url,
         }
-    emit(json_output, data, lambda out: out.print(f"[green]Published[/green] {post_id}"))
+    emit(json_output, data, lambda out: out.print(styled(("Published", "green"), f" {post_id}")))
 
 
 def conversations(
@@ -240,7 +247,7 @@ def _print_post_detail(out: Console, detail: PostDetail) -> None:
         facts.append(f"published {detail['publishedAt']}")
     if detail["postUrl"]:
         facts.append(detail["postUrl"])
-    out.print(f"[bold]{detail['conversationTitle']}[/bold]  ({detail['id']})")
+    out.print(styled((detail["conversationTitle"], "bold"), f"  ({detail['id']})"))
     out.print(" · ".join(facts))
     out.print(Panel(detail["postContent"], expand=False))
     out.print(f"{len(detail['versions'])} version(s); conversation {detail['conversationId']}")

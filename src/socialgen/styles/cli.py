@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, command_group, emit, open_workspace
+from socialgen.cli_support import (
+    JsonOpt,
+    WorkspaceOpt,
+    command_group,
+    emit,
+    open_workspace,
+    styled,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -262,14 +269,15 @@ def _import(url: str) -> list[Any]:
 def _print_style(out: Console, data: dict[str, Any], guidance: list[str]) -> None:
     from rich.panel import Panel
 
-    out.print(f"[bold]{data['name']}[/bold]  ({data['_id']})")
+    out.print(styled((data["name"], "bold"), f"  ({data['_id']})"))
     if data["description"]:
         out.print(data["description"])
     if guidance:
-        out.print("[bold]Derived profile[/bold]")
+        out.print("Derived profile", style="bold")
         for line in guidance:
             out.print(f"  • {line}")
     else:
-        out.print("[dim]No example posts yet: add some with `socialgen style add-posts`.[/dim]")
+        out.print("No example posts yet: add some with `socialgen style add-posts`.", style="dim")
     for post in data["posts"]:
-        out.print(Panel(post["content"], subtitle=post["_id"], expand=False))
+        out.print(f"example {post['_id']}", style="dim")  # whole: edit-post needs it
+        out.print(Panel(post["content"], expand=False))
