@@ -10,13 +10,13 @@ from socialgen.errors import SocialgenError
 from socialgen.events import Event, event
 from socialgen.generation import persist
 from socialgen.generation.plan import ChatPlan
+from socialgen.generation.posting import PostRequest, write_post
 from socialgen.generation.url_context import UrlContext
 from socialgen.generation.writing import (
     TextWriter,
+    chat_delta,
     chat_messages,
-    finished_post,
-    post_messages,
-    refinement_questions,
+    content_delta,
     suggested_questions,
     wants_a_post,
 )
@@ -37,7 +37,7 @@ async def run_chat(plan: ChatPlan, model: TextModel) -> AsyncIterator[Event]:
 
 
 async def _answer(plan: ChatPlan, model: TextModel, sources: str) -> AsyncIterator[Event]:
-    writer = TextWriter(lambda text, _so_far: event("chat_delta", text=text))
+    writer = TextWriter(chat_delta)
     messages = chat_messages(
         plan.user_input, style=plan.style, sources=sources, history=plan.history
     )
@@ -74,36 +74,12 @@ async def _write_post(plan: ChatPlan, model: TextModel, sources: str) -> AsyncIt
     except SocialgenError as error:
         yield event("error", message=error.message)
         return
-    produced = 0
+    request = PostRequest(caller, plan.user_input, plan.conversation_id, plan.style, plan.history)
     try:
-        writer = TextWriter(
-            lambda text, so_far: event("content_delta", text=text, accumulated=so_far)
-        )
-        messages = post_messages(
-            plan.user_input, style=plan.style, sources=sources, history=plan.history
-        )
-        async for item in writer.run(model, messages):
+        async for item in write_post(request, model, sources, content_delta):
             yield item
-        content = finished_post(writer.text)
-        saved = await asyncio.to_thread(
-            persist.save_post,
-            caller.engine,
-            workspace_id=caller.workspace_id,
-            user_id=caller.user_id,
-            conversation_id=plan.conversation_id,
-            user_input=plan.user_input,
-            content=content,
-        )
-        produced = 1
-        questions = await refinement_questions(model, content)
-        yield event(
-            "post_ids",
-            conversationId=saved.conversation_id,
-            postId=saved.post_id,
-            refinementQuestions=questions,
-        )
     finally:
-        persist.refund(caller.engine, caller.workspace_id, 1 - produced)
+        persist.refund(caller.engine, caller.workspace_id, 0 if request.saved else 1)
 
 
 def _reserve_one(plan: ChatPlan) -> None:

@@ -47,6 +47,15 @@ def chat_messages(
     return [{"role": "system", "content": system}, *history, {"role": "user", "content": content}]
 
 
+def content_delta(text: str, so_far: str) -> Event:
+    """A piece of post text in the chat stream (SPEC.md: {text, accumulated})."""
+    return event("content_delta", text=text, accumulated=so_far)
+
+
+def chat_delta(text: str, _so_far: str) -> Event:
+    return event("chat_delta", text=text)
+
+
 class TextWriter:
     """Streams a model answer as events and keeps the whole text.
 
