@@ -41,10 +41,7 @@ import io
 import os
 import pstats
 import shutil
-import socket
-import socketserver
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -61,7 +58,6 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 import httpx  # noqa: E402
-from tests.fakes import openai_server  # noqa: E402
 from tests.fakes.openai_server import (  # noqa: E402
     FAKE_API_KEY,
     FAKE_MODEL,
@@ -70,6 +66,15 @@ from tests.fakes.openai_server import (  # noqa: E402
     last_user_message,
     wants_json,
 )
+
+from serving import (  # noqa: E402
+    free_port,
+    quiet_fake_errors,
+    start_server,
+    stop_server,
+)
+
+quiet_fake_errors()
 
 API_PREFIX = "/api/v1/ai-conversation"
 POST_PREFIX = "Write a LinkedIn post about"
@@ -96,15 +101,6 @@ def post_text(chars: int) -> str:
         index += 1
     text = " ".join(words)[: chars - 1].rstrip()
     return text + "." * (chars - len(text))
-
-
-def _quiet_handle_error(self: socketserver.BaseServer, request: Any, address: Any) -> None:
-    """A client that goes away with a keep-alive connection open resets it: not an error."""
-    if not isinstance(sys.exc_info()[1], ConnectionError):
-        socketserver.BaseServer.handle_error(self, request, address)
-
-
-openai_server._Server.handle_error = _quiet_handle_error  # type: ignore[method-assign,assignment]
 
 
 class Responder:
@@ -246,42 +242,6 @@ def inproc_pair(responder: Responder) -> tuple[Timed, Timed]:
 
 
 # --------------------------------------------------------------------------- SSE
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
-    script = Path(sys.executable).parent / "socialgen"
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "socialgen"]
-    command += ["serve", "--host", "127.0.0.1", "--port", str(port)]
-    with log.open("wb") as sink:
-        server = subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT)
-    deadline = now() + 30
-    while now() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"server exited ({server.returncode}):\n{log.read_text()[-2000:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1).status_code == 200:
-                return server
-        except httpx.TransportError:
-            pass
-        time.sleep(0.05)
-    stop_server(server)
-    raise SystemExit(f"server did not answer within 30 s:\n{log.read_text()[-2000:]}")
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    if server.poll() is None:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 def sse_pair(

@@ -52,8 +52,6 @@ import json
 import os
 import pstats
 import shutil
-import socket
-import socketserver
 import statistics
 import subprocess
 import sys
@@ -73,7 +71,6 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 import httpx  # noqa: E402
-from tests.fakes import openai_server  # noqa: E402
 from tests.fakes.openai_server import (  # noqa: E402
     FAKE_API_KEY,
     FAKE_MODEL,
@@ -82,6 +79,16 @@ from tests.fakes.openai_server import (  # noqa: E402
     last_user_message,
     wants_json,
 )
+
+from serving import (  # noqa: E402
+    free_port,
+    quiet_fake_errors,
+    socialgen_command,
+    start_server,
+    stop_server,
+)
+
+quiet_fake_errors()
 
 API_PREFIX = "/api/v1/ai-conversation"
 POST_PREFIX = "Write a LinkedIn post about"
@@ -118,16 +125,6 @@ def post_text(target_chars: int) -> str:
 
 
 # --------------------------------------------------------------------------- the fake
-
-
-def _quiet_handle_error(self: socketserver.BaseServer, request: Any, address: Any) -> None:
-    """A CLI that exits with its keep-alive connection open resets it: not an error."""
-    error = sys.exc_info()[1]
-    if not isinstance(error, ConnectionError):
-        socketserver.BaseServer.handle_error(self, request, address)
-
-
-openai_server._Server.handle_error = _quiet_handle_error  # type: ignore[method-assign,assignment]
 
 
 class Responder:
@@ -214,17 +211,6 @@ def spread(values: Sequence[float], scale: float = 1.0, fmt: str = "{:.1f}") -> 
 # --------------------------------------------------------------------------- helpers
 
 
-def socialgen_command() -> list[str]:
-    script = Path(sys.executable).parent / "socialgen"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "socialgen"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def base_env(home: Path) -> dict[str, str]:
     env = {
         key: value
@@ -249,34 +235,6 @@ def create_key(env: dict[str, str]) -> tuple[str, str]:
         raise SystemExit(f"socialgen key create failed:\n{done.stderr.decode(errors='replace')}")
     data = json.loads(done.stdout)
     return str(data["apiKey"]), str(data["workspaceId"])
-
-
-def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
-    command = [*socialgen_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    with log.open("wb") as sink:
-        server = subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT)
-    deadline = now() + 30
-    while now() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"server exited ({server.returncode}):\n{log.read_text()[-2000:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1).status_code == 200:
-                return server
-        except httpx.TransportError:
-            pass
-        time.sleep(0.05)
-    stop_server(server)
-    raise SystemExit(f"server did not answer within 30 s:\n{log.read_text()[-2000:]}")
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    if server.poll() is None:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 @dataclass

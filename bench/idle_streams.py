@@ -38,8 +38,6 @@ import itertools
 import os
 import resource
 import shutil
-import socket
-import socketserver
 import statistics
 import subprocess
 import sys
@@ -57,20 +55,19 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 import httpx  # noqa: E402
-from tests.fakes import openai_server  # noqa: E402
 from tests.fakes.openai_server import FakeOpenAI, Reply, last_user_message, wants_json  # noqa: E402
+
+from serving import (  # noqa: E402
+    free_port,
+    quiet_fake_errors,
+    start_server,
+    stop_server,
+)
+
+quiet_fake_errors()
 
 API_PREFIX = "/api/v1/ai-conversation"
 now = time.monotonic
-
-
-def _quiet_handle_error(self: socketserver.BaseServer, request: Any, address: Any) -> None:
-    """A client that goes away mid-request resets the connection: not an error here."""
-    if not isinstance(sys.exc_info()[1], ConnectionError):
-        socketserver.BaseServer.handle_error(self, request, address)
-
-
-openai_server._Server.handle_error = _quiet_handle_error  # type: ignore[method-assign,assignment]
 
 
 class Responder:
@@ -125,45 +122,6 @@ def show(label: str, status: Status) -> None:
         f"  {label:38} VmRSS {status.rss_kb / 1024:7.1f} MiB   VmHWM {status.hwm_kb / 1024:7.1f} "
         f"MiB   threads {status.threads:4}   fds {status.fds:5}"
     )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
-    script = Path(sys.executable).parent / "socialgen"
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "socialgen"]
-    command += ["serve", "--host", "127.0.0.1", "--port", str(port)]
-    with log.open("wb") as sink:
-        server = subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT)
-    deadline = now() + 30
-    while now() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"server exited ({server.returncode}):\n{log.read_text()[-2000:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1).status_code == 200:
-                return server
-        except httpx.TransportError:
-            pass
-        time.sleep(0.05)
-    stop_server(server)
-    raise SystemExit(f"server did not answer within 30 s:\n{log.read_text()[-2000:]}")
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> str:
-    if server.poll() is not None:
-        return f"had exited ({server.returncode})"
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-        return f"SIGTERM, exit status {server.returncode}"
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
-        return "did not stop within 10 s of SIGTERM: killed"
 
 
 def create_key() -> tuple[str, str]:

@@ -37,10 +37,8 @@ import os
 import pstats
 import random
 import shutil
-import socket
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -57,6 +55,7 @@ import sqlalchemy as sa
 from sqlalchemy import Engine, event
 from sqlmodel import Session, SQLModel, col, select
 
+from serving import free_port, start_server, stop_server
 from socialgen.auth.service import create_api_key, create_token
 from socialgen.clock import utcnow
 from socialgen.config import get_settings
@@ -450,43 +449,6 @@ class LoadResult:
     bytes: int = 0
     elapsed: float = 0.0
     statuses: dict[int, int] = field(default_factory=dict)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
-    script = Path(sys.executable).parent / "socialgen"
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "socialgen"]
-    command += ["serve", "--host", "127.0.0.1", "--port", str(port)]
-    with log.open("wb") as sink:
-        server = subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"server exited ({server.returncode}):\n{log.read_text()[-2000:]}")
-        try:
-            if httpx.get(f"{base}/openapi.json", timeout=1).status_code == 200:
-                return server
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    stop_server(server)
-    raise SystemExit(f"server did not answer within 30 s:\n{log.read_text()[-2000:]}")
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    if server.poll() is None:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 def drive(
