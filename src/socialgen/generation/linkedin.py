@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 from socialgen.limits import MAX_POST_CHARS
 
+_TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
 _BOLD = re.compile(r"(\*\*|__)(.+?)\1", re.DOTALL)
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+", re.MULTILINE)
 _LINK = re.compile(r"\[([^\]]+)\]\((https?://[^)]+)\)")
 _PREAMBLE = re.compile(r"^(sure|here is|here's|certainly)[^\n]*:\s*\n+", re.IGNORECASE)
 _BLANKS = re.compile(r"\n{3,}")
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)\s*")
 _ENDINGS = frozenset(".!?)\"'…:")
 _SENTENCE_ENDS = (". ", "! ", "? ", ".\n", "!\n", "?\n")
 
@@ -18,11 +21,37 @@ _SENTENCE_ENDS = (". ", "! ", "? ", ".\n", "!\n", "?\n")
 def to_linkedin_text(text: str) -> str:
     """Strip the markdown LinkedIn would show literally and keep within 3000 characters."""
     text = _PREAMBLE.sub("", text.strip())
+    text = html.unescape(_TAG.sub(_tag_space, text))
     text = _BOLD.sub(r"\2", text)
     text = _HEADING.sub("", text)
     text = _LINK.sub(r"\1 (\2)", text)
     text = _BLANKS.sub("\n\n", text).strip().strip('"').strip()
-    return drop_unfinished_sentence(clip(text, MAX_POST_CHARS))
+    return drop_unfinished_sentence(clip(drop_repeats(text), MAX_POST_CHARS))
+
+
+def _tag_space(match: re.Match[str]) -> str:
+    """HTML is shown literally on LinkedIn: block ends become line breaks, other tags go."""
+    tag = match.group(0).lower()
+    if tag.startswith(("</p", "</div", "</li", "<br")):
+        return "\n"
+    return ""
+
+
+def drop_repeats(text: str) -> str:
+    """Keep each sentence once: models (small ones above all) can loop on a line."""
+    seen: set[str] = set()
+    paragraphs = []
+    for paragraph in text.split("\n\n"):
+        kept = []
+        for sentence in _SENTENCE.findall(paragraph):
+            key = " ".join(sentence.lower().split())
+            if len(key) < 12 or key not in seen:  # short lines ("Why?") may recur
+                seen.add(key)
+                kept.append(sentence)
+        joined = "".join(kept).strip()
+        if joined:
+            paragraphs.append(joined)
+    return "\n\n".join(paragraphs)
 
 
 def drop_unfinished_sentence(text: str) -> str:
