@@ -11,7 +11,6 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Annotated, Any
 
-import click
 import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
@@ -124,12 +123,18 @@ class SocialgenGroup(TyperGroup):
             raise  # typer's own flow: --help, usage errors (exit 2), confirmations
         except SocialgenError as error:
             raise fail(error.message) from None
-        except click.ClickException as error:  # from click helpers such as click.edit
-            raise fail(error.format_message()) from None
         except Exception as error:  # a bug or an unreachable store: still no traceback
+            if _is_click_error(error):  # from click helpers such as click.edit
+                raise fail(error.format_message()) from None  # type: ignore[attr-defined]
             if _is_store_error(error):
                 raise fail(f"Cannot use the store: {_first_line(error)}") from None
             raise fail(f"Unexpected error: {_first_line(error)}") from None
+
+
+def _is_click_error(error: Exception) -> bool:
+    # The click package proper (typer 0.29 bundles its own); not imported at start-up.
+    click = sys.modules.get("click")
+    return click is not None and isinstance(error, click.ClickException)
 
 
 def _is_store_error(error: Exception) -> bool:

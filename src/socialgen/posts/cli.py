@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
 
-import click
 import typer
 
 from socialgen.cli_support import (
@@ -84,6 +83,8 @@ def edit(
     if editor:
         with read_session(engine) as session:
             current = get_post(session, workspace_id, post_id).content
+        import click
+
         content = click.edit(current)
         if content is None or content.strip() == current.strip():
             raise BadRequest("Edit cancelled: the text was not changed")
