@@ -40,10 +40,20 @@ class FakeAI:
         if wants_json(body):
             if prompt.startswith("Decide what the user wants"):
                 return Reply.json({"intent": self.intent})
+            if prompt.startswith("Plan ") and "content calendar" in prompt:
+                count = int(prompt.split()[1])
+                return Reply.json(
+                    {
+                        "posts": [
+                            {"theme": f"Theme {n}", "angle": f"Angle {n}."}
+                            for n in range(1, count + 1)
+                        ]
+                    }
+                )
             return Reply.json({"questions": ["Who is it for?", "What changed?", "Any numbers?"]})
         if prompt.startswith("Summarise the main points"):
             return Reply(text=SUMMARY_TEXT)
-        if prompt.startswith("Write a LinkedIn post about"):
+        if prompt.startswith(("Write a LinkedIn post about", "Write a LinkedIn post for day")):
             return self.post_reply(prompt)
         return self.chat_reply(prompt)
 

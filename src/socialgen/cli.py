@@ -9,6 +9,7 @@ import typer
 
 from socialgen.auth.cli import key_app, token_app
 from socialgen.cli_support import SocialgenGroup
+from socialgen.content_calendar.cli import calendar
 from socialgen.generation.cli import batch, chat, post
 from socialgen.posts.cli import app as posts_app
 from socialgen.posts.cli import conversations
@@ -27,6 +28,7 @@ app = typer.Typer(
 app.command()(chat)
 app.command()(post)
 app.command()(batch)
+app.command()(calendar)
 app.add_typer(posts_app, name="posts")
 app.command("conversations")(conversations)
 app.add_typer(style_app, name="style")

@@ -18,6 +18,7 @@ from socialgen.startup import open_store
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app on a migrated store (uvicorn calls this with factory=True)."""
+    from socialgen.content_calendar.api import router as calendar_router
     from socialgen.generation.api import router as generation_router
     from socialgen.posts.api import router as posts_router
     from socialgen.styles.api import router as styles_router
@@ -31,6 +32,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(posts_router)
     app.include_router(generation_router)
     app.include_router(styles_router)
+    app.include_router(calendar_router)
     app.add_exception_handler(SocialgenError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

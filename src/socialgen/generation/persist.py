@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
@@ -76,10 +77,15 @@ def save_post(
     content: str,
     post_id: str | None = None,
     variation_name: str | None = None,
+    title: str | None = None,
+    meta: dict[str, Any] | None = None,
 ) -> SavedPost:
-    """A new draft, or a new version of `post_id`, with the exchange that produced it."""
+    """A new draft, or a new version of `post_id`, with the exchange that produced it.
+    `title` and `meta` describe a new conversation (e.g. a calendar day's theme)."""
     with transaction(engine) as session:
-        conversation = _conversation(session, workspace_id, user_id, conversation_id, user_input)
+        conversation = _conversation(
+            session, workspace_id, user_id, conversation_id, title or user_input, meta
+        )
         if post_id is not None:
             post = update_content(session, workspace_id, post_id, content, source="generated")
             if post.conversation_id != conversation.id:
@@ -116,6 +122,7 @@ def _conversation(
     user_id: str | None,
     conversation_id: str | None,
     user_input: str,
+    meta: dict[str, Any] | None = None,
 ) -> Conversation:
     if conversation_id is not None:
         existing = session.exec(
@@ -127,7 +134,7 @@ def _conversation(
         if existing is not None:
             return existing
     conversation = Conversation(
-        workspace_id=workspace_id, user_id=user_id, title=snippet(user_input)[:300]
+        workspace_id=workspace_id, user_id=user_id, title=snippet(user_input)[:300], meta=meta or {}
     )
     session.add(conversation)
     session.flush()

@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from socialgen.posts.schemas import PostDetail, PostList, PostView
 
 app = command_group("List, read, edit, schedule and delete posts.")
+from socialgen.posts.transfer_cli import export_posts, import_posts_command  # noqa: E402
+
+app.command("export")(export_posts)
+app.command("import")(import_posts_command)
 
 PostIdArg = Annotated[str, typer.Argument(help="Post id.", show_default=False)]
 

@@ -1,0 +1,80 @@
+"""POST /api/v1/content-calendar/generate/{workspaceId} (SSE)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import StreamingResponse
+
+from socialgen.ai.registry import text_model
+from socialgen.api_support import EngineDep, error_responses
+from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.content_calendar.body import read_calendar_request
+from socialgen.content_calendar.plan import prepare_calendar
+from socialgen.content_calendar.service import run_calendar
+from socialgen.generation.plan import Caller
+from socialgen.streaming import sse_response
+
+router = APIRouter(prefix="/api/v1/content-calendar", tags=["content calendar"])
+
+CalendarCaller = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
+
+_BODY: dict[str, Any] = {
+    "requestBody": {
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["calendarLength"],
+                    "properties": {
+                        "calendarLength": {"type": "integer", "enum": [7, 30]},
+                        "prompt": {"type": "string"},
+                        "youtubeUrl": {"type": "string"},
+                        "articleUrls": {
+                            "oneOf": [
+                                {"type": "string"},
+                                {"type": "array", "items": {"type": "string"}},
+                            ]
+                        },
+                        "contentStyleId": {"type": "string"},
+                    },
+                }
+            },
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "properties": {
+                        "calendarLength": {"type": "integer"},
+                        "prompt": {"type": "string"},
+                        "youtubeUrl": {"type": "string"},
+                        "articleUrls": {"type": "string"},
+                        "contentStyleId": {"type": "string"},
+                        "pdf": {"type": "string", "format": "binary"},
+                    },
+                }
+            },
+        }
+    }
+}
+
+
+@router.post(
+    "/generate/{workspaceId}",
+    response_class=StreamingResponse,
+    openapi_extra=_BODY,
+    responses={
+        200: {"content": {"text/event-stream": {}}, "description": "Server-Sent Events"},
+        **error_responses(400, 401, 403, 404),
+    },
+)
+async def generate_calendar(
+    access: CalendarCaller, engine: EngineDep, request: Request
+) -> StreamingResponse:
+    """7 or 30 days of drafts from a prompt, a video, article URLs and/or a PDF:
+    generation_started, source_processing, calendar_progress, calendar_complete."""
+    calendar_request = await read_calendar_request(request)
+    caller = Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
+    plan = await run_in_threadpool(prepare_calendar, caller, calendar_request)
+    return sse_response(run_calendar(plan, text_model()))

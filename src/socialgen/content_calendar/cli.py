@@ -1,0 +1,130 @@
+"""`socialgen calendar 7|30 ...`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
+
+if TYPE_CHECKING:
+    from socialgen.events import Event
+
+
+def calendar(
+    days: Annotated[int, typer.Argument(help="7 or 30.", show_default=False)],
+    prompt: Annotated[str | None, typer.Option("--prompt", help="Topic or instruction.")] = None,
+    video: Annotated[
+        str | None, typer.Option("--video", help="A video URL (YouTube or any site yt-dlp reads).")
+    ] = None,
+    article: Annotated[
+        list[str] | None, typer.Option("--article", help="An article URL (repeat for several).")
+    ] = None,
+    pdf: Annotated[Path | None, typer.Option("--pdf", help="A PDF (10 MB at most).")] = None,
+    style: Annotated[str | None, typer.Option("--style", help="Content style id.")] = None,
+    start: Annotated[
+        str | None, typer.Option("--start", help="First day, YYYY-MM-DD (default: tomorrow).")
+    ] = None,
+    ics: Annotated[Path | None, typer.Option("--ics", help="Also write an iCalendar file.")] = None,
+    csv: Annotated[Path | None, typer.Option("--csv", help="Also write a CSV file.")] = None,
+    markdown: Annotated[
+        Path | None, typer.Option("--markdown", help="Also write Markdown.")
+    ] = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """A content calendar: one draft per day from a prompt, a video, articles and/or a PDF."""
+    from socialgen.cli_support import open_workspace
+    from socialgen.content_calendar.plan import prepare_calendar
+    from socialgen.content_calendar.requests import CalendarRequest
+    from socialgen.content_calendar.service import run_calendar
+    from socialgen.errors import BadRequest
+    from socialgen.generation.cli import _consume, _model
+    from socialgen.generation.plan import Caller
+
+    for target in (ics, csv, markdown):
+        if target is not None and not target.parent.is_dir():
+            raise BadRequest(f"Cannot write {target}: no such directory {target.parent}")
+    request = CalendarRequest(
+        calendar_length=days,
+        prompt=(prompt or "").strip() or None,
+        youtube_url=(video or "").strip() or None,
+        article_urls=[url.strip() for url in article or [] if url.strip()],
+        content_style_id=style,
+        pdf=_read_pdf(pdf) if pdf is not None else None,
+        start=_start_date(start),
+    )
+    engine, workspace_id = open_workspace(workspace)
+    plan = prepare_calendar(Caller(engine=engine, workspace_id=workspace_id, user_id=None), request)
+    events = run_calendar(plan, _model())
+    posts: list[dict[str, Any]] = []
+    if json_output:
+        import sys
+
+        failed = False
+
+        def print_line(item: Event) -> None:
+            nonlocal failed, posts
+            if item.name == "calendar_complete":
+                posts = item.data["posts"]
+                failed = failed or item.data["summary"]["failed"] > 0
+            failed = failed or item.name == "error"
+            sys.stdout.write(item.json_line() + "\n")
+            sys.stdout.flush()
+
+        failed = _consume(events, print_line, lambda: failed)
+    else:
+        from socialgen.content_calendar.render import CalendarPrinter
+
+        console(stderr=True).print(f"model: {_model().name}", style="dim")
+        with CalendarPrinter(console(), console(stderr=True)) as printer:
+            failed = _consume(events, printer, lambda: printer.failed)
+            posts = printer.posts
+    _export(posts, ics=ics, csv=csv, markdown=markdown, days=days, quiet=json_output)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _export(
+    posts: list[dict[str, Any]],
+    *,
+    ics: Path | None,
+    csv: Path | None,
+    markdown: Path | None,
+    days: int,
+    quiet: bool,
+) -> None:
+    if not posts or not (ics or csv or markdown):
+        return
+    from socialgen.content_calendar.export import write_exports
+
+    for path in write_exports(posts, ics=ics, csv=csv, markdown=markdown, days=days):
+        if not quiet:
+            console(stderr=True).print(f"wrote {path}")
+
+
+def _read_pdf(path: Path) -> bytes:
+    from socialgen.errors import BadRequest
+    from socialgen.limits import MAX_PDF_BYTES
+
+    try:
+        if path.stat().st_size > MAX_PDF_BYTES:
+            raise BadRequest("The PDF is larger than 10 MB")
+        return path.read_bytes()
+    except OSError as error:
+        raise BadRequest(f"Cannot read {path}: {error.strerror or error}") from None
+
+
+def _start_date(text: str | None) -> Any:
+    if text is None:
+        return None
+    from datetime import date
+
+    from socialgen.errors import BadRequest
+
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise BadRequest(f"--start must be a date like 2026-12-01, not {text!r}") from None

@@ -1,0 +1,50 @@
+"""Write a generated calendar to iCalendar, CSV and Markdown files."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from socialgen.clock import parse_iso
+from socialgen.errors import BadRequest
+
+
+def write_exports(
+    posts: list[dict[str, Any]],
+    *,
+    ics: Path | None,
+    csv: Path | None,
+    markdown: Path | None,
+    days: int,
+) -> list[Path]:
+    """The calendar items of calendar_complete, written where asked; returns the paths."""
+    from socialgen.posts.exports import ExportItem, to_csv, to_ics, to_markdown
+
+    items = [
+        ExportItem(
+            post_id=post["postId"],
+            content=post["content"],
+            date=parse_iso(post["suggestedDate"]),
+            status=post["status"],
+            theme=post["theme"],
+        )
+        for post in posts
+    ]
+    title = f"socialgen {days}-day content calendar"
+    renderers: list[tuple[Path | None, Callable[[], str]]] = [
+        (ics, lambda: to_ics(items, calendar_name=title)),
+        (csv, lambda: to_csv(items)),
+        (markdown, lambda: to_markdown(items, title=title)),
+    ]
+    written = []
+    for path, text in renderers:
+        if path is None:
+            continue
+        try:
+            # newline="" keeps the CRLF line endings RFC 5545 and RFC 4180 want
+            path.write_text(text(), encoding="utf-8", newline="")
+        except OSError as error:
+            raise BadRequest(f"Cannot write {path}: {error.strerror or error}") from None
+        written.append(path)
+    return written

@@ -1,0 +1,106 @@
+"""Everything a calendar needs checked before the stream opens: length, sources,
+URLs (through the SSRF guard), the PDF, the style and the quota."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from socialgen.content_calendar.requests import CalendarRequest
+from socialgen.content_calendar.rhythm import tomorrow
+from socialgen.errors import BadRequest
+from socialgen.generation.plan import Caller
+from socialgen.limits import CALENDAR_LENGTHS
+from socialgen.store.engine import transaction
+from socialgen.styles.guide import style_guide
+from socialgen.workspaces.usage import reserve_posts
+
+MAX_ARTICLE_URLS = 5
+MAX_PROMPT_CHARS = 10_000
+
+
+@dataclass(frozen=True)
+class CalendarPlan:
+    caller: Caller
+    length: int
+    prompt: str | None
+    youtube_url: str | None
+    article_urls: list[str]
+    pdf: Any  # socialgen.sources.pdf.PdfSource, text already read
+    style: str | None
+    start: date
+    sources: list[dict[str, str]] = field(default_factory=list)  # {type, title}
+
+    @property
+    def reserved(self) -> int:
+        return self.length
+
+    @property
+    def topic(self) -> str:
+        return self.prompt or "the ideas in the sources"
+
+
+def prepare_calendar(caller: Caller, request: CalendarRequest) -> CalendarPlan:
+    length = calendar_length(request.calendar_length)
+    if not (request.prompt or request.youtube_url or request.article_urls or request.pdf):
+        raise BadRequest("Give at least one source: prompt, youtubeUrl, articleUrls or pdf")
+    if request.prompt and len(request.prompt) > MAX_PROMPT_CHARS:
+        raise BadRequest(f"prompt is longer than {MAX_PROMPT_CHARS} characters")
+    if len(request.article_urls) > MAX_ARTICLE_URLS:
+        raise BadRequest(f"At most {MAX_ARTICLE_URLS} article URLs per calendar")
+    from socialgen.sources.guard import check_url
+
+    youtube_url = check_url(request.youtube_url) if request.youtube_url else None
+    articles = [check_url(url) for url in request.article_urls]
+    pdf = None
+    if request.pdf is not None:
+        from socialgen.limits import MAX_PDF_BYTES
+        from socialgen.sources.pdf import pdf_text
+
+        if len(request.pdf) > MAX_PDF_BYTES:
+            raise BadRequest("The PDF is larger than 10 MB")
+        pdf = pdf_text(request.pdf)
+    sources = _source_list(request.prompt, youtube_url, articles, pdf)
+    with transaction(caller.engine) as session:
+        style = style_guide(
+            session, caller.workspace_id, request.content_style_id, request.prompt or ""
+        )
+        reserve_posts(session, caller.workspace_id, length)
+    return CalendarPlan(
+        caller=caller,
+        length=length,
+        prompt=request.prompt,
+        youtube_url=youtube_url,
+        article_urls=articles,
+        pdf=pdf,
+        style=style,
+        start=request.start or tomorrow(),
+        sources=sources,
+    )
+
+
+def calendar_length(value: Any) -> int:
+    try:
+        length = int(value) if not isinstance(value, bool) else 0
+    except (TypeError, ValueError):
+        length = 0
+    if isinstance(value, float) and not value.is_integer():
+        length = 0
+    if length not in CALENDAR_LENGTHS:
+        raise BadRequest("calendarLength must be 7 or 30")
+    return length
+
+
+def _source_list(
+    prompt: str | None, youtube_url: str | None, articles: list[str], pdf: Any
+) -> list[dict[str, str]]:
+    sources = []
+    if prompt:
+        sources.append({"type": "prompt", "title": prompt[:80]})
+    if youtube_url:
+        sources.append({"type": "youtube", "title": youtube_url})
+    sources.extend({"type": "article", "title": url} for url in articles)
+    if pdf is not None:
+        sources.append({"type": "pdf", "title": pdf.title or "PDF"})
+    return sources

@@ -1,0 +1,59 @@
+"""A calendar request, from JSON, multipart form fields, or CLI options alike."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from socialgen.errors import BadRequest
+
+
+@dataclass
+class CalendarRequest:
+    calendar_length: Any = None  # checked in plan: 7 or 30
+    prompt: str | None = None
+    youtube_url: str | None = None
+    article_urls: list[str] = field(default_factory=list)
+    content_style_id: str | None = None
+    pdf: bytes | None = None
+    start: date | None = None  # the CLI's --start; the API starts tomorrow
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any], pdf: bytes | None = None) -> CalendarRequest:
+        """From SPEC.md's body fields (JSON object or form fields)."""
+        return cls(
+            calendar_length=fields.get("calendarLength"),
+            prompt=_text(fields.get("prompt"), "prompt"),
+            youtube_url=_text(fields.get("youtubeUrl"), "youtubeUrl"),
+            article_urls=article_urls(fields.get("articleUrls")),
+            content_style_id=_text(fields.get("contentStyleId"), "contentStyleId"),
+            pdf=pdf,
+        )
+
+
+def article_urls(value: Any) -> list[str]:
+    """articleUrls: a comma-separated string or an array of strings."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        items: list[Any] = value.split(",")
+    elif isinstance(value, list):
+        items = [
+            part
+            for item in value
+            for part in (item.split(",") if isinstance(item, str) else [item])
+        ]
+    else:
+        raise BadRequest("articleUrls must be a comma-separated string or an array of URLs")
+    if not all(isinstance(item, str) for item in items):
+        raise BadRequest("articleUrls must be a comma-separated string or an array of URLs")
+    return list(dict.fromkeys(item.strip() for item in items if item.strip()))
+
+
+def _text(value: Any, name: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise BadRequest(f"{name} must be a string")
+    return value.strip() or None

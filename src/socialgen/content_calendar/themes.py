@@ -1,0 +1,88 @@
+"""The plan of a calendar: one distinct theme per day, grounded in the sources."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field
+
+from socialgen.ai.model import TextModel
+from socialgen.ai.structured import ask_structured
+from socialgen.generation.prompts import render
+
+# Used when the model cannot give a usable plan: classic post formats applied to the
+# topic, so every day still has a different angle.
+FALLBACK_FORMATS = (
+    ("A lesson learned", "Share one lesson about {topic} and what changed after it."),
+    ("A common myth", "Name a widespread belief about {topic} and why it is wrong."),
+    ("How to start", "Give three concrete first steps for {topic}."),
+    ("Behind the scenes", "Show how {topic} works day to day, honestly."),
+    ("A question", "Ask the audience how they handle {topic} and share your own answer."),
+    ("By the numbers", "Use one number about {topic} to make a point."),
+    ("A mistake to avoid", "Describe a mistake people make with {topic} and the fix."),
+    ("A tool or habit", "Recommend one tool or habit that helps with {topic}."),
+    ("A story", "Tell a short story where {topic} made the difference."),
+    ("The future", "Say where {topic} is heading and what to do about it now."),
+)
+
+
+class PlannedTheme(BaseModel):
+    theme: str = Field(description="A few words.")
+    angle: str = Field(description="One sentence: what the post says.")
+
+
+class ThemePlan(BaseModel):
+    posts: list[PlannedTheme]
+
+
+@dataclass(frozen=True)
+class DayTheme:
+    theme: str
+    angle: str
+
+
+async def plan_themes(model: TextModel, material: str, topic: str, count: int) -> list[DayTheme]:
+    answer = await ask_structured(
+        model,
+        [
+            {
+                "role": "user",
+                "content": render("calendar_themes", count=str(count), material=material),
+            }
+        ],
+        ThemePlan,
+        max_tokens=60 * count,
+    )
+    themes = _distinct(
+        [DayTheme(p.theme.strip(), p.angle.strip()) for p in answer.posts] if answer else []
+    )
+    return (themes + fallback_themes(topic, count, taken=themes))[:count]
+
+
+def fallback_themes(
+    topic: str, count: int, *, taken: list[DayTheme] | None = None
+) -> list[DayTheme]:
+    """Distinct themes from classic formats, numbered when the calendar is longer."""
+    used = {t.theme.lower() for t in taken or []}
+    subject = topic.strip().rstrip(".") or "our work"
+    themes: list[DayTheme] = []
+    round_ = 0
+    while len(themes) < count:
+        round_ += 1
+        for name, angle in FALLBACK_FORMATS:
+            label = name if round_ == 1 else f"{name} ({round_})"
+            if label.lower() not in used:
+                themes.append(DayTheme(label, angle.format(topic=subject)))
+                used.add(label.lower())
+    return themes
+
+
+def _distinct(themes: list[DayTheme]) -> list[DayTheme]:
+    seen: set[str] = set()
+    kept = []
+    for theme in themes:
+        key = " ".join(theme.theme.lower().split())
+        if theme.theme and theme.angle and key not in seen:
+            seen.add(key)
+            kept.append(theme)
+    return kept

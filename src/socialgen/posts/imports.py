@@ -1,0 +1,219 @@
+"""Posts from a CSV or JSON file, checked whole before any is created.
+
+CSV: a header row naming the columns (any order, any case): `content` (or
+`postContent`) is required; `date` (or `scheduledAt`), `status` and `theme` are
+optional; other columns (such as `post_id` of an export) are ignored. A UTF-8 BOM
+is tolerated. Rows are named as a spreadsheet numbers them: the header is row 1.
+
+JSON: a list of objects, or `{"posts": [...]}`, with the same keys. Items are
+named by their position, from item 1.
+
+Status is `draft` (the default) or `scheduled`, which needs a future `date`; a
+draft's date is not kept (a draft has no date of its own). `theme` becomes the
+title of the post's conversation.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session
+
+from socialgen.clock import iso, parse_iso, utcnow
+from socialgen.errors import BadRequest
+from socialgen.posts.rules import valid_content
+from socialgen.posts.service import create_draft, schedule
+from socialgen.store.tables import Post, PostStatus
+
+IMPORT_STATUSES = (PostStatus.DRAFT, PostStatus.SCHEDULED)
+MAX_REPORTED_PROBLEMS = 10
+
+# Accepted names of each field, compared case-insensitively.
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "content": ("content", "postcontent"),
+    "date": ("date", "scheduledat"),
+    "status": ("status",),
+    "theme": ("theme",),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedPost:
+    """One valid post of an import file. `date` is set for scheduled posts only."""
+
+    where: str  # "row 3" / "item 2", for messages
+    content: str
+    status: str = PostStatus.DRAFT
+    date: datetime | None = None
+    theme: str | None = None
+
+
+def parse_import(path: Path, *, now: datetime | None = None) -> list[ImportedPost]:
+    """Every post of a .csv or .json file, or one BadRequest listing what is wrong
+    (each problem naming its row or item), so that nothing is imported."""
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".json"):
+        raise BadRequest(
+            f"Cannot import {path.name}: unknown file type {suffix or '(none)'!r}, "
+            "use a .csv or .json file"
+        )
+    text = _read_text(path)
+    records = _csv_records(text) if suffix == ".csv" else _json_records(text)
+    now = now or utcnow()
+    posts: list[ImportedPost] = []
+    problems: list[str] = []
+    for where, record in records:
+        try:
+            posts.append(_valid_post(where, record, now))
+        except BadRequest as error:
+            problems.append(f"{where}: {error.message}")
+    if problems:
+        shown = problems[:MAX_REPORTED_PROBLEMS]
+        if len(problems) > len(shown):
+            shown.append(f"and {len(problems) - len(shown)} more")
+        unit = "row" if suffix == ".csv" else "item"
+        unit += "" if len(problems) == 1 else "s"
+        raise BadRequest(
+            f"Nothing imported from {path.name} ({len(problems)} invalid {unit}): "
+            + "; ".join(shown)
+        )
+    if not posts:
+        raise BadRequest(f"Nothing to import: {path.name} has no posts")
+    return posts
+
+
+def import_posts(
+    session: Session,
+    workspace_id: str,
+    posts: Sequence[ImportedPost],
+    *,
+    user_id: str | None = None,
+    now: datetime | None = None,
+) -> list[Post]:
+    """Create the posts as drafts (version source "import") and schedule those
+    marked scheduled. Never commits: the caller's transaction makes it all or nothing."""
+    created: list[Post] = []
+    for imported in posts:
+        post = create_draft(
+            session,
+            workspace_id,
+            imported.content,
+            title=imported.theme,
+            user_id=user_id,
+            source="import",
+        )
+        if imported.status == PostStatus.SCHEDULED and imported.date is not None:
+            try:
+                post = schedule(session, workspace_id, post.id, imported.date, now)
+            except BadRequest as error:  # the date passed since the file was checked
+                raise BadRequest(f"Nothing imported: {imported.where}: {error.message}") from None
+        created.append(post)
+    return created
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _read_text(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise BadRequest(f"Cannot read {path}: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise BadRequest(
+            f"Cannot read {path.name}: not UTF-8 text (byte {error.start + 1})"
+        ) from None
+
+
+def _csv_records(text: str) -> list[tuple[str, dict[str, Any]]]:
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+        if header is None:
+            raise BadRequest("Nothing to import: the CSV file is empty")
+        columns = [name.strip().lower() for name in header]
+        if not any(name in _FIELDS["content"] for name in columns):
+            raise BadRequest(
+                "The CSV file has no content column: its first row must name the columns "
+                "(date,theme,status,post_id,content)"
+            )
+        records: list[tuple[str, dict[str, Any]]] = []
+        # Numbered as a spreadsheet shows them (a multi-line cell is still one row).
+        for number, row in enumerate(reader, start=2):
+            if any(cell.strip() for cell in row):  # skip blank lines
+                records.append((f"row {number}", dict(zip(columns, row, strict=False))))
+    except csv.Error as error:
+        raise BadRequest(f"Not a valid CSV file (near line {reader.line_num}): {error}") from None
+    return records
+
+
+def _json_records(text: str) -> list[tuple[str, dict[str, Any]]]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise BadRequest(
+            f"Not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}"
+        ) from None
+    if isinstance(data, dict) and isinstance(data.get("posts"), list):
+        data = data["posts"]
+    if not isinstance(data, list):
+        raise BadRequest('The JSON file must hold a list of posts, or {"posts": [...]}')
+    records: list[tuple[str, dict[str, Any]]] = []
+    for number, item in enumerate(data, start=1):
+        where = f"item {number}"
+        if not isinstance(item, dict):
+            raise BadRequest(f"{where}: expected an object with a content key")
+        records.append((where, {str(key).lower(): value for key, value in item.items()}))
+    return records
+
+
+# --------------------------------------------------------------------------- checking
+
+
+def _valid_post(where: str, record: Mapping[str, Any], now: datetime) -> ImportedPost:
+    content = _field(record, "content")
+    status_text = (_field(record, "status") or PostStatus.DRAFT).strip().lower()
+    date_text = (_field(record, "date") or "").strip()
+    theme = (_field(record, "theme") or "").strip() or None
+
+    text = valid_content(content.replace("\r\n", "\n").replace("\r", "\n") if content else None)
+    if status_text not in IMPORT_STATUSES:
+        raise BadRequest(
+            f"unknown status {status_text!r}: only draft or scheduled posts can be imported"
+        )
+    moment = None
+    if date_text:
+        try:
+            moment = parse_iso(date_text)
+        except ValueError:
+            raise BadRequest(
+                f"bad date {date_text!r}: use ISO 8601, e.g. 2026-12-01T09:00:00Z"
+            ) from None
+    if status_text == PostStatus.SCHEDULED:
+        if moment is None:
+            raise BadRequest("a scheduled post needs a date")
+        if moment <= now:
+            raise BadRequest(f"a scheduled post needs a future date (got {iso(moment)})")
+        return ImportedPost(where, text, PostStatus.SCHEDULED, moment, theme)
+    return ImportedPost(where, text, PostStatus.DRAFT, None, theme)
+
+
+def _field(record: Mapping[str, Any], name: str) -> str | None:
+    """The first non-empty value among the field's accepted names."""
+    for key in _FIELDS[name]:
+        value = record.get(key)
+        if value is None or value == "":
+            continue
+        if not isinstance(value, str):
+            raise BadRequest(f"{name} must be text, not {type(value).__name__}")
+        return value
+    return None

@@ -1,0 +1,157 @@
+"""`socialgen posts export` and `socialgen posts import`, registered in posts/cli.py.
+
+Imports only typer and cli_support (plus the standard library) at module level:
+`socialgen --help` loads this module.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from socialgen.cli_support import JsonOpt, WorkspaceOpt, emit, open_workspace, styled
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from rich.console import Console
+    from sqlmodel import Session
+
+    from socialgen.posts.exports import ExportItem
+
+
+class ExportFormat(StrEnum):
+    CSV = "csv"
+    JSON = "json"
+    MD = "md"
+    ICS = "ics"
+
+
+class StatusChoice(StrEnum):
+    DRAFT = "draft"
+    SCHEDULED = "scheduled"
+    PUBLISHED = "published"
+
+
+def export_posts(
+    fmt: Annotated[
+        ExportFormat, typer.Option("--format", "-f", help="csv, json, md (Markdown) or ics.")
+    ] = ExportFormat.JSON,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="Write to this file (default: stdout).", show_default=False
+        ),
+    ] = None,
+    status: Annotated[
+        list[StatusChoice] | None,
+        typer.Option("--status", help="Only posts with this status (repeatable; default all)."),
+    ] = None,
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Export all posts of the workspace as csv, json, md (Markdown) or ics (iCalendar).
+
+    Newest first, each dated by when it is scheduled, was published or (drafts) was
+    created. `socialgen posts import` reads csv and json exports back."""
+    from socialgen.errors import BadRequest
+    from socialgen.posts import exports
+    from socialgen.store.engine import read_session
+    from socialgen.store.tables import Workspace
+
+    engine, workspace_id = open_workspace(workspace)
+    with read_session(engine) as session:
+        items = workspace_items(session, workspace_id, [s.value for s in status or []])
+        found = session.get(Workspace, workspace_id)
+        name = found.name if found is not None else workspace_id
+    if fmt is ExportFormat.ICS:
+        text = exports.to_ics(items, calendar_name=f"socialgen: {name}")
+    elif fmt is ExportFormat.CSV:
+        text = exports.to_csv(items)
+    elif fmt is ExportFormat.MD:
+        text = exports.to_markdown(items, title=f"Posts of {name}")
+    else:
+        text = exports.to_json(items)
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:  # no newline translation: ics and csv lines end in CRLF
+        output.write_text(text, encoding="utf-8", newline="")
+    except OSError as error:
+        raise BadRequest(f"Cannot write {output}: {error.strerror or error}") from None
+    noun = "post" if len(items) == 1 else "posts"
+    typer.echo(f"Exported {len(items)} {noun} to {output}")
+
+
+def import_posts_command(
+    file: Annotated[
+        Path, typer.Argument(help="A .csv or .json file of posts.", show_default=False)
+    ],
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Import posts from a .csv or .json file, all or nothing.
+
+    Posts become drafts, or scheduled posts where the file gives status scheduled and
+    a future date. Every row is checked before any post is created."""
+    from socialgen.posts.imports import import_posts, parse_import
+    from socialgen.store.engine import transaction
+
+    parsed = parse_import(file)
+    engine, workspace_id = open_workspace(workspace)
+    with transaction(engine) as session:
+        created = import_posts(session, workspace_id, parsed)
+        post_ids = [post.id for post in created]
+        scheduled = sum(1 for post in created if post.status == StatusChoice.SCHEDULED)
+    data = {"imported": len(post_ids), "scheduled": scheduled, "postIds": post_ids}
+
+    def render(out: Console) -> None:
+        noun = "post" if len(post_ids) == 1 else "posts"
+        out.print(styled(("Imported", "green"), f" {len(post_ids)} {noun} ({scheduled} scheduled)"))
+        for post_id in post_ids:
+            out.print(post_id)
+
+    emit(json_output, data, render)
+
+
+def workspace_items(
+    session: Session, workspace_id: str, statuses: Sequence[str] = ()
+) -> list[ExportItem]:
+    """Every post of the workspace (or those with one of `statuses`) as export items,
+    newest first. The theme is the conversation title."""
+    from sqlmodel import col, select
+
+    from socialgen.posts.exports import ExportItem
+    from socialgen.store.tables import Conversation, Post, PostStatus
+
+    statement = (
+        select(Post, Conversation.title)
+        .outerjoin(Conversation, col(Conversation.id) == col(Post.conversation_id))
+        .where(col(Post.workspace_id) == workspace_id)
+    )
+    if statuses:
+        statement = statement.where(col(Post.status).in_(list(statuses)))
+    items = []
+    for post, title in session.exec(statement).all():
+        if post.status == PostStatus.PUBLISHED:
+            moment = post.published_at or post.scheduled_at or post.created_at
+        elif post.status == PostStatus.SCHEDULED:
+            moment = post.scheduled_at or post.created_at
+        else:
+            moment = post.created_at
+        items.append(
+            ExportItem(
+                post_id=post.id,
+                content=post.content,
+                date=moment,
+                status=post.status,
+                theme=title or None,
+                variation=post.variation_name,
+            )
+        )
+    items.sort(key=lambda item: (item.moment, item.post_id), reverse=True)
+    return items

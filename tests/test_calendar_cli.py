@@ -1,0 +1,85 @@
+"""`socialgen calendar`: JSON lines, the live display, exports, and refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func
+from sqlmodel import select
+from typer.testing import CliRunner
+
+from socialgen.cli import app
+from socialgen.store.tables import Post
+from tests.conftest import Store
+from tests.generation_support import FakeAI, SseEvent
+from tests.test_calendar_api import check_calendar_contract
+
+runner = CliRunner()
+
+
+def posts(store: Store) -> int:
+    return int(store.scalar(select(func.count()).select_from(Post)))
+
+
+def test_json_lines_and_all_three_exports(store: Store, fake_ai: FakeAI, tmp_path: Path) -> None:
+    ics, csv, md = tmp_path / "plan.ics", tmp_path / "plan.csv", tmp_path / "plan.md"
+    result = runner.invoke(
+        app,
+        [
+            "calendar", "7", "--prompt", "shipping weekly", "--start", "2027-03-01",
+            "--ics", str(ics), "--csv", str(csv), "--markdown", str(md), "--json",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    events = [
+        SseEvent(**{"name": e["event"], "data": e["data"]})
+        for e in map(json.loads, result.stdout.splitlines())
+    ]
+    check_calendar_contract(events)
+    complete = events[-1].data
+    assert [p["suggestedDate"][:10] for p in complete["posts"]] == [
+        f"2027-03-0{d}" for d in range(1, 8)
+    ]
+    assert complete["posts"][0]["suggestedDate"] == "2027-03-01T09:00:00.000Z"  # a Monday morning
+    assert complete["posts"][5]["suggestedDate"] == "2027-03-06T11:00:00.000Z"  # Saturday, later
+    calendar_text = ics.read_bytes().decode()
+    assert calendar_text.count("BEGIN:VEVENT") == 7
+    assert "\r\n" in calendar_text
+    assert "DTSTART:20270301T090000Z" in calendar_text
+    assert csv.read_text().count("Theme ") == 7
+    assert "Theme 7" in md.read_text()
+    assert posts(store) == 7
+
+
+def test_the_live_display_for_a_person(store: Store, fake_ai: FakeAI) -> None:
+    result = runner.invoke(app, ["calendar", "7", "--prompt", "remote work"])
+    assert result.exit_code == 0, result.output
+    assert "7-day content calendar" in result.stdout
+    assert "Theme 1" in result.stdout
+    assert "7 of 7 drafts saved." in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["14", "--prompt", "x"], "calendarLength must be 7 or 30"),
+        (["7"], "Give at least one source"),
+        (["7", "--prompt", "x", "--start", "next monday"], "--start must be a date"),
+        (["7", "--pdf", "/nonexistent/file.pdf"], "Cannot read /nonexistent/file.pdf"),
+        (["7", "--prompt", "x", "--ics", "/nonexistent/dir/plan.ics"], "no such directory"),
+        (["7", "--prompt", "x", "--style", "nope"], "Content style not found"),
+        (["7", "--article", "http://10.1.2.3/post"], "not allowed"),
+    ],
+)
+def test_refusals_exit_1_before_any_generation(
+    store: Store, fake_ai: FakeAI, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
+) -> None:
+    monkeypatch.delenv("SOCIALGEN_ALLOW_PRIVATE_URLS", raising=False)
+    result = runner.invoke(app, ["calendar", *args])
+    assert result.exit_code == 1
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+    assert fake_ai.server.requests == []
+    assert posts(store) == 0

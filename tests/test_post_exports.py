@@ -1,0 +1,472 @@
+"""Export of posts (iCalendar, CSV, Markdown, JSON) and import from CSV/JSON.
+
+The pure exporters are checked against the formats' rules (RFC 5545, RFC 4180) and
+read back with independent parsers; `socialgen posts export/import` are driven
+through the real CLI app. A refused import must leave every table as it was.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+import typer.testing
+from sqlmodel import SQLModel, col
+from typer.main import get_command
+from typer.testing import CliRunner, Result
+
+from socialgen.cli import app
+from socialgen.clock import iso
+from socialgen.posts.exports import (
+    CSV_HEADER,
+    ExportItem,
+    escape_text,
+    fold_line,
+    to_csv,
+    to_ics,
+    to_json,
+    to_markdown,
+)
+from socialgen.store.engine import read_session
+from socialgen.store.tables import Conversation, Post, PostVersion
+from tests.conftest import Store, days_ago, days_ahead
+
+runner = CliRunner()
+_COMMAND = get_command(app)
+
+STAMP = datetime(2026, 1, 2, 8, 0, tzinfo=UTC)
+TRICKY = (
+    'Shipping weekly, "no excuses"; lessons:\n'
+    "1. small batches\\big wins\n\n"
+    "Ünïcödé ✓ 🚀 日本語のテキスト " * 4 + "\n#buildinpublic, #ops"
+)
+ITEMS = [
+    ExportItem(
+        post_id="p1",
+        content=TRICKY,
+        date=datetime(2026, 1, 5, 9, 0, tzinfo=UTC),
+        status="scheduled",
+        theme="Shipping, weekly; always",
+        variation="story",
+    ),
+    ExportItem(post_id="p2", content="Short draft\nsecond line", date=datetime(2026, 1, 6, 14, 30)),
+    ExportItem(
+        post_id="p3",
+        content="Some ```code``` in a post",
+        date=datetime(2026, 1, 7, 23, 45, tzinfo=UTC),
+        status="published",
+        all_day=True,
+    ),
+]
+
+
+@pytest.fixture(autouse=True)
+def _build_the_cli_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """typer rebuilds the click command tree on every invoke; build it once."""
+    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def unescape_text(value: str) -> str:
+    return re.sub(r"\\([\\;,nN])", lambda m: "\n" if m[1] in "nN" else m[1], value)
+
+
+def parse_ics(text: str) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """A tiny RFC 5545 reader: unfold, split NAME[;PARAMS]:VALUE, unescape TEXT.
+    Keys keep their parameters (e.g. "DTSTART;VALUE=DATE")."""
+    calendar: dict[str, str] = {}
+    events: list[dict[str, str]] = []
+    current: dict[str, str] | None = None
+    for line in re.sub(r"\r\n[ \t]", "", text).split("\r\n"):
+        if not line:
+            continue
+        key, _, value = line.partition(":")
+        if line == "BEGIN:VEVENT":
+            current = {}
+        elif line == "END:VEVENT":
+            assert current is not None
+            events.append(current)
+            current = None
+        elif not key.startswith(("BEGIN", "END")):
+            target = calendar if current is None else current
+            target[key] = unescape_text(value)
+    return calendar, events
+
+
+def run(*args: str) -> Result:
+    return runner.invoke(app, list(args))
+
+
+def snapshot(store: Store) -> dict[str, list[str]]:
+    with store.engine.connect() as connection:
+        return {
+            table.name: sorted(repr(tuple(row)) for row in connection.execute(sa.select(table)))
+            for table in SQLModel.metadata.sorted_tables
+        }
+
+
+def post_rows(store: Store, workspace_id: str) -> list[Post]:
+    with read_session(store.engine) as session:
+        statement = sa.select(Post).where(col(Post.workspace_id) == workspace_id)
+        return list(session.execute(statement).scalars())
+
+
+def imported(result: Result) -> dict[str, Any]:
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def write(tmp_path: Path, name: str, text: str | bytes) -> str:
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8", newline="")
+    return str(path)
+
+
+def csv_text(*rows: list[str]) -> str:
+    buffer = io.StringIO(newline="")
+    csv.writer(buffer, lineterminator="\r\n").writerows(rows)
+    return buffer.getvalue()
+
+
+# --------------------------------------------------------------------------- iCalendar
+
+
+def test_ics_is_valid_rfc5545() -> None:
+    text = to_ics(ITEMS, calendar_name="Plan, Q1; 2026", stamp=STAMP)
+    data = text.encode("utf-8")
+
+    assert data.endswith(b"\r\n")
+    assert b"\n" not in data.replace(b"\r\n", b"")  # CRLF only
+    assert b"\r" not in data.replace(b"\r\n", b"")
+    physical = data[:-2].split(b"\r\n")
+    folded = [line for line in physical if line.startswith(b" ")]
+    assert folded, "the long description must be folded"
+    for line in physical:
+        assert len(line) <= 75, line
+        line.decode("utf-8")  # no multi-byte character split across lines
+    assert physical[:6] == [
+        b"BEGIN:VCALENDAR",
+        b"VERSION:2.0",
+        b"PRODID:-//socialgen//socialgen post export//EN",
+        b"CALSCALE:GREGORIAN",
+        b"METHOD:PUBLISH",
+        b"X-WR-CALNAME:Plan\\, Q1\\; 2026",
+    ]
+    assert physical[-1] == b"END:VCALENDAR"
+    assert text.count("BEGIN:VEVENT\r\n") == text.count("END:VEVENT\r\n") == 3
+
+    calendar, events = parse_ics(text)
+    assert calendar["X-WR-CALNAME"] == "Plan, Q1; 2026"
+    for item, event in zip(ITEMS, events, strict=True):
+        assert event["UID"] == f"{item.post_id}@socialgen"
+        assert event["DTSTAMP"] == "20260102T080000Z"
+        assert event["DESCRIPTION"] == item.content
+    first, second, third = events
+    assert (first["DTSTART"], first["DTEND"]) == ("20260105T090000Z", "20260105T093000Z")
+    assert first["SUMMARY"] == "Shipping, weekly; always"
+    assert first["STATUS"] == "CONFIRMED"
+    # A naive date is UTC; without a theme the first line is the summary.
+    assert (second["DTSTART"], second["DTEND"]) == ("20260106T143000Z", "20260106T150000Z")
+    assert second["SUMMARY"] == "Short draft"
+    assert second["STATUS"] == "TENTATIVE"
+    # All day: VALUE=DATE, the end is exclusive.
+    assert (third["DTSTART;VALUE=DATE"], third["DTEND;VALUE=DATE"]) == ("20260107", "20260108")
+    assert "DTSTART" not in third
+
+
+def test_ics_escaping_and_folding_rules() -> None:
+    assert escape_text("a\\b;c,d\ne\r\nf\rg") == "a\\\\b\\;c\\,d\\ne\\nf\\ng"
+    assert escape_text("tab\tok, bell\x07 gone") == "tab\tok\\, bell gone"
+
+    exact = "X" * 75
+    assert fold_line(exact) == exact
+    assert fold_line(exact + "Y") == exact + "\r\n Y"
+    # 74 ASCII octets then a 4-octet emoji: the emoji moves whole to the next line.
+    line = "D" * 74 + "🚀" + "é" * 80
+    pieces = fold_line(line).split("\r\n")
+    assert pieces[0] == "D" * 74
+    assert pieces[1].startswith(" 🚀")
+    assert all(len(p.encode()) <= 75 for p in pieces)
+    assert all(p.startswith(" ") for p in pieces[1:])
+    assert "".join(p[1:] if i else p for i, p in enumerate(pieces)) == line
+
+    _, events = parse_ics(to_ics([ITEMS[0], ITEMS[0]], calendar_name="x", stamp=STAMP))
+    assert [e["UID"] for e in events] == ["p1@socialgen", "p1-2@socialgen"]
+    assert to_ics([], calendar_name="Empty", stamp=STAMP).count("VEVENT") == 0
+
+
+# --------------------------------------------------------------------------- CSV, Markdown, JSON
+
+
+def test_csv_round_trips_through_the_csv_module() -> None:
+    text = to_csv(ITEMS)
+
+    assert text.startswith("date,theme,status,post_id,content\r\n")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert rows[0] == list(CSV_HEADER)
+    assert rows[1:] == [
+        ["2026-01-05T09:00:00.000Z", "Shipping, weekly; always", "scheduled", "p1", TRICKY],
+        ["2026-01-06T14:30:00.000Z", "", "draft", "p2", "Short draft\nsecond line"],
+        ["2026-01-07", "", "published", "p3", "Some ```code``` in a post"],
+    ]
+    assert to_csv([]) == "date,theme,status,post_id,content\r\n"
+
+
+def test_markdown_and_json() -> None:
+    markdown = to_markdown(ITEMS, title="Content plan\nQ1")
+
+    assert markdown.startswith("# Content plan Q1\n")
+    assert "## 2026-01-05 09:00 UTC · Shipping, weekly; always\n" in markdown
+    assert f"\n```text\n{TRICKY}\n```\n" in markdown
+    assert "id: `p1` · status: scheduled · variation: story" in markdown
+    assert "## 2026-01-06 14:30 UTC · Short draft\n" in markdown
+    assert "## 2026-01-07 · Some ```code``` in a post\n" in markdown
+    assert "\n````text\nSome ```code``` in a post\n````\n" in markdown  # a longer fence
+    assert "No posts." in to_markdown([], title="Empty")
+
+    data = json.loads(to_json(ITEMS))
+    assert data["posts"][0] == {
+        "postId": "p1",
+        "date": "2026-01-05T09:00:00.000Z",
+        "theme": "Shipping, weekly; always",
+        "status": "scheduled",
+        "variation": "story",
+        "content": TRICKY,
+    }
+    assert [p["date"] for p in data["posts"][1:]] == ["2026-01-06T14:30:00.000Z", "2026-01-07"]
+    assert json.loads(to_json([])) == {"posts": []}
+
+
+# --------------------------------------------------------------------------- socialgen posts export
+
+
+def test_export_command_formats_and_filters(store: Store, tmp_path: Path) -> None:
+    draft = store.post("Old draft, with a comma", when=days_ago(3))
+    scheduled = store.post("Planned\npost", status="scheduled", when=days_ahead(5))
+    published = store.post("Out there", status="published", when=days_ago(100))
+    store.post("Not ours", workspace_id=store.workspace("Other"))
+    newest_first = [scheduled.id, draft.id, published.id]
+
+    as_json = run("posts", "export")  # json is the default
+    assert as_json.exit_code == 0, as_json.output
+    posts = json.loads(as_json.stdout)["posts"]
+    assert [p["postId"] for p in posts] == newest_first  # all posts, not a 90-day window
+    assert [p["date"] for p in posts] == [
+        iso(scheduled.scheduled_at),
+        iso(draft.created_at),
+        iso(published.published_at),
+    ]
+    assert posts[0]["content"] == "Planned\npost"
+    assert posts[0]["theme"] == "Planned"  # the conversation title
+
+    as_csv = run("posts", "export", "--format", "csv")
+    assert as_csv.exit_code == 0, as_csv.output
+    rows = list(csv.DictReader(io.StringIO(as_csv.stdout, newline="")))
+    assert [(r["post_id"], r["status"], r["content"]) for r in rows] == [
+        (scheduled.id, "scheduled", "Planned\npost"),
+        (draft.id, "draft", "Old draft, with a comma"),
+        (published.id, "published", "Out there"),
+    ]
+
+    as_md = run("posts", "export", "-f", "md", "--status", "draft", "--status", "published")
+    assert as_md.exit_code == 0, as_md.output
+    assert as_md.stdout.startswith("# Posts of ")
+    assert draft.id in as_md.stdout and published.id in as_md.stdout
+    assert scheduled.id not in as_md.stdout
+
+    target = tmp_path / "plan.ics"
+    as_ics = run("posts", "export", "--format", "ics", "--output", str(target))
+    assert as_ics.exit_code == 0, as_ics.output
+    assert as_ics.stdout.strip() == f"Exported 3 posts to {target}"
+    raw = target.read_bytes()
+    assert raw.startswith(b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\n")
+    _, events = parse_ics(raw.decode("utf-8"))
+    assert [e["UID"] for e in events] == [f"{i}@socialgen" for i in newest_first]
+    assert events[0]["DESCRIPTION"] == "Planned\npost"
+
+    refused = run("posts", "export", "--format", "pdf")
+    assert refused.exit_code == 2
+    assert "pdf" in refused.output
+    unwritable = run("posts", "export", "-o", str(tmp_path / "missing" / "plan.json"))
+    assert unwritable.exit_code == 1
+    assert "Cannot write" in unwritable.stderr
+
+
+# --------------------------------------------------------------------------- socialgen posts import
+
+
+def test_import_csv_and_json(store: Store, tmp_path: Path) -> None:
+    future = iso(days_ahead(3)) or ""
+    csv_file = write(
+        tmp_path,
+        "plan.csv",
+        "\ufeff"
+        + csv_text(
+            ["Date", "Theme", "STATUS", "post_id", "content", "extra"],
+            ["", "Habits", "", "ignored", "Small batches,\nbig wins", "x"],
+            [future, "", "scheduled", "", 'Quote "this"', ""],
+            [future, "", "draft", "", "A draft's date is not kept", ""],
+            ["", "", "", "", "", ""],  # a blank row is skipped
+        ),
+    )
+
+    data = imported(run("posts", "import", csv_file, "--json"))
+
+    assert (data["imported"], data["scheduled"]) == (3, 1)
+    with read_session(store.engine) as session:
+        posts = [session.get(Post, post_id) for post_id in data["postIds"]]
+        first = posts[0]
+        assert first is not None
+        conversation = session.get(Conversation, first.conversation_id)
+        versions = session.execute(
+            sa.select(col(PostVersion.source)).where(col(PostVersion.post_id) == first.id)
+        ).all()
+    assert [(p.content, p.status) for p in posts if p is not None] == [
+        ("Small batches,\nbig wins", "draft"),
+        ('Quote "this"', "scheduled"),
+        ("A draft's date is not kept", "draft"),
+    ]
+    assert posts[1] is not None and iso(posts[1].scheduled_at) == future
+    assert posts[2] is not None and posts[2].scheduled_at is None
+    assert conversation is not None and conversation.title == "Habits"
+    assert [v.source for v in versions] == ["import"]
+
+    json_file = write(
+        tmp_path,
+        "plan.json",
+        json.dumps(
+            [
+                {"postContent": "From the API shape", "scheduledAt": future, "status": "scheduled"},
+                {"content": "  Trimmed  ", "theme": None, "unknown": 1},
+            ]
+        ),
+    )
+    human = run("posts", "import", json_file)
+    assert human.exit_code == 0, human.output
+    assert "Imported 2 posts (1 scheduled)" in human.stdout
+    wrapped = write(tmp_path, "wrapped.json", json.dumps({"posts": [{"content": "Wrapped"}]}))
+    assert imported(run("posts", "import", wrapped, "--json"))["imported"] == 1
+
+    contents = {p.content for p in post_rows(store, store.workspace_id)}
+    assert {"From the API shape", "Trimmed", "Wrapped"} <= contents
+    assert len(contents) == 6
+
+
+def test_import_refuses_bad_files_and_imports_nothing(store: Store, tmp_path: Path) -> None:
+    store.post("Already here")
+    past = iso(days_ago(1)) or ""
+    header = ["date", "theme", "status", "post_id", "content"]
+
+    numbers = iter(range(1000))
+
+    def bad_csv(*row: str) -> str:
+        # Row 2 is fine; the faulty row is row 3, and nothing may be imported.
+        text = csv_text(header, ["", "", "", "", "Fine"], list(row))
+        return write(tmp_path, f"bad{next(numbers)}.csv", text)
+
+    def bad_json(item: Any) -> str:
+        text = json.dumps([{"content": "Fine"}, item])
+        return write(tmp_path, f"bad{next(numbers)}.json", text)
+
+    cases: list[tuple[str, list[str]]] = [
+        (bad_csv("", "A theme", "", "", "  "), ["row 3", "Content is required"]),
+        (bad_csv("", "", "", "", "x" * 3001), ["row 3", "exceeds the character limit of 3000"]),
+        (bad_csv("next tuesday", "", "", "", "Hi"), ["row 3", "bad date 'next tuesday'"]),
+        (bad_csv("", "", "published", "", "Hi"), ["row 3", "unknown status 'published'"]),
+        (bad_csv("", "", "later", "", "Hi"), ["row 3", "unknown status 'later'"]),
+        (bad_csv("", "", "scheduled", "", "Hi"), ["row 3", "scheduled post needs a date"]),
+        (bad_csv(past, "", "scheduled", "", "Hi"), ["row 3", "needs a future date"]),
+        (bad_json({"theme": "no content"}), ["item 2", "Content is required"]),
+        (bad_json({"content": "Hi", "date": "2026-13-01"}), ["item 2", "bad date"]),
+        (bad_json({"content": "Hi", "status": "published"}), ["item 2", "unknown status"]),
+        (bad_json({"content": 42}), ["item 2", "content must be text"]),
+        (bad_json("just text"), ["item 2", "expected an object"]),
+        (write(tmp_path, "a.json", "[{"), ["Not valid JSON", "line 1"]),
+        (write(tmp_path, "b.json", '{"content": "x"}'), ["must hold a list of posts"]),
+        (write(tmp_path, "c.json", "[]"), ["Nothing to import", "c.json has no posts"]),
+        (write(tmp_path, "d.csv", ""), ["Nothing to import"]),
+        (write(tmp_path, "e.csv", "title,body\r\nx,y\r\n"), ["no content column"]),
+        (write(tmp_path, "f.csv", 'content\r\n"unclosed\r\n'), ["Not a valid CSV file"]),
+        (write(tmp_path, "latin.csv", "content\nCaf\xe9\n".encode("latin-1")), ["not UTF-8"]),
+        (str(tmp_path / "missing.csv"), ["Cannot read", "missing.csv"]),
+        (str(tmp_path), ["Cannot import", "unknown file type"]),
+        (write(tmp_path, "plan.txt", "content\nHi\n"), ["plan.txt", "use a .csv or .json"]),
+    ]
+    (tmp_path / "dir.csv").mkdir()
+    cases.append((str(tmp_path / "dir.csv"), ["Cannot read", "dir.csv"]))
+    two_bad = csv_text(
+        header, ["", "t", "", "", ""], ["", "", "", "", "Fine"], ["x", "", "", "", "A"]
+    )
+    cases.append(
+        (
+            write(tmp_path, "two.csv", two_bad),
+            ["Nothing imported from two.csv (2 invalid rows)", "row 2", "row 4"],
+        )
+    )
+    before = snapshot(store)
+
+    for path, words in cases:
+        text_result = run("posts", "import", path)
+        assert text_result.exit_code == 1, (path, text_result.output)
+        assert text_result.stdout == ""
+        assert "Traceback" not in text_result.output
+        for word in words:
+            assert word in text_result.stderr, (path, word, text_result.stderr)
+        assert snapshot(store) == before, path
+
+    as_json = run(
+        "posts", "import", write(tmp_path, "j.csv", "content,status\nHi,sent\n"), "--json"
+    )
+    assert as_json.exit_code == 1
+    error = json.loads(as_json.stderr)
+    assert error["success"] is False
+    assert "row 2: unknown status 'sent'" in error["message"]
+    assert snapshot(store) == before
+
+
+def test_export_then_import_round_trip(store: Store, tmp_path: Path) -> None:
+    contents = [
+        'Line one\nline two, with "quotes" and a comma\n\n— ünïcödé 🚀 #tags',
+        "Second; with a backslash \\ and a tab\there",
+        "x" * 3000,
+    ]
+    store.post(contents[0])
+    scheduled = store.post(contents[1], status="scheduled", when=days_ahead(4))
+    store.post(contents[2], when=days_ago(2))
+
+    for fmt in ("csv", "json"):
+        target = tmp_path / f"all.{fmt}"
+        exported = run("posts", "export", "--format", fmt, "-o", str(target))
+        assert exported.exit_code == 0, exported.output
+        workspace = store.workspace(f"Copy {fmt}")
+
+        data = imported(run("posts", "import", str(target), "-w", workspace, "--json"))
+
+        assert data["imported"] == 3
+        copies = {p.content: p for p in post_rows(store, workspace)}
+        assert sorted(copies) == sorted(contents)
+        copy = copies[contents[1]]
+        # Exports carry milliseconds, as every socialgen timestamp does.
+        assert (copy.status, iso(copy.scheduled_at)) == ("scheduled", iso(scheduled.scheduled_at))
+        assert {copies[c].status for c in (contents[0], contents[2])} == {"draft"}
+
+
+def test_dates_are_utc_whatever_the_offset() -> None:
+    local = datetime(2026, 3, 1, 10, 0, tzinfo=UTC).astimezone(timezone(timedelta(hours=-5)))
+    item = ExportItem(post_id="p", content="c", date=local)
+    _, [event] = parse_ics(to_ics([item], calendar_name="x", stamp=local))
+    assert event["DTSTART"] == event["DTSTAMP"] == "20260301T100000Z"
+    assert json.loads(to_json([item]))["posts"][0]["date"] == "2026-03-01T10:00:00.000Z"
