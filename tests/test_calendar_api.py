@@ -329,3 +329,26 @@ def test_themes_fall_back_when_the_model_gives_no_plan(
     posts = events[-1].data["posts"]
     assert len(posts) == 30
     assert len({p["theme"] for p in posts}) == 30
+
+
+def test_junk_themes_from_the_model_are_replaced(
+    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+) -> None:
+    original = fake_ai.respond
+
+    def junk_plan(body: dict[str, Any]) -> Reply:
+        prompt = body["messages"][-1]["content"]
+        if prompt.startswith("Plan ") and body.get("response_format"):
+            junk = [
+                {"theme": "<blog/123 #tech", "angle": "x"},
+                {"theme": "Real theme", "angle": "ok"},
+            ]
+            return Reply.json({"posts": junk})
+        return original(body)
+
+    fake_ai.server.responder = junk_plan
+    events = stream(client, store, headers, json={"calendarLength": 7, "prompt": "remote work"})
+    themes = [p["theme"] for p in events[-1].data["posts"]]
+    assert themes[0] == "Real theme"
+    assert not any("<" in theme or "#" in theme for theme in themes)
+    assert len(set(themes)) == 7

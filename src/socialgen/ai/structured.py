@@ -11,7 +11,6 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from socialgen.ai.model import Message, ModelError, TextModel, complete
-from socialgen.ai.settings import ai_settings
 
 logger = logging.getLogger("socialgen.ai")
 T = TypeVar("T", bound=BaseModel)
@@ -27,7 +26,6 @@ async def ask_structured(
     attempts: int = 2,
 ) -> T | None:
     json_schema = strict_schema(schema)
-    max_tokens = min(max_tokens, ai_settings().max_tokens)
     for attempt in range(1, attempts + 1):
         try:
             text = await complete(

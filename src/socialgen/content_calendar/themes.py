@@ -26,6 +26,19 @@ FALLBACK_FORMATS = (
 )
 
 
+MAX_THEME_WORDS = 10
+_JUNK = ("http", "www.", "<", ">", "#", "{", "}")
+
+
+def usable(theme: DayTheme) -> bool:
+    words = theme.theme.split()
+    return (
+        0 < len(words) <= MAX_THEME_WORDS
+        and bool(theme.angle)
+        and not any(mark in theme.theme.lower() for mark in _JUNK)
+    )
+
+
 class PlannedTheme(BaseModel):
     theme: str = Field(description="A few words.")
     angle: str = Field(description="One sentence: what the post says.")
@@ -78,11 +91,12 @@ def fallback_themes(
 
 
 def _distinct(themes: list[DayTheme]) -> list[DayTheme]:
+    """Usable themes once each: a few plain words, no links or markup."""
     seen: set[str] = set()
     kept = []
     for theme in themes:
         key = " ".join(theme.theme.lower().split())
-        if theme.theme and theme.angle and key not in seen:
+        if usable(theme) and key not in seen:
             seen.add(key)
             kept.append(theme)
     return kept

@@ -93,9 +93,17 @@ def finished_post(raw: str) -> str:
     return post
 
 
+def _side_answer_tokens() -> int:
+    """Side questions stay short, and never longer than a post may be."""
+    return min(160, ai_settings().max_tokens)
+
+
 async def refinement_questions(model: TextModel, post: str) -> list[str]:
     answer = await ask_structured(
-        model, [{"role": "user", "content": render("refinement", post=post)}], Questions
+        model,
+        [{"role": "user", "content": render("refinement", post=post)}],
+        Questions,
+        max_tokens=_side_answer_tokens(),
     )
     return _clean_questions(answer)
 
@@ -105,6 +113,7 @@ async def suggested_questions(model: TextModel, question: str, answer: str) -> l
         model,
         [{"role": "user", "content": render("suggestions", question=question, answer=answer)}],
         Questions,
+        max_tokens=_side_answer_tokens(),
     )
     return _clean_questions(reply)
 

@@ -1,0 +1,531 @@
+#!/usr/bin/env python3
+"""Content calendar: does a 30-day calendar cost about 30 / concurrency single posts?
+
+Part 1, the fake OpenAI-compatible provider (tests/fakes/openai_server.py, on 127.0.0.1,
+in this process): every post is written at a fixed per-token latency, --chunks chunks
+of --chunk-chars characters, --token-delay seconds apart (default 100 chunks, 10 ms:
+about 1 s per post); JSON side requests (the calendar's theme plan, the refinement
+questions of a single post) are answered at once. On a temporary SOCIALGEN_HOME, with
+socialgen.ai.registry.text_model(), it times, --repeats times each, interleaved:
+
+  T1   one post through the same pipeline: generation.plan.prepare_post +
+       generation.single.run_generate_post, to its last event;
+  T30  a 30-day calendar: content_calendar.plan.prepare_calendar (a prompt) +
+       content_calendar.service.run_calendar, to calendar_complete;
+  T7   a 7-day calendar, the same way.
+
+Each calendar runs with SOCIALGEN_BATCH_CONCURRENCY = C for every C of --concurrency
+(default 5 and 10). The calendar writes at most C days at once, so the target is
+T30 / (30 / C x T1) <= 1.3 (medians). A 7-day calendar needs ceil(7 / C) rounds, so
+its figure is shown against both 7 / C and ceil(7 / C) single posts.
+
+Part 2, the embedded model (SmolLM2-135M through llama.cpp, SOCIALGEN_MODEL unset;
+--skip-embedded to leave it out): one 7-day calendar with SOCIALGEN_MAX_TOKENS =
+--max-tokens (default 160): total time (the process's first embedded call, so the model
+load is included), time to the theme plan and to the first completed day, each day's
+time, generated / failed, and the themes.
+
+The third figure of the issue's speed requirement, PDF text of a 10 MB, 2,000-page
+PDF ready within 5 s, is measured by bench/pdf_text.py.
+
+Run from the repository root (the script puts the repository on sys.path itself, so
+`tests.fakes` imports without PYTHONPATH=.):
+
+    .venv/bin/python bench/content_calendar.py
+    .venv/bin/python bench/content_calendar.py --repeats 5 --concurrency 5,10,30 --skip-embedded
+    .venv/bin/python bench/content_calendar.py --max-tokens 250
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tests.fakes.openai_server import Reply
+
+    from socialgen.generation.plan import Caller
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+
+
+TOPIC = "why small teams ship weekly"
+RATIO_TARGET = 1.3
+LONG, SHORT = 30, 7
+POST_PREFIXES = ("Write a LinkedIn post about", "Write a LinkedIn post for day")
+now = time.monotonic
+
+SENTENCES = (
+    "Small teams ship weekly because nobody waits for permission.",
+    "Every change got smaller, so every review got faster.",
+    "Ten small releases show ten surprises one at a time.",
+    "A short note on why beats a long meeting on what.",
+    "Customers noticed the fixes before we announced them.",
+    "We stopped batching fixes and started shipping them.",
+    "The release checklist shrank from two pages to five lines.",
+)
+
+
+def post_text(chars: int) -> str:
+    """Exactly `chars` characters of sentences, ending with a full stop."""
+    words: list[str] = []
+    index = 0
+    while sum(len(word) + 1 for word in words) < chars:
+        words.append(SENTENCES[index % len(SENTENCES)])
+        index += 1
+    text = " ".join(words)[: chars - 1].rstrip()
+    return text + "." * (chars - len(text))
+
+
+class Responder:
+    """Post requests at a fixed pace (arrival recorded), JSON side requests at once."""
+
+    def __init__(self, text: str, chunk_chars: int, token_delay: float) -> None:
+        self.text = text
+        self.chunk_chars = chunk_chars
+        self.token_delay = token_delay
+        self.arrivals: list[float] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        from tests.fakes.openai_server import Reply, last_user_message, wants_json
+
+        prompt = last_user_message(body)
+        if wants_json(body):
+            if prompt.startswith("Plan ") and "content calendar" in prompt:
+                count = int(prompt.split()[1])
+                themes = [
+                    {"theme": f"Theme {n}", "angle": f"Angle {n} of {TOPIC}."}
+                    for n in range(1, count + 1)
+                ]
+                return Reply.json({"posts": themes})
+            return Reply.json({"questions": ["Who is it for?", "What changed?", "Any numbers?"]})
+        if prompt.startswith(POST_PREFIXES):
+            with self._lock:
+                self.arrivals.append(now())
+            return Reply(text=self.text, chunk_chars=self.chunk_chars, token_delay=self.token_delay)
+        return Reply(text="A short answer.")
+
+    def since(self, mark: int) -> list[float]:
+        with self._lock:
+            return list(self.arrivals[mark:])
+
+    def count(self) -> int:
+        with self._lock:
+            return len(self.arrivals)
+
+
+@dataclass
+class Day:
+    theme: str = ""
+    status: str = ""
+    started: float | None = None  # "generating", relative to the start
+    finished: float | None = None  # "completed" or "failed", relative
+    chars: int = 0
+    message: str = ""
+
+
+@dataclass
+class CalendarRun:
+    length: int
+    concurrency: int
+    elapsed: float = 0.0
+    planned: float | None = None  # the first "generating": themes are planned
+    arrivals: list[float] = field(default_factory=list)  # post requests at the fake
+    days: dict[int, Day] = field(default_factory=dict)
+    generated: int = 0
+    failed: int = 0
+    error: str | None = None
+
+    @property
+    def completed(self) -> list[float]:
+        return sorted(
+            day.finished
+            for day in self.days.values()
+            if day.status == "completed" and day.finished is not None
+        )
+
+    @property
+    def first_completed(self) -> float | None:
+        done = self.completed
+        return done[0] if done else None
+
+
+@dataclass
+class Series:
+    label: str
+    length: int
+    concurrency: int
+    runs: list[CalendarRun] = field(default_factory=list)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(run.elapsed for run in self.runs)
+
+    def median_run(self) -> CalendarRun:
+        return sorted(self.runs, key=lambda run: run.elapsed)[len(self.runs) // 2]
+
+
+# --------------------------------------------------------------------------- runs
+
+
+@contextmanager
+def concurrency_env(value: int | None) -> Iterator[None]:
+    """SOCIALGEN_BATCH_CONCURRENCY = value for the block (None: unset, the default)."""
+    name = "SOCIALGEN_BATCH_CONCURRENCY"
+    before = os.environ.get(name)
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = str(value)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
+
+
+def open_caller() -> Caller:
+    from socialgen.generation.plan import Caller
+    from socialgen.startup import open_store
+    from socialgen.store.engine import read_session
+    from socialgen.workspaces.service import default_workspace
+
+    engine = open_store()
+    with read_session(engine) as session:
+        workspace = default_workspace(session)
+        if workspace is None:
+            raise SystemExit("the temporary store has no default workspace")
+        return Caller(engine=engine, workspace_id=workspace.id, user_id=None)
+
+
+async def single_post(caller: Caller) -> float:
+    """Seconds for prepare_post + run_generate_post, to the end of the stream."""
+    from socialgen.ai.registry import text_model
+    from socialgen.generation.plan import prepare_post
+    from socialgen.generation.requests import GeneratePostRequest
+    from socialgen.generation.single import run_generate_post
+
+    started = now()
+    plan = prepare_post(caller, GeneratePostRequest(userInput=TOPIC))
+    names = [item.name async for item in run_generate_post(plan, text_model())]
+    elapsed = now() - started
+    if "post_ids" not in names:
+        raise SystemExit(f"generate-post did not finish: {names[-3:]}")
+    return elapsed
+
+
+async def calendar(
+    caller: Caller, length: int, concurrency: int | None, responder: Responder | None
+) -> CalendarRun:
+    """prepare_calendar + run_calendar to calendar_complete, every event timed."""
+    from socialgen.ai.registry import text_model
+    from socialgen.ai.settings import ai_settings
+    from socialgen.content_calendar.plan import prepare_calendar
+    from socialgen.content_calendar.requests import CalendarRequest
+    from socialgen.content_calendar.service import run_calendar
+
+    with concurrency_env(concurrency):
+        run = CalendarRun(length, ai_settings().batch_concurrency)
+        mark = responder.count() if responder is not None else 0
+        started = now()
+        plan = prepare_calendar(caller, CalendarRequest(calendar_length=length, prompt=TOPIC))
+        async for item in run_calendar(plan, text_model()):
+            at = now() - started
+            data = item.data
+            if item.name == "calendar_progress":
+                day = run.days.setdefault(int(data["current"]), Day())
+                status = str(data["status"])
+                if status == "generating":
+                    if run.planned is None:
+                        run.planned = at
+                    day.started = at
+                    day.theme = str(data["message"]).split(": ", 1)[-1]
+                elif status in ("completed", "failed"):
+                    day.finished = at
+                    day.message = str(data["message"])
+                if status != "saving":
+                    day.status = status
+            elif item.name == "calendar_complete":
+                run.generated = int(data["summary"]["generated"])
+                run.failed = int(data["summary"]["failed"])
+                for post in data["posts"]:
+                    run.days.setdefault(int(post["index"]), Day()).chars = len(post["content"])
+            elif item.name == "error":
+                run.error = str(data.get("message"))
+        run.elapsed = now() - started
+    if responder is not None:
+        run.arrivals = [stamp - started for stamp in responder.since(mark)]
+    return run
+
+
+def checked(run: CalendarRun) -> CalendarRun:
+    if run.error or run.failed or run.generated != run.length:
+        raise SystemExit(
+            f"{run.length}-day calendar (C={run.concurrency}) did not complete: "
+            f"{run.generated} generated, {run.failed} failed, error {run.error!r}"
+        )
+    return run
+
+
+# --------------------------------------------------------------------------- part 1
+
+
+@dataclass
+class FakeResults:
+    singles: list[float] = field(default_factory=list)  # T1 runs
+    series: list[Series] = field(default_factory=list)
+    direct_one: list[float] = field(default_factory=list)  # litellm alone, one stream
+    direct_many: dict[int, list[float]] = field(default_factory=dict)  # C streams at once
+
+
+async def direct_streams(base_url: str, count: int) -> float:
+    """Seconds for `count` post streams at once through litellm alone (no socialgen)."""
+    import litellm
+
+    async def stream() -> None:
+        response = await litellm.acompletion(
+            model="openai/fake-model",
+            api_base=base_url,
+            messages=[{"role": "user", "content": f"{POST_PREFIXES[0]}: {TOPIC}"}],
+            stream=True,
+            num_retries=0,
+            timeout=60,
+            max_tokens=700,
+        )
+        async for _part in response:
+            pass
+
+    started = now()
+    await asyncio.gather(*(stream() for _ in range(count)))
+    return now() - started
+
+
+async def fake_part(
+    responder: Responder, base_url: str, concurrencies: Sequence[int], repeats: int
+) -> FakeResults:
+    results = FakeResults()
+    caller = open_caller()
+    for concurrency in concurrencies:
+        results.series.append(Series(f"{LONG}-day", LONG, concurrency))
+        results.series.append(Series(f"{SHORT}-day", SHORT, concurrency))
+        results.direct_many[concurrency] = []
+    # warm-up: litellm import and first-use work, the first store writes
+    await single_post(caller)
+    checked(await calendar(caller, SHORT, concurrencies[0], responder))
+    await direct_streams(base_url, 1)
+    for _ in range(repeats):
+        for item in results.series:
+            results.singles.append(await single_post(caller))
+            run = await calendar(caller, item.length, item.concurrency, responder)
+            item.runs.append(checked(run))
+        results.direct_one.append(await direct_streams(base_url, 1))
+        for concurrency in concurrencies:
+            results.direct_many[concurrency].append(await direct_streams(base_url, concurrency))
+    return results
+
+
+def seconds(values: Sequence[float]) -> str:
+    return "[" + ", ".join(f"{value:.2f}" for value in values) + "]"
+
+
+def report_fake(results: FakeResults, floor: float) -> bool:
+    singles, series = results.singles, results.series
+    t1 = statistics.median(singles)
+    print(
+        f"\nsingle post (prepare_post + run_generate_post): median T1 = {t1:.3f} s "
+        f"over {len(singles)} runs {seconds(singles)}"
+    )
+    print(f"(the fake's pacing alone: {floor:.2f} s per post)")
+    print(
+        f"\n{'calendar':9} {'C':>3} {'median':>9} {'days/C x T1':>12} {'ratio':>7} "
+        f"{'rounds x T1':>12} {'ratio':>7}   target: ratio to days/C x T1 <= {RATIO_TARGET}"
+    )
+    ok = True
+    for item in series:
+        ideal = item.length / item.concurrency * t1
+        rounds = math.ceil(item.length / item.concurrency) * t1
+        ratio = item.median / ideal
+        verdict = ""
+        if item.length == LONG:
+            ok &= ratio <= RATIO_TARGET
+            verdict = "OK" if ratio <= RATIO_TARGET else "MISSED"
+        print(
+            f"{item.label:9} {item.concurrency:3d} {item.median:7.3f} s {ideal:10.3f} s "
+            f"{ratio:7.3f} {rounds:10.3f} s {item.median / rounds:7.3f}   {verdict}"
+        )
+    one = statistics.median(results.direct_one)
+    print(
+        f"\nbaseline, litellm alone against the same fake (no socialgen): one stream "
+        f"{one:.3f} s {seconds(results.direct_one)}"
+    )
+    for concurrency, runs in results.direct_many.items():
+        many = statistics.median(runs)
+        print(
+            f"  {concurrency:3d} streams at once {many:.3f} s = {many / one:.3f} x one "
+            f"{seconds(runs)}"
+        )
+    print("\nper run (seconds):")
+    for item in series:
+        print(f"  {item.label:8} C={item.concurrency:<3} {seconds([r.elapsed for r in item.runs])}")
+    print("\nmedian runs, seconds from prepare_calendar:")
+    for item in series:
+        run = item.median_run()
+        planned = f"{run.planned:.3f}" if run.planned is not None else "-"
+        first = run.first_completed
+        print(
+            f"  {item.label} C={item.concurrency}: themes planned at {planned}, "
+            f"first day completed at {first:.3f}, calendar_complete at {run.elapsed:.3f}"
+            if first is not None
+            else f"  {item.label} C={item.concurrency}: no day completed"
+        )
+        print(f"    post requests reached the fake {seconds(sorted(run.arrivals))}")
+        print(f"    days completed                 {seconds(run.completed)}")
+    return ok
+
+
+# --------------------------------------------------------------------------- part 2
+
+
+async def embedded_part(max_tokens: int) -> None:
+    from socialgen.ai.local import embedded_model_path
+    from socialgen.ai.registry import text_model
+    from socialgen.errors import SocialgenError
+
+    for name in ("SOCIALGEN_MODEL", "SOCIALGEN_API_BASE", "OPENAI_API_KEY"):
+        os.environ.pop(name, None)
+    os.environ["SOCIALGEN_MAX_TOKENS"] = str(max_tokens)
+    print(f"\nembedded model, {SHORT}-day calendar, SOCIALGEN_MAX_TOKENS={max_tokens}:")
+    try:
+        path = embedded_model_path()
+    except SocialgenError as error:
+        print(f"  skipped: {error.message}")
+        return
+    print(f"  model {text_model().name} ({path.stat().st_size / 1e6:.0f} MB), one run, cold")
+    run = await calendar(open_caller(), SHORT, None, None)
+    report_embedded(run)
+
+
+def report_embedded(run: CalendarRun) -> None:
+    planned = f"{run.planned:.2f} s" if run.planned is not None else "-"
+    first = f"{run.first_completed:.2f} s" if run.first_completed is not None else "-"
+    print(
+        f"  total {run.elapsed:.2f} s (model load included); themes planned at {planned}; "
+        f"first calendar_progress completed at {first}"
+    )
+    print(
+        f"  {run.generated} generated, {run.failed} failed, C={run.concurrency} "
+        f"(llama.cpp runs one call at a time)" + (f"; error: {run.error}" if run.error else "")
+    )
+    done = run.completed
+    if done:
+        start = run.planned if run.planned is not None else 0.0
+        print(
+            f"  per day: {(done[-1] - start) / len(done):.2f} s on average from the plan to the "
+            f"last completed day"
+        )
+    print(f"\n  {'day':>3} {'status':9} {'started':>8} {'done':>8} {'gap':>7} {'chars':>6}  theme")
+    previous = run.planned if run.planned is not None else 0.0
+    for number in sorted(run.days):
+        day = run.days[number]
+        started = f"{day.started:7.2f}s" if day.started is not None else "       -"
+        done_at = f"{day.finished:7.2f}s" if day.finished is not None else "       -"
+        gap = "      -"
+        if day.finished is not None:
+            gap = f"{day.finished - previous:6.2f}s"
+            previous = max(previous, day.finished)
+        print(f"  {number:3d} {day.status:9} {started} {done_at} {gap} {day.chars:6d}  {day.theme}")
+        if day.status == "failed":
+            print(f"      {day.message}")
+    print(
+        "  (started: the day got a concurrency slot; the model still serves one call at a "
+        "time, so 'gap' - since the previous completion - is the day's own time)"
+    )
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each (>= 3)")
+    parser.add_argument("--chunks", type=int, default=100, help="chunks per post")
+    parser.add_argument("--chunk-chars", type=int, default=4)
+    parser.add_argument("--token-delay", type=float, default=0.01, help="seconds per chunk")
+    parser.add_argument(
+        "--concurrency", default="5,10", help="comma-separated SOCIALGEN_BATCH_CONCURRENCY values"
+    )
+    parser.add_argument(
+        "--max-tokens", type=int, default=160, help="SOCIALGEN_MAX_TOKENS for the embedded run"
+    )
+    embedded = parser.add_mutually_exclusive_group()
+    embedded.add_argument(
+        "--embedded",
+        dest="embedded",
+        action="store_true",
+        default=True,
+        help="time a 7-day calendar with the embedded model (the default)",
+    )
+    embedded.add_argument("--skip-embedded", dest="embedded", action="store_false")
+    args = parser.parse_args()
+    if args.repeats < 3:
+        parser.error("--repeats must be at least 3")
+    try:
+        concurrencies = [int(part) for part in args.concurrency.split(",") if part.strip()]
+    except ValueError:
+        parser.error("--concurrency takes whole numbers, e.g. 5,10")
+    if not concurrencies or min(concurrencies) < 1:
+        parser.error("--concurrency takes whole numbers of 1 or more")
+
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch it
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    from bench.serving import quiet_fake_errors
+    from tests.fakes.openai_server import FakeOpenAI
+
+    quiet_fake_errors()
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load}")
+    print(
+        f"fake provider: {args.chunks} chunks of {args.chunk_chars} characters per post, "
+        f"{args.token_delay * 1000:.0f} ms apart; JSON side requests at once; "
+        f"{args.repeats} runs each after a warm-up, interleaved, medians"
+    )
+    print("(PDF text of a 10 MB, 2,000-page PDF within 5 s: see bench/pdf_text.py)")
+    home = Path(tempfile.mkdtemp(prefix="socialgen-bench-calendar-"))
+    text = post_text(args.chunks * args.chunk_chars)
+    responder = Responder(text, args.chunk_chars, args.token_delay)
+    try:
+        with FakeOpenAI(responder) as fake:
+            for name in [key for key in os.environ if key.startswith("SOCIALGEN_")]:
+                del os.environ[name]
+            os.environ.update(fake.env() | {"SOCIALGEN_HOME": str(home)})
+            results = asyncio.run(fake_part(responder, fake.base_url, concurrencies, args.repeats))
+        ok = report_fake(results, (args.chunks - 1) * args.token_delay)
+        if args.embedded:
+            asyncio.run(embedded_part(args.max_tokens))
+        load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+        print(f"\nload average at the end {load}")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
