@@ -184,6 +184,17 @@ def days_ahead(days: float) -> datetime:
     return utcnow() + timedelta(days=days)
 
 
+@pytest.fixture
+def client(store: Store) -> Iterator[Any]:
+    """The app in-process (fastapi TestClient) on the test's store."""
+    from fastapi.testclient import TestClient
+
+    from socialgen.server import create_app
+
+    with TestClient(create_app()) as test_client:
+        yield test_client
+
+
 @dataclass
 class LiveServer:
     base_url: str

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -15,7 +14,6 @@ from socialgen.auth.secrets import hash_secret
 from socialgen.auth.service import authenticate_api_key, revoke_api_key, revoke_token
 from socialgen.clock import utcnow
 from socialgen.limits import MAX_POST_CHARS
-from socialgen.server import create_app
 from socialgen.store.engine import transaction
 from socialgen.store.tables import AccessToken, Conversation, Post, PostStatus, PostVersion
 from socialgen.workspaces.service import add_member
@@ -39,12 +37,6 @@ POST_KEYS = {
     "generatedHeadshot",
     "customImage",
 }
-
-
-@pytest.fixture
-def client(store: Store) -> Iterator[TestClient]:
-    with TestClient(create_app()) as test_client:
-        yield test_client
 
 
 @pytest.fixture

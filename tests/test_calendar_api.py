@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,14 +18,6 @@ from tests.generation_support import FakeAI, SseEvent, parse_sse
 
 URL = "/api/v1/content-calendar/generate"
 CALENDAR_ITEM = {"index", "postId", "conversationId", "content", "theme", "suggestedDate", "status"}
-
-
-@pytest.fixture
-def client(store: Store) -> Iterator[TestClient]:
-    from socialgen.server import create_app
-
-    with TestClient(create_app()) as test_client:
-        yield test_client
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ tokens so the file stays well under a minute and a half on two cores.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -154,14 +153,6 @@ def test_batch_writes_five_variations(store: Store) -> None:
     assert sorted({p["variationName"] for p in progress}) == sorted(VARIATIONS)
     assert count(store, Post) == summary["generated"]
     assert posts_used(store) == summary["generated"]
-
-
-@pytest.fixture
-def client(store: Store) -> Iterator[TestClient]:
-    from socialgen.server import create_app
-
-    with TestClient(create_app()) as test_client:
-        yield test_client
 
 
 def test_generate_post_over_http_sse(client: TestClient, store: Store) -> None:

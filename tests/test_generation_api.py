@@ -3,7 +3,6 @@ driven through litellm for real."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -28,14 +27,6 @@ from tests.generation_support import (
 
 BASE = "/api/v1/ai-conversation"
 VARIATIONS = ["Story-driven", "Educational", "Thought-provoking", "Actionable", "Conversational"]
-
-
-@pytest.fixture
-def client(store: Store) -> Iterator[TestClient]:
-    from socialgen.server import create_app
-
-    with TestClient(create_app()) as test_client:
-        yield test_client
 
 
 @pytest.fixture

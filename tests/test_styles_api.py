@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -33,14 +32,6 @@ STYLE_KEYS = {
     "createdAt",
     "updatedAt",
 }
-
-
-@pytest.fixture
-def client(store: Store) -> Iterator[TestClient]:
-    from socialgen.server import create_app
-
-    with TestClient(create_app()) as test_client:
-        yield test_client
 
 
 @pytest.fixture
