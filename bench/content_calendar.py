@@ -46,17 +46,16 @@ import shutil
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from serving import POST_PREFIXES, PacedResponder, post_text
 
 if TYPE_CHECKING:
-    from tests.fakes.openai_server import Reply
-
     from socialgen.generation.plan import Caller
 
 HERE = Path(__file__).resolve().parent
@@ -66,67 +65,7 @@ REPO = HERE.parent
 TOPIC = "why small teams ship weekly"
 RATIO_TARGET = 1.3
 LONG, SHORT = 30, 7
-POST_PREFIXES = ("Write a LinkedIn post about", "Write a LinkedIn post for day")
 now = time.monotonic
-
-SENTENCES = (
-    "Small teams ship weekly because nobody waits for permission.",
-    "Every change got smaller, so every review got faster.",
-    "Ten small releases show ten surprises one at a time.",
-    "A short note on why beats a long meeting on what.",
-    "Customers noticed the fixes before we announced them.",
-    "We stopped batching fixes and started shipping them.",
-    "The release checklist shrank from two pages to five lines.",
-)
-
-
-def post_text(chars: int) -> str:
-    """Exactly `chars` characters of sentences, ending with a full stop."""
-    words: list[str] = []
-    index = 0
-    while sum(len(word) + 1 for word in words) < chars:
-        words.append(SENTENCES[index % len(SENTENCES)])
-        index += 1
-    text = " ".join(words)[: chars - 1].rstrip()
-    return text + "." * (chars - len(text))
-
-
-class Responder:
-    """Post requests at a fixed pace (arrival recorded), JSON side requests at once."""
-
-    def __init__(self, text: str, chunk_chars: int, token_delay: float) -> None:
-        self.text = text
-        self.chunk_chars = chunk_chars
-        self.token_delay = token_delay
-        self.arrivals: list[float] = []
-        self._lock = threading.Lock()
-
-    def __call__(self, body: dict[str, Any]) -> Reply:
-        from tests.fakes.openai_server import Reply, last_user_message, wants_json
-
-        prompt = last_user_message(body)
-        if wants_json(body):
-            if prompt.startswith("Plan ") and "content calendar" in prompt:
-                count = int(prompt.split()[1])
-                themes = [
-                    {"theme": f"Theme {n}", "angle": f"Angle {n} of {TOPIC}."}
-                    for n in range(1, count + 1)
-                ]
-                return Reply.json({"posts": themes})
-            return Reply.json({"questions": ["Who is it for?", "What changed?", "Any numbers?"]})
-        if prompt.startswith(POST_PREFIXES):
-            with self._lock:
-                self.arrivals.append(now())
-            return Reply(text=self.text, chunk_chars=self.chunk_chars, token_delay=self.token_delay)
-        return Reply(text="A short answer.")
-
-    def since(self, mark: int) -> list[float]:
-        with self._lock:
-            return list(self.arrivals[mark:])
-
-    def count(self) -> int:
-        with self._lock:
-            return len(self.arrivals)
 
 
 @dataclass
@@ -232,7 +171,7 @@ async def single_post(caller: Caller) -> float:
 
 
 async def calendar(
-    caller: Caller, length: int, concurrency: int | None, responder: Responder | None
+    caller: Caller, length: int, concurrency: int | None, responder: PacedResponder | None
 ) -> CalendarRun:
     """prepare_calendar + run_calendar to calendar_complete, every event timed."""
     from socialgen.ai.registry import text_model
@@ -318,7 +257,7 @@ async def direct_streams(base_url: str, count: int) -> float:
 
 
 async def fake_part(
-    responder: Responder, base_url: str, concurrencies: Sequence[int], repeats: int
+    responder: PacedResponder, base_url: str, concurrencies: Sequence[int], repeats: int
 ) -> FakeResults:
     results = FakeResults()
     caller = open_caller()
@@ -496,8 +435,9 @@ def main() -> int:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch it
     if str(REPO) not in sys.path:
         sys.path.insert(0, str(REPO))
-    from bench.serving import quiet_fake_errors
     from tests.fakes.openai_server import FakeOpenAI
+
+    from serving import quiet_fake_errors
 
     quiet_fake_errors()
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
@@ -510,7 +450,7 @@ def main() -> int:
     print("(PDF text of a 10 MB, 2,000-page PDF within 5 s: see bench/pdf_text.py)")
     home = Path(tempfile.mkdtemp(prefix="socialgen-bench-calendar-"))
     text = post_text(args.chunks * args.chunk_chars)
-    responder = Responder(text, args.chunk_chars, args.token_delay)
+    responder = PacedResponder(text, args.chunk_chars, args.token_delay)
     try:
         with FakeOpenAI(responder) as fake:
             for name in [key for key in os.environ if key.startswith("SOCIALGEN_")]:

@@ -44,12 +44,10 @@ import shutil
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch it
 
@@ -62,13 +60,12 @@ from tests.fakes.openai_server import (  # noqa: E402
     FAKE_API_KEY,
     FAKE_MODEL,
     FakeOpenAI,
-    Reply,
-    last_user_message,
-    wants_json,
 )
 
 from serving import (  # noqa: E402
+    PacedResponder,
     free_port,
+    post_text,
     quiet_fake_errors,
     start_server,
     stop_server,
@@ -82,53 +79,6 @@ TOPIC = "why small teams ship weekly"
 RATIO_TARGET = 1.3
 BATCH_SIZE = 5
 now = time.monotonic
-
-SENTENCES = (
-    "Small teams ship weekly because nobody waits for permission.",
-    "Every change got smaller, so every review got faster.",
-    "Ten small releases show ten surprises one at a time.",
-    "A short note on why beats a long meeting on what.",
-    "Customers noticed the fixes before we announced them.",
-)
-
-
-def post_text(chars: int) -> str:
-    """Exactly `chars` characters of sentences, ending with a full stop."""
-    words: list[str] = []
-    index = 0
-    while sum(len(word) + 1 for word in words) < chars:
-        words.append(SENTENCES[index % len(SENTENCES)])
-        index += 1
-    text = " ".join(words)[: chars - 1].rstrip()
-    return text + "." * (chars - len(text))
-
-
-class Responder:
-    """Post requests at a fixed pace (arrival recorded), JSON side requests at once."""
-
-    def __init__(self, text: str, chunk_chars: int, token_delay: float) -> None:
-        self.text = text
-        self.chunk_chars = chunk_chars
-        self.token_delay = token_delay
-        self.arrivals: list[float] = []
-        self._lock = threading.Lock()
-
-    def __call__(self, body: dict[str, Any]) -> Reply:
-        if wants_json(body):
-            return Reply.json({"questions": ["Who is it for?", "What changed?", "Any numbers?"]})
-        if last_user_message(body).startswith(POST_PREFIX):
-            with self._lock:
-                self.arrivals.append(now())
-            return Reply(text=self.text, chunk_chars=self.chunk_chars, token_delay=self.token_delay)
-        return Reply(text="A short answer.")
-
-    def since(self, mark: int) -> list[float]:
-        with self._lock:
-            return list(self.arrivals[mark:])
-
-    def count(self) -> int:
-        with self._lock:
-            return len(self.arrivals)
 
 
 @dataclass
@@ -156,7 +106,7 @@ class Pair:
 Timed = Callable[[], Awaitable[Run]]
 
 
-async def timed(responder: Responder, body: Callable[[], Awaitable[list[float]]]) -> Run:
+async def timed(responder: PacedResponder, body: Callable[[], Awaitable[list[float]]]) -> Run:
     mark = responder.count()
     started = now()
     completed = await body()
@@ -168,7 +118,7 @@ async def timed(responder: Responder, body: Callable[[], Awaitable[list[float]]]
 # --------------------------------------------------------------------------- direct
 
 
-def direct_pair(fake: FakeOpenAI, responder: Responder) -> tuple[Timed, Timed]:
+def direct_pair(fake: FakeOpenAI, responder: PacedResponder) -> tuple[Timed, Timed]:
     from socialgen.generation.writing import post_messages
 
     messages = post_messages(TOPIC, style=None, sources="", history=[])
@@ -205,7 +155,7 @@ def direct_pair(fake: FakeOpenAI, responder: Responder) -> tuple[Timed, Timed]:
 # --------------------------------------------------------------------------- in-process
 
 
-def inproc_pair(responder: Responder) -> tuple[Timed, Timed]:
+def inproc_pair(responder: PacedResponder) -> tuple[Timed, Timed]:
     from socialgen.ai.registry import text_model
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import Caller, prepare_batch, prepare_post
@@ -245,7 +195,7 @@ def inproc_pair(responder: Responder) -> tuple[Timed, Timed]:
 
 
 def sse_pair(
-    client: httpx.AsyncClient, base: str, workspace: str, responder: Responder
+    client: httpx.AsyncClient, base: str, workspace: str, responder: PacedResponder
 ) -> tuple[Timed, Timed]:
     async def read(path: str) -> list[float]:
         completed: list[float] = []
@@ -383,7 +333,7 @@ def main() -> int:
         f"{args.repeats} runs each after a warm-up, medians"
     )
     home = Path(tempfile.mkdtemp(prefix="socialgen-bench-batch-"))
-    responder = Responder(text, args.chunk_chars, args.token_delay)
+    responder = PacedResponder(text, args.chunk_chars, args.token_delay)
     pairs: list[Pair] = []
     try:
         with FakeOpenAI(responder) as fake:
@@ -407,7 +357,7 @@ def main() -> int:
 async def run_modes(
     modes: Sequence[str],
     fake: FakeOpenAI,
-    responder: Responder,
+    responder: PacedResponder,
     home: Path,
     env: dict[str, str],
     args: argparse.Namespace,

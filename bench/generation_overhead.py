@@ -75,12 +75,10 @@ from tests.fakes.openai_server import (  # noqa: E402
     FAKE_API_KEY,
     FAKE_MODEL,
     FakeOpenAI,
-    Reply,
-    last_user_message,
-    wants_json,
 )
 
 from serving import (  # noqa: E402
+    PacedResponder,
     free_port,
     quiet_fake_errors,
     socialgen_command,
@@ -125,40 +123,6 @@ def post_text(target_chars: int) -> str:
 
 
 # --------------------------------------------------------------------------- the fake
-
-
-class Responder:
-    """Answers JSON side requests at once and the post request at a fixed pace,
-    recording when each post request arrived."""
-
-    def __init__(self, text: str, chunk_chars: int, token_delay: float) -> None:
-        self.text = text
-        self.chunk_chars = chunk_chars
-        self.token_delay = token_delay
-        self.arrivals: list[float] = []
-        self._lock = threading.Lock()
-
-    def __call__(self, body: dict[str, Any]) -> Reply:
-        prompt = last_user_message(body)
-        if wants_json(body):
-            if prompt.startswith("Decide what the user wants"):
-                return Reply.json({"intent": "post"})
-            return Reply.json({"questions": ["Who is it for?", "What changed?", "Any numbers?"]})
-        if prompt.startswith(POST_PREFIX):
-            with self._lock:
-                self.arrivals.append(now())
-            return Reply(text=self.text, chunk_chars=self.chunk_chars, token_delay=self.token_delay)
-        return Reply(text="A short answer.")
-
-    def count(self) -> int:
-        with self._lock:
-            return len(self.arrivals)
-
-    def arrival_after(self, mark: int) -> float:
-        with self._lock:
-            if len(self.arrivals) <= mark:
-                raise RuntimeError("the post-writing request never reached the fake")
-            return self.arrivals[mark]
 
 
 # --------------------------------------------------------------------------- results
@@ -302,7 +266,7 @@ def post_messages_for(topic: str) -> list[dict[str, str]]:
 
 
 async def direct_once(
-    fake: FakeOpenAI, responder: Responder, messages: list[dict[str, str]], max_tokens: int
+    fake: FakeOpenAI, responder: PacedResponder, messages: list[dict[str, str]], max_tokens: int
 ) -> StreamRun:
     import litellm
 
@@ -331,7 +295,7 @@ async def direct_once(
 
 
 def sse_once(
-    client: httpx.Client, url: str, headers: dict[str, str], responder: Responder
+    client: httpx.Client, url: str, headers: dict[str, str], responder: PacedResponder
 ) -> StreamRun:
     mark = responder.count()
     started = now()
@@ -360,7 +324,7 @@ def sse_once(
 # --------------------------------------------------------------------------- (c) CLI
 
 
-def cli_once(command: Sequence[str], env: dict[str, str], responder: Responder) -> StreamRun:
+def cli_once(command: Sequence[str], env: dict[str, str], responder: PacedResponder) -> StreamRun:
     mark = responder.count()
     lines = run_lines(command, env, timeout=120)
     if lines.returncode != 0:
@@ -485,7 +449,7 @@ SKIP_FRAMES = ("base_events.py", "events.py:_run", "runners.py", "<frozen", "thr
 
 
 def sampled_run(
-    code: str, args: Sequence[str], env: dict[str, str], responder: Responder
+    code: str, args: Sequence[str], env: dict[str, str], responder: PacedResponder
 ) -> tuple[StreamRun, list[list[str]]]:
     """One CLI run under a stack sampler (a thread in the child, ~1 ms): the run, and
     the main thread's stacks between the post request reaching the fake and the first chunk."""
@@ -529,7 +493,7 @@ def show_window(window: list[list[str]], inclusive: int, innermost: int) -> None
         print(f"  {count / len(window):6.1%}  {leaf}")
 
 
-def diagnose_cli(command: Sequence[str], env: dict[str, str], responder: Responder) -> None:
+def diagnose_cli(command: Sequence[str], env: dict[str, str], responder: PacedResponder) -> None:
     """Where the CLI's first token goes, and a what-if with litellm's lazy first-response
     work done before the request (socialgen.ai.remote._litellm wrapped in the child only)."""
     args = command[-3:]
@@ -770,7 +734,7 @@ def main() -> int:
 def remote(args: argparse.Namespace, home: Path) -> bool:
     text = post_text(args.post_chars)
     expected = -(-len(text) // args.chunk_chars)
-    responder = Responder(text, args.chunk_chars, args.token_delay)
+    responder = PacedResponder(text, args.chunk_chars, args.token_delay)
     print(
         f"fake provider: a {len(text)}-character post in {expected} chunks of "
         f"{args.chunk_chars} characters, {args.token_delay * 1000:.1f} ms apart; JSON side "
