@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from socialgen.cli_events import JsonLines, consume, current_model
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
 
 if TYPE_CHECKING:
-    from socialgen.events import Event
+    pass
 
 
 def calendar(
@@ -38,10 +39,10 @@ def calendar(
     """A content calendar: one draft per day from a prompt, a video, articles and/or a PDF."""
     from socialgen.cli_support import open_workspace
     from socialgen.content_calendar.plan import prepare_calendar
+    from socialgen.content_calendar.render import CalendarPrinter
     from socialgen.content_calendar.requests import CalendarRequest
     from socialgen.content_calendar.service import run_calendar
     from socialgen.errors import BadRequest
-    from socialgen.generation.cli import _consume, _model
     from socialgen.generation.plan import Caller
 
     for target in (ics, csv, markdown):
@@ -58,30 +59,16 @@ def calendar(
     )
     engine, workspace_id = open_workspace(workspace)
     plan = prepare_calendar(Caller(engine=engine, workspace_id=workspace_id, user_id=None), request)
-    events = run_calendar(plan, _model())
-    posts: list[dict[str, Any]] = []
+    events = run_calendar(plan, current_model())
     if json_output:
-        import sys
-
-        failed = False
-
-        def print_line(item: Event) -> None:
-            nonlocal failed, posts
-            if item.name == "calendar_complete":
-                posts = item.data["posts"]
-                failed = failed or item.data["summary"]["failed"] > 0
-            failed = failed or item.name == "error"
-            sys.stdout.write(item.json_line() + "\n")
-            sys.stdout.flush()
-
-        failed = _consume(events, print_line, lambda: failed)
+        lines = JsonLines()
+        failed = consume(events, lines)
+        posts = lines.completed["posts"] if lines.completed else []
     else:
-        from socialgen.content_calendar.render import CalendarPrinter
-
-        console(stderr=True).print(f"model: {_model().name}", style="dim")
+        console(stderr=True).print(f"model: {current_model().name}", style="dim")
         with CalendarPrinter(console(), console(stderr=True)) as printer:
-            failed = _consume(events, printer, lambda: printer.failed)
-            posts = printer.posts
+            failed = consume(events, printer)
+        posts = printer.posts
     _export(posts, ics=ics, csv=csv, markdown=markdown, days=days, quiet=json_output)
     if failed:
         raise typer.Exit(1)

@@ -5,9 +5,9 @@ keeps what finished and gives back the quota of the rest)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from socialgen.ai.model import TextModel, complete
@@ -19,6 +19,7 @@ from socialgen.content_calendar.themes import DayTheme, plan_themes
 from socialgen.errors import SocialgenError
 from socialgen.events import Event, event
 from socialgen.generation import persist
+from socialgen.generation.fanout import Emit, fan_out
 from socialgen.generation.prompts import render
 from socialgen.generation.writing import finished_post
 
@@ -31,8 +32,55 @@ FAILED = "failed to generate content calendar"
 
 async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Event]:
     caller = plan.caller
-    produced = 0
-    tasks: list[asyncio.Task[None]] = []
+    items: dict[int, dict[str, Any]] = {}
+
+    def progress(day: int, status: str, message: str, **extra: Any) -> Event:
+        return event(
+            "calendar_progress",
+            current=day,
+            total=plan.length,
+            status=status,
+            message=message,
+            **extra,
+        )
+
+    async def write(
+        day: int, theme: DayTheme, when: datetime, themes: list[DayTheme], material: str, emit: Emit
+    ) -> None:
+        await emit(progress(day, "generating", f"Writing day {day}: {theme.theme}"))
+        try:
+            content = await _write_day(plan, model, day, theme, themes, material)
+            await emit(progress(day, "saving", f"Saving day {day}"))
+            saved = await asyncio.to_thread(
+                persist.save_post,
+                caller.engine,
+                workspace_id=caller.workspace_id,
+                user_id=caller.user_id,
+                conversation_id=None,
+                user_input=f"Day {day}: {theme.theme}. {theme.angle}",
+                content=content,
+                title=theme.theme,
+                meta={
+                    "source": "calendar",
+                    "day": day,
+                    "theme": theme.theme,
+                    "suggestedDate": iso(when),
+                },
+            )
+        except SocialgenError as error:
+            await emit(progress(day, "failed", f"Day {day} failed: {error.message}"))
+            return
+        items[day] = {
+            "index": day,
+            "postId": saved.post_id,
+            "conversationId": saved.conversation_id,
+            "content": content,
+            "theme": theme.theme,
+            "suggestedDate": iso(when),
+            "status": "draft",
+        }
+        await emit(progress(day, "completed", f"Day {day} saved", postId=saved.post_id))
+
     try:
         yield event(
             "generation_started",
@@ -50,80 +98,13 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
         except SocialgenError as error:
             yield event("error", message=f"{FAILED}: {error.message}")
             return
-
-        queue: asyncio.Queue[Event | None] = asyncio.Queue()
-        items: dict[int, dict[str, Any]] = {}
-        limit = asyncio.Semaphore(ai_settings().batch_concurrency)
-        dates = suggested_dates(plan.start, plan.length)
-        text = "\n\n".join(material)
-
-        def progress(day: int, status: str, message: str, **extra: Any) -> Event:
-            return event(
-                "calendar_progress",
-                current=day,
-                total=plan.length,
-                status=status,
-                message=message,
-                **extra,
-            )
-
-        async def write(day: int, theme: DayTheme, when: datetime) -> None:
-            nonlocal produced
-            async with limit:
-                await queue.put(progress(day, "generating", f"Writing day {day}: {theme.theme}"))
-                try:
-                    content = await _write_day(plan, model, day, theme, themes, text)
-                    await queue.put(progress(day, "saving", f"Saving day {day}"))
-                    saved = await asyncio.to_thread(
-                        persist.save_post,
-                        caller.engine,
-                        workspace_id=caller.workspace_id,
-                        user_id=caller.user_id,
-                        conversation_id=None,
-                        user_input=f"Day {day}: {theme.theme}. {theme.angle}",
-                        content=content,
-                        title=theme.theme,
-                        meta={
-                            "source": "calendar",
-                            "day": day,
-                            "theme": theme.theme,
-                            "suggestedDate": iso(when),
-                        },
-                    )
-                except SocialgenError as error:
-                    await queue.put(progress(day, "failed", f"Day {day} failed: {error.message}"))
-                    return
-                produced += 1
-                items[day] = {
-                    "index": day,
-                    "postId": saved.post_id,
-                    "conversationId": saved.conversation_id,
-                    "content": content,
-                    "theme": theme.theme,
-                    "suggestedDate": iso(when),
-                    "status": "draft",
-                }
-                await queue.put(
-                    progress(day, "completed", f"Day {day} saved", postId=saved.post_id)
-                )
-
-        writers = [
-            asyncio.create_task(write(day, theme, when))
-            for day, (theme, when) in enumerate(zip(themes, dates, strict=True), start=1)
+        days = zip(themes, suggested_dates(plan.start, plan.length), strict=True)
+        jobs = [
+            partial(write, day, theme, when, themes, "\n\n".join(material))
+            for day, (theme, when) in enumerate(days, start=1)
         ]
-        tasks.extend(writers)
-
-        async def write_all() -> None:
-            try:
-                await asyncio.gather(*writers)
-            finally:
-                await queue.put(None)
-
-        runner = asyncio.create_task(write_all())
-        tasks.append(runner)
-        while (update := await queue.get()) is not None:
+        async for update in fan_out(jobs, ai_settings().batch_concurrency):
             yield update
-        await runner
         generated = len(items)
         yield event(
             "calendar_complete",
@@ -137,12 +118,8 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
             posts=[items[day] for day in sorted(items)],
         )
     finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        persist.refund(caller.engine, caller.workspace_id, plan.reserved - produced)
+        # Days saved so far stay; the others give their quota back.
+        persist.refund(caller.engine, caller.workspace_id, plan.reserved - len(items))
 
 
 async def _read_sources(

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, console, fail
+from socialgen.cli_events import JsonLines, consume, current_model
+from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
 
 if TYPE_CHECKING:
-    from socialgen.ai.model import TextModel
     from socialgen.events import Event
     from socialgen.generation.plan import Caller
 
@@ -43,7 +43,7 @@ def chat(
             caller,
             ChatRequest(userInput=message, conversationId=conversation, contentStyleId=style),
         )
-        _stream(run_chat(plan, _model()), json_output)
+        _stream(run_chat(plan, current_model()), json_output)
         return
     notes = console(stderr=True)
     notes.print("Chat with socialgen. An empty line or Ctrl-D ends it.", style="dim")
@@ -58,7 +58,8 @@ def chat(
             caller, ChatRequest(userInput=line, conversationId=conversation, contentStyleId=style)
         )
         conversation = (
-            _stream(run_chat(plan, _model()), json_output, stop_on_error=False) or conversation
+            _stream(run_chat(plan, current_model()), json_output, stop_on_error=False)
+            or conversation
         )
 
 
@@ -84,7 +85,7 @@ def post(
             userInput=topic, conversationId=conversation, postId=post_id, contentStyleId=style
         ),
     )
-    _stream(run_generate_post(plan, _model()), json_output)
+    _stream(run_generate_post(plan, current_model()), json_output)
 
 
 def batch(
@@ -115,12 +116,12 @@ def batch(
     plan = prepare_batch(
         caller, BatchRequest(userInput=topic, contentStyleId=style, postIds=post_ids)
     )
-    events = run_batch(plan, _model())
+    events = run_batch(plan, current_model())
     if json_output:
         _stream(events, json_output)
         return
     with BatchPrinter(console(), console(stderr=True)) as printer:
-        failed = _consume(events, printer, lambda: printer.failed)
+        failed = consume(events, printer)
     if failed:
         raise typer.Exit(1)
 
@@ -131,14 +132,8 @@ def _caller(workspace: str | None, json_output: bool) -> Caller:
 
     engine, workspace_id = open_workspace(workspace)
     if not json_output:
-        console(stderr=True).print(f"model: {_model().name}", style="dim")
+        console(stderr=True).print(f"model: {current_model().name}", style="dim")
     return Caller(engine=engine, workspace_id=workspace_id, user_id=None)
-
-
-def _model() -> TextModel:
-    from socialgen.ai.registry import text_model
-
-    return text_model()
 
 
 def _stream(
@@ -147,44 +142,7 @@ def _stream(
     """Print a chat/post stream; returns the conversation id it used."""
     from socialgen.generation.render import StreamPrinter
 
-    if json_output:
-        import sys
-
-        failed = False
-
-        def print_line(item: Event) -> None:
-            nonlocal failed
-            failed = (
-                failed
-                or item.name == "error"
-                or (item.name == "batch_complete" and item.data["summary"]["failed"] > 0)
-            )
-            sys.stdout.write(item.json_line() + "\n")
-            sys.stdout.flush()
-
-        if _consume(events, print_line, lambda: failed) and stop_on_error:
-            raise typer.Exit(1)
-        return None
-    printer = StreamPrinter(console(), console(stderr=True))
-    if _consume(events, printer, lambda: printer.failed) and stop_on_error:
+    printer = JsonLines() if json_output else StreamPrinter(console(), console(stderr=True))
+    if consume(events, printer) and stop_on_error:
         raise typer.Exit(1)
-    return printer.conversation_id
-
-
-def _consume(
-    events: AsyncIterator[Event], handle: Callable[[Event], None], failed: Callable[[], bool]
-) -> bool:
-    """Run the stream to its end on a fresh event loop; True when it reported a failure."""
-    import asyncio
-
-    from socialgen.streaming import guarded
-
-    async def run() -> None:
-        async for item in guarded(events):
-            handle(item)
-
-    try:
-        asyncio.run(run())
-    except KeyboardInterrupt:
-        raise fail("Cancelled: nothing half-written was kept", code=130) from None
-    return failed()
+    return printer.conversation_id if isinstance(printer, StreamPrinter) else None

@@ -1,0 +1,58 @@
+"""Running an event stream in the terminal: shared by chat, post, batch and calendar."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any, Protocol
+
+from socialgen.cli_support import fail
+
+if TYPE_CHECKING:
+    from socialgen.ai.model import TextModel
+    from socialgen.events import Event
+
+
+class EventPrinter(Protocol):
+    failed: bool
+
+    def __call__(self, item: Event) -> None: ...
+
+
+class JsonLines:
+    """--json: each event as one JSON line, flushed at once for pipes and cron."""
+
+    def __init__(self) -> None:
+        self.failed = False
+        self.completed: dict[str, Any] | None = None  # the payload of batch/calendar_complete
+
+    def __call__(self, item: Event) -> None:
+        if item.name.endswith("_complete"):
+            self.completed = item.data
+            self.failed = self.failed or item.data["summary"]["failed"] > 0
+        self.failed = self.failed or item.name == "error"
+        sys.stdout.write(item.json_line() + "\n")
+        sys.stdout.flush()
+
+
+def current_model() -> TextModel:
+    from socialgen.ai.registry import text_model
+
+    return text_model()
+
+
+def consume(events: AsyncIterator[Event], printer: EventPrinter) -> bool:
+    """Run the stream to its end on a fresh event loop; True when it reported a failure."""
+    import asyncio
+
+    from socialgen.streaming import guarded
+
+    async def run() -> None:
+        async for item in guarded(events):
+            printer(item)
+
+    try:
+        asyncio.run(run())
+    except KeyboardInterrupt:
+        raise fail("Cancelled: nothing half-written was kept", code=130) from None
+    return printer.failed
