@@ -437,9 +437,6 @@ def main() -> int:
         sys.path.insert(0, str(REPO))
     from tests.fakes.openai_server import FakeOpenAI
 
-    from serving import quiet_fake_errors
-
-    quiet_fake_errors()
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load}")
     print(

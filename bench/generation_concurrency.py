@@ -66,12 +66,9 @@ from serving import (  # noqa: E402
     PacedResponder,
     free_port,
     post_text,
-    quiet_fake_errors,
     start_server,
     stop_server,
 )
-
-quiet_fake_errors()
 
 API_PREFIX = "/api/v1/ai-conversation"
 POST_PREFIX = "Write a LinkedIn post about"

@@ -80,13 +80,10 @@ from tests.fakes.openai_server import (  # noqa: E402
 from serving import (  # noqa: E402
     PacedResponder,
     free_port,
-    quiet_fake_errors,
     socialgen_command,
     start_server,
     stop_server,
 )
-
-quiet_fake_errors()
 
 API_PREFIX = "/api/v1/ai-conversation"
 POST_PREFIX = "Write a LinkedIn post about"

@@ -59,12 +59,9 @@ from tests.fakes.openai_server import FakeOpenAI, Reply, last_user_message, want
 
 from serving import (  # noqa: E402
     free_port,
-    quiet_fake_errors,
     start_server,
     stop_server,
 )
-
-quiet_fake_errors()
 
 API_PREFIX = "/api/v1/ai-conversation"
 now = time.monotonic

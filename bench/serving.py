@@ -1,10 +1,9 @@
 """What the bench scripts share: starting and stopping a real `socialgen serve`,
-and keeping the fake provider quiet when clients hang up."""
+and the fake provider's paced answers."""
 
 from __future__ import annotations
 
 import socket
-import socketserver
 import subprocess
 import sys
 import threading
@@ -58,18 +57,6 @@ def stop_server(server: subprocess.Popen[bytes]) -> str:
         server.kill()
         server.wait()
         return "did not stop within 10 s of SIGTERM: killed"
-
-
-def quiet_fake_errors() -> None:
-    """A client that goes away with a keep-alive connection open resets it: not an
-    error worth a traceback from the fake provider's server."""
-    from tests.fakes import openai_server
-
-    def handle_error(self: socketserver.BaseServer, request: Any, address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            socketserver.BaseServer.handle_error(self, request, address)
-
-    openai_server._Server.handle_error = handle_error  # type: ignore[method-assign,assignment]
 
 
 POST_PREFIXES = ("Write a LinkedIn post about", "Write a LinkedIn post for day")
