@@ -35,11 +35,15 @@ class FakeAI:
     post_reply: Callable[[str], Reply] = field(default=lambda _prompt: Reply(text=POST_TEXT))
     chat_reply: Callable[[str], Reply] = field(default=lambda _prompt: Reply(text=CHAT_TEXT))
 
+    carousel_reply: Callable[[int], Reply] = field(default=lambda count: carousel_outline(count))
+
     def respond(self, body: dict[str, Any]) -> Reply:
         prompt = last_user_message(body)
         if wants_json(body):
             if prompt.startswith("Decide what the user wants"):
                 return Reply.json({"intent": self.intent})
+            if prompt.startswith("Plan a LinkedIn carousel of "):
+                return self.carousel_reply(int(prompt.split()[5]))
             if prompt.startswith("Plan ") and "content calendar" in prompt:
                 count = int(prompt.split()[1])
                 return Reply.json(
@@ -63,6 +67,24 @@ class FakeAI:
             for body in self.server.iter_requests()
             if last_user_message(body).startswith("Write a LinkedIn post about")
         ]
+
+
+def carousel_outline(count: int) -> Reply:
+    """A well-formed carousel outline of `count` slides, as a model would answer."""
+    return Reply.json(
+        {
+            "name": "Ship weekly",
+            "caption": "Small teams ship weekly.\n\nHere is how, in a few slides.",
+            "slides": [
+                {
+                    "title": f"Point {n}",
+                    "text": f"The text of slide {n}.",
+                    "image_prompt": f"An illustration for slide {n}",
+                }
+                for n in range(1, count + 1)
+            ],
+        }
+    )
 
 
 @pytest.fixture

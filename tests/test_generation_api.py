@@ -449,4 +449,4 @@ def test_batch_variations_run_concurrently(
     started = time.perf_counter()
     stream(client, f"generate-batch-posts/{store.workspace_id}", headers, {"userInput": "five"})
     batch = time.perf_counter() - started
-    assert batch < 2 * single, (batch, single)
+    assert batch < 3 * single, (batch, single)  # one after another would take 5x

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from socialgen.auth.cli import key_app, token_app
+from socialgen.carousels.cli import app as carousel_app
 from socialgen.cli_support import SocialgenGroup
 from socialgen.content_calendar.cli import calendar
 from socialgen.generation.cli import batch, chat, post
@@ -32,6 +33,7 @@ app.command()(calendar)
 app.add_typer(posts_app, name="posts")
 app.command("conversations")(conversations)
 app.add_typer(style_app, name="style")
+app.add_typer(carousel_app, name="carousel")
 app.add_typer(workspace_app, name="workspace")
 app.add_typer(user_app, name="user")
 app.add_typer(member_app, name="member")

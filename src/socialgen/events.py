@@ -24,6 +24,12 @@ class Event:
         payload = json.dumps(self.data, ensure_ascii=False, separators=(",", ":"))
         return f"event: {self.name}\ndata: {payload}\n\n"
 
+    def typed_sse(self) -> str:
+        """SSE whose data is the JSON object {type, data} (the carousel stream's form)."""
+        envelope = {"type": self.name, "data": self.data}
+        payload = json.dumps(envelope, ensure_ascii=False, separators=(",", ":"))
+        return f"event: {self.name}\ndata: {payload}\n\n"
+
 
 def event(name: str, **data: Any) -> Event:
     return Event(name, data)

@@ -18,7 +18,9 @@ from socialgen.startup import open_store
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app on a migrated store (uvicorn calls this with factory=True)."""
+    from socialgen.carousels.api import router as carousel_router
     from socialgen.content_calendar.api import router as calendar_router
+    from socialgen.files.api import router as files_router
     from socialgen.generation.api import router as generation_router
     from socialgen.posts.api import router as posts_router
     from socialgen.styles.api import router as styles_router
@@ -33,6 +35,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(generation_router)
     app.include_router(styles_router)
     app.include_router(calendar_router)
+    app.include_router(carousel_router)
+    app.include_router(files_router)
     app.add_exception_handler(SocialgenError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

@@ -74,10 +74,13 @@ async def with_keepalive(events: AsyncIterator[Event], interval: float) -> Async
             await producer
 
 
-async def _encode(events: AsyncIterator[Event]) -> AsyncIterator[str]:
+async def _encode(events: AsyncIterator[Event], typed: bool) -> AsyncIterator[str]:
     async for item in with_keepalive(guarded(events), keepalive_seconds()):
-        yield item.sse()
+        yield item.typed_sse() if typed else item.sse()
 
 
-def sse_response(events: AsyncIterator[Event]) -> StreamingResponse:
-    return StreamingResponse(_encode(events), media_type="text/event-stream", headers=SSE_HEADERS)
+def sse_response(events: AsyncIterator[Event], *, typed: bool = False) -> StreamingResponse:
+    """The events as SSE; `typed` sends each data as {type, data} (carousel stream)."""
+    return StreamingResponse(
+        _encode(events, typed), media_type="text/event-stream", headers=SSE_HEADERS
+    )

@@ -16,11 +16,21 @@ or, once the script is used up, by `fake.responder(body)`. Requests are served
 concurrently (one thread each). Streams use HTTP/1.1 chunked transfer encoding, so a
 `cut_after` reply that drops the connection looks to the client like a real broken
 stream (incomplete chunked body), not like a normal end of response.
+
+Images: POST /v1/images/generations (JSON) and POST /v1/images/edits (multipart) answer
+OpenAI's `{"created": ..., "data": [{"b64_json": ...}]}` with a small PNG whose colour
+comes from the prompt (`fake_image_png`); each request is kept in `fake.image_requests`.
+`fake.image_status` / `fake.image_edit_status` make them fail, `fake.image_answer`
+picks the answer's shape ("b64_json", "url" served by the fake itself, or "junk").
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import email.policy
+import hashlib
+import io
 import json
 import socket
 import sys
@@ -28,7 +38,8 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from email.parser import BytesParser
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -38,8 +49,11 @@ __all__ = [
     "FAKE_API_KEY",
     "FAKE_MODEL",
     "FakeOpenAI",
+    "ImageRequest",
     "Reply",
     "Responder",
+    "UploadedFile",
+    "fake_image_png",
     "last_user_message",
     "wants_json",
 ]
@@ -86,6 +100,80 @@ class Reply:
 
 
 Responder = Callable[[dict[str, Any]], "Reply | str"]
+
+IMAGE_PATHS = {
+    "/v1/images/generations": "generations",
+    "/images/generations": "generations",
+    "/v1/images/edits": "edits",
+    "/images/edits": "edits",
+}
+IMAGE_FILES_PATH = "/v1/fake-images/"  # where "url" answers point (served by GET)
+JUNK_IMAGE = b"this is not an image"
+
+
+@dataclass(frozen=True)
+class UploadedFile:
+    """One file part of a multipart request."""
+
+    field: str  # the form field name, e.g. "image[]"
+    filename: str
+    content_type: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class ImageRequest:
+    """One images request the fake received.
+
+    endpoint: "generations" or "edits".
+    body: the JSON body (generations) or the multipart text fields (edits).
+    files: the multipart file parts (edits), in order.
+    """
+
+    endpoint: str
+    body: dict[str, Any]
+    files: list[UploadedFile] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def prompt(self) -> str:
+        return str(self.body.get("prompt", ""))
+
+
+def fake_image_png(prompt: str, size: str = "1024x1024") -> bytes:
+    """A one-colour PNG, 1/16 of `size` ("WxH") on each side; the colour is a hash of
+    `prompt`, so different prompts give different images (and tests can tell)."""
+    from PIL import Image  # only the image routes need Pillow
+
+    try:
+        width, height = (max(1, int(side) // 16) for side in size.lower().split("x", 1))
+    except ValueError:
+        width, height = 64, 64
+    red, green, blue = hashlib.sha256(prompt.encode()).digest()[:3]
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (red, green, blue)).save(out, "PNG")
+    return out.getvalue()
+
+
+def _parse_multipart(content_type: str, raw: bytes) -> tuple[dict[str, Any], list[UploadedFile]]:
+    """Text fields and file parts of a multipart/form-data body (stdlib email parser)."""
+    message = BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + raw
+    )
+    fields: dict[str, Any] = {}
+    files: list[UploadedFile] = []
+    if not message.is_multipart():
+        return fields, files
+    for part in message.iter_parts():
+        name = str(part.get_param("name", "", header="content-disposition"))
+        data = part.get_payload(decode=True)
+        payload = data if isinstance(data, bytes) else b""
+        filename = part.get_filename()
+        if filename is None:
+            fields[name] = payload.decode("utf-8", errors="replace")
+        else:
+            files.append(UploadedFile(name, filename, part.get_content_type(), payload))
+    return fields, files
 
 
 def last_user_message(body: dict[str, Any]) -> str:
@@ -257,6 +345,8 @@ class _Handler(BaseHTTPRequestHandler):
                     ],
                 },
             )
+        elif path.startswith(IMAGE_FILES_PATH):
+            self._image_file(path[len(IMAGE_FILES_PATH) :])
         else:
             self._error(404, f"Unknown path {self.path}", "invalid_request_error")
 
@@ -270,6 +360,9 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         path = self.path.split("?", 1)[0].rstrip("/")
+        if path in IMAGE_PATHS:
+            self._images(IMAGE_PATHS[path], raw)
+            return
         if path not in ("/v1/chat/completions", "/chat/completions"):
             self._error(404, f"Unknown path {self.path}", "invalid_request_error")
             return
@@ -297,6 +390,45 @@ class _Handler(BaseHTTPRequestHandler):
             self._stream(body, reply)
         else:
             self._complete(body, reply)
+
+    def _images(self, endpoint: str, raw: bytes) -> None:
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        files: list[UploadedFile] = []
+        if endpoint == "edits":
+            body, files = _parse_multipart(headers.get("content-type", ""), raw)
+        else:
+            try:
+                body = json.loads(raw or b"{}")
+            except ValueError as exc:
+                self._error(400, f"Invalid JSON body: {exc}", "invalid_request_error")
+                return
+        fake = self.server.fake
+        fake._record_image(ImageRequest(endpoint, body, files, headers))
+        status = fake.image_status
+        if endpoint == "edits" and status == 200:
+            status = fake.image_edit_status
+        if status != 200:
+            self._error(status, f"Fake images error {status}")
+            return
+        png = fake_image_png(str(body.get("prompt", "")), str(body.get("size") or "1024x1024"))
+        if fake.image_answer == "url":
+            item = {"url": fake._image_url(png)}
+        elif fake.image_answer == "junk":
+            item = {"b64_json": base64.b64encode(JUNK_IMAGE).decode("ascii")}
+        else:
+            item = {"b64_json": base64.b64encode(png).decode("ascii")}
+        self._send_json(200, {"created": int(time.time()), "data": [item]})
+
+    def _image_file(self, name: str) -> None:
+        data = self.server.fake._image_files.get(name)
+        if data is None:
+            self._error(404, f"Unknown path {self.path}", "invalid_request_error")
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def _complete(self, body: dict[str, Any], reply: Reply) -> None:
         if reply.cut_after is not None:
@@ -398,6 +530,11 @@ class FakeOpenAI:
         errors: exceptions raised by the responder (each was answered with a 500).
         responder: decides the reply to a request once the script is used up.
         model: the model name served by GET /v1/models ("fake-model").
+        image_requests: the images requests received (`ImageRequest`), in order.
+        image_status: anything but 200 makes both image routes answer that error.
+        image_edit_status: the same for /images/edits only (a provider without edits).
+        image_answer: "b64_json" (default), "url" (a link to the PNG on this server)
+            or "junk" (base64 of bytes that are not an image).
     """
 
     def __init__(
@@ -411,6 +548,11 @@ class FakeOpenAI:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.errors: list[BaseException] = []
+        self.image_requests: list[ImageRequest] = []
+        self.image_status = 200
+        self.image_edit_status = 200
+        self.image_answer = "b64_json"
+        self._image_files: dict[str, bytes] = {}
         self._lock = threading.Lock()
         self._script: deque[Reply] = deque()
         self._ids = 0
@@ -490,6 +632,17 @@ class FakeOpenAI:
         with self._lock:
             self.requests.append(body)
             self.headers.append(headers)
+
+    def _record_image(self, request: ImageRequest) -> None:
+        with self._lock:
+            self.image_requests.append(request)
+
+    def _image_url(self, png: bytes) -> str:
+        """Keep `png` to be served by GET and return its URL."""
+        with self._lock:
+            name = f"img-{len(self._image_files) + 1}.png"
+            self._image_files[name] = png
+        return f"{self.base_url.removesuffix('/v1')}{IMAGE_FILES_PATH}{name}"
 
     def _record_error(self, exc: BaseException) -> None:
         with self._lock:

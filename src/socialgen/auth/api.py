@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Header, Path
+from fastapi import Depends, Header, Path
 
 from socialgen.api_support import EngineDep
 from socialgen.auth.service import (
@@ -88,3 +88,32 @@ def _bearer(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise TokenRejected("malformed Authorization header: expected 'Bearer <token>'")
     return token.strip()
+
+
+@dataclass(frozen=True)
+class UserAccess:
+    user_id: str | None  # None when a workspace-bound key acts without a user
+    workspace_id: str | None  # the key's workspace, when it is bound to one
+
+
+def authenticated_user(
+    engine: EngineDep,
+    x_api_key: Annotated[str | None, Header(description="Service API key.")] = None,
+    authorization: Annotated[
+        str | None, Header(description="Bearer <ACCESS_TOKEN> identifying a user.")
+    ] = None,
+) -> UserAccess:
+    """For endpoints outside any workspace that need "an authenticated user": a valid
+    key plus a bearer token, or a workspace-bound key (it stands for that workspace)."""
+    with read_session(engine) as session:
+        key = authenticate_api_key(session, x_api_key)
+        bearer = _bearer(authorization)
+        if bearer is None:
+            if key.workspace_id is None:
+                raise NotAuthenticated(NOT_AUTHORIZED)
+            return UserAccess(user_id=None, workspace_id=key.workspace_id)
+        user = authenticate_token(session, bearer)
+    return UserAccess(user_id=user.id, workspace_id=key.workspace_id)
+
+
+AuthenticatedUser = Annotated[UserAccess, Depends(authenticated_user)]

@@ -14,7 +14,7 @@ from socialgen.clock import iso, utcnow
 from socialgen.posts.service import create_draft, get_post, update_content
 from socialgen.posts.views import snippet
 from socialgen.store.engine import read_session, transaction
-from socialgen.store.tables import Conversation, Message
+from socialgen.store.tables import Conversation, Message, Post
 from socialgen.workspaces.usage import release_posts
 
 HISTORY_MESSAGES = 12
@@ -83,26 +83,58 @@ def save_post(
     """A new draft, or a new version of `post_id`, with the exchange that produced it.
     `title` and `meta` describe a new conversation (e.g. a calendar day's theme)."""
     with transaction(engine) as session:
-        conversation = _conversation(
-            session, workspace_id, user_id, conversation_id, title or user_input, meta
+        post = write_post(
+            session,
+            workspace_id=workspace_id,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            user_input=user_input,
+            content=content,
+            post_id=post_id,
+            variation_name=variation_name,
+            title=title,
+            meta=meta,
         )
-        if post_id is not None:
-            post = update_content(session, workspace_id, post_id, content, source="generated")
-            if post.conversation_id != conversation.id:
-                post.conversation_id = conversation.id
-                session.add(post)
-        else:
-            post = create_draft(
-                session,
-                workspace_id,
-                content,
-                conversation_id=conversation.id,
-                user_id=user_id,
-                variation_name=variation_name,
-            )
-        conversation.current_content = post.content
-        _append(session, conversation, user_input, post.content)
-        return SavedPost(post_id=post.id, conversation_id=conversation.id)
+        assert post.conversation_id is not None
+        return SavedPost(post_id=post.id, conversation_id=post.conversation_id)
+
+
+def write_post(
+    session: Session,
+    *,
+    workspace_id: str,
+    user_id: str | None,
+    conversation_id: str | None,
+    user_input: str,
+    content: str,
+    post_id: str | None = None,
+    variation_name: str | None = None,
+    title: str | None = None,
+    meta: dict[str, Any] | None = None,
+    post_type: str = "text",
+) -> Post:
+    """save_post inside the caller's transaction (e.g. with a carousel's rows)."""
+    conversation = _conversation(
+        session, workspace_id, user_id, conversation_id, title or user_input, meta
+    )
+    if post_id is not None:
+        post = update_content(session, workspace_id, post_id, content, source="generated")
+        if post.conversation_id != conversation.id:
+            post.conversation_id = conversation.id
+            session.add(post)
+    else:
+        post = create_draft(
+            session,
+            workspace_id,
+            content,
+            conversation_id=conversation.id,
+            user_id=user_id,
+            variation_name=variation_name,
+            post_type=post_type,
+        )
+    conversation.current_content = post.content
+    _append(session, conversation, user_input, post.content)
+    return post
 
 
 def refund(engine: Engine, workspace_id: str, count: int) -> None:

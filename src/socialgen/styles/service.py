@@ -14,8 +14,9 @@ from sqlmodel import Session, col, select
 from socialgen.clock import iso, utcnow
 from socialgen.errors import BadRequest, NotFound
 from socialgen.limits import MAX_POST_CHARS, MAX_STYLE_POSTS_PER_CALL
-from socialgen.store.tables import ContentStyle, Membership, Role, StylePost
+from socialgen.store.tables import ContentStyle, StylePost
 from socialgen.styles.schemas import ContentStyleView, StylePostView
+from socialgen.workspaces.service import workspace_owner
 
 STYLE_NOT_FOUND = "Content style not found"
 STYLE_POST_NOT_FOUND = "Style post not found"
@@ -181,15 +182,6 @@ def _view(style: ContentStyle, posts: list[StylePost]) -> ContentStyleView:
 
 def post_view(post: StylePost) -> StylePostView:
     return {"_id": post.id, "content": post.content}
-
-
-def workspace_owner(session: Session, workspace_id: str) -> str | None:
-    """Who a workspace-bound key acts for when no user is named: its first owner."""
-    return session.exec(
-        select(Membership.user_id)
-        .where(col(Membership.workspace_id) == workspace_id, col(Membership.role) == Role.OWNER)
-        .order_by(col(Membership.created_at))
-    ).first()
 
 
 def _style_post(session: Session, style_id: str, post_id: str) -> StylePost:

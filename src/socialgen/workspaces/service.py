@@ -169,3 +169,12 @@ def _clean_name(name: str | None, what: str) -> str:
     if len(cleaned) > MAX_NAME_CHARS:
         raise BadRequest(f"{what} is longer than {MAX_NAME_CHARS} characters")
     return cleaned
+
+
+def workspace_owner(session: Session, workspace_id: str) -> str | None:
+    """Who a workspace-bound key acts for when no user is named: its first owner."""
+    return session.exec(
+        select(Membership.user_id)
+        .where(col(Membership.workspace_id) == workspace_id, col(Membership.role) == Role.OWNER)
+        .order_by(col(Membership.created_at))
+    ).first()

@@ -1,6 +1,7 @@
 """All tables; importing this package registers them on SQLModel.metadata."""
 
 from socialgen.store.tables.auth import AccessToken, ApiKey
+from socialgen.store.tables.carousels import Carousel, CarouselSlide
 from socialgen.store.tables.posts import Conversation, Message, Post, PostStatus, PostVersion
 from socialgen.store.tables.styles import ContentStyle, StylePost
 from socialgen.store.tables.workspace import Membership, Role, User, Workspace, WorkspaceUsage
@@ -8,6 +9,8 @@ from socialgen.store.tables.workspace import Membership, Role, User, Workspace, 
 __all__ = [
     "AccessToken",
     "ApiKey",
+    "Carousel",
+    "CarouselSlide",
     "ContentStyle",
     "Conversation",
     "Membership",

@@ -1,0 +1,283 @@
+"""`socialgen carousel ...`: create, regenerate-slide, pdf, templates, list, show."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from socialgen.cli_support import JsonOpt, WorkspaceOpt, command_group, console, emit
+
+if TYPE_CHECKING:
+    from socialgen.carousels.plan import Artwork
+    from socialgen.carousels.uploads import CheckedImage
+
+app = command_group("Carousels: AI slides with images, rendered to a vector PDF.")
+
+ReferenceOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--reference-image", help="An image to guide the art (repeat, at most 5).", dir_okay=False
+    ),
+]
+
+
+@app.command()
+def create(
+    prompt: Annotated[str, typer.Argument(help="What the carousel is about.")],
+    handle: Annotated[
+        str | None, typer.Option("--handle", help="Handle shown on the slides, e.g. @ada.")
+    ] = None,
+    profile_image: Annotated[
+        str | None, typer.Option("--profile-image", help="Your picture: a URL or a file.")
+    ] = None,
+    reference_image: ReferenceOpt = None,
+    logo: Annotated[
+        Path | None, typer.Option("--logo", help="A logo shown on every slide.", dir_okay=False)
+    ] = None,
+    template: Annotated[
+        str | None, typer.Option("--template", help="Slide template (see `carousel templates`).")
+    ] = None,
+    style: Annotated[str | None, typer.Option("--style", help="Content style id.")] = None,
+    slides: Annotated[
+        int | None, typer.Option("--slides", help="Number of slides, 2 to 12 (default 6).")
+    ] = None,
+    open_pdf: Annotated[bool, typer.Option("--open", help="Open the PDF when done.")] = False,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Plan the slides, make an image per slide, render the PDF and thumbnail."""
+    from socialgen.ai.images import image_model
+    from socialgen.carousels.plan import prepare_carousel
+    from socialgen.carousels.render_cli import CarouselPrinter
+    from socialgen.carousels.requests import CarouselRequest
+    from socialgen.carousels.service import create_carousel
+    from socialgen.cli_events import JsonLines, consume, current_model
+    from socialgen.cli_support import open_workspace
+    from socialgen.files.store import path_for_url
+    from socialgen.generation.plan import Caller
+
+    request = CarouselRequest.from_fields(
+        {
+            "prompt": prompt,
+            "socialMediaHandle": handle,
+            "userProfileImage": profile_image if _is_url(profile_image) else None,
+            "template": template,
+            "contentStyleId": style,
+            "slideCount": slides,
+        }
+    )
+    artwork = _artwork(profile_image, reference_image or [], logo)
+    engine, workspace_id = open_workspace(workspace)
+    plan = prepare_carousel(
+        Caller(engine=engine, workspace_id=workspace_id, user_id=None), request, artwork
+    )
+    events = create_carousel(plan, current_model(), image_model())
+    completed: dict[str, Any] | None
+    if json_output:
+        lines = JsonLines()
+        failed = consume(events, lines)
+        completed = None
+    else:
+        console(stderr=True).print(f"model: {current_model().name}", style="dim")
+        printer = CarouselPrinter(console(), console(stderr=True))
+        failed = consume(events, printer)
+        completed = printer.completed
+    if failed:
+        raise typer.Exit(1)
+    if open_pdf and completed is not None:
+        typer.launch(str(path_for_url(completed["pdfUrl"])))
+
+
+@app.command("regenerate-slide")
+def regenerate_slide(
+    carousel_id: Annotated[str, typer.Argument(help="Carousel id.")],
+    index: Annotated[str, typer.Argument(help="Slide index, 0 for the first slide.")],
+    prompt: Annotated[str, typer.Argument(help="What the new image shows.")],
+    reference_image: ReferenceOpt = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Replace one slide's image, then render the PDF and thumbnail again."""
+    import asyncio
+
+    from socialgen.ai.images import image_model
+    from socialgen.carousels.regenerate import regenerate_slide as regenerate
+    from socialgen.carousels.requests import RegenerateSlideRequest
+    from socialgen.cli_support import open_workspace
+    from socialgen.files.store import path_for_url
+    from socialgen.generation.plan import Caller
+
+    request = RegenerateSlideRequest.from_fields(
+        {"carouselId": carousel_id, "slideIndex": index, "prompt": prompt}
+    )
+    references = _references(reference_image or [])
+    engine, workspace_id = open_workspace(workspace)
+    caller = Caller(engine=engine, workspace_id=workspace_id, user_id=None)
+    data = asyncio.run(regenerate(caller, request, references, image_model()))
+
+    def show(out: Any) -> None:
+        out.print(f"slide {data['slideIndex']}: {data['slide']['title']}")
+        out.print(f"image:     {path_for_url(data['slide']['image'])}", soft_wrap=True)
+        out.print(f"PDF:       {path_for_url(data['pdfUrl'])}", soft_wrap=True)
+        out.print(f"thumbnail: {path_for_url(data['thumbnailUrl'])}", soft_wrap=True)
+
+    emit(json_output, data, show)
+
+
+@app.command()
+def pdf(
+    slides: Annotated[list[Path], typer.Argument(help="Slide HTML files, one page each.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The PDF to write.")],
+    width: Annotated[int, typer.Option(help="Page width in CSS px.")] = 1080,
+    height: Annotated[int, typer.Option(help="Page height in CSS px.")] = 1350,
+) -> None:
+    """Render slide HTML files to one vector PDF. Only data: URIs load (no files, no network)."""
+    from socialgen.errors import BadRequest
+    from socialgen.limits import MAX_SLIDE_HTML_BYTES
+    from socialgen.render.pdf import check_pdf_request, html_to_pdf
+
+    if not output.parent.is_dir():
+        raise BadRequest(f"Cannot write {output}: no such directory {output.parent}")
+    pages = [_read_text(path, MAX_SLIDE_HTML_BYTES) for path in slides]
+    check_pdf_request(pages, width, height)
+    data = html_to_pdf(pages, width, height)
+    output.write_bytes(data)
+    console(stderr=True).print(f"wrote {output} ({len(pages)} pages, {len(data):,} bytes)")
+
+
+@app.command()
+def templates(json_output: JsonOpt = False) -> None:
+    """The built-in slide templates."""
+    from socialgen.carousels.templates import list_templates
+
+    records = [template.as_dict() for template in list_templates()]
+
+    def show(out: Any) -> None:
+        from socialgen.cli_support import print_rows
+
+        print_rows(
+            out,
+            "Templates",
+            [
+                {
+                    "name": r["name"],
+                    "description": r["description"],
+                    "colours": f"{r['theme']['primaryColor']} on {r['theme']['backgroundColor']}",
+                    "font": r["theme"]["font"],
+                }
+                for r in records
+            ],
+        )
+
+    emit(json_output, records, show)
+
+
+@app.command("list")
+def list_(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
+    """Carousels of the workspace, newest first."""
+    from socialgen.carousels.repository import list_carousels
+    from socialgen.cli_support import open_workspace, print_rows
+    from socialgen.clock import iso
+    from socialgen.files.store import file_url
+
+    engine, workspace_id = open_workspace(workspace)
+    rows = [
+        {
+            "id": c.id,
+            "name": c.name,
+            "status": c.status,
+            "template": c.template,
+            "postId": c.post_id,
+            "createdAt": iso(c.created_at),
+            "pdfUrl": file_url(c.workspace_id, c.pdf_file),
+        }
+        for c in list_carousels(engine, workspace_id)
+    ]
+    emit(json_output, rows, lambda out: print_rows(out, "Carousels", rows))
+
+
+@app.command()
+def show(
+    carousel_id: Annotated[str, typer.Argument(help="Carousel id.")],
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """A carousel, its slides and where its files are."""
+    from socialgen.carousels.repository import load_carousel
+    from socialgen.carousels.views import carousel_view
+    from socialgen.cli_support import open_workspace, print_rows
+    from socialgen.files.store import path_for_url
+
+    engine, workspace_id = open_workspace(workspace)
+    record = load_carousel(engine, workspace_id, carousel_id)
+    view = carousel_view(record.carousel, record.slides)
+
+    def render(out: Any) -> None:
+        out.print(f"{view['name']}  ({view['carouselId']}, {view['status']}, {view['template']})")
+        out.print(f"post:      {view['postId']}")
+        out.print(f"PDF:       {path_for_url(view['pdfUrl'])}", soft_wrap=True)
+        out.print(f"thumbnail: {path_for_url(view['thumbnailUrl'])}", soft_wrap=True)
+        print_rows(
+            out,
+            "Slides",
+            [
+                {
+                    "index": s["slideIndex"],
+                    "title": s["title"],
+                    "content": s["content"],
+                    "image": str(path_for_url(s["image"])),
+                }
+                for s in view["slides"]
+            ],
+        )
+
+    emit(json_output, view, render)
+
+
+def _is_url(value: str | None) -> bool:
+    return value is not None and value.strip().lower().startswith(("http://", "https://"))
+
+
+def _artwork(profile_image: str | None, references: list[Path], logo: Path | None) -> Artwork:
+    """The user's images, checked by content; a profile URL is fetched (SSRF-guarded)."""
+    import asyncio
+
+    from socialgen.carousels.plan import Artwork
+    from socialgen.carousels.uploads import fetch_profile_image, read_image_file
+
+    profile: CheckedImage | None = None
+    if profile_image is not None and profile_image.strip():
+        if _is_url(profile_image):
+            profile = asyncio.run(fetch_profile_image(profile_image.strip()))
+        else:
+            profile = read_image_file(Path(profile_image).expanduser(), "profile image")
+    return Artwork(
+        references=_references(references),
+        logo=read_image_file(logo, "logo") if logo is not None else None,
+        profile_image=profile,
+    )
+
+
+def _references(paths: list[Path]) -> list[CheckedImage]:
+    from socialgen.carousels.uploads import read_image_file
+    from socialgen.errors import BadRequest
+    from socialgen.limits import MAX_REFERENCE_IMAGES
+
+    if len(paths) > MAX_REFERENCE_IMAGES:
+        raise BadRequest(f"At most {MAX_REFERENCE_IMAGES} reference images are allowed")
+    return [read_image_file(path, "reference image") for path in paths]
+
+
+def _read_text(path: Path, limit: int) -> str:
+    from socialgen.errors import BadRequest
+
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise BadRequest(f"Cannot read {path}: {error.strerror or error}") from None
+    if len(data) > limit:
+        raise BadRequest(f"{path} is larger than {limit // (1024 * 1024)} MB")
+    return data.decode("utf-8", "replace")

@@ -1,0 +1,62 @@
+"""Everything checked and resolved before a carousel is made: prompt, template,
+style, the user's images, the author, and the quota. A refusal here happens
+before any work and before the stream opens, so HTTP answers it with a status."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlmodel import select
+
+from socialgen.carousels.requests import CarouselRequest
+from socialgen.carousels.templates import DEFAULT_TEMPLATE, SlideTemplate, get_template
+from socialgen.carousels.uploads import CheckedImage
+from socialgen.generation.plan import Caller
+from socialgen.ids import new_id
+from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
+from socialgen.store.engine import transaction
+from socialgen.store.tables import User
+from socialgen.styles.guide import style_guide
+from socialgen.workspaces.service import workspace_owner
+from socialgen.workspaces.usage import reserve_posts
+
+
+@dataclass(frozen=True)
+class Artwork:
+    """The user's own images, already checked by content."""
+
+    references: list[CheckedImage] = field(default_factory=list)
+    logo: CheckedImage | None = None
+    profile_image: CheckedImage | None = None
+
+
+@dataclass(frozen=True)
+class CarouselPlan:
+    caller: Caller
+    carousel_id: str
+    request: CarouselRequest
+    template: SlideTemplate
+    style: str | None
+    author_name: str | None
+    artwork: Artwork
+    width: int = DEFAULT_SLIDE_WIDTH
+    height: int = DEFAULT_SLIDE_HEIGHT
+    reserved: int = 1  # the carousel's post
+
+
+def prepare_carousel(caller: Caller, request: CarouselRequest, artwork: Artwork) -> CarouselPlan:
+    template = get_template(request.template or DEFAULT_TEMPLATE)
+    with transaction(caller.engine) as session:
+        style = style_guide(session, caller.workspace_id, request.content_style_id, request.prompt)
+        author_id = caller.user_id or workspace_owner(session, caller.workspace_id)
+        author = session.exec(select(User).where(User.id == author_id)).first()
+        reserve_posts(session, caller.workspace_id, 1)
+    return CarouselPlan(
+        caller=caller,
+        carousel_id=new_id(),
+        request=request,
+        template=template,
+        style=style,
+        author_name=(author.name or author.email.split("@", 1)[0]) if author else None,
+        artwork=artwork,
+    )

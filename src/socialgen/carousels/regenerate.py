@@ -1,0 +1,143 @@
+"""A new image for one slide, then the PDF and thumbnail again.
+
+The image is made first (the slow part), then the PDF is rendered from the rows
+as they are now and saved only if nobody changed the carousel meanwhile;
+otherwise it is rendered again from the fresh rows, so two regenerations of
+different slides at once both end up in the PDF.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from socialgen.ai.images import ImageModel
+from socialgen.carousels import assets, repository
+from socialgen.carousels.requests import RegenerateSlideRequest
+from socialgen.carousels.uploads import CheckedImage
+from socialgen.carousels.views import carousel_view, post_reference
+from socialgen.errors import BadRequest
+from socialgen.files.store import delete_file
+from socialgen.generation.plan import Caller
+from socialgen.store.tables import CarouselSlide
+
+SAVE_ATTEMPTS = 3
+
+
+async def regenerate_slide(
+    caller: Caller,
+    request: RegenerateSlideRequest,
+    references: Sequence[CheckedImage],
+    images: ImageModel,
+) -> dict[str, Any]:
+    """The updated slide with the carousel's new pdfUrl and thumbnailUrl."""
+    engine, workspace_id = caller.engine, caller.workspace_id
+    record = await asyncio.to_thread(
+        repository.load_carousel, engine, workspace_id, request.carousel_id
+    )
+    count = len(record.slides)
+    if request.slide_index >= count:
+        raise BadRequest(
+            f"slideIndex {request.slide_index} is out of range: "
+            f"the carousel has {count} slides (0 to {count - 1})"
+        )
+    carousel = record.carousel
+    image = await images.generate(
+        request.prompt,
+        width=carousel.width,
+        height=carousel.width,
+        references=[ref.data for ref in references],
+    )
+    data, media_type = await asyncio.to_thread(
+        assets.slide_art, image.data, image.media_type, carousel.width
+    )
+    new_image = await asyncio.to_thread(
+        assets.store_image,
+        workspace_id,
+        carousel.id,
+        f"slide-{request.slide_index}",
+        data,
+        media_type,
+    )
+    # Files of the carousel as read (an identical image or PDF keeps its old name):
+    # never removed by a failed attempt.
+    existing = _files_of(record)
+    written: set[str] = {new_image}
+    kept: set[str] = set()
+    try:
+        for attempt in range(1, SAVE_ATTEMPTS + 1):
+            if attempt > 1:
+                record = await asyncio.to_thread(
+                    repository.load_carousel, engine, workspace_id, request.carousel_id
+                )
+                existing |= _files_of(record)
+            before = _files_of(record)
+            read_at = record.carousel.updated_at
+            changed = _with_new_image(record, request, new_image)
+            rendered = await asyncio.to_thread(
+                assets.render_files, changed.carousel, changed.slides
+            )
+            written |= {rendered.pdf_file, rendered.thumbnail_file}
+            changed.carousel.pdf_file = rendered.pdf_file
+            changed.carousel.thumbnail_file = rendered.thumbnail_file
+            try:
+                await asyncio.to_thread(
+                    repository.save_slide_change,
+                    engine,
+                    changed,
+                    read_at=read_at,
+                    reference=post_reference(changed.carousel, changed.slides),
+                )
+            except repository.CarouselChanged:
+                if attempt == SAVE_ATTEMPTS:
+                    raise
+                continue
+            kept = _files_of(changed)
+            for key in before - kept:
+                await asyncio.to_thread(delete_file, workspace_id, key)
+            view = carousel_view(changed.carousel, changed.slides)
+            return {
+                "carouselId": carousel.id,
+                "slideIndex": request.slide_index,
+                "slide": view["slides"][request.slide_index],
+                "pdfUrl": view["pdfUrl"],
+                "thumbnailUrl": view["thumbnailUrl"],
+            }
+        raise AssertionError("unreachable")
+    finally:
+        for key in written - kept - existing:
+            await asyncio.to_thread(delete_file, workspace_id, key)
+
+
+def _with_new_image(
+    record: repository.CarouselRecord, request: RegenerateSlideRequest, image_file: str
+) -> repository.CarouselRecord:
+    slides = [
+        _copy_slide(slide, image_file, request.prompt)
+        if slide.position == request.slide_index
+        else slide
+        for slide in record.slides
+    ]
+    return repository.CarouselRecord(record.carousel, slides)
+
+
+def _copy_slide(slide: CarouselSlide, image_file: str, prompt: str) -> CarouselSlide:
+    return CarouselSlide(
+        id=slide.id,
+        carousel_id=slide.carousel_id,
+        position=slide.position,
+        title=slide.title,
+        content=slide.content,
+        image_prompt=prompt,
+        image_file=image_file,
+        updated_at=slide.updated_at,
+    )
+
+
+def _files_of(record: repository.CarouselRecord) -> set[str]:
+    """Every file a carousel uses (an identical new image keeps its old name)."""
+    carousel = record.carousel
+    files = {carousel.pdf_file, carousel.thumbnail_file, carousel.profile_image_file}
+    files |= {carousel.logo_file} | {slide.image_file for slide in record.slides}
+    return {key for key in files if key}

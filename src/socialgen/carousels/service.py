@@ -1,0 +1,153 @@
+"""Making a carousel, as a stream of events: the outline (plan_generated), one image
+per slide as each is made (image_generated), the PDF (generating_pdf), then the
+stored carousel and its draft post (complete).
+
+Nothing is half-stored: files go into the carousel's own folder and rows are
+written in one transaction at the end; a failed or cancelled run removes the
+folder and gives back the quota.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from socialgen.ai.images import ImageModel, ImageResult
+from socialgen.ai.model import TextModel
+from socialgen.carousels import assets, repository
+from socialgen.carousels.outline import Outline, outline_carousel
+from socialgen.carousels.plan import CarouselPlan
+from socialgen.carousels.views import carousel_view, post_reference
+from socialgen.events import Event, event
+from socialgen.files.store import delete_folder, file_url
+from socialgen.generation import persist
+from socialgen.generation.fanout import Emit, fan_out
+from socialgen.store.tables import Carousel, CarouselSlide
+
+logger = logging.getLogger("socialgen.carousels")
+
+IMAGE_CONCURRENCY = 3
+
+
+async def create_carousel(
+    plan: CarouselPlan, model: TextModel, images: ImageModel
+) -> AsyncIterator[Event]:
+    caller = plan.caller
+    folder = assets.carousel_folder(plan.carousel_id)
+    finished = False
+    try:
+        outline = await outline_carousel(
+            model, plan.request.prompt, plan.request.slide_count, plan.style
+        )
+        yield event("plan_generated", prompts=outline.image_prompts)
+        carousel = await asyncio.to_thread(_new_carousel, plan, outline)
+        image_files: dict[int, str] = {}
+
+        def job(index: int) -> Callable[[Emit], Awaitable[None]]:
+            async def make(emit: Emit) -> None:
+                slide = outline.slides[index]
+                image = await images.generate(
+                    slide.image_prompt,
+                    width=plan.width,
+                    height=plan.width,  # square art; the template frames it
+                    references=[ref.data for ref in plan.artwork.references],
+                )
+                key = await asyncio.to_thread(_store_slide_image, carousel, index, image)
+                image_files[index] = key
+                await emit(
+                    event(
+                        "image_generated",
+                        slideIndex=index,
+                        slide={
+                            "title": slide.title,
+                            "content": slide.content,
+                            "image": file_url(caller.workspace_id, key),
+                        },
+                    )
+                )
+
+            return make
+
+        jobs = [job(index) for index in range(len(outline.slides))]
+        async for item in fan_out(jobs, IMAGE_CONCURRENCY):
+            yield item
+        slides = [
+            CarouselSlide(
+                carousel_id=carousel.id,
+                position=index,
+                title=slide.title,
+                content=slide.content,
+                image_prompt=slide.image_prompt,
+                image_file=image_files[index],
+            )
+            for index, slide in enumerate(outline.slides)
+        ]
+        yield event("generating_pdf", message=f"Rendering {len(slides)} slides to PDF")
+        rendered = await asyncio.to_thread(assets.render_files, carousel, slides)
+        logger.info(
+            "carousel %s rendered: html %.3fs, pdf %.3fs, thumbnail %.3fs",
+            carousel.id,
+            rendered.html_seconds,
+            rendered.pdf_seconds,
+            rendered.thumbnail_seconds,
+        )
+        carousel.pdf_file = rendered.pdf_file
+        carousel.thumbnail_file = rendered.thumbnail_file
+        view = carousel_view(carousel, slides)
+        record = repository.CarouselRecord(carousel, slides)
+        post_id = await asyncio.to_thread(
+            repository.save_new_carousel,
+            caller.engine,
+            record,
+            user_id=caller.user_id,
+            prompt=plan.request.prompt,
+            caption=outline.caption,
+            reference=post_reference(carousel, slides),
+        )
+        finished = True
+        view["postId"] = post_id
+        yield event("complete", success=True, data=view)
+    finally:
+        if not finished:
+            # Runs on failure, on cancellation (client gone) and on early close.
+            delete_folder(caller.workspace_id, folder)
+            persist.refund(caller.engine, caller.workspace_id, plan.reserved)
+
+
+def _new_carousel(plan: CarouselPlan, outline: Outline) -> Carousel:
+    """The carousel row (not yet stored) with the user's images saved beside it."""
+    caller = plan.caller
+    artwork = plan.artwork
+    stored: dict[str, str | None] = {"profile": None, "logo": None}
+    for stem, image in (("profile", artwork.profile_image), ("logo", artwork.logo)):
+        if image is not None:
+            data, media_type = assets.brand_image(image.data, image.media_type)
+            stored[stem] = assets.store_image(
+                caller.workspace_id, plan.carousel_id, stem, data, media_type
+            )
+    return Carousel(
+        id=plan.carousel_id,
+        workspace_id=caller.workspace_id,
+        user_id=caller.user_id,
+        name=outline.name,
+        prompt=plan.request.prompt,
+        template=plan.template.name,
+        theme=plan.template.theme.as_dict(),
+        handle=plan.request.handle,
+        author_name=plan.author_name,
+        profile_image_url=plan.request.profile_image_url,
+        profile_image_file=stored["profile"],
+        logo_file=stored["logo"],
+        width=plan.width,
+        height=plan.height,
+        pdf_file="",
+        thumbnail_file="",
+    )
+
+
+def _store_slide_image(carousel: Carousel, index: int, image: ImageResult) -> str:
+    data, media_type = assets.slide_art(image.data, image.media_type, carousel.width)
+    return assets.store_image(
+        carousel.workspace_id, carousel.id, f"slide-{index}", data, media_type
+    )

@@ -1,0 +1,1 @@
+"""Stored files (carousel images, PDFs, thumbnails), one folder per workspace."""

@@ -1,0 +1,147 @@
+"""Slide HTML to one vector PDF with WeasyPrint: one slide, one page, text selectable.
+
+The HTML may come from anyone (generate-pdf takes it in the request body), so it
+is treated as untrusted: only data: URIs may load. No file:// (it would read the
+server's disk into the PDF), no http(s) (it would make the server a proxy into
+its own network), and no base URL, so relative references resolve to nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import weasyprint
+from PIL import ImageFile
+from weasyprint.text.fonts import FontConfiguration
+from weasyprint.urls import URLFetcher
+
+from socialgen.errors import BadRequest
+from socialgen.limits import (
+    MAX_PDF_SLIDES,
+    MAX_SLIDE_HTML_BYTES,
+    MAX_SLIDE_SIDE,
+    MAX_SLIDES_HTML_BYTES,
+)
+
+# Importing WeasyPrint turns on Pillow's process-wide LOAD_TRUNCATED_IMAGES; the
+# upload checks rely on Pillow refusing truncated images, so turn it back off (a
+# truncated image in slide HTML is then simply not drawn).
+ImageFile.LOAD_TRUNCATED_IMAGES = False
+
+LOGGER = logging.getLogger(__name__)
+ALLOWED_PROTOCOLS = frozenset({"data"})
+
+# Author rules beat user rules unless the user rules are !important; these must win
+# over whatever the slide says, so the page is exactly the slide's size.
+PAGE_CSS = """
+@page {{ size: {width}px {height}px !important; margin: 0 !important; }}
+html, body {{ margin: 0 !important; padding: 0 !important; overflow: hidden !important; }}
+"""
+
+
+def check_pdf_request(pages: list[str], width: int, height: int) -> None:
+    """Refuse what cannot or must not be rendered, before any rendering starts."""
+    for name, side in (("width", width), ("height", height)):
+        # bool is an int to Python; "width": true is still a bad request.
+        if not isinstance(side, int) or isinstance(side, bool):
+            raise BadRequest(f"{name} must be a whole number of pixels")
+        if not 1 <= side <= MAX_SLIDE_SIDE:
+            raise BadRequest(f"{name} must be between 1 and {MAX_SLIDE_SIDE} pixels, got {side}")
+    if not isinstance(pages, list) or not pages:
+        raise BadRequest("slidesHtml must be a non-empty list of HTML strings")
+    if len(pages) > MAX_PDF_SLIDES:
+        raise BadRequest(f"slidesHtml has {len(pages)} slides; the most is {MAX_PDF_SLIDES}")
+    total = 0
+    for index, page in enumerate(pages):
+        if not isinstance(page, str):
+            raise BadRequest(f"slidesHtml[{index}] must be a string")
+        if not page.strip():
+            raise BadRequest(f"slidesHtml[{index}] is empty")
+        size = len(page.encode("utf-8"))
+        if size > MAX_SLIDE_HTML_BYTES:
+            raise BadRequest(
+                f"slidesHtml[{index}] is {size} bytes; the most for one slide is "
+                f"{MAX_SLIDE_HTML_BYTES}"
+            )
+        total += size
+    if total > MAX_SLIDES_HTML_BYTES:
+        raise BadRequest(f"slidesHtml is {total} bytes in all; the most is {MAX_SLIDES_HTML_BYTES}")
+
+
+def html_to_pdf(pages: list[str], width: int, height: int) -> bytes:
+    """One PDF page of exactly `width` x `height` CSS px per HTML document, in order.
+
+    A slide whose content runs onto a second page keeps only its first: a carousel
+    slide is one page by definition.
+    """
+    check_pdf_request(pages, width, height)
+    fetcher = URLFetcher(allowed_protocols=ALLOWED_PROTOCOLS)
+    # Shared across the slides: fonts are looked up once, and a logo or profile
+    # picture repeated on every slide is decoded once.
+    font_config = FontConfiguration()
+    image_cache: dict[str, object] = {}
+    page_css = weasyprint.CSS(
+        string=PAGE_CSS.format(width=width, height=height),
+        url_fetcher=fetcher,
+        font_config=font_config,
+    )
+    with _quiet_weasyprint():
+        documents = [
+            weasyprint.HTML(string=page, base_url=None, url_fetcher=fetcher).render(
+                font_config=font_config, stylesheets=[page_css], cache=image_cache
+            )
+            for page in pages
+        ]
+        # Pages of several documents go into one PDF through copy(); the metadata
+        # (title: the first slide's <title>) is the first document's.
+        pdf = documents[0].copy([document.pages[0] for document in documents]).write_pdf()
+    if not isinstance(pdf, bytes):  # it is, without a target; WeasyPrint is untyped
+        raise TypeError(f"WeasyPrint's write_pdf returned {type(pdf).__name__}, not bytes")
+    return pdf
+
+
+# --- logging ------------------------------------------------------------------------
+
+
+class _DemoteToDebug(logging.Filter):
+    """Passes WeasyPrint's warnings and errors on at DEBUG, under our logger.
+
+    With untrusted HTML, "Failed to load image at 'file:///...'" is WeasyPrint
+    reporting an error and us reporting success; it must not reach stderr.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno <= logging.DEBUG:
+            return True
+        LOGGER.debug("weasyprint %s: %s", record.levelname.lower(), record.getMessage())
+        return False
+
+
+_DEMOTE = _DemoteToDebug()
+_quiet_lock = threading.Lock()
+_quiet_renders = 0  # renders running now, in any thread
+
+
+@contextmanager
+def _quiet_weasyprint() -> Iterator[None]:
+    """Demote WeasyPrint's log records while a render runs, then leave it as it was.
+
+    Counted, so renders overlapping in several threads (the API's worker threads)
+    keep the filter until the last one ends.
+    """
+    global _quiet_renders
+    weasyprint_logger = logging.getLogger("weasyprint")
+    with _quiet_lock:
+        if _quiet_renders == 0:
+            weasyprint_logger.addFilter(_DEMOTE)
+        _quiet_renders += 1
+    try:
+        yield
+    finally:
+        with _quiet_lock:
+            _quiet_renders -= 1
+            if _quiet_renders == 0:
+                weasyprint_logger.removeFilter(_DEMOTE)

@@ -1,0 +1,142 @@
+"""`socialgen carousel ...`: create (rich and --json), regenerate-slide, pdf,
+templates, list, show, and the refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from typer.testing import CliRunner
+
+from socialgen.cli import app
+from tests.carousel_support import counts, png
+from tests.conftest import Store
+from tests.generation_support import FakeAI
+
+runner = CliRunner()
+
+
+def create_json(*args: str) -> dict[str, object]:
+    result = runner.invoke(app, ["carousel", "create", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert events[0]["event"] == "plan_generated"
+    assert events[-1]["event"] == "complete"
+    data: dict[str, object] = events[-1]["data"]["data"]
+    return data
+
+
+def test_create_prints_the_plan_each_image_and_the_files(
+    store: Store, fake_ai: FakeAI, tmp_path: Path
+) -> None:
+    logo = tmp_path / "logo.png"
+    logo.write_bytes(png("#ff0000", (32, 32)))
+    me = tmp_path / "me.png"
+    me.write_bytes(png("#00ff00", (32, 32)))
+    result = runner.invoke(
+        app,
+        [
+            "carousel", "create", "why small teams ship weekly", "--slides", "3",
+            "--handle", "@ada", "--logo", str(logo), "--profile-image", str(me),
+            "--template", "editorial",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Plan: 3 slides" in result.stderr
+    assert "slide 2: Point 3" in result.stderr
+    pdf_line = next(line for line in result.stdout.splitlines() if line.startswith("PDF:"))
+    pdf = Path(pdf_line.split(None, 1)[1])
+    assert pdf.is_file() and len(pdfium.PdfDocument(pdf)) == 3
+    assert str(store.home) in str(pdf)
+    thumbnail = next(line for line in result.stdout.splitlines() if line.startswith("thumbnail:"))
+    assert Path(thumbnail.split(None, 1)[1]).read_bytes().startswith(b"\x89PNG")
+
+
+def test_regenerate_list_and_show(store: Store, fake_ai: FakeAI) -> None:
+    carousel = create_json("shipping", "--slides", "2")
+    carousel_id = str(carousel["carouselId"])
+    result = runner.invoke(
+        app, ["carousel", "regenerate-slide", carousel_id, "1", "a lighthouse", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["slideIndex"] == 1 and data["pdfUrl"] != carousel["pdfUrl"]
+
+    listed = json.loads(runner.invoke(app, ["carousel", "list", "--json"]).stdout)
+    assert [c["id"] for c in listed] == [carousel_id]
+    assert listed[0]["pdfUrl"] == data["pdfUrl"]
+    shown = runner.invoke(app, ["carousel", "show", carousel_id])
+    assert shown.exit_code == 0
+    assert "Point 2" in shown.stdout
+    as_json = json.loads(runner.invoke(app, ["carousel", "show", carousel_id, "--json"]).stdout)
+    assert as_json["slides"][1]["image"] == data["slide"]["image"]
+
+
+def test_pdf_from_html_files(store: Store, tmp_path: Path) -> None:
+    pages = []
+    for n in range(2):
+        page = tmp_path / f"slide{n}.html"
+        page.write_text(f"<h1>Slide {n}</h1>")
+        pages.append(str(page))
+    out = tmp_path / "out.pdf"
+    result = runner.invoke(
+        app, ["carousel", "pdf", *pages, "-o", str(out), "--width", "800", "--height", "1000"]
+    )
+    assert result.exit_code == 0, result.output
+    document = pdfium.PdfDocument(out)
+    assert [document[i].get_size() for i in range(2)] == [(600.0, 750.0)] * 2
+
+
+def test_templates(store: Store) -> None:
+    result = runner.invoke(app, ["carousel", "templates", "--json"])
+    names = [t["name"] for t in json.loads(result.stdout)]
+    assert len(names) >= 3
+    table = runner.invoke(app, ["carousel", "templates"])
+    assert all(name in table.stdout for name in names)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["create", "x", "--slides", "40"], "slideCount must be between 2 and 12"),
+        (["create", "x", "--template", "neon"], "Unknown template 'neon'"),
+        (["create", "x", "--logo", "missing.png"], "missing.png"),
+        (["create", "x", "--profile-image", "http://10.0.0.1/me.png"], "10.0.0.1"),
+        (["create", "   "], "prompt is required"),
+        (["regenerate-slide", "nope", "0", "p"], "Carousel not found"),
+        (["regenerate-slide", "nope", "first", "p"], "slideIndex must be an integer"),
+        (["show", "nope"], "Carousel not found"),
+        (["pdf", "missing.html", "-o", "out.pdf"], "missing.html"),
+        (["pdf", "x.html", "-o", "/no/such/dir/out.pdf"], "no such directory"),
+    ],
+)
+def test_refusals_exit_non_zero_with_a_clear_message(
+    store: Store, fake_ai: FakeAI, args: list[str], message: str
+) -> None:
+    before = counts(store)
+    result = runner.invoke(app, ["carousel", *args])
+    assert result.exit_code != 0
+    assert message in result.stderr
+    assert "Traceback" not in result.output + result.stderr
+    assert counts(store) == before
+
+
+def test_too_many_reference_images(store: Store, fake_ai: FakeAI, tmp_path: Path) -> None:
+    image = tmp_path / "r.png"
+    image.write_bytes(png())
+    args = [arg for _ in range(6) for arg in ("--reference-image", str(image))]
+    result = runner.invoke(app, ["carousel", "create", "x", *args])
+    assert result.exit_code == 1
+    assert "At most 5 reference images are allowed" in result.stderr
+
+
+def test_a_text_file_named_png_is_not_an_image(
+    store: Store, fake_ai: FakeAI, tmp_path: Path
+) -> None:
+    fake = tmp_path / "logo.png"
+    fake.write_text("hello")
+    result = runner.invoke(app, ["carousel", "create", "x", "--logo", str(fake)])
+    assert result.exit_code == 1
+    assert "is not a PNG, JPEG, WebP or GIF image" in result.stderr
