@@ -502,3 +502,5 @@ def test_deleting_the_post_deletes_the_carousel(
     assert response.json()["data"]["postType"] == "carousel"
     assert counts(store)["carousels"] == 0
     assert counts(store)["slides"] == 0
+    assert counts(store)["files"] == 0  # its images, PDF and thumbnail too
+    assert client.get(carousel["pdfUrl"], headers=headers).status_code == 404

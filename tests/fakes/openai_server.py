@@ -404,6 +404,8 @@ class _Handler(BaseHTTPRequestHandler):
                 return
         fake = self.server.fake
         fake._record_image(ImageRequest(endpoint, body, files, headers))
+        if fake.image_delay > 0:
+            time.sleep(fake.image_delay)
         status = fake.image_status
         if endpoint == "edits" and status == 200:
             status = fake.image_edit_status
@@ -533,6 +535,7 @@ class FakeOpenAI:
         image_requests: the images requests received (`ImageRequest`), in order.
         image_status: anything but 200 makes both image routes answer that error.
         image_edit_status: the same for /images/edits only (a provider without edits).
+        image_delay: seconds each image request waits before answering.
         image_answer: "b64_json" (default), "url" (a link to the PNG on this server)
             or "junk" (base64 of bytes that are not an image).
     """
@@ -552,6 +555,7 @@ class FakeOpenAI:
         self.image_status = 200
         self.image_edit_status = 200
         self.image_answer = "b64_json"
+        self.image_delay = 0.0
         self._image_files: dict[str, bytes] = {}
         self._lock = threading.Lock()
         self._script: deque[Reply] = deque()

@@ -11,6 +11,7 @@ from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import ACCESS_DENIED, WorkspaceAccess, WorkspaceGuard
 from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_POST_CHARS
 from socialgen.posts import listing, service
+from socialgen.posts.removal import remove_post
 from socialgen.posts.schemas import (
     ConversationListResponse,
     DeletePostResponse,
@@ -109,6 +110,5 @@ def delete_post(
     caller: MemberWithBearer, engine: EngineDep, post_id: PostIdPath
 ) -> DeletePostResponse:
     """Delete a draft or scheduled post with all its versions and its conversation."""
-    with transaction(engine) as session:
-        deleted = service.delete_post(session, caller.workspace_id, post_id)
+    deleted = remove_post(engine, caller.workspace_id, post_id)
     return {"success": True, "message": "Post deleted successfully", "data": deleted}

@@ -106,10 +106,11 @@ def delete(
     json_output: JsonOpt = False,
 ) -> None:
     """Delete a draft or scheduled post, its versions and its conversation."""
+    from socialgen.posts.removal import remove_post
     from socialgen.posts.rules import ensure_deletable
-    from socialgen.posts.service import delete_post, get_post
+    from socialgen.posts.service import get_post
     from socialgen.posts.views import snippet
-    from socialgen.store.engine import read_session, transaction
+    from socialgen.store.engine import read_session
 
     engine, workspace_id = open_workspace(workspace)
     if not yes:
@@ -122,8 +123,7 @@ def delete(
             abort=True,
             err=True,
         )
-    with transaction(engine) as session:
-        data = delete_post(session, workspace_id, post_id)
+    data = remove_post(engine, workspace_id, post_id)
     emit(json_output, data, lambda out: out.print(styled(("Deleted", "green"), f" post {post_id}")))
 
 
