@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""A whole `carousel create`: where does the time go?
+
+Runs the carousel stream in-process on a fresh store, as `socialgen carousel create`
+does, with the procedural images (no image provider), and splits each run into:
+
+* outline: the text model plans the slides (until plan_generated),
+* images: every slide's image made and stored (until the last image_generated),
+* html / pdf / thumbnail: Jinja2 slides, WeasyPrint, pypdfium2 (from the service's log),
+* save: the rows in one transaction, plus the rest of the stream.
+
+Two text models: the embedded SmolLM2-135M (the offline default; its first run
+includes loading it) and an instant scripted model, which shows the pipeline's own
+cost without any LLM.
+
+    .venv/bin/python bench/carousel_create.py
+    .venv/bin/python bench/carousel_create.py --runs 5 --slides 10 --model scripted
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from socialgen.ai.model import Chunk, Message, TextModel
+
+PHASES = ("outline", "images", "html", "pdf", "thumbnail", "save", "total")
+_RENDERED = re.compile(r"html ([\d.]+)s, pdf ([\d.]+)s, thumbnail ([\d.]+)s")
+
+
+class ScriptedModel:
+    """Answers the outline at once: the pipeline's cost without a model."""
+
+    name = "scripted"
+
+    async def stream(
+        self,
+        messages: list[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> AsyncIterator[Chunk]:
+        count = int(messages[-1]["content"].split()[5])
+        slides = [
+            {
+                "title": f"Point {n}: ship smaller batches",
+                "text": "Small releases are easier to review, test and roll back. "
+                "Every week teaches you something about your users.",
+                "image_prompt": f"An abstract illustration of momentum, variation {n}",
+            }
+            for n in range(1, count + 1)
+        ]
+        yield Chunk(
+            text=json.dumps(
+                {"name": "Ship weekly", "caption": "Why we ship weekly.", "slides": slides}
+            )
+        )
+
+
+class RenderTimes(logging.Handler):
+    """Reads the html/pdf/thumbnail split the service logs for each carousel."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.last: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        found = _RENDERED.search(record.getMessage())
+        if found:
+            html, pdf, thumbnail = (float(part) for part in found.groups())
+            self.last = (html, pdf, thumbnail)
+
+
+async def one_run(
+    model: TextModel, slides: int, template: str, times: RenderTimes
+) -> dict[str, float]:
+    from socialgen.ai.procedural import ProceduralImageModel
+    from socialgen.carousels.plan import Artwork, prepare_carousel
+    from socialgen.carousels.requests import CarouselRequest
+    from socialgen.carousels.service import create_carousel
+    from socialgen.generation.plan import Caller
+    from socialgen.startup import open_store
+    from socialgen.store.engine import read_session
+    from socialgen.workspaces.service import resolve_workspace
+
+    engine = open_store()
+    with read_session(engine) as session:
+        workspace_id = resolve_workspace(session, None).id
+    request = CarouselRequest(
+        prompt="why small teams ship weekly", handle="@ada", template=template, slide_count=slides
+    )
+    started = time.perf_counter()
+    plan = prepare_carousel(Caller(engine, workspace_id, None), request, Artwork())
+    marks: dict[str, float] = {}
+    async for item in create_carousel(plan, model, ProceduralImageModel()):
+        now = time.perf_counter() - started
+        if item.name == "plan_generated":
+            marks["outline"] = now
+        elif item.name == "image_generated":
+            marks["images"] = now
+        elif item.name == "generating_pdf":
+            marks["rendering"] = now
+        elif item.name == "complete":
+            marks["total"] = now
+        elif item.name == "error":
+            raise SystemExit(f"carousel failed: {item.data['message']}")
+    html, pdf, thumbnail = times.last
+    return {
+        "outline": marks["outline"],
+        "images": marks["images"] - marks["outline"],
+        "html": html,
+        "pdf": pdf,
+        "thumbnail": thumbnail,
+        "save": marks["total"] - marks["rendering"] - html - pdf - thumbnail,
+        "total": marks["total"],
+    }
+
+
+def report(label: str, runs: list[dict[str, float]]) -> None:
+    print(f"\n{label} ({len(runs)} runs; seconds, median / min / first run)")
+    for phase in PHASES:
+        values = [run[phase] for run in runs]
+        print(f"  {phase:<10} {statistics.median(values):7.3f} {min(values):7.3f} {values[0]:7.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--slides", type=int, default=6)
+    parser.add_argument("--template", default="bold")
+    parser.add_argument("--model", choices=("embedded", "scripted", "both"), default="both")
+    args = parser.parse_args()
+
+    os.environ["SOCIALGEN_HOME"] = tempfile.mkdtemp(prefix="socialgen-bench-")
+    os.environ.pop("SOCIALGEN_DATABASE_URL", None)
+    os.environ.pop("SOCIALGEN_MODEL", None)
+    os.environ.pop("SOCIALGEN_IMAGE_MODEL", None)
+    times = RenderTimes()
+    logger = logging.getLogger("socialgen.carousels")
+    logger.addHandler(times)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+    models: list[tuple[str, TextModel]] = []
+    if args.model in ("scripted", "both"):
+        models.append(("scripted model (no LLM)", ScriptedModel()))
+    if args.model in ("embedded", "both"):
+        from socialgen.ai.registry import text_model
+
+        models.append(("embedded SmolLM2-135M", text_model()))
+    print(f"{args.slides} slides, template {args.template}, procedural images")
+    for label, model in models:
+        runs = [
+            asyncio.run(one_run(model, args.slides, args.template, times)) for _ in range(args.runs)
+        ]
+        report(label, runs)
+
+
+if __name__ == "__main__":
+    main()
