@@ -52,14 +52,28 @@ async def read_body(
         raw = await read_upload_capped(
             request.stream(), MAX_JSON_BYTES, too_large="The JSON body is larger than 256 KB"
         )
-        try:
-            fields = json.loads(raw or b"{}")
-        except ValueError as error:
-            raise BadRequest(f"Malformed JSON body: {error}") from None
-        if not isinstance(fields, dict):
-            raise BadRequest("The request body must be a JSON object")
-        return RequestBody(fields=fields)
+        return RequestBody(fields=json_object(raw))
     raise BadRequest("Send the request as application/json or multipart/form-data")
+
+
+def json_object(raw: bytes) -> dict[str, Any]:
+    """A JSON object body (an empty body is an empty object), or a clear 400."""
+    try:
+        fields = json.loads(raw or b"{}")
+    except ValueError as error:
+        raise BadRequest(f"Malformed JSON body: {error}") from None
+    if not isinstance(fields, dict):
+        raise BadRequest("The request body must be a JSON object")
+    return fields
+
+
+def optional_text(value: Any, name: str) -> str | None:
+    """A text field, trimmed; None when absent or blank; 400 when not a string."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise BadRequest(f"{name} must be a string")
+    return value.strip() or None
 
 
 def parse_form(

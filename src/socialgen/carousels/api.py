@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -22,6 +21,7 @@ from socialgen.carousels.templates import list_templates
 from socialgen.errors import BadRequest
 from socialgen.generation.plan import Caller
 from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH, MAX_SLIDES_HTML_BYTES
+from socialgen.request_body import json_object
 from socialgen.sources.pdf import read_upload_capped
 from socialgen.store.tables import Role
 from socialgen.streaming import sse_response
@@ -190,12 +190,7 @@ def templates() -> dict[str, Any]:
 
 
 def _pdf_request(raw: bytes) -> tuple[list[str], int, int]:
-    try:
-        fields = json.loads(raw or b"{}")
-    except ValueError as error:
-        raise BadRequest(f"Malformed JSON body: {error}") from None
-    if not isinstance(fields, dict):
-        raise BadRequest("The request body must be a JSON object")
+    fields = json_object(raw)
     pages = fields.get("slidesHtml")
     if not isinstance(pages, list) or not all(isinstance(page, str) for page in pages):
         raise BadRequest("slidesHtml is required: an array of HTML strings, one per slide")

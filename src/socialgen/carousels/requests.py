@@ -13,6 +13,7 @@ from typing import Any
 
 from socialgen.errors import BadRequest
 from socialgen.limits import DEFAULT_SLIDES, MAX_SLIDES, MIN_SLIDES
+from socialgen.request_body import optional_text as text
 
 MAX_PROMPT_CHARS = 4000
 _HANDLE = re.compile(r"^@?[A-Za-z0-9_.-]{1,60}$")
@@ -107,11 +108,3 @@ def whole_number(value: Any, name: str) -> int:
     if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,9}\s*", value):
         return int(value)
     raise BadRequest(f"{name} must be an integer")
-
-
-def text(value: Any, name: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise BadRequest(f"{name} must be a string")
-    return value.strip() or None

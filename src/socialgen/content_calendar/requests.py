@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from socialgen.errors import BadRequest
+from socialgen.request_body import optional_text
 
 
 @dataclass
@@ -24,10 +25,10 @@ class CalendarRequest:
         """From SPEC.md's body fields (JSON object or form fields)."""
         return cls(
             calendar_length=fields.get("calendarLength"),
-            prompt=_text(fields.get("prompt"), "prompt"),
-            youtube_url=_text(fields.get("youtubeUrl"), "youtubeUrl"),
+            prompt=optional_text(fields.get("prompt"), "prompt"),
+            youtube_url=optional_text(fields.get("youtubeUrl"), "youtubeUrl"),
             article_urls=article_urls(fields.get("articleUrls")),
-            content_style_id=_text(fields.get("contentStyleId"), "contentStyleId"),
+            content_style_id=optional_text(fields.get("contentStyleId"), "contentStyleId"),
             pdf=pdf,
         )
 
@@ -49,11 +50,3 @@ def article_urls(value: Any) -> list[str]:
     if not all(isinstance(item, str) for item in items):
         raise BadRequest("articleUrls must be a comma-separated string or an array of URLs")
     return list(dict.fromkeys(item.strip() for item in items if item.strip()))
-
-
-def _text(value: Any, name: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise BadRequest(f"{name} must be a string")
-    return value.strip() or None
