@@ -166,7 +166,8 @@ async def regenerate(access: SlideEditor, engine: EngineDep, request: Request) -
 )
 async def generate_pdf(_user: AuthenticatedUser, request: Request) -> Response:
     """A vector PDF, one page of width x height CSS px per slide. Only data: URIs load."""
-    from socialgen.render.pdf import check_pdf_request, html_to_pdf
+    from socialgen.render.isolated import html_to_pdf_isolated
+    from socialgen.render.pdf import check_pdf_request
 
     raw = await read_upload_capped(
         request.stream(),
@@ -175,7 +176,8 @@ async def generate_pdf(_user: AuthenticatedUser, request: Request) -> Response:
     )
     pages, width, height = _pdf_request(raw)
     check_pdf_request(pages, width, height)
-    pdf = await run_in_threadpool(html_to_pdf, pages, width, height)
+    # Untrusted HTML: a worker process with a time limit, not this process.
+    pdf = await run_in_threadpool(html_to_pdf_isolated, pages, width, height)
     return Response(
         pdf,
         media_type="application/pdf",
