@@ -140,3 +140,17 @@ def test_a_text_file_named_png_is_not_an_image(
     result = runner.invoke(app, ["carousel", "create", "x", "--logo", str(fake)])
     assert result.exit_code == 1
     assert "is not a PNG, JPEG, WebP or GIF image" in result.stderr
+
+
+@pytest.mark.parametrize("json_output", [False, True])
+def test_open_hands_the_pdf_to_the_viewer(
+    store: Store, fake_ai: FakeAI, monkeypatch: pytest.MonkeyPatch, json_output: bool
+) -> None:
+    opened: list[str] = []
+    monkeypatch.setattr("typer.launch", lambda target, **_kw: opened.append(target) or 1)
+    args = ["carousel", "create", "x", "--slides", "2", "--open"]
+    result = runner.invoke(app, [*args, "--json"] if json_output else args)
+    assert result.exit_code == 0, result.output
+    [target] = opened
+    assert target.endswith(".pdf") and Path(target).is_file()
+    assert f"Could not open a PDF viewer; the PDF is {target}" in result.stderr

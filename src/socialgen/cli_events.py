@@ -24,12 +24,14 @@ class JsonLines:
 
     def __init__(self) -> None:
         self.failed = False
-        self.completed: dict[str, Any] | None = None  # the payload of batch/calendar_complete
+        self.completed: dict[str, Any] | None = None  # the payload of the *complete event
 
     def __call__(self, item: Event) -> None:
-        if item.name.endswith("_complete"):
+        if item.name == "complete" or item.name.endswith("_complete"):
             self.completed = item.data
-            self.failed = self.failed or item.data["summary"]["failed"] > 0
+            summary = item.data.get("summary")  # batch and calendar: {total, generated, failed}
+            self.failed = self.failed or item.data.get("success") is False
+            self.failed = self.failed or (summary is not None and summary["failed"] > 0)
         self.failed = self.failed or item.name == "error"
         sys.stdout.write(item.json_line() + "\n")
         sys.stdout.flush()

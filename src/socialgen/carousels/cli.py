@@ -78,7 +78,7 @@ def create(
     if json_output:
         lines = JsonLines()
         failed = consume(events, lines)
-        completed = None
+        completed = lines.completed["data"] if lines.completed else None
     else:
         console(stderr=True).print(f"model: {current_model().name}", style="dim")
         printer = CarouselPrinter(console(), console(stderr=True))
@@ -87,7 +87,9 @@ def create(
     if failed:
         raise typer.Exit(1)
     if open_pdf and completed is not None:
-        typer.launch(str(path_for_url(completed["pdfUrl"])))
+        pdf_path = path_for_url(completed["pdfUrl"])
+        if typer.launch(str(pdf_path)) != 0:  # e.g. no xdg-open on a server
+            console(stderr=True).print(f"Could not open a PDF viewer; the PDF is {pdf_path}")
 
 
 @app.command("regenerate-slide")
