@@ -58,3 +58,74 @@ def test_a_client_that_leaves_mid_way_leaves_nothing_behind(
     requests = len(fake_ai.server.image_requests)
     time.sleep(1.0)
     assert len(fake_ai.server.image_requests) <= requests + 3  # no new images asked for
+
+
+def _mean_colour(image: object) -> tuple[float, ...]:
+    from PIL import ImageStat
+
+    small = image.convert("RGB").resize((32, 32))  # type: ignore[attr-defined]
+    return tuple(ImageStat.Stat(small).mean)
+
+
+def test_two_slides_regenerated_at_once_both_reach_the_pdf(
+    live_server: LiveServer, store: Store, fake_ai: FakeAI
+) -> None:
+    import io
+    import threading
+
+    from PIL import Image
+
+    from socialgen.carousels.repository import load_carousel
+    from socialgen.files.store import read_file
+
+    headers = {"x-api-key": store.api_key()}
+    base = live_server.base_url
+    created = typed_events(
+        httpx.post(
+            f"{base}{CREATE_URL}/{store.workspace_id}",
+            headers=headers,
+            json={"prompt": "x", "slideCount": 3},
+            timeout=60,
+        ).text
+    )[-1].data["data"]
+    answers: list[httpx.Response] = []
+
+    def regenerate(index: int, prompt: str) -> None:
+        answers.append(
+            httpx.post(
+                f"{base}/api/v1/carousel/regenerate-slide/{store.workspace_id}",
+                headers=headers,
+                json={"carouselId": created["carouselId"], "slideIndex": index, "prompt": prompt},
+                timeout=60,
+            )
+        )
+
+    threads = [
+        threading.Thread(target=regenerate, args=(0, "a red barn")),
+        threading.Thread(target=regenerate, args=(2, "a blue lake")),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [a.status_code for a in answers] == [200, 200]
+
+    record = load_carousel(store.engine, store.workspace_id, created["carouselId"])
+    images = [slide.image_file for slide in record.slides]
+    assert images[0] != created["slides"][0]["image"].rsplit("/", 1)[-1]
+    assert images[1] == created["slides"][1]["image"].split(f"{store.workspace_id}/", 1)[1]
+    assert images[2] != created["slides"][2]["image"].rsplit("/", 1)[-1]
+    # The stored PDF shows every slide's current image: compare each page's largest
+    # picture with the slide's stored image.
+    document = pdfium.PdfDocument(read_file(store.workspace_id, record.carousel.pdf_file))
+    for index, page in enumerate(document):
+        pictures = [obj for obj in page.get_objects() if obj.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE]
+        biggest = max(pictures, key=lambda obj: obj.get_px_size()[0] * obj.get_px_size()[1])
+        shown = _mean_colour(biggest.get_bitmap().to_pil())
+        stored = _mean_colour(Image.open(io.BytesIO(read_file(store.workspace_id, images[index]))))
+        assert all(abs(a - b) < 12 for a, b in zip(shown, stored, strict=True)), index
+    # Nothing on disk that the carousel does not use.
+    folder = store.home / "files" / store.workspace_id / "carousels" / created["carouselId"]
+    on_disk = {f"carousels/{created['carouselId']}/{p.name}" for p in folder.iterdir()}
+    used = {record.carousel.pdf_file, record.carousel.thumbnail_file, *images}
+    assert on_disk == used
