@@ -124,6 +124,7 @@ def test_two_slides_regenerated_at_once_both_reach_the_pdf(
         shown = _mean_colour(biggest.get_bitmap().to_pil())
         stored = _mean_colour(Image.open(io.BytesIO(read_file(store.workspace_id, images[index]))))
         assert all(abs(a - b) < 12 for a, b in zip(shown, stored, strict=True)), index
+    document.close()
     # Nothing on disk that the carousel does not use.
     folder = store.home / "files" / store.workspace_id / "carousels" / created["carouselId"]
     on_disk = {f"carousels/{created['carouselId']}/{p.name}" for p in folder.iterdir()}
