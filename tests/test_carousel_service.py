@@ -145,3 +145,23 @@ def test_slide_art_becomes_jpeg_and_brand_images_stay_small_and_transparent() ->
     picture = Image.open(io.BytesIO(logo))
     assert logo_type == "image/png" and picture.size == (BRAND_IMAGE_SIDE, BRAND_IMAGE_SIDE // 2)
     assert picture.getpixel((0, 0))[3] == 0  # still transparent
+
+
+def test_raw_newlines_inside_answer_strings_are_accepted(fake_ai: FakeAI) -> None:
+    import json
+
+    answer = json.dumps(
+        {
+            "name": "Ship weekly",
+            "caption": "Line one.@@Line two.",
+            "slides": [
+                {"title": f"Point {n}", "text": "First.@@Second.", "image_prompt": "a boat"}
+                for n in range(1, 4)
+            ],
+        }
+    ).replace("@@", "\n")  # a raw newline inside strings: not strict JSON
+    fake_ai.carousel_reply = lambda _count: Reply(text=answer)
+    outline = asyncio.run(outline_carousel(text_model(), "shipping weekly", 3))
+    assert [s.title for s in outline.slides] == ["Point 1", "Point 2", "Point 3"]
+    assert outline.caption == "Line one.\nLine two."
+    assert outline.slides[0].content == "First.\nSecond."

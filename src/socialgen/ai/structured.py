@@ -31,7 +31,7 @@ async def ask_structured(
             text = await complete(
                 model, messages, json_schema=json_schema, max_tokens=max_tokens, temperature=0.2
             )
-            return schema.model_validate_json(_FENCE.sub("", text.strip()))
+            return _parse(schema, _FENCE.sub("", text.strip()))
         except (ValidationError, ValueError) as error:
             logger.info(
                 "structured answer %s rejected (attempt %d): %s", schema.__name__, attempt, error
@@ -40,6 +40,16 @@ async def ask_structured(
             logger.info("structured answer %s failed: %s", schema.__name__, error.message)
             return None
     return None
+
+
+def _parse(schema: type[T], text: str) -> T:
+    """The answer as `schema`. Raw newlines or tabs inside strings (which small
+    models write) are accepted: JSON forbids them, but the meaning is plain."""
+    try:
+        return schema.model_validate_json(text)
+    except ValidationError:
+        data = json.loads(text, strict=False)  # ValueError when it is not JSON at all
+        return schema.model_validate(data)
 
 
 def strict_schema(schema: type[BaseModel]) -> dict[str, Any]:

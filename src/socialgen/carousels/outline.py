@@ -79,6 +79,9 @@ async def outline_carousel(
         ],
         CarouselOutlineAnswer,
         max_tokens=90 * count + 200,
+        # One attempt: nothing shows until the outline is ready, and an unusable
+        # answer already has a good replacement (the plain outline).
+        attempts=1,
     )
     fallback = plain_outline(topic, count)
     if answer is None:
@@ -124,7 +127,7 @@ def plain_outline(topic: str, count: int) -> Outline:
 
 
 def _slide(item: OutlinedSlide) -> SlidePlan | None:
-    title = _clean(item.title, MAX_TITLE_CHARS)
+    title = _clean(item.title, MAX_TITLE_CHARS).rstrip(" ,;:-")
     text = _clean(item.text, MAX_TEXT_CHARS, single_line=False)
     if not title or not text:
         return None
