@@ -424,7 +424,7 @@ atexit.register(dump)
 """
 WARM_FIRST = """
 import socialgen.ai.remote as remote
-original = remote._litellm
+original = remote.load_litellm
 warm = []
 def warmed():
     litellm = original()
@@ -434,7 +434,7 @@ def warmed():
         _get_service_logger()
         warm.append(encoding)
     return litellm
-remote._litellm = warmed
+remote.load_litellm = warmed
 """
 RUN_CLI = """
 import sys
@@ -492,7 +492,7 @@ def show_window(window: list[list[str]], inclusive: int, innermost: int) -> None
 
 def diagnose_cli(command: Sequence[str], env: dict[str, str], responder: PacedResponder) -> None:
     """Where the CLI's first token goes, and a what-if with litellm's lazy first-response
-    work done before the request (socialgen.ai.remote._litellm wrapped in the child only)."""
+    work done before the request (socialgen.ai.remote.load_litellm wrapped in the child only)."""
     args = command[-3:]
     run, window = sampled_run("", args, env, responder)
     print(

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from socialgen.ai.model import ModelError
-from socialgen.ai.remote import _describe, _litellm
+from socialgen.ai.remote import describe_error, load_litellm
 from socialgen.ai.settings import ai_settings
 from socialgen.carousels.uploads import CheckedImage, check_image
 from socialgen.errors import BadRequest, SocialgenError
@@ -88,7 +88,7 @@ class LiteLLMImageModel:
     async def generate(
         self, prompt: str, *, width: int, height: int, references: Sequence[bytes] = ()
     ) -> ImageResult:
-        litellm = _litellm()
+        litellm = load_litellm()
         options: dict[str, Any] = {
             "model": self.name,
             "prompt": prompt,
@@ -206,4 +206,4 @@ def _as_result(image: CheckedImage) -> ImageResult:
 def _short(error: Exception) -> str:
     """remote.py's one-line description, without the traceback litellm sometimes
     puts in the message of its own errors."""
-    return _describe(error).split(" Traceback (most recent call last)", 1)[0]
+    return describe_error(error).split(" Traceback (most recent call last)", 1)[0]

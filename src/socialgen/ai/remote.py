@@ -12,7 +12,7 @@ from socialgen.ai.model import Chunk, Message, ModelError
 _warmed = False
 
 
-def _litellm() -> Any:
+def load_litellm() -> Any:
     global _warmed
     # Never fetch the model cost map from the network, never send telemetry.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -52,7 +52,7 @@ class LiteLLMModel:
         max_tokens: int | None = None,
         temperature: float | None = None,
     ) -> AsyncIterator[Chunk]:
-        litellm = _litellm()
+        litellm = load_litellm()
         options: dict[str, Any] = {"num_retries": 0, "timeout": self.timeout}
         if self.api_base:
             options["api_base"] = self.api_base
@@ -80,9 +80,9 @@ class LiteLLMModel:
         except ModelError:
             raise
         except Exception as error:  # litellm maps every provider failure to its own classes
-            raise ModelError(f"The AI provider failed: {_describe(error)}") from error
+            raise ModelError(f"The AI provider failed: {describe_error(error)}") from error
 
 
-def _describe(error: Exception) -> str:
+def describe_error(error: Exception) -> str:
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text[:300]}" if text else type(error).__name__
