@@ -165,3 +165,25 @@ def test_raw_newlines_inside_answer_strings_are_accepted(fake_ai: FakeAI) -> Non
     assert [s.title for s in outline.slides] == ["Point 1", "Point 2", "Point 3"]
     assert outline.caption == "Line one.\nLine two."
     assert outline.slides[0].content == "First.\nSecond."
+
+
+def test_an_answer_cut_at_the_token_limit_keeps_its_complete_slides(fake_ai: FakeAI) -> None:
+    import json
+
+    full = json.dumps(
+        {
+            "name": "Ship weekly",
+            "caption": "Why we ship weekly.",
+            "slides": [
+                {"title": f"Point {n}", "text": f"Text {n}.", "image_prompt": "a boat"}
+                for n in range(1, 6)
+            ],
+        }
+    )
+    cut = full[: full.index('"Point 3"') + 4]  # stops inside the third slide
+    fake_ai.carousel_reply = lambda _count: Reply(text=cut, finish_reason="length")
+    outline = asyncio.run(outline_carousel(text_model(), "shipping weekly", 5))
+    titles = [s.title for s in outline.slides]
+    assert titles[:2] == ["Point 1", "Point 2"]
+    assert len(titles) == 5 and titles[-1] == "Your turn"
+    assert outline.name == "Ship weekly"

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from socialgen.ai.json_repair import close_truncated
 from socialgen.ai.model import Message, ModelError, TextModel, complete
 
 logger = logging.getLogger("socialgen.ai")
@@ -44,11 +45,19 @@ async def ask_structured(
 
 def _parse(schema: type[T], text: str) -> T:
     """The answer as `schema`. Raw newlines or tabs inside strings (which small
-    models write) are accepted: JSON forbids them, but the meaning is plain."""
+    models write) are accepted: JSON forbids them, but the meaning is plain. An
+    answer cut off at the token limit keeps its complete items."""
     try:
         return schema.model_validate_json(text)
     except ValidationError:
-        data = json.loads(text, strict=False)  # ValueError when it is not JSON at all
+        try:
+            data = json.loads(text, strict=False)
+        except ValueError:
+            repaired = close_truncated(text)
+            if repaired is None:
+                raise
+            data = json.loads(repaired, strict=False)  # ValueError when still not JSON
+            logger.info("structured answer %s was cut off: kept its complete part", schema.__name__)
         return schema.model_validate(data)
 
 
