@@ -187,3 +187,34 @@ def test_an_answer_cut_at_the_token_limit_keeps_its_complete_slides(fake_ai: Fak
     assert titles[:2] == ["Point 1", "Point 2"]
     assert len(titles) == 5 and titles[-1] == "Your turn"
     assert outline.name == "Ship weekly"
+
+
+def test_the_sweep_removes_only_old_folders_no_carousel_owns(store: Store, fake_ai: FakeAI) -> None:
+    import os
+    import time
+
+    from socialgen.carousels.repository import list_carousels
+    from socialgen.carousels.sweep import sweep_orphaned_carousels
+
+    plan = _plan(store, slides=2)
+
+    async def make() -> None:
+        async for _ in create_carousel(plan, text_model(), SlowImages(0)):  # type: ignore[arg-type]
+            pass
+
+    asyncio.run(make())
+    [owned] = list_carousels(store.engine, store.workspace_id)
+    carousels = store.home / "files" / store.workspace_id / "carousels"
+    old_orphan, new_orphan = carousels / ("a" * 32), carousels / ("b" * 32)
+    for folder in (old_orphan, new_orphan):
+        folder.mkdir()
+        (folder / "slide-0-1234567890.jpg").write_bytes(b"x")
+    two_hours_ago = time.time() - 7200
+    for path in (*old_orphan.iterdir(), old_orphan, *(carousels / owned.id).iterdir()):
+        os.utime(path, (two_hours_ago, two_hours_ago))
+    os.utime(carousels / owned.id, (two_hours_ago, two_hours_ago))
+
+    assert sweep_orphaned_carousels(store.engine) == 1
+    assert not old_orphan.exists()
+    assert new_orphan.exists()  # may be a carousel being made right now
+    assert (carousels / owned.id).exists()  # owned, however old

@@ -54,7 +54,11 @@ def serve(
 
     from socialgen.startup import open_store
 
-    open_store()  # migrate once, before any worker starts
+    engine = open_store()  # migrate once, before any worker starts
+    from socialgen.carousels.sweep import sweep_orphaned_carousels
+
+    if removed := sweep_orphaned_carousels(engine):
+        print(f"removed {removed} orphaned carousel folder(s)")
     uvicorn.run(
         "socialgen.server:create_app",
         factory=True,
