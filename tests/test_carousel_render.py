@@ -38,7 +38,8 @@ from socialgen.limits import (
     MAX_SLIDE_SIDE,
     MAX_SLIDES_HTML_BYTES,
 )
-from socialgen.render.pdf import check_pdf_request, html_to_pdf
+from socialgen.render.checks import check_pdf_request
+from socialgen.render.pdf import html_to_pdf
 from socialgen.render.thumbnail import first_page_png
 
 RED = (255, 0, 0)

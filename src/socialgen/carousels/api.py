@@ -166,8 +166,8 @@ async def regenerate(access: SlideEditor, engine: EngineDep, request: Request) -
 )
 async def generate_pdf(_user: AuthenticatedUser, request: Request) -> Response:
     """A vector PDF, one page of width x height CSS px per slide. Only data: URIs load."""
+    from socialgen.render.checks import check_pdf_request
     from socialgen.render.isolated import html_to_pdf_isolated
-    from socialgen.render.pdf import check_pdf_request
 
     raw = await read_upload_capped(
         request.stream(),

@@ -9,16 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from socialgen.carousels.slides import Brand, SlideContent, Theme, data_uri
-from socialgen.files.store import content_name, read_file, save_file
+from socialgen.files.store import MEDIA_TYPES, content_name, read_file, save_file
 from socialgen.store.tables import Carousel, CarouselSlide
 
-MEDIA_EXTENSIONS = {
-    "image/jpeg": "jpg",
-    "image/png": "png",
-    "image/webp": "webp",
-    "image/gif": "gif",
-}
-EXTENSION_MEDIA = {extension: media for media, extension in MEDIA_EXTENSIONS.items()}
+MEDIA_EXTENSIONS = {media: extension for extension, media in MEDIA_TYPES.items()}
 THUMBNAIL_WIDTH = 540
 BRAND_IMAGE_SIDE = 400  # logos and profile pictures are drawn small
 ART_JPEG_QUALITY = 88
@@ -134,4 +128,4 @@ def _image_uri(carousel: Carousel, key: str | None) -> str | None:
     if key is None:
         return None
     extension = key.rsplit(".", 1)[-1]
-    return data_uri(read_file(carousel.workspace_id, key), EXTENSION_MEDIA[extension])
+    return data_uri(read_file(carousel.workspace_id, key), MEDIA_TYPES[extension])

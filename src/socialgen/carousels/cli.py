@@ -138,7 +138,8 @@ def pdf(
     """Render slide HTML files to one vector PDF. Only data: URIs load (no files, no network)."""
     from socialgen.errors import BadRequest
     from socialgen.limits import MAX_SLIDE_HTML_BYTES
-    from socialgen.render.pdf import check_pdf_request, html_to_pdf
+    from socialgen.render.checks import check_pdf_request
+    from socialgen.render.pdf import html_to_pdf
 
     if not output.parent.is_dir():
         raise BadRequest(f"Cannot write {output}: no such directory {output.parent}")

@@ -11,18 +11,11 @@ from starlette.responses import FileResponse
 from socialgen.api_support import error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.errors import NotFound
-from socialgen.files.store import FILE_NOT_FOUND, FILES_URL_PREFIX, file_path
+from socialgen.files.store import FILE_NOT_FOUND, FILES_URL_PREFIX, MEDIA_TYPES, file_path
 
 router = APIRouter(prefix=FILES_URL_PREFIX, tags=["files"])
 
 FileReader = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
-MEDIA_TYPES = {
-    "jpg": "image/jpeg",
-    "png": "image/png",
-    "webp": "image/webp",
-    "gif": "image/gif",
-    "pdf": "application/pdf",
-}
 
 
 @router.get(

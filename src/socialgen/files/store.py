@@ -19,6 +19,14 @@ from socialgen.errors import NotFound
 FILES_URL_PREFIX = "/api/v1/files"
 _KEY_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 FILE_NOT_FOUND = "File not found"
+# What the store holds, by file extension: the media type it is served as.
+MEDIA_TYPES = {
+    "jpg": "image/jpeg",
+    "png": "image/png",
+    "webp": "image/webp",
+    "gif": "image/gif",
+    "pdf": "application/pdf",
+}
 
 
 def files_root() -> Path:

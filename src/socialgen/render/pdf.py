@@ -18,13 +18,7 @@ from PIL import ImageFile
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
 
-from socialgen.errors import BadRequest
-from socialgen.limits import (
-    MAX_PDF_SLIDES,
-    MAX_SLIDE_HTML_BYTES,
-    MAX_SLIDE_SIDE,
-    MAX_SLIDES_HTML_BYTES,
-)
+from socialgen.render.checks import check_pdf_request
 
 # Importing WeasyPrint turns on Pillow's process-wide LOAD_TRUNCATED_IMAGES; the
 # upload checks rely on Pillow refusing truncated images, so turn it back off (a
@@ -40,35 +34,6 @@ PAGE_CSS = """
 @page {{ size: {width}px {height}px !important; margin: 0 !important; }}
 html, body {{ margin: 0 !important; padding: 0 !important; overflow: hidden !important; }}
 """
-
-
-def check_pdf_request(pages: list[str], width: int, height: int) -> None:
-    """Refuse what cannot or must not be rendered, before any rendering starts."""
-    for name, side in (("width", width), ("height", height)):
-        # bool is an int to Python; "width": true is still a bad request.
-        if not isinstance(side, int) or isinstance(side, bool):
-            raise BadRequest(f"{name} must be a whole number of pixels")
-        if not 1 <= side <= MAX_SLIDE_SIDE:
-            raise BadRequest(f"{name} must be between 1 and {MAX_SLIDE_SIDE} pixels, got {side}")
-    if not isinstance(pages, list) or not pages:
-        raise BadRequest("slidesHtml must be a non-empty list of HTML strings")
-    if len(pages) > MAX_PDF_SLIDES:
-        raise BadRequest(f"slidesHtml has {len(pages)} slides; the most is {MAX_PDF_SLIDES}")
-    total = 0
-    for index, page in enumerate(pages):
-        if not isinstance(page, str):
-            raise BadRequest(f"slidesHtml[{index}] must be a string")
-        if not page.strip():
-            raise BadRequest(f"slidesHtml[{index}] is empty")
-        size = len(page.encode("utf-8"))
-        if size > MAX_SLIDE_HTML_BYTES:
-            raise BadRequest(
-                f"slidesHtml[{index}] is {size} bytes; the most for one slide is "
-                f"{MAX_SLIDE_HTML_BYTES}"
-            )
-        total += size
-    if total > MAX_SLIDES_HTML_BYTES:
-        raise BadRequest(f"slidesHtml is {total} bytes in all; the most is {MAX_SLIDES_HTML_BYTES}")
 
 
 def html_to_pdf(pages: list[str], width: int, height: int) -> bytes:
