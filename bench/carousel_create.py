@@ -88,7 +88,7 @@ async def one_run(
     from socialgen.carousels.plan import Artwork, prepare_carousel
     from socialgen.carousels.requests import CarouselRequest
     from socialgen.carousels.service import create_carousel
-    from socialgen.generation.plan import Caller
+    from socialgen.drafting.caller import Caller
     from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import resolve_workspace

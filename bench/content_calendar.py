@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING
 from serving import POST_PREFIXES, PacedResponder, post_text
 
 if TYPE_CHECKING:
-    from socialgen.generation.plan import Caller
+    from socialgen.drafting.caller import Caller
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -141,7 +141,7 @@ def concurrency_env(value: int | None) -> Iterator[None]:
 
 
 def open_caller() -> Caller:
-    from socialgen.generation.plan import Caller
+    from socialgen.drafting.caller import Caller
     from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace

@@ -116,7 +116,7 @@ async def timed(responder: PacedResponder, body: Callable[[], Awaitable[list[flo
 
 
 def direct_pair(fake: FakeOpenAI, responder: PacedResponder) -> tuple[Timed, Timed]:
-    from socialgen.generation.writing import post_messages
+    from socialgen.drafting.writing import post_messages
 
     messages = post_messages(TOPIC, style=None, sources="", history=[])
 
@@ -154,8 +154,9 @@ def direct_pair(fake: FakeOpenAI, responder: PacedResponder) -> tuple[Timed, Tim
 
 def inproc_pair(responder: PacedResponder) -> tuple[Timed, Timed]:
     from socialgen.ai.registry import text_model
+    from socialgen.drafting.caller import Caller
     from socialgen.generation.batch import run_batch
-    from socialgen.generation.plan import Caller, prepare_batch, prepare_post
+    from socialgen.generation.plan import prepare_batch, prepare_post
     from socialgen.generation.requests import BatchRequest, GeneratePostRequest
     from socialgen.generation.single import run_generate_post
     from socialgen.startup import open_store

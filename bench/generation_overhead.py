@@ -257,7 +257,7 @@ def delta_times(lines: Lines) -> list[float]:
 
 def post_messages_for(topic: str) -> list[dict[str, str]]:
     """The messages socialgen sends for a post (same prompt templates)."""
-    from socialgen.generation.writing import post_messages
+    from socialgen.drafting.writing import post_messages
 
     return post_messages(topic, style=None, sources="", history=[])
 
@@ -530,7 +530,8 @@ def profile_pipeline(fake: FakeOpenAI, home: Path, max_tokens: int) -> None:
     """cProfile one generate-post through the in-process service (store, plan, stream)."""
     os.environ.update(base_env(home) | fake.env() | {"SOCIALGEN_MAX_TOKENS": str(max_tokens)})
     from socialgen.ai.registry import text_model
-    from socialgen.generation.plan import Caller, prepare_post
+    from socialgen.drafting.caller import Caller
+    from socialgen.generation.plan import prepare_post
     from socialgen.generation.requests import GeneratePostRequest
     from socialgen.generation.single import run_generate_post
     from socialgen.startup import open_store

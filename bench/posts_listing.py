@@ -62,7 +62,7 @@ from socialgen.config import get_settings
 from socialgen.limits import POST_WINDOW_DAYS
 from socialgen.posts.listing import posts_timeline, recent_posts
 from socialgen.posts.schemas import PostList
-from socialgen.posts.views import build_post_view, snippet
+from socialgen.posts.views import post_views, snippet
 from socialgen.startup import open_store
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import PostStatus, Workspace
@@ -391,7 +391,7 @@ def breakdown(engine: Engine, database: Path, query: CapturedQuery, calls: int) 
         connection = session.connection()
         rows = connection.execute(query.statement).all()
         fetch = time_calls(lambda: connection.execute(query.statement).all(), calls)
-        views = time_calls(lambda: [build_post_view(row) for row in rows], calls)
+        views = time_calls(lambda: post_views(rows), calls)
     session_open = time_calls(lambda: read_session(engine).connection().close(), calls)
     parts: list[tuple[str, list[float], str]] = [
         ("sqlite3 alone, execute + fetchall", sqlite_only, f"{len(raw_rows)} rows x 18 columns"),
@@ -414,7 +414,7 @@ def breakdown(engine: Engine, database: Path, query: CapturedQuery, calls: int) 
         decoded = f"{len(processors) * len(raw_rows)} values decoded"
         label = f"  of which {len(processors)} {kind_name} columns"
         parts.append((label, time_calls(process, calls), decoded))
-    parts.append((f"build_post_view x {len(rows)}", views, "dicts to SPEC.md shapes"))
+    parts.append((f"post_views x {len(rows)}", views, "dicts to SPEC.md shapes"))
     parts.append(("read_session + connection checkout", session_open, "per call"))
     lines = [f"  {'':38} {'median':>9} {'min':>9}"]
     for label, samples, note in parts:

@@ -77,7 +77,8 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # socialgen reads its environment on each call, so importing it here is safe.
 from socialgen.ai.registry import text_model
 from socialgen.ai.settings import ai_settings
-from socialgen.generation.plan import Caller, prepare_post
+from socialgen.drafting.caller import Caller
+from socialgen.generation.plan import prepare_post
 from socialgen.generation.requests import GeneratePostRequest
 from socialgen.generation.single import run_generate_post
 from socialgen.posts.service import get_post

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -14,7 +15,7 @@ from socialgen.store.engine import read_session
 from socialgen.store.tables import Carousel, CarouselSlide, Post
 from socialgen.workspaces.service import get_usage
 from tests.conftest import Store
-from tests.generation_support import SseEvent, parse_sse
+from tests.generation_support import SseEvent, check_contract, parse_sse
 
 CREATE_URL = "/api/v1/carousel/generate-with-images"
 REGENERATE_URL = "/api/v1/carousel/regenerate-slide"
@@ -30,13 +31,14 @@ def png(colour: str = "#cc3300", size: tuple[int, int] = (64, 48)) -> bytes:
 
 def typed_events(text: str) -> list[SseEvent]:
     """The carousel stream: every data line is {type, data}; keepalives dropped.
-    Checks that each event's name and its type agree."""
+    Checks that each event's name and its type agree, and its data its model."""
     events = []
     for item in parse_sse(text):
         assert set(item.data) == {"type", "data"}, item
         assert item.data["type"] == item.name
         if item.name != "keepalive":
             events.append(SseEvent(item.name, item.data["data"]))
+    check_contract(events, "carousel")
     return events
 
 
@@ -58,6 +60,7 @@ def counts(store: Store) -> dict[str, int]:
         "carousels": int(store.scalar(select(func.count()).select_from(Carousel))),
         "slides": int(store.scalar(select(func.count()).select_from(CarouselSlide))),
         "posts": int(store.scalar(select(func.count()).select_from(Post))),
-        "files": sum(1 for p in files.rglob("*") if p.is_file()) if files.exists() else 0,
+        # os.walk, not rglob: a folder the server is deleting may vanish mid-walk.
+        "files": sum(len(names) for _root, _dirs, names in os.walk(files)),
         "used": used,
     }

@@ -35,6 +35,11 @@ from socialgen.workspaces.service import (
     default_workspace,
 )
 
+# Every event any test's stream builds is checked against its model where it is built
+# (socialgen.events): a service drifting from the contract fails the test that ran it.
+# Set here, before any test, so subprocesses (serve, the CLI) inherit it too.
+os.environ["SOCIALGEN_CHECK_EVENTS"] = "1"
+
 PG_URL = os.environ.get("SOCIALGEN_TEST_DATABASE_URL")
 BACKEND = "postgresql" if PG_URL else "sqlite"
 
@@ -225,3 +230,4 @@ def live_server(store: Store) -> Iterator[LiveServer]:
 
 
 from tests.generation_support import fake_ai  # noqa: E402,F401  (a shared fixture)
+from tests.scripted_support import scripted_client, scripted_images, scripted_model  # noqa: E402,F401

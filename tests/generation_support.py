@@ -1,5 +1,5 @@
 """Test support for generation: a scripted fake provider behind litellm, SSE
-parsing, and SPEC.md's event contract."""
+parsing, and the check of events against their models."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.fakes.openai_server import FakeOpenAI, Reply, last_user_message, wants_json
+from socialgen.events import Event
+from socialgen.events.registry import STREAMS, read
+from tests.fakes.openai_server import FakeOpenAI, Reply, last_user_message
 
 POST_TEXT = (
     "Small teams ship weekly because nobody waits for permission.\n\n"
@@ -20,6 +22,20 @@ POST_TEXT = (
 )
 CHAT_TEXT = "A good hook names a tension your reader already feels."
 SUMMARY_TEXT = "The article says weekly releases cut risk."
+
+
+_SCHEMA_IN_PROMPT = re.compile(r"JSON object only, no other text: an? (\w+) matching")
+
+
+def schema_name(body: dict[str, Any]) -> str | None:
+    """The name of the structured answer a request asks for: the json_schema's name,
+    or (json_object and plain-text rungs) the name written with the schema in the
+    prompt. None for a request that wants free text."""
+    response_format = body.get("response_format") or {}
+    if response_format.get("type") == "json_schema":
+        return str(response_format["json_schema"]["name"])
+    found = _SCHEMA_IN_PROMPT.search(last_user_message(body))
+    return found.group(1) if found else None
 
 
 @dataclass
@@ -39,21 +55,21 @@ class FakeAI:
 
     def respond(self, body: dict[str, Any]) -> Reply:
         prompt = last_user_message(body)
-        if wants_json(body):
-            if prompt.startswith("Decide what the user wants"):
-                return Reply.json({"intent": self.intent})
-            if prompt.startswith("Plan a LinkedIn carousel of "):
-                return self.carousel_reply(int(prompt.split()[5]))
-            if prompt.startswith("Plan ") and "content calendar" in prompt:
-                count = int(prompt.split()[1])
-                return Reply.json(
-                    {
-                        "posts": [
-                            {"theme": f"Theme {n}", "angle": f"Angle {n}."}
-                            for n in range(1, count + 1)
-                        ]
-                    }
-                )
+        schema = schema_name(body)
+        if schema == "intent":
+            return Reply.json({"intent": self.intent})
+        if schema == "carousel_outline":
+            return self.carousel_reply(int(prompt.split()[5]))
+        if schema == "calendar_themes":
+            count = int(prompt.split()[1])
+            return Reply.json(
+                {
+                    "posts": [
+                        {"theme": f"Theme {n}", "angle": f"Angle {n}."} for n in range(1, count + 1)
+                    ]
+                }
+            )
+        if schema == "questions":
             return Reply.json({"questions": ["Who is it for?", "What changed?", "Any numbers?"]})
         if prompt.startswith("Summarise the main points"):
             return Reply(text=SUMMARY_TEXT)
@@ -89,6 +105,9 @@ def carousel_outline(count: int) -> Reply:
 
 @pytest.fixture
 def fake_ai(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAI]:
+    from socialgen.ai.structured import forget_rungs
+
+    forget_rungs()  # each test's provider starts from the top rung
     with FakeOpenAI() as server:
         ai = FakeAI(server=server)
         server.responder = ai.respond
@@ -123,82 +142,13 @@ def names(events: list[SseEvent]) -> list[str]:
     return [e.name for e in events if e.name != "keepalive"]
 
 
-# SPEC.md's payloads: key -> type (a tuple for alternatives). Extra keys are allowed
-# where SPEC.md says the payload is "not shown" or lists only some fields.
-_STR, _INT, _BOOL, _LIST, _DICT = str, int, bool, list, dict
-CONTRACT: dict[str, dict[str, Any]] = {
-    "keepalive": {"ping": _BOOL},
-    "url_processing_start": {"message": _STR, "count": _INT},
-    "reasoning_started": {},
-    "reasoning_delta": {"text": _STR},
-    "reasoning_ended": {},
-    "chat_delta": {"text": _STR},
-    "content_delta": {"text": _STR, "accumulated": _STR},
-    "chat_response": {
-        "conversationId": _STR,
-        "response": _STR,
-        "suggestedQuestions": _LIST,
-        "conversationHistory": _LIST,
-    },
-    "post_ids": {"conversationId": _STR, "postId": _STR, "refinementQuestions": _LIST},
-    "error": {"message": _STR},
-    "batch_progress": {"current": _INT, "total": _INT, "variationName": _STR, "status": _STR},
-    "batch_complete": {
-        "success": _BOOL,
-        "originalPrompt": _STR,
-        "isRegeneration": _BOOL,
-        "posts": _LIST,
-        "errors": _LIST,
-        "summary": _DICT,
-    },
-}
-EXACT = {
-    "keepalive",
-    "reasoning_started",
-    "reasoning_ended",
-    "reasoning_delta",
-    "chat_delta",
-    "content_delta",
-    "chat_response",
-    "post_ids",
-    "error",
-}
-BATCH_ITEM = {
-    "index": _INT,
-    "postId": _STR,
-    "conversationId": _STR,
-    "content": _STR,
-    "variationName": _STR,
-    "status": _STR,
-}
-
-
-def check_contract(events: list[SseEvent]) -> None:
-    """Every event's payload has SPEC.md's keys with SPEC.md's types."""
+def check_contract(events: list[SseEvent], stream: str | None = None) -> None:
+    """Every event is one SPEC.md (or socialgen) declares, its payload exactly its model
+    (socialgen.events.registry): the contract lives with the models, not here. With
+    `stream` ("chat", "post", "batch", "calendar", "carousel"), each event is also one
+    that stream sends."""
+    sent_by = {model for s in STREAMS if s.key == stream for model in s.events}
     for item in events:
-        if re.fullmatch(r"post_[1-5]_post_ids", item.name):
-            assert isinstance(item.data["postId"], str) and isinstance(
-                item.data["conversationId"], str
-            )
-            continue
-        expected = CONTRACT.get(item.name)
-        if expected is None:
-            if item.name in ("scraping_url", "summarizing_content", "extraction_completed"):
-                assert isinstance(item.data, dict)
-                continue
-            raise AssertionError(f"event not in SPEC.md: {item.name}")
         assert isinstance(item.data, dict), item
-        if item.name in EXACT:
-            assert set(item.data) == set(expected), item
-        for key, kind in expected.items():
-            assert key in item.data, (item.name, key)
-            assert isinstance(item.data[key], kind), (item.name, key, item.data[key])
-        if item.name == "batch_progress":
-            assert item.data["status"] in ("generating", "completed", "failed")
-            assert 1 <= item.data["current"] <= 5
-            assert ("postId" in item.data) == (item.data["status"] == "completed")
-        if item.name == "batch_complete":
-            assert set(item.data["summary"]) == {"total", "generated", "failed"}
-            for post in item.data["posts"]:
-                assert set(post) == set(BATCH_ITEM)
-                assert post["status"] == "draft"
+        payload = read(Event(item.name, item.data))
+        assert stream is None or type(payload) in sent_by, f"{stream} does not send {item.name}"

@@ -14,10 +14,9 @@ from socialgen.store.tables import Conversation, Post
 from socialgen.workspaces.service import get_usage, set_post_quota
 from tests.conftest import Store
 from tests.fakes.openai_server import Reply
-from tests.generation_support import FakeAI, SseEvent, parse_sse
+from tests.generation_support import FakeAI, SseEvent, check_contract, parse_sse
 
 URL = "/api/v1/content-calendar/generate"
-CALENDAR_ITEM = {"index", "postId", "conversationId", "content", "theme", "suggestedDate", "status"}
 
 
 @pytest.fixture
@@ -44,25 +43,7 @@ def stream(
 
 
 def check_calendar_contract(events: list[SseEvent]) -> None:
-    for item in events:
-        data = item.data
-        if item.name == "generation_started":
-            assert set(data) == {"calendarLength", "sources", "message"}
-            assert all(set(s) == {"type", "title"} for s in data["sources"])
-        elif item.name == "source_processing":
-            assert set(data) == {"type", "status", "message"}
-            assert data["status"] in ("extracting", "complete")
-        elif item.name == "calendar_progress":
-            assert {"current", "total", "status", "message"} <= set(data)
-            assert ("postId" in data) == (data["status"] == "completed")
-        elif item.name == "calendar_complete":
-            assert set(data) == {"success", "calendarLength", "summary", "posts"}
-            assert set(data["summary"]) == {"total", "generated", "failed"}
-            assert all(set(p) == CALENDAR_ITEM for p in data["posts"])
-        elif item.name == "error":
-            assert set(data) == {"message"}
-        else:
-            raise AssertionError(f"event not in SPEC.md: {item.name}")
+    check_contract(events, "calendar")  # the models in socialgen.events are the contract
 
 
 def test_a_seven_day_calendar_from_a_prompt(

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from icalendar import Calendar
 from sqlalchemy import func
 from sqlmodel import select
 from typer.testing import CliRunner
 
 from socialgen.cli import app
+from socialgen.clock import parse_iso
 from socialgen.store.tables import Post
 from tests.conftest import Store
 from tests.generation_support import FakeAI, SseEvent
@@ -45,9 +48,15 @@ def test_json_lines_and_all_three_exports(store: Store, fake_ai: FakeAI, tmp_pat
     assert complete["posts"][0]["suggestedDate"] == "2027-03-01T09:00:00.000Z"  # a Monday morning
     assert complete["posts"][5]["suggestedDate"] == "2027-03-06T11:00:00.000Z"  # Saturday, later
     calendar_text = ics.read_bytes().decode()
-    assert calendar_text.count("BEGIN:VEVENT") == 7
     assert "\r\n" in calendar_text
-    assert "DTSTART:20270301T090000Z" in calendar_text
+    events = Calendar.from_ical(calendar_text).walk("VEVENT")
+    assert [e.decoded("DTSTART") for e in events] == [
+        parse_iso(p["suggestedDate"]) for p in complete["posts"]
+    ]
+    assert events[0].decoded("DTSTART") == datetime(2027, 3, 1, 9, 0, tzinfo=UTC)
+    assert [e["SUMMARY"] for e in events] == [p["theme"] for p in complete["posts"]]
+    assert [e["DESCRIPTION"] for e in events] == [p["content"] for p in complete["posts"]]
+    assert [e["UID"] for e in events] == [f"{p['postId']}@socialgen" for p in complete["posts"]]
     assert csv.read_text().count("Theme ") == 7
     assert "Theme 7" in md.read_text()
     assert posts(store) == 7

@@ -33,6 +33,7 @@ from socialgen.sources.fetch import SourceError
 from socialgen.sources.guard import UrlNotAllowed
 from socialgen.sources.pdf import pdf_text, read_upload_capped
 from socialgen.sources.video import extract_video, pick_track, subtitle_text
+from socialgen.sources.video_errors import ytdlp_error
 
 T = TypeVar("T")
 
@@ -326,7 +327,7 @@ def test_empty_track_is_no_captions(site: Site, allow_private: None) -> None:
 )
 def test_ytdlp_messages_are_cleaned(raw: str, expected: str) -> None:
     url = "https://video.example/watch"
-    assert video._ytdlp_error(url, Exception(raw)).message == expected.format(url=url)
+    assert ytdlp_error(url, Exception(raw)).message == expected.format(url=url)
 
 
 # --- subtitle parsing and track choice, offline ------------------------------------------

@@ -26,7 +26,7 @@ from tests.carousel_support import (
 from tests.conftest import Store
 from tests.generation_support import FakeAI
 
-SLIDE_KEYS = {"id", "slideIndex", "title", "content", "image", "user", "theme"}
+SLIDE_KEYS = {"id", "slideIndex", "title", "content", "source", "image", "user", "theme"}
 
 
 @pytest.fixture
@@ -53,9 +53,13 @@ def test_a_carousel_streams_its_plan_images_pdf_then_the_stored_carousel(
     assert names[1:5] == ["image_generated"] * 4
     assert names[5:] == ["generating_pdf", "complete"]
     assert events[0].data["prompts"] == [f"An illustration for slide {n}" for n in range(1, 5)]
+    # The model wrote every slide, and the plan says so.
+    assert events[0].data["source"] == "model"
+    assert events[0].data["templateSlides"] == 0
     images = {e.data["slideIndex"]: e.data["slide"] for e in events if e.name == "image_generated"}
     assert sorted(images) == [0, 1, 2, 3]
-    assert all(set(slide) == {"title", "content", "image"} for slide in images.values())
+    assert all(set(slide) == {"title", "content", "source", "image"} for slide in images.values())
+    assert {slide["source"] for slide in images.values()} == {"model"}
     assert images[2]["title"] == "Point 3"
     assert set(events[5].data) == {"message"}
 

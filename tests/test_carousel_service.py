@@ -15,8 +15,8 @@ from socialgen.carousels.outline import outline_carousel, plain_outline
 from socialgen.carousels.plan import Artwork, prepare_carousel
 from socialgen.carousels.requests import CarouselRequest
 from socialgen.carousels.service import create_carousel
+from socialgen.drafting.caller import Caller
 from socialgen.events import Event
-from socialgen.generation.plan import Caller
 from socialgen.limits import MAX_SLIDES, MIN_SLIDES
 from tests.carousel_support import counts
 from tests.conftest import Store

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from socialgen.generation.linkedin import clip, to_linkedin_text
+from socialgen.drafting.linkedin import clip, to_linkedin_text
 
 
 def test_markdown_is_removed() -> None:
@@ -48,3 +48,37 @@ def test_html_from_the_model_becomes_plain_text() -> None:
 
 def test_angle_brackets_that_are_not_tags_stay() -> None:
     assert to_linkedin_text("Speed > size. 3 < 5 teams win.") == "Speed > size. 3 < 5 teams win."
+
+
+def test_a_long_first_line_breaks_after_its_first_sentence() -> None:
+    from socialgen.drafting.linkedin import fit_hook
+
+    first = "Small teams ship weekly because nobody waits for permission."
+    rest = " And then " + "they keep going, week after week, " * 6 + "without a release train."
+    text = fit_hook(first + rest + "\n\nSecond paragraph.")
+    assert text.split("\n")[0] == first
+    assert text.endswith("\n\nSecond paragraph.")
+    assert " ".join(text.split()) == " ".join((first + rest + " Second paragraph.").split())
+
+
+def test_a_first_sentence_over_200_characters_breaks_between_words() -> None:
+    from socialgen.drafting.linkedin import fit_hook
+
+    words = ("shipping " * 40).strip() + "."
+    hook = fit_hook(words).split("\n")[0]
+    assert 150 < len(hook) <= 200
+    assert hook.endswith("shipping")  # never mid-word
+
+
+def test_every_cleaned_post_keeps_its_hook_within_200_characters() -> None:
+    long_opening = "Here is a thought " + "that runs on and on " * 15 + "until it ends."
+    post = to_linkedin_text(f"**{long_opening}** More text follows here.\n\nAnd a question?")
+    assert len(post.split("\n")[0]) <= 200
+    assert "**" not in post
+
+
+def test_a_short_hook_is_left_alone() -> None:
+    from socialgen.drafting.linkedin import fit_hook
+
+    text = "A short hook.\n\nA body that is long enough " * 3
+    assert fit_hook(text) == text

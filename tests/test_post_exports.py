@@ -1,8 +1,9 @@
 """Export of posts (iCalendar, CSV, Markdown, JSON) and import from CSV/JSON.
 
 The pure exporters are checked against the formats' rules (RFC 5545, RFC 4180) and
-read back with independent parsers; `socialgen posts export/import` are driven
-through the real CLI app. A refused import must leave every table as it was.
+read back with independent parsers (icalendar, csv, json); `socialgen posts
+export/import` are driven through the real CLI app. A refused import must leave
+every table as it was.
 """
 
 from __future__ import annotations
@@ -10,30 +11,21 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 import typer.testing
+from icalendar import Calendar, Component
 from sqlmodel import SQLModel, col
 from typer.main import get_command
 from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
 from socialgen.clock import iso
-from socialgen.posts.exports import (
-    CSV_HEADER,
-    ExportItem,
-    escape_text,
-    fold_line,
-    to_csv,
-    to_ics,
-    to_json,
-    to_markdown,
-)
+from socialgen.posts.exports import CSV_HEADER, ExportItem, to_csv, to_ics, to_json, to_markdown
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Conversation, Post, PostVersion
 from tests.conftest import Store, days_ago, days_ahead
@@ -76,30 +68,27 @@ def _build_the_cli_once(monkeypatch: pytest.MonkeyPatch) -> None:
 # --------------------------------------------------------------------------- helpers
 
 
-def unescape_text(value: str) -> str:
-    return re.sub(r"\\([\\;,nN])", lambda m: "\n" if m[1] in "nN" else m[1], value)
+def parse_ics(text: str) -> tuple[Calendar, list[Component]]:
+    """The calendar and its events, as the icalendar library reads them."""
+    calendar = Calendar.from_ical(text)
+    return calendar, list(calendar.walk("VEVENT"))
 
 
-def parse_ics(text: str) -> tuple[dict[str, str], list[dict[str, str]]]:
-    """A tiny RFC 5545 reader: unfold, split NAME[;PARAMS]:VALUE, unescape TEXT.
-    Keys keep their parameters (e.g. "DTSTART;VALUE=DATE")."""
-    calendar: dict[str, str] = {}
-    events: list[dict[str, str]] = []
-    current: dict[str, str] | None = None
-    for line in re.sub(r"\r\n[ \t]", "", text).split("\r\n"):
-        if not line:
-            continue
-        key, _, value = line.partition(":")
-        if line == "BEGIN:VEVENT":
-            current = {}
-        elif line == "END:VEVENT":
-            assert current is not None
-            events.append(current)
-            current = None
-        elif not key.startswith(("BEGIN", "END")):
-            target = calendar if current is None else current
-            target[key] = unescape_text(value)
-    return calendar, events
+def physical_lines(text: str) -> list[bytes]:
+    """The octets of each line as written (folded lines are not joined)."""
+    data = text.encode("utf-8")
+    assert data.endswith(b"\r\n")
+    assert b"\n" not in data.replace(b"\r\n", b"")  # CRLF only
+    assert b"\r" not in data.replace(b"\r\n", b"")
+    return data[:-2].split(b"\r\n")
+
+
+def assert_folded_per_rfc5545(text: str) -> None:
+    """Lines of at most 75 octets; a continuation starts with one space; no UTF-8
+    character is split across lines."""
+    for line in physical_lines(text):
+        assert len(line) <= 75, line
+        line.decode("utf-8")
 
 
 def run(*args: str) -> Result:
@@ -146,17 +135,10 @@ def csv_text(*rows: list[str]) -> str:
 
 def test_ics_is_valid_rfc5545() -> None:
     text = to_ics(ITEMS, calendar_name="Plan, Q1; 2026", stamp=STAMP)
-    data = text.encode("utf-8")
 
-    assert data.endswith(b"\r\n")
-    assert b"\n" not in data.replace(b"\r\n", b"")  # CRLF only
-    assert b"\r" not in data.replace(b"\r\n", b"")
-    physical = data[:-2].split(b"\r\n")
-    folded = [line for line in physical if line.startswith(b" ")]
-    assert folded, "the long description must be folded"
-    for line in physical:
-        assert len(line) <= 75, line
-        line.decode("utf-8")  # no multi-byte character split across lines
+    physical = physical_lines(text)
+    assert [line for line in physical if line.startswith(b" ")], "the long text must be folded"
+    assert_folded_per_rfc5545(text)
     assert physical[:6] == [
         b"BEGIN:VCALENDAR",
         b"VERSION:2.0",
@@ -169,43 +151,59 @@ def test_ics_is_valid_rfc5545() -> None:
     assert text.count("BEGIN:VEVENT\r\n") == text.count("END:VEVENT\r\n") == 3
 
     calendar, events = parse_ics(text)
-    assert calendar["X-WR-CALNAME"] == "Plan, Q1; 2026"
+    assert (calendar["VERSION"], calendar["METHOD"]) == ("2.0", "PUBLISH")
+    # icalendar reads X-WR-CALNAME as an unknown property (its TEXT left escaped),
+    # so the escaped line above is what shows the name was written right.
     for item, event in zip(ITEMS, events, strict=True):
         assert event["UID"] == f"{item.post_id}@socialgen"
-        assert event["DTSTAMP"] == "20260102T080000Z"
+        assert event.decoded("DTSTAMP") == STAMP
         assert event["DESCRIPTION"] == item.content
+        assert event["TRANSP"] == "TRANSPARENT"
+        assert [str(c) for c in event["CATEGORIES"].cats] == [item.status]
     first, second, third = events
-    assert (first["DTSTART"], first["DTEND"]) == ("20260105T090000Z", "20260105T093000Z")
+    assert first.decoded("DTSTART") == datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+    assert first.decoded("DTEND") == datetime(2026, 1, 5, 9, 30, tzinfo=UTC)
+    assert "DTSTART:20260105T090000Z\r\n" in text  # UTC as `Z`, no TZID
     assert first["SUMMARY"] == "Shipping, weekly; always"
     assert first["STATUS"] == "CONFIRMED"
     # A naive date is UTC; without a theme the first line is the summary.
-    assert (second["DTSTART"], second["DTEND"]) == ("20260106T143000Z", "20260106T150000Z")
+    assert second.decoded("DTSTART") == datetime(2026, 1, 6, 14, 30, tzinfo=UTC)
+    assert second.decoded("DTEND") == datetime(2026, 1, 6, 15, 0, tzinfo=UTC)
     assert second["SUMMARY"] == "Short draft"
     assert second["STATUS"] == "TENTATIVE"
     # All day: VALUE=DATE, the end is exclusive.
-    assert (third["DTSTART;VALUE=DATE"], third["DTEND;VALUE=DATE"]) == ("20260107", "20260108")
-    assert "DTSTART" not in third
+    assert third.decoded("DTSTART") == date(2026, 1, 7)
+    assert third.decoded("DTEND") == date(2026, 1, 8)
+    assert third["DTSTART"].params["VALUE"] == third["DTEND"].params["VALUE"] == "DATE"
+    assert not isinstance(third.decoded("DTSTART"), datetime)
 
 
-def test_ics_escaping_and_folding_rules() -> None:
-    assert escape_text("a\\b;c,d\ne\r\nf\rg") == "a\\\\b\\;c\\,d\\ne\\nf\\ng"
-    assert escape_text("tab\tok, bell\x07 gone") == "tab\tok\\, bell gone"
+def test_ics_text_survives_a_round_trip_and_folds() -> None:
+    texts = {
+        "a\\b;c,d\ne\r\nf\rg": "a\\b;c,d\ne\nf\ng",  # any line ending becomes a newline
+        "tab\tok, bell\x07 gone": "tab\tok, bell gone",  # TEXT allows no control but HTAB
+        "C:\\Notes \\N \\n \\\\": "C:\\Notes \\N \\n \\\\",  # a backslash is never a line break
+        "X" * 75: "X" * 75,
+        # 74 ASCII octets then a 4-octet emoji: folding never splits a character.
+        "D" * 74 + "🚀" + "é" * 80: "D" * 74 + "🚀" + "é" * 80,
+    }
+    items = [
+        ExportItem(post_id=f"p{n}", content=content, date=STAMP, theme=content)
+        for n, content in enumerate(texts)
+    ]
+    text = to_ics(items, calendar_name="x", stamp=STAMP)
 
-    exact = "X" * 75
-    assert fold_line(exact) == exact
-    assert fold_line(exact + "Y") == exact + "\r\n Y"
-    # 74 ASCII octets then a 4-octet emoji: the emoji moves whole to the next line.
-    line = "D" * 74 + "🚀" + "é" * 80
-    pieces = fold_line(line).split("\r\n")
-    assert pieces[0] == "D" * 74
-    assert pieces[1].startswith(" 🚀")
-    assert all(len(p.encode()) <= 75 for p in pieces)
-    assert all(p.startswith(" ") for p in pieces[1:])
-    assert "".join(p[1:] if i else p for i, p in enumerate(pieces)) == line
+    assert_folded_per_rfc5545(text)
+    _, events = parse_ics(text)
+    assert [e["DESCRIPTION"] for e in events] == list(texts.values())
+    # The summary is the theme on one line.
+    assert [e["SUMMARY"] for e in events] == [" ".join(t.split()) for t in texts.values()]
 
     _, events = parse_ics(to_ics([ITEMS[0], ITEMS[0]], calendar_name="x", stamp=STAMP))
     assert [e["UID"] for e in events] == ["p1@socialgen", "p1-2@socialgen"]
-    assert to_ics([], calendar_name="Empty", stamp=STAMP).count("VEVENT") == 0
+    empty = to_ics([], calendar_name="Empty", stamp=STAMP)
+    assert empty.count("VEVENT") == 0
+    assert parse_ics(empty)[1] == []
 
 
 # --------------------------------------------------------------------------- CSV, Markdown, JSON
@@ -296,6 +294,9 @@ def test_export_command_formats_and_filters(store: Store, tmp_path: Path) -> Non
     _, events = parse_ics(raw.decode("utf-8"))
     assert [e["UID"] for e in events] == [f"{i}@socialgen" for i in newest_first]
     assert events[0]["DESCRIPTION"] == "Planned\npost"
+    assert scheduled.scheduled_at is not None
+    # iCalendar times have whole seconds.
+    assert events[0].decoded("DTSTART") == scheduled.scheduled_at.replace(microsecond=0)
 
     refused = run("posts", "export", "--format", "pdf")
     assert refused.exit_code == 2
@@ -467,6 +468,8 @@ def test_export_then_import_round_trip(store: Store, tmp_path: Path) -> None:
 def test_dates_are_utc_whatever_the_offset() -> None:
     local = datetime(2026, 3, 1, 10, 0, tzinfo=UTC).astimezone(timezone(timedelta(hours=-5)))
     item = ExportItem(post_id="p", content="c", date=local)
-    _, [event] = parse_ics(to_ics([item], calendar_name="x", stamp=local))
-    assert event["DTSTART"] == event["DTSTAMP"] == "20260301T100000Z"
+    text = to_ics([item], calendar_name="x", stamp=local)
+    _, [event] = parse_ics(text)
+    assert event.decoded("DTSTART") == event.decoded("DTSTAMP") == local
+    assert "DTSTART:20260301T100000Z\r\n" in text and "DTSTAMP:20260301T100000Z\r\n" in text
     assert json.loads(to_json([item]))["posts"][0]["date"] == "2026-03-01T10:00:00.000Z"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from socialgen.clock import iso
-from socialgen.posts.views import raw_json, raw_timestamp
+from socialgen.posts import listing
+from socialgen.posts.views import PostRow, raw_json, raw_timestamp
 
 
 def test_sqlite_text_and_driver_datetimes_format_alike() -> None:
@@ -20,3 +21,8 @@ def test_json_text_and_decoded_values_alike() -> None:
     assert raw_json('{"id": "c1"}') == {"id": "c1"} == raw_json({"id": "c1"})
     assert raw_json("null") is None
     assert raw_json(None) is None
+
+
+def test_the_listing_selects_postrow_fields_by_name_in_order() -> None:
+    # post_views turns each row into a PostRow by position; this is what makes it right.
+    assert [column.name for column in listing._POST_COLUMNS] == list(PostRow._fields)

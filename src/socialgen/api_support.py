@@ -1,4 +1,5 @@
-"""What every HTTP endpoint shares: the engine dependency, error bodies, 500 messages."""
+"""What every HTTP endpoint shares: the engine and model dependencies, error bodies,
+500 messages."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from fastapi import Depends, Request
 from pydantic import BaseModel
 from sqlalchemy import Engine
 
+from socialgen.ai.image_types import ImageModel
+from socialgen.ai.model import TextModel
 from socialgen.errors import SocialgenError
 
 logger = logging.getLogger("socialgen.api")
@@ -35,6 +38,29 @@ def _engine(request: Request) -> Engine:
 
 
 EngineDep = Annotated[Engine, Depends(_engine)]
+
+
+async def get_text_model() -> TextModel:
+    """The text model the environment configures. A dependency, so that tests put a
+    scripted model in its place (`app.dependency_overrides[get_text_model]`).
+    Async only to skip the thread pool FastAPI runs sync dependencies in: it is cheap."""
+    # Imported here: every API module imports this one, and most never need a model.
+    from socialgen.ai.registry import text_model
+
+    return text_model()
+
+
+async def get_image_model() -> ImageModel:
+    """The image model the environment configures (overridable like get_text_model)."""
+    from socialgen.ai.images import image_model
+
+    return image_model()
+
+
+# Declare these after the workspace guard in an endpoint's signature: FastAPI solves
+# dependencies in order, and a misconfigured model should not answer before auth does.
+TextModelDep = Annotated[TextModel, Depends(get_text_model)]
+ImageModelDep = Annotated[ImageModel, Depends(get_image_model)]
 
 
 def fails_with(message: str) -> Callable[[Callable[P, R]], Callable[P, R]]:

@@ -27,12 +27,24 @@ class JsonLines:
         self.completed: dict[str, Any] | None = None  # the payload of the *complete event
 
     def __call__(self, item: Event) -> None:
-        if item.name == "complete" or item.name.endswith("_complete"):
-            self.completed = item.data
-            summary = item.data.get("summary")  # batch and calendar: {total, generated, failed}
-            self.failed = self.failed or item.data.get("success") is False
-            self.failed = self.failed or (summary is not None and summary["failed"] > 0)
-        self.failed = self.failed or item.name == "error"
+        from socialgen.events.batch import BatchComplete
+        from socialgen.events.carousel import CarouselComplete
+        from socialgen.events.common import StreamError
+        from socialgen.events.content_calendar import CalendarComplete
+        from socialgen.events.registry import read
+
+        match read(item):
+            case (
+                BatchComplete(success=success, summary=summary)
+                | CalendarComplete(success=success, summary=summary)
+            ):
+                self.completed = item.data
+                self.failed = self.failed or not success or summary.failed > 0
+            case CarouselComplete(success=success):
+                self.completed = item.data
+                self.failed = self.failed or not success
+            case StreamError():
+                self.failed = True
         sys.stdout.write(item.json_line() + "\n")
         sys.stdout.flush()
 

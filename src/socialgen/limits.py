@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 MAX_POST_CHARS = 3000
+MAX_HOOK_CHARS = 200  # LinkedIn shows about this much before "see more"
 POST_WINDOW_DAYS = 90
 
 DEFAULT_PAGE = 1

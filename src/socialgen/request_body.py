@@ -18,7 +18,7 @@ from typing import Any
 from starlette.requests import Request
 
 from socialgen.errors import BadRequest
-from socialgen.sources.pdf import read_upload_capped
+from socialgen.uploads import read_capped
 
 MAX_JSON_BYTES = 256 * 1024
 FORM_OVERHEAD_BYTES = 256 * 1024  # text fields and part headers around the files
@@ -44,12 +44,12 @@ async def read_body(
     content_type = request.headers.get("content-type", "")
     media_type = content_type.split(";", 1)[0].strip().lower()
     if media_type == "multipart/form-data":
-        raw = await read_upload_capped(
+        raw = await read_capped(
             request.stream(), max_file_bytes + FORM_OVERHEAD_BYTES, too_large=too_large
         )
         return parse_form(content_type, raw, file_fields, list_fields)
     if media_type in ("application/json", ""):
-        raw = await read_upload_capped(
+        raw = await read_capped(
             request.stream(), MAX_JSON_BYTES, too_large="The JSON body is larger than 256 KB"
         )
         return RequestBody(fields=json_object(raw))

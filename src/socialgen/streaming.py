@@ -17,7 +17,8 @@ from collections.abc import AsyncIterator
 from starlette.responses import StreamingResponse
 
 from socialgen.errors import SocialgenError
-from socialgen.events import Event, event
+from socialgen.events import Event, EventContractError
+from socialgen.events.common import Keepalive, StreamError
 
 logger = logging.getLogger("socialgen.stream")
 
@@ -40,10 +41,12 @@ async def guarded(events: AsyncIterator[Event]) -> AsyncIterator[Event]:
         async for item in events:
             yield item
     except SocialgenError as error:
-        yield event("error", message=error.message)
+        yield Event.of(StreamError(message=error.message))
+    except EventContractError:
+        raise  # a service broke the event contract: a bug the tests must see, not a message
     except Exception:
         logger.exception("stream failed")
-        yield event("error", message="Generation failed unexpectedly; see the server log")
+        yield Event.of(StreamError(message="Generation failed unexpectedly; see the server log"))
 
 
 async def with_keepalive(events: AsyncIterator[Event], interval: float) -> AsyncIterator[Event]:
@@ -62,7 +65,7 @@ async def with_keepalive(events: AsyncIterator[Event], interval: float) -> Async
             try:
                 item = await asyncio.wait_for(queue.get(), interval)
             except TimeoutError:
-                yield event("keepalive", ping=True)
+                yield Event.of(Keepalive(ping=True))
                 continue
             if item is None:
                 break

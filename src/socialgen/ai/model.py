@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from socialgen.errors import SocialgenError
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": ...}
+
+OutputMode = Literal["json_schema", "json_object", "text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,14 +19,34 @@ class Chunk:
     reasoning: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Output:
+    """The shape an answer must take, as the provider is asked to enforce it.
+
+    mode: "json_schema" (the provider enforces `schema`, sent under `name`),
+        "json_object" (any JSON; the caller writes the schema into the prompt),
+        or "text" (free text; the caller finds the JSON in it).
+    grammar: a llama.cpp GBNF grammar for small models' line lists; the embedded
+        model enforces it, a remote one gets it as the `grammar` body field.
+    """
+
+    mode: OutputMode = "text"
+    schema: dict[str, Any] | None = None
+    name: str = "answer"
+    grammar: str | None = None
+
+
 class TextModel(Protocol):
     name: str
+    # Small models (the embedded one, or any SOCIALGEN_SMALL_MODEL marks) plan in
+    # short line lists rather than JSON: they can write the first, not the second.
+    small: bool
 
     def stream(
         self,
         messages: list[Message],
         *,
-        json_schema: dict[str, Any] | None = None,
+        output: Output | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
     ) -> AsyncIterator[Chunk]:
@@ -38,11 +60,16 @@ class ModelError(SocialgenError):
     status_code = 502
 
 
+class FormatRefused(ModelError):
+    """The provider refused the requested output format (response_format or grammar):
+    the caller asks again in a plainer one."""
+
+
 async def complete(
     model: TextModel,
     messages: list[Message],
     *,
-    json_schema: dict[str, Any] | None = None,
+    output: Output | None = None,
     max_tokens: int | None = None,
     temperature: float | None = None,
 ) -> str:
@@ -50,7 +77,7 @@ async def complete(
     parts = [
         chunk.text
         async for chunk in model.stream(
-            messages, json_schema=json_schema, max_tokens=max_tokens, temperature=temperature
+            messages, output=output, max_tokens=max_tokens, temperature=temperature
         )
     ]
     return "".join(parts)

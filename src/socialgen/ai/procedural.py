@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from socialgen.ai.images import ImageResult
+from socialgen.ai.image_types import ImageResult
 
 RGB = tuple[int, int, int]
 

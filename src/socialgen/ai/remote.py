@@ -7,7 +7,7 @@ import os
 from collections.abc import AsyncIterator
 from typing import Any
 
-from socialgen.ai.model import Chunk, Message, ModelError
+from socialgen.ai.model import Chunk, FormatRefused, Message, ModelError, Output
 
 _warmed = False
 
@@ -39,16 +39,19 @@ def _warm_up(litellm: Any) -> None:
 
 
 class LiteLLMModel:
-    def __init__(self, name: str, *, api_base: str | None, timeout: float) -> None:
+    def __init__(
+        self, name: str, *, api_base: str | None, timeout: float, small: bool = False
+    ) -> None:
         self.name = name
         self.api_base = api_base
         self.timeout = timeout
+        self.small = small
 
     async def stream(
         self,
         messages: list[Message],
         *,
-        json_schema: dict[str, Any] | None = None,
+        output: Output | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
     ) -> AsyncIterator[Chunk]:
@@ -60,11 +63,7 @@ class LiteLLMModel:
             options["max_tokens"] = max_tokens
         if temperature is not None:
             options["temperature"] = temperature
-        if json_schema is not None:
-            options["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "answer", "schema": json_schema, "strict": True},
-            }
+        options.update(format_options(output))
         try:
             response = await litellm.acompletion(
                 model=self.name, messages=messages, stream=True, **options
@@ -80,7 +79,41 @@ class LiteLLMModel:
         except ModelError:
             raise
         except Exception as error:  # litellm maps every provider failure to its own classes
-            raise ModelError(f"The AI provider failed: {describe_error(error)}") from error
+            message = f"The AI provider failed: {describe_error(error)}"
+            if refuses_format(error, output):
+                raise FormatRefused(message) from error
+            raise ModelError(message) from error
+
+
+def format_options(output: Output | None) -> dict[str, Any]:
+    """The request fields that ask for `output`: OpenAI's response_format, and a
+    llama.cpp grammar as an extra body field (llama_cpp.server and llama.cpp's
+    server enforce it; it is only sent for models marked small)."""
+    if output is None:
+        return {}
+    options: dict[str, Any] = {}
+    if output.mode == "json_schema" and output.schema is not None:
+        options["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": output.name, "schema": output.schema, "strict": True},
+        }
+    elif output.mode == "json_object":
+        options["response_format"] = {"type": "json_object"}
+    if output.grammar is not None:
+        options["extra_body"] = {"grammar": output.grammar}
+    return options
+
+
+_FORMAT_WORDS = ("response_format", "json_schema", "json_object", "response format", "grammar")
+
+
+def refuses_format(error: Exception, output: Output | None) -> bool:
+    """A provider's refusal of the output format we asked for (any status): its
+    error names the format field. Other failures are not the format's fault."""
+    if output is None or (output.mode == "text" and output.grammar is None):
+        return False
+    text = str(error).lower()
+    return any(word in text for word in _FORMAT_WORDS)
 
 
 def describe_error(error: Exception) -> str:

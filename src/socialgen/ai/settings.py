@@ -13,6 +13,7 @@ class AISettings:
     max_tokens: int
     timeout: float
     batch_concurrency: int
+    small_model: bool  # SOCIALGEN_SMALL_MODEL: plan in line lists, as the embedded model does
 
 
 def _int(name: str, default: int) -> int:
@@ -29,6 +30,10 @@ def _float(name: str, default: float) -> float:
         return default
 
 
+def _flag(name: str) -> bool:
+    return (os.environ.get(name) or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
 def ai_settings() -> AISettings:
     return AISettings(
         model=(os.environ.get("SOCIALGEN_MODEL") or "").strip() or None,
@@ -36,4 +41,5 @@ def ai_settings() -> AISettings:
         max_tokens=_int("SOCIALGEN_MAX_TOKENS", 700),
         timeout=_float("SOCIALGEN_TIMEOUT", 120.0),
         batch_concurrency=_int("SOCIALGEN_BATCH_CONCURRENCY", 5),
+        small_model=_flag("SOCIALGEN_SMALL_MODEL"),
     )

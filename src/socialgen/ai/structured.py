@@ -1,5 +1,14 @@
-"""Structured answers: ask with a JSON schema, validate with pydantic, retry once,
-then give up quietly (the caller degrades, e.g. no suggested questions)."""
+"""Structured answers on any provider: a ladder of output formats.
+
+1. json_schema: the provider enforces the schema (OpenAI, Gemini, llama.cpp ...).
+2. json_object: any JSON, with the schema written into the prompt.
+3. text: the schema in the prompt, and the JSON found in the prose around it.
+
+A provider that refuses a format (FormatRefused: its error names response_format)
+steps down one rung at once, without spending an attempt, and the rung that worked
+is remembered per model for the life of the process. The answer is validated with
+pydantic; None means the model gave nothing usable and the caller must say so.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +19,36 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from socialgen.ai.json_repair import close_truncated
-from socialgen.ai.model import Message, ModelError, TextModel, complete
+from socialgen.ai.json_text import find_json
+from socialgen.ai.model import (
+    FormatRefused,
+    Message,
+    ModelError,
+    Output,
+    OutputMode,
+    TextModel,
+    complete,
+)
 
 logger = logging.getLogger("socialgen.ai")
 T = TypeVar("T", bound=BaseModel)
-_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
+
+RUNGS: tuple[OutputMode, ...] = ("json_schema", "json_object", "text")
+_first_rung: dict[str, int] = {}  # model key -> the rung to start from
+
+
+def model_key(model: TextModel) -> str:
+    return f"{model.name}@{getattr(model, 'api_base', None) or ''}"
+
+
+def current_rung(model: TextModel) -> OutputMode:
+    """The format this process asks `model` for first (what it last accepted)."""
+    return RUNGS[_first_rung.get(model_key(model), 0)]
+
+
+def forget_rungs() -> None:
+    """Start every model from the top rung again (tests)."""
+    _first_rung.clear()
 
 
 async def ask_structured(
@@ -27,38 +60,64 @@ async def ask_structured(
     attempts: int = 2,
 ) -> T | None:
     json_schema = strict_schema(schema)
-    for attempt in range(1, attempts + 1):
+    name = schema_name(schema)
+    key = model_key(model)
+    spent = 0
+    while spent < attempts:
+        rung = _first_rung.get(key, 0)
+        mode = RUNGS[rung]
+        asked = (
+            messages if mode == "json_schema" else with_schema_prompt(messages, name, json_schema)
+        )
         try:
             text = await complete(
-                model, messages, json_schema=json_schema, max_tokens=max_tokens, temperature=0.2
+                model,
+                asked,
+                output=Output(mode=mode, schema=json_schema, name=name),
+                max_tokens=max_tokens,
+                temperature=0.2,
             )
-            return _parse(schema, _FENCE.sub("", text.strip()))
-        except (ValidationError, ValueError) as error:
+        except FormatRefused as refusal:
+            if rung + 1 >= len(RUNGS):
+                logger.info("structured answer %s: every format refused", name)
+                return None
+            _first_rung[key] = rung + 1
             logger.info(
-                "structured answer %s rejected (attempt %d): %s", schema.__name__, attempt, error
+                "%s refused %s (%s); asking in %s", model.name, mode, refusal, RUNGS[rung + 1]
             )
+            continue
         except ModelError as error:
-            logger.info("structured answer %s failed: %s", schema.__name__, error.message)
+            logger.info("structured answer %s failed: %s", name, error.message)
             return None
+        spent += 1
+        try:
+            return schema.model_validate(find_json(text))
+        except (ValidationError, ValueError) as error:
+            logger.info("structured answer %s rejected (attempt %d): %s", name, spent, error)
     return None
 
 
-def _parse(schema: type[T], text: str) -> T:
-    """The answer as `schema`. Raw newlines or tabs inside strings (which small
-    models write) are accepted: JSON forbids them, but the meaning is plain. An
-    answer cut off at the token limit keeps its complete items."""
-    try:
-        return schema.model_validate_json(text)
-    except ValidationError:
-        try:
-            data = json.loads(text, strict=False)
-        except ValueError:
-            repaired = close_truncated(text)
-            if repaired is None:
-                raise
-            data = json.loads(repaired, strict=False)  # ValueError when still not JSON
-            logger.info("structured answer %s was cut off: kept its complete part", schema.__name__)
-        return schema.model_validate(data)
+def with_schema_prompt(
+    messages: list[Message], name: str, json_schema: dict[str, Any]
+) -> list[Message]:
+    """The messages with the schema written into the last user message, for the
+    rungs where the provider does not enforce it."""
+    instruction = (
+        f"Answer with one JSON object only, no other text: a {name} matching this "
+        "JSON schema:\n" + json.dumps(json_schema, separators=(",", ":"))
+    )
+    for index in range(len(messages) - 1, -1, -1):
+        if messages[index]["role"] == "user":
+            changed = dict(messages[index])
+            changed["content"] = f"{changed['content']}\n\n{instruction}"
+            return [*messages[:index], changed, *messages[index + 1 :]]
+    return [*messages, {"role": "user", "content": instruction}]
+
+
+def schema_name(schema: type[BaseModel]) -> str:
+    """The schema's real name in snake_case (`CarouselOutline` -> `carousel_outline`):
+    providers show it to the model, and fakes route on it."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", schema.__name__).lower()
 
 
 def strict_schema(schema: type[BaseModel]) -> dict[str, Any]:

@@ -8,9 +8,7 @@ from fastapi import APIRouter, Depends, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response, StreamingResponse
 
-from socialgen.ai.images import image_model
-from socialgen.ai.registry import text_model
-from socialgen.api_support import EngineDep, error_responses
+from socialgen.api_support import EngineDep, ImageModelDep, TextModelDep, error_responses
 from socialgen.auth.api import AuthenticatedUser, WorkspaceAccess, WorkspaceGuard
 from socialgen.carousels.body import read_create_body, read_regenerate_body
 from socialgen.carousels.plan import prepare_carousel
@@ -18,13 +16,13 @@ from socialgen.carousels.regenerate import regenerate_slide
 from socialgen.carousels.requests import whole_number
 from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
+from socialgen.drafting.caller import Caller
 from socialgen.errors import BadRequest
-from socialgen.generation.plan import Caller
 from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH, MAX_SLIDES_HTML_BYTES
 from socialgen.request_body import json_object
-from socialgen.sources.pdf import read_upload_capped
 from socialgen.store.tables import Role
 from socialgen.streaming import sse_response
+from socialgen.uploads import read_capped
 
 router = APIRouter(prefix="/api/v1/carousel", tags=["carousels"])
 
@@ -131,14 +129,18 @@ _PDF_BODY: dict[str, Any] = {
     },
 )
 async def generate_with_images(
-    access: CarouselCaller, engine: EngineDep, request: Request
+    access: CarouselCaller,
+    engine: EngineDep,
+    model: TextModelDep,
+    images: ImageModelDep,
+    request: Request,
 ) -> StreamingResponse:
     """A carousel with an AI image per slide, streamed as JSON events {type, data}:
     plan_generated, image_generated (per slide), generating_pdf, complete."""
     body = await read_create_body(request)
     caller = Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
     plan = await run_in_threadpool(prepare_carousel, caller, body.request, body.artwork)
-    return sse_response(create_carousel(plan, text_model(), image_model()), typed=True)
+    return sse_response(create_carousel(plan, model, images), typed=True)
 
 
 @router.post(
@@ -146,12 +148,14 @@ async def generate_with_images(
     openapi_extra=_REGENERATE_BODY,
     responses=error_responses(400, 401, 403, 404, 409, 413, 502),
 )
-async def regenerate(access: SlideEditor, engine: EngineDep, request: Request) -> dict[str, Any]:
+async def regenerate(
+    access: SlideEditor, engine: EngineDep, images: ImageModelDep, request: Request
+) -> dict[str, Any]:
     """A new image for one slide (slideIndex counts from 0); the PDF and thumbnail are
     rendered again. Answers the updated slide with the new pdfUrl and thumbnailUrl."""
     body = await read_regenerate_body(request)
     caller = Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
-    data = await regenerate_slide(caller, body.request, body.references, image_model())
+    data = await regenerate_slide(caller, body.request, body.references, images)
     return {"success": True, "data": data}
 
 
@@ -169,7 +173,7 @@ async def generate_pdf(_user: AuthenticatedUser, request: Request) -> Response:
     from socialgen.render.checks import check_pdf_request
     from socialgen.render.isolated import html_to_pdf_isolated
 
-    raw = await read_upload_capped(
+    raw = await read_capped(
         request.stream(),
         MAX_SLIDES_HTML_BYTES + PDF_BODY_OVERHEAD,
         too_large=f"The body is larger than {MAX_SLIDES_HTML_BYTES // (1024 * 1024)} MB",

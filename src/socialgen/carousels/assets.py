@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from socialgen.carousels.slides import Brand, SlideContent, Theme, data_uri
+from socialgen.files.layout import carousel_folder as carousel_folder  # re-exported; files/ owns it
 from socialgen.files.store import MEDIA_TYPES, content_name, read_file, save_file
 from socialgen.store.tables import Carousel, CarouselSlide
 
@@ -16,10 +17,6 @@ MEDIA_EXTENSIONS = {media: extension for extension, media in MEDIA_TYPES.items()
 THUMBNAIL_WIDTH = 540
 BRAND_IMAGE_SIDE = 400  # logos and profile pictures are drawn small
 ART_JPEG_QUALITY = 88
-
-
-def carousel_folder(carousel_id: str) -> str:
-    return f"carousels/{carousel_id}"
 
 
 def store_image(

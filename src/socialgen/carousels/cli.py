@@ -55,8 +55,8 @@ def create(
     from socialgen.carousels.service import create_carousel
     from socialgen.cli_events import JsonLines, consume, current_model
     from socialgen.cli_support import open_workspace
+    from socialgen.drafting.caller import Caller
     from socialgen.files.store import path_for_url
-    from socialgen.generation.plan import Caller
 
     request = CarouselRequest.from_fields(
         {
@@ -108,8 +108,8 @@ def regenerate_slide(
     from socialgen.carousels.regenerate import regenerate_slide as regenerate
     from socialgen.carousels.requests import RegenerateSlideRequest
     from socialgen.cli_support import open_workspace
+    from socialgen.drafting.caller import Caller
     from socialgen.files.store import path_for_url
-    from socialgen.generation.plan import Caller
 
     request = RegenerateSlideRequest.from_fields(
         {"carouselId": carousel_id, "slideIndex": index, "prompt": prompt}

@@ -1,37 +1,29 @@
 """The outline of a carousel: its name, the caption post, and each slide's title,
-text and image prompt. Asked of the text model as structured output; anything
-unusable (too few slides, junk, over-long text) is replaced by a plain outline
-built from the topic, so a carousel is always made."""
+text and image prompt, written by the text model.
+
+Capable models answer one structured outline (the JSON ladder). Small models
+(the embedded one) write the titles as a line list, then each slide's text in its
+own short request. Whatever the model could not give (too few slides, junk,
+over-long text) comes from a plain outline built from the topic, and every slide
+says where it came from (`source`), so the user is told."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pydantic import BaseModel, Field
 
+from socialgen.ai.line_lists import ask_lines
 from socialgen.ai.model import TextModel
 from socialgen.ai.structured import ask_structured
-from socialgen.generation.prompts import render
+from socialgen.carousels.plain_outline import MAX_TITLE_CHARS, Outline, SlidePlan, plain_outline
+from socialgen.drafting.prompts import Prompts
 from socialgen.posts.views import snippet
 
-MAX_TITLE_CHARS = 80
+_prompts = Prompts("socialgen.carousels")
+
 MAX_TEXT_CHARS = 320
 MAX_NAME_CHARS = 80
+SLIDE_TEXT_CHARS = 200  # a small model's slide text: one or two short sentences
 _JUNK = ("http://", "https://", "www.", "<", ">", "{", "}")
-
-# Middle-slide angles for the plain outline, applied to the topic.
-FALLBACK_ANGLES = (
-    ("Why it matters", "What changes when {topic} is done well."),
-    ("The common mistake", "The trap most people fall into with {topic}."),
-    ("What works instead", "The approach that actually works for {topic}."),
-    ("A first step", "One thing to try this week for {topic}."),
-    ("How to measure it", "A simple signal that {topic} is working."),
-    ("An example", "What {topic} looks like in a real team."),
-    ("What to avoid", "One habit that quietly undermines {topic}."),
-    ("The payoff", "What you get once {topic} becomes routine."),
-    ("A quick checklist", "Three questions to ask about {topic}."),
-    ("Where to go next", "How to keep improving at {topic}."),
-)
 
 
 class OutlinedSlide(BaseModel):
@@ -40,90 +32,132 @@ class OutlinedSlide(BaseModel):
     image_prompt: str = Field(description="A simple illustration, no text in it.")
 
 
-class CarouselOutlineAnswer(BaseModel):
+class CarouselOutline(BaseModel):
     name: str
     caption: str
     slides: list[OutlinedSlide]
 
 
-@dataclass(frozen=True)
-class SlidePlan:
-    title: str
-    content: str
-    image_prompt: str
-
-
-@dataclass(frozen=True)
-class Outline:
-    name: str
-    caption: str
-    slides: list[SlidePlan]
-
-    @property
-    def image_prompts(self) -> list[str]:
-        return [slide.image_prompt for slide in self.slides]
-
-
 async def outline_carousel(
     model: TextModel, topic: str, count: int, style: str | None = None
 ) -> Outline:
+    if model.small:
+        return await _outline_from_lines(model, topic, count, style)
+    return await _outline_from_json(model, topic, count, style)
+
+
+async def _outline_from_json(
+    model: TextModel, topic: str, count: int, style: str | None
+) -> Outline:
+    prompt = _prompts.render("carousel_outline", count=str(count), topic=topic, style=style or "")
     answer = await ask_structured(
         model,
-        [
-            {
-                "role": "user",
-                "content": render(
-                    "carousel_outline", count=str(count), topic=topic, style=style or ""
-                ),
-            }
-        ],
-        CarouselOutlineAnswer,
+        [{"role": "user", "content": prompt}],
+        CarouselOutline,
         max_tokens=90 * count + 200,
         # One attempt: nothing shows until the outline is ready, and an unusable
-        # answer already has a good replacement (the plain outline).
+        # answer already has a stand-in (the plain outline, and the user is told).
         attempts=1,
     )
     fallback = plain_outline(topic, count)
     if answer is None:
         return fallback
     slides = [s for s in (_slide(item) for item in answer.slides) if s is not None][:count]
-    # Keep the model's slides in order and fill the rest from the plain outline,
-    # keeping its closing slide last.
-    missing = count - len(slides)
-    if missing > 0:
-        slides = slides + fallback.slides[len(fallback.slides) - missing :]
     name = _clean(answer.name, MAX_NAME_CHARS) or fallback.name
     caption = _clean(answer.caption, 2500, single_line=False) or fallback.caption
-    return Outline(name=name, caption=caption, slides=slides)
+    return Outline(name=name, caption=caption, slides=_filled(slides, fallback))
 
 
-def plain_outline(topic: str, count: int) -> Outline:
-    """A usable outline without a model: hook, angles, closing slide."""
-    subject = " ".join(topic.split()).rstrip(".") or "our work"
-    short = snippet(subject, 60)
-    hook = SlidePlan(
-        title=_clean(short, MAX_TITLE_CHARS) or "A short guide",
-        content=f"A short guide in {count} slides.",
-        image_prompt=f"A bold abstract illustration about {short}",
-    )
-    closing = SlidePlan(
-        title="Your turn",
-        content="Which of these will you try first? Tell me in the comments.",
-        image_prompt=f"A warm, optimistic abstract illustration about {short}",
-    )
-    middle = [
+async def _outline_from_lines(
+    model: TextModel, topic: str, count: int, style: str | None
+) -> Outline:
+    """Titles as a line list, then each slide's text in its own short request."""
+    prompt = _prompts.render("carousel_titles", count=str(count), topic=topic, style=style or "")
+    titles = [
+        title
+        for title in await ask_lines(
+            model,
+            [{"role": "user", "content": prompt}],
+            count,
+            max_chars=MAX_TITLE_CHARS,
+        )
+        if _clean(title, MAX_TITLE_CHARS)
+    ]
+    # One after another: a small model runs on one local server or in-process, and
+    # llama_cpp.server cuts a running request short when another arrives.
+    texts = [
+        await _slide_text(model, topic, title, n, count) for n, title in enumerate(titles, start=1)
+    ]
+    slides = [
         SlidePlan(
             title=title,
-            content=text.format(topic=short),
-            image_prompt=f"{title}: an abstract illustration about {short}",
+            content=text,
+            image_prompt=f"{title}: a simple illustration about {snippet(topic, 80)}",
         )
-        for title, text in FALLBACK_ANGLES[: max(0, count - 2)]
-    ]  # MAX_SLIDES - 2 angles exist, so every middle slide has one
-    caption = (
-        f"{subject}\n\nI put the essentials into {count} slides. "
-        "Swipe through and tell me what you would add."
+        for title, text in zip(titles, texts, strict=True)
+        if text
+    ]
+    fallback = plain_outline(topic, count)
+    caption = _caption_from(topic, [s.title for s in slides]) if slides else fallback.caption
+    return Outline(name=fallback.name, caption=caption, slides=_filled(slides, fallback))
+
+
+async def _slide_text(model: TextModel, topic: str, title: str, number: int, count: int) -> str:
+    """One or two sentences for one slide; asked again, warmer, when the first
+    answer only echoes the title or the instructions."""
+    prompt = _prompts.render(
+        "carousel_slide_text", topic=topic, title=title, number=str(number), count=str(count)
     )
-    return Outline(name=short, caption=caption, slides=[hook, *middle, closing][:count])
+    for temperature in (0.3, 0.7):
+        lines = await ask_lines(
+            model,
+            [{"role": "user", "content": prompt}],
+            1,
+            max_chars=SLIDE_TEXT_CHARS,
+            max_tokens=70,
+            temperature=temperature,
+            sentences=True,
+        )
+        text = _whole_sentences(lines[0]) if lines else ""
+        if text and not _echoes(text, title):
+            return _clean(text, MAX_TEXT_CHARS, single_line=False)
+    return ""
+
+
+def _whole_sentences(text: str) -> str:
+    """Text a length cap cut off ends at its last full sentence, or its last whole
+    word when it has no full sentence."""
+    if text[-1] in ".!?":
+        return text
+    end = max(text.rfind(mark) for mark in (". ", "! ", "? "))
+    if end > 0:
+        return text[: end + 1]
+    return text.rsplit(" ", 1)[0].rstrip(" ,;:-") + "."
+
+
+def _echoes(text: str, title: str) -> bool:
+    """The text only repeats its title (perhaps cut short) or the instructions."""
+    said, titled = text.lower().rstrip("."), title.lower()
+    return titled.startswith(said) or said.startswith(titled) or said.startswith(("here", "slide"))
+
+
+def _caption_from(topic: str, titles: list[str]) -> str:
+    """A small model's caption: its own slide titles, listed. (A 135M model's free
+    caption is rarely on topic; its titles are.)"""
+    listed = "\n".join(f"- {title}" for title in titles)
+    return (
+        f"{titles[0]}\n\n{snippet(topic, 200)}, in {len(titles)} slides:\n{listed}\n\n"
+        "Swipe through and tell me which one you would start with."
+    )
+
+
+def _filled(slides: list[SlidePlan], fallback: Outline) -> list[SlidePlan]:
+    """The model's slides in order, the rest from the plain outline (its closing
+    slide last), each of those marked as template-made."""
+    missing = len(fallback.slides) - len(slides)
+    if missing <= 0:
+        return slides[: len(fallback.slides)]
+    return slides + fallback.slides[len(fallback.slides) - missing :]
 
 
 def _slide(item: OutlinedSlide) -> SlidePlan | None:

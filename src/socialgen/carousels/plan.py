@@ -11,7 +11,7 @@ from sqlmodel import select
 from socialgen.carousels.requests import CarouselRequest
 from socialgen.carousels.templates import DEFAULT_TEMPLATE, SlideTemplate, get_template
 from socialgen.carousels.uploads import CheckedImage
-from socialgen.generation.plan import Caller
+from socialgen.drafting.caller import Caller
 from socialgen.ids import new_id
 from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
 from socialgen.store.engine import transaction

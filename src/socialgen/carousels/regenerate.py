@@ -9,7 +9,8 @@ different slides at once both end up in the PDF.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import contextlib
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from socialgen.ai.images import ImageModel
@@ -17,9 +18,9 @@ from socialgen.carousels import assets, repository
 from socialgen.carousels.requests import RegenerateSlideRequest
 from socialgen.carousels.uploads import CheckedImage
 from socialgen.carousels.views import carousel_view, post_reference
+from socialgen.drafting.caller import Caller
 from socialgen.errors import BadRequest
 from socialgen.files.store import delete_file
-from socialgen.generation.plan import Caller
 from socialgen.store.tables import CarouselSlide
 
 SAVE_ATTEMPTS = 3
@@ -60,54 +61,75 @@ async def regenerate_slide(
         data,
         media_type,
     )
-    # Files of the carousel as read (an identical image or PDF keeps its old name):
-    # never removed by a failed attempt.
-    existing = _files_of(record)
     written: set[str] = {new_image}
     kept: set[str] = set()
+    existing: set[str] = set()
     try:
-        for attempt in range(1, SAVE_ATTEMPTS + 1):
-            if attempt > 1:
+        # One render-and-save at a time per carousel in this process, from the rows
+        # as they are then: a regeneration that read the rows before another one
+        # saved would otherwise render from stale rows and write back files the
+        # other had just deleted. Other processes are caught by the saved-row check.
+        async with _carousel_lock(carousel.id):
+            for attempt in range(1, SAVE_ATTEMPTS + 1):
                 record = await asyncio.to_thread(
                     repository.load_carousel, engine, workspace_id, request.carousel_id
                 )
-                existing |= _files_of(record)
-            before = _files_of(record)
-            read_at = record.carousel.updated_at
-            changed = _with_new_image(record, request, new_image)
-            rendered = await asyncio.to_thread(
-                assets.render_files, changed.carousel, changed.slides
-            )
-            written |= {rendered.pdf_file, rendered.thumbnail_file}
-            changed.carousel.pdf_file = rendered.pdf_file
-            changed.carousel.thumbnail_file = rendered.thumbnail_file
-            try:
-                await asyncio.to_thread(
-                    repository.save_slide_change,
-                    engine,
-                    changed,
-                    read_at=read_at,
-                    reference=post_reference(changed.carousel, changed.slides),
+                # Files of the carousel as read (an identical image or PDF keeps its
+                # old name): never removed by a failed attempt.
+                before = _files_of(record)
+                existing |= before
+                read_at = record.carousel.updated_at
+                changed = _with_new_image(record, request, new_image)
+                rendered = await asyncio.to_thread(
+                    assets.render_files, changed.carousel, changed.slides
                 )
-            except repository.CarouselChanged:
-                if attempt == SAVE_ATTEMPTS:
-                    raise
-                continue
-            kept = _files_of(changed)
-            for key in before - kept:
-                await asyncio.to_thread(delete_file, workspace_id, key)
-            view = carousel_view(changed.carousel, changed.slides)
-            return {
-                "carouselId": carousel.id,
-                "slideIndex": request.slide_index,
-                "slide": view["slides"][request.slide_index],
-                "pdfUrl": view["pdfUrl"],
-                "thumbnailUrl": view["thumbnailUrl"],
-            }
-        raise AssertionError("unreachable")
+                written |= {rendered.pdf_file, rendered.thumbnail_file}
+                changed.carousel.pdf_file = rendered.pdf_file
+                changed.carousel.thumbnail_file = rendered.thumbnail_file
+                try:
+                    await asyncio.to_thread(
+                        repository.save_slide_change,
+                        engine,
+                        changed,
+                        read_at=read_at,
+                        reference=post_reference(changed.carousel, changed.slides),
+                    )
+                except repository.CarouselChanged:
+                    if attempt == SAVE_ATTEMPTS:
+                        raise
+                    continue
+                kept = _files_of(changed)
+                for key in before - kept:
+                    await asyncio.to_thread(delete_file, workspace_id, key)
+                view = carousel_view(changed.carousel, changed.slides)
+                return {
+                    "carouselId": carousel.id,
+                    "slideIndex": request.slide_index,
+                    "slide": view["slides"][request.slide_index],
+                    "pdfUrl": view["pdfUrl"],
+                    "thumbnailUrl": view["thumbnailUrl"],
+                }
+            raise AssertionError("unreachable")
     finally:
         for key in written - kept - existing:
             await asyncio.to_thread(delete_file, workspace_id, key)
+
+
+_locks: dict[str, asyncio.Lock] = {}
+_users: dict[str, int] = {}  # holders and waiters of each lock
+
+
+@contextlib.asynccontextmanager
+async def _carousel_lock(carousel_id: str) -> AsyncIterator[None]:
+    lock = _locks.setdefault(carousel_id, asyncio.Lock())
+    _users[carousel_id] = _users.get(carousel_id, 0) + 1
+    try:
+        async with lock:
+            yield
+    finally:
+        _users[carousel_id] -= 1
+        if not _users[carousel_id]:  # nobody holds or waits for it: forget it
+            del _users[carousel_id], _locks[carousel_id]
 
 
 def _with_new_image(
@@ -131,6 +153,7 @@ def _copy_slide(slide: CarouselSlide, image_file: str, prompt: str) -> CarouselS
         content=slide.content,
         image_prompt=prompt,
         image_file=image_file,
+        source=slide.source,
         updated_at=slide.updated_at,
     )
 

@@ -1,5 +1,5 @@
 """A carousel run in the terminal: the plan, each slide's image as it is made,
-then where the PDF and thumbnail were written."""
+then where the PDF and thumbnail were written. Events are read through their models."""
 
 from __future__ import annotations
 
@@ -7,6 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 from socialgen.cli_support import styled
 from socialgen.events import Event
+from socialgen.events.carousel import (
+    CarouselComplete,
+    GeneratingPdf,
+    ImageGenerated,
+    PlanGenerated,
+    StoredCarousel,
+)
+from socialgen.events.common import StreamError
+from socialgen.events.registry import read
 from socialgen.files.store import path_for_url
 
 if TYPE_CHECKING:
@@ -18,38 +27,45 @@ class CarouselPrinter:
         self.out = out
         self.notes = notes
         self.failed = False
-        self.completed: dict[str, Any] | None = None
+        self.completed: dict[str, Any] | None = None  # complete's data, as on the wire
 
     def __call__(self, item: Event) -> None:
-        data = item.data
-        if item.name == "plan_generated":
-            prompts = data["prompts"]
-            self.notes.print(f"Plan: {len(prompts)} slides", style="bold")
-            for index, prompt in enumerate(prompts):
-                self.notes.print(styled((f"  {index}. ", "dim"), prompt))
-        elif item.name == "image_generated":
-            slide = data["slide"]
-            self.notes.print(
-                styled(
-                    ("✓ ", "green"),
-                    (f"slide {data['slideIndex']}: ", "bold"),
-                    slide["title"],
-                    ("  " + str(path_for_url(slide["image"])), "dim"),
+        match read(item):
+            case PlanGenerated(prompts=prompts) as plan:
+                self.notes.print(f"Plan: {len(prompts)} slides", style="bold")
+                self._template_note(plan)
+                for index, prompt in enumerate(prompts):
+                    self.notes.print(styled((f"  {index}. ", "dim"), prompt))
+            case ImageGenerated(slideIndex=index, slide=slide):
+                self.notes.print(
+                    styled(
+                        ("✓ ", "green"),
+                        (f"slide {index}: ", "bold"),
+                        slide.title,
+                        (" (template)" if slide.source == "template" else "", "yellow"),
+                        ("  " + str(path_for_url(slide.image)), "dim"),
+                    )
                 )
-            )
-        elif item.name == "generating_pdf":
-            self.notes.print(styled(("… ", "dim"), data["message"]))
-        elif item.name == "complete":
-            self.completed = data["data"]
-            self._show(data["data"])
-        elif item.name == "error":
-            self.failed = True
-            self.notes.print(styled(("Error:", "red"), f" {data['message']}"))
+            case GeneratingPdf(message=message):
+                self.notes.print(styled(("… ", "dim"), message))
+            case CarouselComplete(data=carousel):
+                self.completed = carousel.wire()
+                self._show(carousel)
+            case StreamError(message=message):
+                self.failed = True
+                self.notes.print(styled(("Error:", "red"), f" {message}"))
 
-    def _show(self, carousel: dict[str, Any]) -> None:
-        self.out.print(
-            styled(("Carousel ", "bold"), carousel["name"], f"  ({carousel['carouselId']})")
-        )
-        self.out.print(f"post:      {carousel['postId']} (draft)")
-        self.out.print(f"PDF:       {path_for_url(carousel['pdfUrl'])}", soft_wrap=True)
-        self.out.print(f"thumbnail: {path_for_url(carousel['thumbnailUrl'])}", soft_wrap=True)
+    def _template_note(self, plan: PlanGenerated) -> None:
+        """One dim line when the plain outline stood in for the model (the user is told)."""
+        if plan.templateSlides:
+            self.notes.print(
+                f"the model gave no usable outline; {plan.templateSlides} of {len(plan.prompts)}"
+                " slides use the plain outline",
+                style="dim",
+            )
+
+    def _show(self, carousel: StoredCarousel) -> None:
+        self.out.print(styled(("Carousel ", "bold"), carousel.name, f"  ({carousel.carouselId})"))
+        self.out.print(f"post:      {carousel.postId} (draft)")
+        self.out.print(f"PDF:       {path_for_url(carousel.pdfUrl)}", soft_wrap=True)
+        self.out.print(f"thumbnail: {path_for_url(carousel.thumbnailUrl)}", soft_wrap=True)

@@ -11,8 +11,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from socialgen.clock import utcnow
+from socialgen.drafting.persist import write_post
 from socialgen.errors import NotFound, SocialgenError
-from socialgen.generation.persist import write_post
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Carousel, CarouselSlide, Post
 

@@ -16,13 +16,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from socialgen.ai.images import ImageModel, ImageResult
 from socialgen.ai.model import TextModel
 from socialgen.carousels import assets, repository
-from socialgen.carousels.outline import Outline, outline_carousel
+from socialgen.carousels.outline import outline_carousel
+from socialgen.carousels.plain_outline import Outline
 from socialgen.carousels.plan import CarouselPlan
 from socialgen.carousels.views import carousel_view, post_reference
+from socialgen.drafting.fanout import Emit, fan_out
+from socialgen.drafting.quota import Reservation
 from socialgen.events import Event, event
 from socialgen.files.store import delete_folder, file_url
-from socialgen.generation import persist
-from socialgen.generation.fanout import Emit, fan_out
 from socialgen.store.tables import Carousel, CarouselSlide
 
 logger = logging.getLogger("socialgen.carousels")
@@ -35,12 +36,18 @@ async def create_carousel(
 ) -> AsyncIterator[Event]:
     caller = plan.caller
     folder = assets.carousel_folder(plan.carousel_id)
+    quota = Reservation(caller, plan.reserved)
     finished = False
     try:
         outline = await outline_carousel(
             model, plan.request.prompt, plan.request.slide_count, plan.style
         )
-        yield event("plan_generated", prompts=outline.image_prompts)
+        yield event(
+            "plan_generated",
+            prompts=outline.image_prompts,
+            source=outline.source,
+            templateSlides=outline.template_slides,
+        )
         carousel = await asyncio.to_thread(_new_carousel, plan, outline)
         image_files: dict[int, str] = {}
 
@@ -62,6 +69,7 @@ async def create_carousel(
                         slide={
                             "title": slide.title,
                             "content": slide.content,
+                            "source": slide.source,
                             "image": file_url(caller.workspace_id, key),
                         },
                     )
@@ -80,6 +88,7 @@ async def create_carousel(
                 content=slide.content,
                 image_prompt=slide.image_prompt,
                 image_file=image_files[index],
+                source=slide.source,
             )
             for index, slide in enumerate(outline.slides)
         ]
@@ -106,13 +115,14 @@ async def create_carousel(
             reference=post_reference(carousel, slides),
         )
         finished = True
+        quota.spend()
         view["postId"] = post_id
         yield event("complete", success=True, data=view)
     finally:
         if not finished:
             # Runs on failure, on cancellation (client gone) and on early close.
             delete_folder(caller.workspace_id, folder)
-            persist.refund(caller.engine, caller.workspace_id, plan.reserved)
+        await quota.give_back()  # the carousel's post, unless it was saved
 
 
 def _new_carousel(plan: CarouselPlan, outline: Outline) -> Carousel:

@@ -14,6 +14,7 @@ from pathlib import Path
 from sqlalchemy import Engine
 from sqlmodel import col, select
 
+from socialgen.files.layout import CAROUSELS_FOLDER, carousel_folder
 from socialgen.files.store import delete_folder, files_root
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Carousel
@@ -26,7 +27,7 @@ def sweep_orphaned_carousels(engine: Engine, *, quiet_seconds: float = QUIET_SEC
     root = files_root()
     if not root.is_dir():
         return 0
-    folders = [folder for folder in root.glob("*/carousels/*") if folder.is_dir()]
+    folders = [folder for folder in root.glob(f"*/{CAROUSELS_FOLDER}/*") if folder.is_dir()]
     if not folders:
         return 0
     with read_session(engine) as session:
@@ -38,7 +39,7 @@ def sweep_orphaned_carousels(engine: Engine, *, quiet_seconds: float = QUIET_SEC
     for folder in folders:
         if folder.name not in owned and _last_change(folder) < cutoff:
             workspace_id = folder.parent.parent.name
-            delete_folder(workspace_id, f"carousels/{folder.name}")
+            delete_folder(workspace_id, carousel_folder(folder.name))
             removed += 1
     return removed
 

@@ -10,7 +10,8 @@ from socialgen.store.tables import Carousel, CarouselSlide
 
 
 def slide_view(carousel: Carousel, slide: CarouselSlide) -> dict[str, Any]:
-    """A slide: id, title, content, image (URL), user {name, profileImage {url}}, theme."""
+    """A slide: id, title, content, source, image (URL), user {name, profileImage {url}},
+    theme."""
     profile = (
         file_url(carousel.workspace_id, carousel.profile_image_file)
         if carousel.profile_image_file
@@ -21,6 +22,7 @@ def slide_view(carousel: Carousel, slide: CarouselSlide) -> dict[str, Any]:
         "slideIndex": slide.position,
         "title": slide.title,
         "content": slide.content,
+        "source": slide.source,
         "image": file_url(carousel.workspace_id, slide.image_file),
         "user": {
             "name": carousel.author_name or carousel.handle or "",

@@ -8,13 +8,12 @@ from fastapi import APIRouter, Depends, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
 
-from socialgen.ai.registry import text_model
-from socialgen.api_support import EngineDep, error_responses
+from socialgen.api_support import EngineDep, TextModelDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.content_calendar.body import read_calendar_request
 from socialgen.content_calendar.plan import prepare_calendar
 from socialgen.content_calendar.service import run_calendar
-from socialgen.generation.plan import Caller
+from socialgen.drafting.caller import Caller
 from socialgen.streaming import sse_response
 
 router = APIRouter(prefix="/api/v1/content-calendar", tags=["content calendar"])
@@ -70,11 +69,11 @@ _BODY: dict[str, Any] = {
     },
 )
 async def generate_calendar(
-    access: CalendarCaller, engine: EngineDep, request: Request
+    access: CalendarCaller, engine: EngineDep, model: TextModelDep, request: Request
 ) -> StreamingResponse:
     """7 or 30 days of drafts from a prompt, a video, article URLs and/or a PDF:
     generation_started, source_processing, calendar_progress, calendar_complete."""
     calendar_request = await read_calendar_request(request)
     caller = Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
     plan = await run_in_threadpool(prepare_calendar, caller, calendar_request)
-    return sse_response(run_calendar(plan, text_model()))
+    return sse_response(run_calendar(plan, model))

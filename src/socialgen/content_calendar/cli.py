@@ -42,8 +42,8 @@ def calendar(
     from socialgen.content_calendar.render import CalendarPrinter
     from socialgen.content_calendar.requests import CalendarRequest
     from socialgen.content_calendar.service import run_calendar
+    from socialgen.drafting.caller import Caller
     from socialgen.errors import BadRequest
-    from socialgen.generation.plan import Caller
 
     for target in (ics, csv, markdown):
         if target is not None and not target.parent.is_dir():

@@ -9,8 +9,8 @@ from typing import Any
 
 from socialgen.content_calendar.requests import CalendarRequest
 from socialgen.content_calendar.rhythm import tomorrow
+from socialgen.drafting.caller import Caller
 from socialgen.errors import BadRequest
-from socialgen.generation.plan import Caller
 from socialgen.limits import CALENDAR_LENGTHS
 from socialgen.store.engine import transaction
 from socialgen.styles.guide import style_guide

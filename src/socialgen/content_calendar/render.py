@@ -1,5 +1,5 @@
 """A calendar run in the terminal: sources as they are read, one progress bar for
-the days, then the plan as a table."""
+the days, then the plan as a table. Events are read through their models."""
 
 from __future__ import annotations
 
@@ -7,6 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 from socialgen.cli_support import styled
 from socialgen.events import Event
+from socialgen.events.common import StreamError
+from socialgen.events.content_calendar import (
+    CalendarComplete,
+    CalendarProgress,
+    GenerationStarted,
+    SourceProcessing,
+)
+from socialgen.events.registry import read
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -18,7 +26,7 @@ class CalendarPrinter:
         self.out = out
         self.notes = notes
         self.failed = False
-        self.posts: list[dict[str, Any]] = []
+        self.posts: list[dict[str, Any]] = []  # calendar_complete's posts, for the exports
         self.progress: Progress | None = None
         self.bar: TaskID | None = None
 
@@ -30,24 +38,24 @@ class CalendarPrinter:
             self.progress.stop()
 
     def __call__(self, item: Event) -> None:
-        data = item.data
-        if item.name == "generation_started":
-            self.notes.print(data["message"], style="bold")
-        elif item.name == "source_processing":
-            mark = ("✓ ", "green") if data["status"] == "complete" else ("… ", "dim")
-            self.notes.print(styled(mark, data["message"]))
-        elif item.name == "calendar_progress":
-            self._advance(data)
-        elif item.name == "calendar_complete":
-            if self.progress is not None:
-                self.progress.stop()
-            self.posts = data["posts"]
-            self._show(data)
-        elif item.name == "error":
-            self.failed = True
-            self.notes.print(styled(("Error:", "red"), f" {data['message']}"))
+        match read(item):
+            case GenerationStarted(message=message):
+                self.notes.print(message, style="bold")
+            case SourceProcessing(status=status, message=message):
+                mark = ("✓ ", "green") if status == "complete" else ("… ", "dim")
+                self.notes.print(styled(mark, message))
+            case CalendarProgress() as day:
+                self._advance(day)
+            case CalendarComplete() as calendar:
+                if self.progress is not None:
+                    self.progress.stop()
+                self.posts = [post.wire() for post in calendar.posts]
+                self._show(calendar)
+            case StreamError(message=message):
+                self.failed = True
+                self.notes.print(styled(("Error:", "red"), f" {message}"))
 
-    def _advance(self, data: dict[str, Any]) -> None:
+    def _advance(self, day: CalendarProgress) -> None:
         if self.progress is None:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -59,30 +67,37 @@ class CalendarPrinter:
                 console=self.notes,
             )
             self.progress.start()
-            self.bar = self.progress.add_task("days", total=data["total"], note="")
+            self.bar = self.progress.add_task("days", total=day.total, note="")
         assert self.bar is not None
-        if data["status"] in ("completed", "failed"):
+        if day.status in ("completed", "failed"):
             self.progress.advance(self.bar)
-        if data["status"] == "failed":
+        if day.status == "failed":
             self.failed = True
-            self.progress.console.print(styled(("✗ ", "red"), data["message"]))
-        self.progress.update(self.bar, note=data["message"])
+            self.progress.console.print(styled(("✗ ", "red"), day.message))
+        self.progress.update(self.bar, note=day.message)
 
-    def _show(self, data: dict[str, Any]) -> None:
+    def _show(self, calendar: CalendarComplete) -> None:
         from rich.table import Table
 
-        table = Table(title=f"{data['calendarLength']}-day content calendar", title_justify="left")
+        table = Table(title=f"{calendar.calendarLength}-day content calendar", title_justify="left")
         for column in ("day", "date", "theme", "post"):
             table.add_column(column, overflow="fold" if column == "post" else "ellipsis")
-        for post in data["posts"]:
+        for post in calendar.posts:
             table.add_row(
-                str(post["index"]),
-                post["suggestedDate"][:16].replace("T", " "),
-                post["theme"],
-                post["postId"],
+                str(post.index),
+                post.suggestedDate[:16].replace("T", " "),
+                post.theme + (" (template)" if post.source == "template" else ""),
+                post.postId,
             )
         self.out.print(table)
-        summary = data["summary"]
-        if summary["failed"]:
+        stood_in = sum(post.source == "template" for post in calendar.posts)
+        if stood_in:
+            self.notes.print(
+                f"the model gave no usable theme for {stood_in} of {len(calendar.posts)} days;"
+                " they use a classic post format (marked template)",
+                style="dim",
+            )
+        summary = calendar.summary
+        if summary.failed:
             self.failed = True
-        self.notes.print(f"{summary['generated']} of {summary['total']} drafts saved.")
+        self.notes.print(f"{summary.generated} of {summary.total} drafts saved.")

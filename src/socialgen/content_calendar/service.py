@@ -15,24 +15,23 @@ from socialgen.ai.settings import ai_settings
 from socialgen.clock import iso
 from socialgen.content_calendar.plan import CalendarPlan
 from socialgen.content_calendar.rhythm import suggested_dates
+from socialgen.content_calendar.sources import SourceReading
 from socialgen.content_calendar.themes import DayTheme, plan_themes
+from socialgen.content_calendar.themes import prompts as calendar_prompts
+from socialgen.drafting import persist
+from socialgen.drafting.fanout import Emit
+from socialgen.drafting.prompts import render
+from socialgen.drafting.quota import Reservation
+from socialgen.drafting.runner import DraftRunner
+from socialgen.drafting.writing import finished_post
 from socialgen.errors import SocialgenError
 from socialgen.events import Event, event
-from socialgen.generation import persist
-from socialgen.generation.fanout import Emit, fan_out
-from socialgen.generation.prompts import render
-from socialgen.generation.writing import finished_post
 
-MATERIAL_CHARS = 6000  # all sources together, condensed to fit a small model's context
-# Read at most this much of one source before condensing: a long transcript would
-# otherwise cost a model call per 6,000 characters.
-SOURCE_CHARS = 120_000
 FAILED = "failed to generate content calendar"
 
 
 async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Event]:
     caller = plan.caller
-    items: dict[int, dict[str, Any]] = {}
 
     def progress(day: int, status: str, message: str, **extra: Any) -> Event:
         return event(
@@ -46,31 +45,30 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
 
     async def write(
         day: int, theme: DayTheme, when: datetime, themes: list[DayTheme], material: str, emit: Emit
-    ) -> None:
-        await emit(progress(day, "generating", f"Writing day {day}: {theme.theme}"))
-        try:
-            content = await _write_day(plan, model, day, theme, themes, material)
-            await emit(progress(day, "saving", f"Saving day {day}"))
-            saved = await asyncio.to_thread(
-                persist.save_post,
-                caller.engine,
-                workspace_id=caller.workspace_id,
-                user_id=caller.user_id,
-                conversation_id=None,
-                user_input=f"Day {day}: {theme.theme}. {theme.angle}",
-                content=content,
-                title=theme.theme,
-                meta={
-                    "source": "calendar",
-                    "day": day,
-                    "theme": theme.theme,
-                    "suggestedDate": iso(when),
-                },
-            )
-        except SocialgenError as error:
-            await emit(progress(day, "failed", f"Day {day} failed: {error.message}"))
-            return
-        items[day] = {
+    ) -> dict[str, Any]:
+        await emit(
+            progress(day, "generating", f"Writing day {day}: {theme.theme}", source=theme.source)
+        )
+        content = await _write_day(plan, model, day, theme, themes, material)
+        await emit(progress(day, "saving", f"Saving day {day}"))
+        saved = await asyncio.to_thread(
+            persist.save_post,
+            caller.engine,
+            workspace_id=caller.workspace_id,
+            user_id=caller.user_id,
+            conversation_id=None,
+            user_input=f"Day {day}: {theme.theme}. {theme.angle}".strip(),
+            content=content,
+            title=theme.theme,
+            meta={
+                "source": "calendar",
+                "day": day,
+                "theme": theme.theme,
+                "suggestedDate": iso(when),
+            },
+        )
+        await emit(progress(day, "completed", f"Day {day} saved", postId=saved.post_id))
+        return {
             "index": day,
             "postId": saved.post_id,
             "conversationId": saved.conversation_id,
@@ -78,10 +76,14 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
             "theme": theme.theme,
             "suggestedDate": iso(when),
             "status": "draft",
+            "source": theme.source,
         }
-        await emit(progress(day, "completed", f"Day {day} saved", postId=saved.post_id))
 
-    try:
+    def failed(day: int, message: str) -> Event:
+        return progress(day, "failed", f"Day {day} failed: {message}")
+
+    # Days saved so far stay; the others give their quota back, however the run ends.
+    async with Reservation(caller, plan.reserved) as quota:
         yield event(
             "generation_started",
             calendarLength=plan.length,
@@ -90,92 +92,30 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
                 f"Planning a {plan.length}-day content calendar from {len(plan.sources)} source(s)"
             ),
         )
-        material: list[str] = [f"Topic: {plan.prompt}"] if plan.prompt else []
+        reading = SourceReading(plan, model)
         try:
-            async for item in _read_sources(plan, model, material):
+            async for item in reading:
                 yield item
-            themes = await plan_themes(model, "\n\n".join(material), plan.topic, plan.length)
+            material = reading.material
+            themes = await plan_themes(model, material, plan.topic, plan.length)
         except SocialgenError as error:
             yield event("error", message=f"{FAILED}: {error.message}")
             return
         days = zip(themes, suggested_dates(plan.start, plan.length), strict=True)
-        jobs = [
-            partial(write, day, theme, when, themes, "\n\n".join(material))
+        jobs = {
+            day: partial(write, day, theme, when, themes, material)
             for day, (theme, when) in enumerate(days, start=1)
-        ]
-        async for update in fan_out(jobs, ai_settings().batch_concurrency):
+        }
+        runner = DraftRunner(quota, ai_settings().batch_concurrency)
+        async for update in runner.run(jobs, failed):
             yield update
-        generated = len(items)
+        summary = runner.summary(plan.length)
         yield event(
             "calendar_complete",
-            success=generated > 0,
+            success=summary["generated"] > 0,
             calendarLength=plan.length,
-            summary={
-                "total": plan.length,
-                "generated": generated,
-                "failed": plan.length - generated,
-            },
-            posts=[items[day] for day in sorted(items)],
-        )
-    finally:
-        # Days saved so far stay; the others give their quota back.
-        persist.refund(caller.engine, caller.workspace_id, plan.reserved - len(items))
-
-
-async def _read_sources(
-    plan: CalendarPlan, model: TextModel, material: list[str]
-) -> AsyncIterator[Event]:
-    """Extract and condense each source, announcing it; appends to `material`."""
-    from socialgen.sources.condense import condense, cut_at_sentence
-
-    count = max(1, len(plan.sources) - (1 if plan.prompt else 0))
-    budget = MATERIAL_CHARS // count
-    if plan.youtube_url:
-        from socialgen.sources.video import extract_video
-
-        yield event(
-            "source_processing",
-            type="youtube",
-            status="extracting",
-            message="Reading the video's captions",
-        )
-        video = await extract_video(plan.youtube_url)
-        raw = cut_at_sentence(
-            f"Video: {video.title}\n{video.description}\n\n{video.transcript}", SOURCE_CHARS
-        )
-        material.append(await condense(model, raw, budget_chars=budget))
-        yield event(
-            "source_processing",
-            type="youtube",
-            status="complete",
-            message=f"Read the captions of {video.title!r}",
-        )
-    for url in plan.article_urls:
-        from socialgen.sources.articles import extract_article
-
-        yield event(
-            "source_processing", type="article", status="extracting", message=f"Reading {url}"
-        )
-        article = await extract_article(url)
-        raw = cut_at_sentence(f"Article: {article.title}\n\n{article.text}", SOURCE_CHARS)
-        material.append(await condense(model, raw, budget_chars=budget))
-        yield event(
-            "source_processing",
-            type="article",
-            status="complete",
-            message=f"Read {article.title or url!r}",
-        )
-    if plan.pdf is not None:
-        yield event("source_processing", type="pdf", status="extracting", message="Reading the PDF")
-        raw = f"Document: {plan.pdf.title}\n\n{plan.pdf.text}"
-        material.append(await condense(model, raw, budget_chars=budget))
-        yield event(
-            "source_processing",
-            type="pdf",
-            status="complete",
-            message=(
-                f"Read {plan.pdf.pages_read} of {plan.pdf.page_count} pages of {plan.pdf.title!r}"
-            ),
+            summary=summary,
+            posts=runner.ordered_results(),
         )
 
 
@@ -192,11 +132,11 @@ async def _write_day(
         {"role": "system", "content": render("post_system", style=plan.style or "")},
         {
             "role": "user",
-            "content": render(
+            "content": calendar_prompts.render(
                 "calendar_post",
                 day=str(day),
                 theme=theme.theme,
-                angle=theme.angle,
+                angle=f"Angle: {theme.angle}" if theme.angle else "",
                 others=others,
                 material=material,
             ),

@@ -1,14 +1,23 @@
-"""The plan of a calendar: one distinct theme per day, grounded in the sources."""
+"""The plan of a calendar: one distinct theme per day, grounded in the sources.
+
+Capable models answer themes with angles as one structured plan (the JSON ladder);
+small models (the embedded one) write the themes as a line list. Days the model
+could not fill get a classic post format applied to the topic, marked
+`source="template"` so the user is told."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from socialgen.ai.line_lists import ask_lines
 from socialgen.ai.model import TextModel
 from socialgen.ai.structured import ask_structured
-from socialgen.generation.prompts import render
+from socialgen.drafting.prompts import Prompts
+
+prompts = Prompts("socialgen.content_calendar")
 
 # Used when the model cannot give a usable plan: classic post formats applied to the
 # topic, so every day still has a different angle.
@@ -32,10 +41,8 @@ _JUNK = ("http", "www.", "<", ">", "#", "{", "}")
 
 def usable(theme: DayTheme) -> bool:
     words = theme.theme.split()
-    return (
-        0 < len(words) <= MAX_THEME_WORDS
-        and bool(theme.angle)
-        and not any(mark in theme.theme.lower() for mark in _JUNK)
+    return 0 < len(words) <= MAX_THEME_WORDS and not any(
+        mark in theme.theme.lower() for mark in _JUNK
     )
 
 
@@ -44,32 +51,63 @@ class PlannedTheme(BaseModel):
     angle: str = Field(description="One sentence: what the post says.")
 
 
-class ThemePlan(BaseModel):
+class CalendarThemes(BaseModel):
     posts: list[PlannedTheme]
 
 
 @dataclass(frozen=True)
 class DayTheme:
     theme: str
-    angle: str
+    angle: str  # "" when the model gave the theme alone (small models)
+    source: Literal["model", "template"] = "model"
 
 
 async def plan_themes(model: TextModel, material: str, topic: str, count: int) -> list[DayTheme]:
+    if model.small:
+        themes = await _themes_from_lines(model, material, topic, count)
+    else:
+        themes = await _themes_from_json(model, material, count)
+    return (themes + fallback_themes(topic, count, taken=themes))[:count]
+
+
+async def _themes_from_lines(
+    model: TextModel, material: str, topic: str, count: int
+) -> list[DayTheme]:
+    """A small model's themes: short titles, one per line. The material goes with
+    them only when there is more of it than the topic itself."""
+    extra = material.strip()
+    if extra == f"Topic: {topic}" or not extra:
+        extra = ""
+    else:
+        extra = "Base them on this material:\n" + extra[:2000]
+    prompt = prompts.render("calendar_theme_lines", count=str(count), topic=topic, material=extra)
+    messages = [{"role": "user", "content": prompt}]
+    lines = await ask_lines(model, messages, count)
+    themes = _distinct([DayTheme(line, "") for line in lines])
+    if 0 < len(themes) < count:
+        # Small models repeat themselves: the days a repeat left empty are asked once
+        # more, warmer; of that answer, lines that carry nothing of the topic or
+        # material (a warmer small model drifts) are dropped.
+        more = await ask_lines(model, messages, count, temperature=0.8, about=f"{topic} {material}")
+        themes = _distinct(themes + [DayTheme(line, "") for line in more])
+    return themes
+
+
+async def _themes_from_json(model: TextModel, material: str, count: int) -> list[DayTheme]:
     answer = await ask_structured(
         model,
         [
             {
                 "role": "user",
-                "content": render("calendar_themes", count=str(count), material=material),
+                "content": prompts.render("calendar_themes", count=str(count), material=material),
             }
         ],
-        ThemePlan,
+        CalendarThemes,
         max_tokens=60 * count,
     )
-    themes = _distinct(
+    return _distinct(
         [DayTheme(p.theme.strip(), p.angle.strip()) for p in answer.posts] if answer else []
     )
-    return (themes + fallback_themes(topic, count, taken=themes))[:count]
 
 
 def fallback_themes(
@@ -85,7 +123,7 @@ def fallback_themes(
         for name, angle in FALLBACK_FORMATS:
             label = name if round_ == 1 else f"{name} ({round_})"
             if label.lower() not in used:
-                themes.append(DayTheme(label, angle.format(topic=subject)))
+                themes.append(DayTheme(label, angle.format(topic=subject), "template"))
                 used.add(label.lower())
     return themes
 

@@ -8,12 +8,12 @@ from fastapi import APIRouter, Body, Depends
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
 
-from socialgen.ai.registry import text_model
-from socialgen.api_support import EngineDep, error_responses
+from socialgen.api_support import EngineDep, TextModelDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.drafting.caller import Caller
 from socialgen.generation.batch import run_batch
 from socialgen.generation.chat import run_chat
-from socialgen.generation.plan import Caller, prepare_batch, prepare_chat, prepare_post
+from socialgen.generation.plan import prepare_batch, prepare_chat, prepare_post
 from socialgen.generation.requests import BatchRequest, ChatRequest, GeneratePostRequest
 from socialgen.generation.single import run_generate_post
 from socialgen.streaming import sse_response
@@ -41,12 +41,15 @@ def _caller(engine: EngineDep, access: WorkspaceAccess) -> Caller:
     responses={**_SSE, **error_responses(400, 401, 403, 404)},
 )
 async def chat(
-    access: WorkspaceCaller, engine: EngineDep, body: Annotated[ChatRequest | None, Body()] = None
+    access: WorkspaceCaller,
+    engine: EngineDep,
+    model: TextModelDep,
+    body: Annotated[ChatRequest | None, Body()] = None,
 ) -> StreamingResponse:
     """A general answer (chat_delta, chat_response) or, when asked for, a post
     (content_delta, post_ids)."""
     plan = await run_in_threadpool(prepare_chat, _caller(engine, access), body or ChatRequest())
-    return sse_response(run_chat(plan, text_model()))
+    return sse_response(run_chat(plan, model))
 
 
 @router.post(
@@ -57,13 +60,14 @@ async def chat(
 async def generate_post(
     access: WorkspaceCaller,
     engine: EngineDep,
+    model: TextModelDep,
     body: Annotated[GeneratePostRequest | None, Body()] = None,
 ) -> StreamingResponse:
     """One post, streamed as chat_delta, saved as a draft, then post_ids."""
     plan = await run_in_threadpool(
         prepare_post, _caller(engine, access), body or GeneratePostRequest()
     )
-    return sse_response(run_generate_post(plan, text_model()))
+    return sse_response(run_generate_post(plan, model))
 
 
 @router.post(
@@ -72,9 +76,12 @@ async def generate_post(
     responses={**_SSE, **error_responses(400, 401, 403, 404)},
 )
 async def generate_batch_posts(
-    access: BatchCaller, engine: EngineDep, body: Annotated[BatchRequest | None, Body()] = None
+    access: BatchCaller,
+    engine: EngineDep,
+    model: TextModelDep,
+    body: Annotated[BatchRequest | None, Body()] = None,
 ) -> StreamingResponse:
     """Five variations (or the listed drafts regenerated): batch_progress,
     post_{N}_post_ids, batch_complete, chat_delta."""
     plan = await run_in_threadpool(prepare_batch, _caller(engine, access), body or BatchRequest())
-    return sse_response(run_batch(plan, text_model()))
+    return sse_response(run_batch(plan, model))

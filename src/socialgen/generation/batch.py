@@ -10,20 +10,21 @@ from typing import Any
 
 from socialgen.ai.model import TextModel, complete
 from socialgen.ai.settings import ai_settings
+from socialgen.drafting import persist
+from socialgen.drafting.fanout import Emit
+from socialgen.drafting.quota import Reservation
+from socialgen.drafting.runner import DraftRunner
+from socialgen.drafting.writing import finished_post, post_messages
 from socialgen.errors import SocialgenError
 from socialgen.events import Event, event
-from socialgen.generation import persist
-from socialgen.generation.fanout import Emit, fan_out
 from socialgen.generation.plan import BatchItem, BatchPlan
 from socialgen.generation.url_context import UrlContext
-from socialgen.generation.writing import finished_post, post_messages
 
 
 async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
     caller = plan.caller
     total = len(plan.items)
-    posts: dict[int, dict[str, Any]] = {}
-    errors: list[dict[str, Any]] = []
+    items = {item.index: item for item in plan.items}
 
     def progress(item: BatchItem, status: str, **extra: Any) -> Event:
         return event(
@@ -35,44 +36,26 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
             **extra,
         )
 
-    def failed(item: BatchItem, message: str) -> None:
-        errors.append(
-            {"index": item.index, "variationName": item.variation_name, "message": message}
-        )
-
-    async def write(item: BatchItem, sources: str, emit: Emit) -> None:
+    async def write(item: BatchItem, sources: str, emit: Emit) -> dict[str, Any]:
         await emit(progress(item, "generating"))
-        try:
-            variation = f"Style of this version ({item.variation_name}): {item.instruction}"
-            messages = post_messages(
-                plan.user_input, style=plan.style, sources=sources, history=[], variation=variation
-            )
-            content = finished_post(
-                await complete(model, messages, max_tokens=ai_settings().max_tokens)
-            )
-            saved = await asyncio.to_thread(
-                persist.save_post,
-                caller.engine,
-                workspace_id=caller.workspace_id,
-                user_id=caller.user_id,
-                conversation_id=item.conversation_id,
-                user_input=plan.user_input,
-                content=content,
-                post_id=item.post_id,
-                variation_name=item.variation_name,
-            )
-        except SocialgenError as error:
-            failed(item, error.message)
-            await emit(progress(item, "failed", error=error.message))
-            return
-        posts[item.index] = {
-            "index": item.index,
-            "postId": saved.post_id,
-            "conversationId": saved.conversation_id,
-            "content": content,
-            "variationName": item.variation_name,
-            "status": "draft",
-        }
+        variation = f"Style of this version ({item.variation_name}): {item.instruction}"
+        messages = post_messages(
+            plan.user_input, style=plan.style, sources=sources, history=[], variation=variation
+        )
+        content = finished_post(
+            await complete(model, messages, max_tokens=ai_settings().max_tokens)
+        )
+        saved = await asyncio.to_thread(
+            persist.save_post,
+            caller.engine,
+            workspace_id=caller.workspace_id,
+            user_id=caller.user_id,
+            conversation_id=item.conversation_id,
+            user_input=plan.user_input,
+            content=content,
+            post_id=item.post_id,
+            variation_name=item.variation_name,
+        )
         await emit(progress(item, "completed", postId=saved.post_id))
         await emit(
             event(
@@ -82,34 +65,44 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
                 variationName=item.variation_name,
             )
         )
+        return {
+            "index": item.index,
+            "postId": saved.post_id,
+            "conversationId": saved.conversation_id,
+            "content": content,
+            "variationName": item.variation_name,
+            "status": "draft",
+        }
 
-    try:
-        sources = UrlContext(model, plan.user_input, announce=False)
+    def failed(index: int, message: str) -> Event:
+        return progress(items[index], "failed", error=message)
+
+    async with Reservation(caller, plan.reserved) as quota:
+        runner = DraftRunner(quota, ai_settings().batch_concurrency)
         try:
-            async for _ in sources.process():
-                pass
+            sources = await UrlContext(model, plan.user_input).read()
         except SocialgenError as error:  # the shared sources failed: every item fails
-            for item in plan.items:
-                failed(item, error.message)
+            runner.fail_all(list(items), error.message)
         else:
-            jobs = [partial(write, item, sources.text) for item in plan.items]
-            async for update in fan_out(jobs, ai_settings().batch_concurrency):
+            jobs = {index: partial(write, item, sources) for index, item in items.items()}
+            async for update in runner.run(jobs, failed):
                 yield update
-        generated = len(posts)
+        summary = runner.summary(total)
+        errors = [
+            {"index": index, "variationName": items[index].variation_name, "message": message}
+            for index, message in sorted(runner.failures.items())
+        ]
         yield event(
             "batch_complete",
-            success=generated > 0,
+            success=summary["generated"] > 0,
             originalPrompt=plan.user_input,
             isRegeneration=plan.is_regeneration,
-            posts=[posts[n] for n in sorted(posts)],
-            errors=sorted(errors, key=lambda e: e["index"]),
-            summary={"total": total, "generated": generated, "failed": total - generated},
+            posts=runner.ordered_results(),
+            errors=errors,
+            summary=summary,
         )
         verb = "Regenerated" if plan.is_regeneration else "Generated"
-        summary = f"{verb} {generated} of {total} posts as drafts."
+        text = f"{verb} {summary['generated']} of {total} posts as drafts."
         if errors:
-            summary += f" {len(errors)} failed: " + "; ".join(e["message"] for e in errors[:3])
-        yield event("chat_delta", text=summary)
-    finally:
-        # Whatever stopped us, the posts not written give their quota back.
-        persist.refund(caller.engine, caller.workspace_id, plan.reserved - len(posts))
+            text += f" {len(errors)} failed: " + "; ".join(str(e["message"]) for e in errors[:3])
+        yield event("chat_delta", text=text)

@@ -6,19 +6,20 @@ import asyncio
 from collections.abc import AsyncIterator
 
 from socialgen.ai.model import TextModel
+from socialgen.drafting import persist
+from socialgen.drafting.quota import Reservation
+from socialgen.drafting.writing import TextWriter
 from socialgen.errors import SocialgenError
 from socialgen.events import Event, event
-from socialgen.generation import persist
+from socialgen.generation.intent import classify_intent
 from socialgen.generation.plan import ChatPlan
-from socialgen.generation.posting import PostRequest, write_post
+from socialgen.generation.posting import PostRequest, PostWriting
 from socialgen.generation.url_context import UrlContext
 from socialgen.generation.writing import (
-    TextWriter,
     chat_delta,
     chat_messages,
     content_delta,
     suggested_questions,
-    wants_a_post,
 )
 from socialgen.store.engine import transaction
 from socialgen.workspaces.usage import reserve_posts
@@ -28,7 +29,7 @@ async def run_chat(plan: ChatPlan, model: TextModel) -> AsyncIterator[Event]:
     sources = UrlContext(model, plan.user_input)
     async for item in sources.process():
         yield item
-    if await wants_a_post(model, plan.user_input):
+    if await classify_intent(model, plan.user_input) == "post":
         async for item in _write_post(plan, model, sources.text):
             yield item
     else:
@@ -75,11 +76,9 @@ async def _write_post(plan: ChatPlan, model: TextModel, sources: str) -> AsyncIt
         yield event("error", message=error.message)
         return
     request = PostRequest(caller, plan.user_input, plan.conversation_id, plan.style, plan.history)
-    try:
-        async for item in write_post(request, model, sources, content_delta):
+    async with Reservation(caller, 1) as quota:
+        async for item in PostWriting(request, model, sources, content_delta, quota):
             yield item
-    finally:
-        persist.refund(caller.engine, caller.workspace_id, 0 if request.saved else 1)
 
 
 def _reserve_one(plan: ChatPlan) -> None:

@@ -11,8 +11,8 @@ from socialgen.cli_events import JsonLines, consume, current_model
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
 
 if TYPE_CHECKING:
+    from socialgen.drafting.caller import Caller
     from socialgen.events import Event
-    from socialgen.generation.plan import Caller
 
 StyleOpt = Annotated[
     str | None, typer.Option("--style", help="Content style id to write in.", show_default=False)
@@ -128,7 +128,7 @@ def batch(
 
 def _caller(workspace: str | None, json_output: bool) -> Caller:
     from socialgen.cli_support import open_workspace
-    from socialgen.generation.plan import Caller
+    from socialgen.drafting.caller import Caller
 
     engine, workspace_id = open_workspace(workspace)
     if not json_output:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
+from socialgen.drafting.caller import Caller
+from socialgen.drafting.persist import history
+from socialgen.drafting.prompts import variations
 from socialgen.errors import BadRequest, NotFound
-from socialgen.generation.persist import history
-from socialgen.generation.prompts import variations
 from socialgen.generation.requests import BatchRequest, ChatRequest, GeneratePostRequest
 from socialgen.posts.rules import ensure_editable
 from socialgen.posts.service import get_post
@@ -22,13 +22,6 @@ from socialgen.workspaces.usage import reserve_posts
 
 MAX_INPUT_CHARS = 10_000
 BATCH_SIZE = 5
-
-
-@dataclass(frozen=True)
-class Caller:
-    engine: Engine
-    workspace_id: str
-    user_id: str | None
 
 
 @dataclass(frozen=True)

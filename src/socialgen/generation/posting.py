@@ -1,6 +1,11 @@
 """Writing one post as a stream, shared by the chat stream (when the user asks for a
 post) and generate-post: stream the text, save it, ask for refinement questions,
-then post_ids. The caller holds the quota and refunds it unless `saved` is set."""
+then post_ids.
+
+A `PostWriting` is both the stream and its result (as llm's Response is): iterate
+it for the events; `saved` is the stored post once it exists. It spends the
+caller's reservation the moment the post is saved, so a stream cut after that
+(during the refinement questions) keeps the post's quota spent."""
 
 from __future__ import annotations
 
@@ -9,18 +14,16 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from socialgen.ai.model import TextModel
+from socialgen.drafting import persist
+from socialgen.drafting.caller import Caller
+from socialgen.drafting.persist import SavedPost
+from socialgen.drafting.quota import Reservation
+from socialgen.drafting.writing import TextWriter, finished_post, post_messages
 from socialgen.events import Event, event
-from socialgen.generation import persist
-from socialgen.generation.plan import Caller
-from socialgen.generation.writing import (
-    TextWriter,
-    finished_post,
-    post_messages,
-    refinement_questions,
-)
+from socialgen.generation.writing import refinement_questions
 
 
-@dataclass
+@dataclass(frozen=True)
 class PostRequest:
     caller: Caller
     user_input: str
@@ -28,38 +31,52 @@ class PostRequest:
     style: str | None
     history: list[dict[str, str]]
     post_id: str | None = None
-    saved: bool = False  # set once the post is stored: its quota is spent
 
 
-async def write_post(
-    request: PostRequest,
-    model: TextModel,
-    sources: str,
-    delta: Callable[[str, str], Event],
-) -> AsyncIterator[Event]:
-    writer = TextWriter(delta)
-    messages = post_messages(
-        request.user_input, style=request.style, sources=sources, history=request.history
-    )
-    async for item in writer.run(model, messages):
-        yield item
-    content = finished_post(writer.text)
-    caller = request.caller
-    saved = await asyncio.to_thread(
-        persist.save_post,
-        caller.engine,
-        workspace_id=caller.workspace_id,
-        user_id=caller.user_id,
-        conversation_id=request.conversation_id,
-        user_input=request.user_input,
-        content=content,
-        post_id=request.post_id,
-    )
-    request.saved = True
-    questions = await refinement_questions(model, content)
-    yield event(
-        "post_ids",
-        conversationId=saved.conversation_id,
-        postId=saved.post_id,
-        refinementQuestions=questions,
-    )
+class PostWriting:
+    def __init__(
+        self,
+        request: PostRequest,
+        model: TextModel,
+        sources: str,
+        delta: Callable[[str, str], Event],
+        quota: Reservation,
+    ) -> None:
+        self.request = request
+        self.model = model
+        self.sources = sources
+        self.delta = delta
+        self.quota = quota
+        self.saved: SavedPost | None = None
+
+    def __aiter__(self) -> AsyncIterator[Event]:
+        return self._write()
+
+    async def _write(self) -> AsyncIterator[Event]:
+        request = self.request
+        writer = TextWriter(self.delta)
+        messages = post_messages(
+            request.user_input, style=request.style, sources=self.sources, history=request.history
+        )
+        async for item in writer.run(self.model, messages):
+            yield item
+        content = finished_post(writer.text)
+        caller = request.caller
+        self.saved = await asyncio.to_thread(
+            persist.save_post,
+            caller.engine,
+            workspace_id=caller.workspace_id,
+            user_id=caller.user_id,
+            conversation_id=request.conversation_id,
+            user_input=request.user_input,
+            content=content,
+            post_id=request.post_id,
+        )
+        self.quota.spend()
+        questions = await refinement_questions(self.model, content)
+        yield event(
+            "post_ids",
+            conversationId=self.saved.conversation_id,
+            postId=self.saved.post_id,
+            refinementQuestions=questions,
+        )

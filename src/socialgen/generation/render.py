@@ -1,4 +1,8 @@
-"""Generation events in the terminal: text as it is written, a live batch table."""
+"""Generation events in the terminal: text as it is written, a live batch table.
+
+Each event is read through its model (`socialgen.events.registry.read`), so a
+printer can only use fields the contract declares, and mypy checks it.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,22 @@ from typing import TYPE_CHECKING, Any
 
 from socialgen.cli_support import styled
 from socialgen.events import Event
+from socialgen.events.batch import BatchComplete, BatchProgress
+from socialgen.events.chat import (
+    ChatDelta,
+    ChatResponse,
+    ContentDelta,
+    ExtractionCompleted,
+    PostIds,
+    ReasoningDelta,
+    ReasoningEnded,
+    ReasoningStarted,
+    ScrapingUrl,
+    SummarizingContent,
+    UrlProcessingStart,
+)
+from socialgen.events.common import StreamError
+from socialgen.events.registry import read
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -24,44 +44,46 @@ class StreamPrinter:
         self.in_reasoning = False
 
     def __call__(self, item: Event) -> None:
-        data = item.data
-        if item.name in ("chat_delta", "content_delta"):
-            sys.stdout.write(data["text"])
-            sys.stdout.flush()
-        elif item.name == "reasoning_started":
-            self.notes.print("thinking…", style="dim")
-        elif item.name == "reasoning_delta":
-            self.notes.print(data["text"], style="dim", end="")
-        elif item.name == "reasoning_ended":
-            self.notes.print()
-        elif item.name in ("url_processing_start", "scraping_url", "summarizing_content"):
-            self.notes.print(data.get("message") or data.get("title") or "", style="dim")
-        elif item.name == "extraction_completed":
-            self.notes.print(data["message"], style="dim")
-            for failure in data.get("failed", []):
+        match read(item):
+            case ChatDelta(text=text) | ContentDelta(text=text):
+                sys.stdout.write(text)
+                sys.stdout.flush()
+            case ReasoningStarted():
+                self.notes.print("thinking…", style="dim")
+            case ReasoningDelta(text=text):
+                self.notes.print(text, style="dim", end="")
+            case ReasoningEnded():
+                self.notes.print()
+            case UrlProcessingStart(message=note) | ScrapingUrl(message=note):
+                self.notes.print(note, style="dim")
+            case SummarizingContent(title=title):
+                self.notes.print(title, style="dim")
+            case ExtractionCompleted() as done:
+                self.notes.print(done.message, style="dim")
+                for failure in done.failed:
+                    self.notes.print(
+                        styled(("skipped", "yellow"), f" {failure.url}: {failure.message}")
+                    )
+            case PostIds() as saved:
+                self.conversation_id = saved.conversationId
+                sys.stdout.write("\n")
                 self.notes.print(
-                    styled(("skipped", "yellow"), f" {failure['url']}: {failure['message']}")
+                    styled(
+                        "\n",
+                        ("Saved draft", "green"),
+                        f" {saved.postId} ",
+                        (f"(conversation {saved.conversationId})", "dim"),
+                    )
                 )
-        elif item.name == "post_ids":
-            self.conversation_id = data["conversationId"]
-            sys.stdout.write("\n")
-            self.notes.print(
-                styled(
-                    "\n",
-                    ("Saved draft", "green"),
-                    f" {data['postId']} ",
-                    (f"(conversation {data['conversationId']})", "dim"),
-                )
-            )
-            self._questions("To refine it", data["refinementQuestions"])
-        elif item.name == "chat_response":
-            self.conversation_id = data["conversationId"]
-            sys.stdout.write("\n")
-            self._questions("You could ask", data["suggestedQuestions"])
-        elif item.name == "error":
-            self.failed = True
-            sys.stdout.write("\n")
-            self.notes.print(styled(("Error:", "red"), f" {data['message']}"))
+                self._questions("To refine it", saved.refinementQuestions)
+            case ChatResponse() as answer:
+                self.conversation_id = answer.conversationId
+                sys.stdout.write("\n")
+                self._questions("You could ask", answer.suggestedQuestions)
+            case StreamError(message=message):
+                self.failed = True
+                sys.stdout.write("\n")
+                self.notes.print(styled(("Error:", "red"), f" {message}"))
 
     def _questions(self, heading: str, questions: list[str]) -> None:
         if questions:
@@ -100,45 +122,45 @@ class BatchPrinter:
 
     def __call__(self, item: Event) -> None:
         assert self.progress is not None
-        data = item.data
-        if item.name == "batch_progress":
-            row = self.rows.get(data["current"])
-            if row is None:
-                row = self.progress.add_task(
-                    f"{data['current']}/{data['total']} {data['variationName']}",
-                    total=1,
-                    status="",
-                )
-                self.rows[data["current"]] = row
-            from rich.markup import escape
+        match read(item):
+            case BatchProgress() as step:
+                self._step(self.progress, step)
+            case BatchComplete() as result:
+                self.progress.stop()
+                self._show(result)
+            case StreamError(message=message):
+                self.failed = True
+                self.notes.print(styled(("Error:", "red"), f" {message}"))
 
-            status = data["status"]
-            label = {
-                "generating": "[yellow]writing…[/yellow]",
-                "completed": f"[green]done[/green] {escape(data.get('postId', ''))}",
-                "failed": f"[red]failed[/red] {escape(data.get('error', ''))}",
-            }.get(status, status)
-            self.progress.update(row, status=label, completed=status != "generating")
-        elif item.name == "batch_complete":
-            self.progress.stop()
-            self._show(data)
-        elif item.name == "error":
-            self.failed = True
-            self.notes.print(styled(("Error:", "red"), f" {data['message']}"))
+    def _step(self, progress: Progress, step: BatchProgress) -> None:
+        from rich.markup import escape
 
-    def _show(self, data: dict[str, Any]) -> None:
+        row = self.rows.get(step.current)
+        if row is None:
+            row = progress.add_task(
+                f"{step.current}/{step.total} {step.variationName}", total=1, status=""
+            )
+            self.rows[step.current] = row
+        label = {
+            "generating": "[yellow]writing…[/yellow]",
+            "completed": f"[green]done[/green] {escape(step.postId or '')}",
+            "failed": f"[red]failed[/red] {escape(step.error or '')}",
+        }[step.status]
+        progress.update(row, status=label, completed=step.status != "generating")
+
+    def _show(self, result: BatchComplete) -> None:
         from rich.panel import Panel
 
-        for post in data["posts"]:
+        for post in result.posts:
             self.out.print(
-                styled((f"{post['index']}. {post['variationName']}", "bold"), f"  {post['postId']}")
+                styled((f"{post.index}. {post.variationName}", "bold"), f"  {post.postId}")
             )
-            self.out.print(Panel(post["content"], expand=False))
-        summary = data["summary"]
-        if summary["failed"]:
+            self.out.print(Panel(post.content, expand=False))
+        summary = result.summary
+        if summary.failed:
             self.failed = True
-            for failure in data["errors"]:
+            for failure in result.errors:
                 self.notes.print(
-                    styled((f"{failure['variationName']} failed:", "red"), f" {failure['message']}")
+                    styled((f"{failure.variationName} failed:", "red"), f" {failure.message}")
                 )
-        self.notes.print(f"{summary['generated']} of {summary['total']} drafts saved.")
+        self.notes.print(f"{summary.generated} of {summary.total} drafts saved.")

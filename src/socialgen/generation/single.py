@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from socialgen.ai.model import TextModel
+from socialgen.drafting.quota import Reservation
 from socialgen.events import Event
-from socialgen.generation import persist
 from socialgen.generation.plan import PostPlan
-from socialgen.generation.posting import PostRequest, write_post
+from socialgen.generation.posting import PostRequest, PostWriting
 from socialgen.generation.url_context import UrlContext
 from socialgen.generation.writing import chat_delta
 
@@ -19,12 +19,10 @@ async def run_generate_post(plan: PostPlan, model: TextModel) -> AsyncIterator[E
     request = PostRequest(
         caller, plan.user_input, plan.conversation_id, plan.style, plan.history, plan.post_id
     )
-    try:
+    # Whatever stops us (error, cancel, disconnect), an unwritten post is refunded.
+    async with Reservation(caller, plan.reserved) as quota:
         sources = UrlContext(model, plan.user_input)
         async for item in sources.process():
             yield item
-        async for item in write_post(request, model, sources.text, chat_delta):
+        async for item in PostWriting(request, model, sources.text, chat_delta, quota):
             yield item
-    finally:
-        # Whatever stopped us (error, cancel, disconnect), an unwritten post is refunded.
-        persist.refund(caller.engine, caller.workspace_id, plan.reserved - int(request.saved))

@@ -7,9 +7,9 @@ import logging
 from collections.abc import AsyncIterator
 
 from socialgen.ai.model import ModelError, TextModel, complete
+from socialgen.drafting.prompts import render
 from socialgen.errors import SocialgenError
 from socialgen.events import Event, event
-from socialgen.generation.prompts import render
 
 logger = logging.getLogger("socialgen.generation")
 
@@ -18,7 +18,10 @@ SOURCE_CHARS_FOR_SUMMARY = 6000
 
 
 class UrlContext:
-    """Run `process()` for its events; afterwards `text` holds the source material."""
+    """The source material behind the URLs in a message. `process()` streams its
+    events (chat and generate-post announce each link) and leaves the material in
+    `text`, like a response that is both a stream and its result; `read()` returns
+    the material with no events (the batch)."""
 
     def __init__(self, model: TextModel, user_input: str, *, announce: bool = True) -> None:
         from socialgen.sources.urls import find_urls
@@ -27,6 +30,13 @@ class UrlContext:
         self.urls = find_urls(user_input, limit=MAX_URLS)
         self.announce = announce
         self.text = ""
+
+    async def read(self) -> str:
+        """The source material, without announcing anything."""
+        self.announce = False
+        async for _ in self.process():
+            pass
+        return self.text
 
     async def process(self) -> AsyncIterator[Event]:
         if not self.urls:

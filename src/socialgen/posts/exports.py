@@ -4,7 +4,8 @@ Pure functions over `ExportItem`s: no store, no I/O. `socialgen posts export`
 feeds them the workspace's posts; the content calendar feeds them its generated
 plan. Every function returns `str`; write it as UTF-8 without newline translation
 (`Path.write_text(text, encoding="utf-8", newline="")`), since iCalendar and CSV
-lines end in CRLF.
+lines end in CRLF. The `icalendar` library writes iCalendar (see posts/ics.py), the
+`csv` module CSV, the `json` module JSON; Markdown is plain text.
 
 Dates are UTC. An item is a 30-minute event starting at `date` unless
 `all_day` is set, in which case it covers the whole (UTC) day of `date`.
@@ -18,19 +19,16 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from datetime import date as Day
 from typing import Any
 
-from socialgen.clock import iso, utcnow
+from socialgen.clock import iso
 
 CSV_HEADER = ("date", "theme", "status", "post_id", "content")
 EVENT_MINUTES = 30
 ICS_PRODID = "-//socialgen//socialgen post export//EN"
-ICS_LINE_OCTETS = 75  # RFC 5545 3.1: lines longer than this are folded
 SUMMARY_CHARS = 80
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # TEXT allows HTAB, no other control
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +51,7 @@ class ExportItem:
 
     @property
     def moment(self) -> datetime:
-        return _utc(self.date)
+        return as_utc(self.date)
 
     @property
     def day(self) -> Day:
@@ -80,72 +78,11 @@ def to_ics(
     SUMMARY is the theme or the first line, DESCRIPTION the whole post. Events are
     TRANSPARENT (they do not block free/busy time); drafts are TENTATIVE.
     """
-    stamp_text = _ics_datetime(stamp or utcnow())
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        f"PRODID:{ICS_PRODID}",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        f"X-WR-CALNAME:{escape_text(calendar_name)}",
-    ]
-    seen: dict[str, int] = {}
-    for item in items:
-        count = seen.get(item.post_id, 0) + 1
-        seen[item.post_id] = count
-        uid = item.post_id if count == 1 else f"{item.post_id}-{count}"
-        lines += ["BEGIN:VEVENT", f"UID:{escape_text(uid)}@socialgen", f"DTSTAMP:{stamp_text}"]
-        if item.all_day:
-            lines += [
-                f"DTSTART;VALUE=DATE:{item.day:%Y%m%d}",
-                f"DTEND;VALUE=DATE:{item.day + timedelta(days=1):%Y%m%d}",
-            ]
-        else:
-            lines += [
-                f"DTSTART:{_ics_datetime(item.moment)}",
-                f"DTEND:{_ics_datetime(item.moment + timedelta(minutes=EVENT_MINUTES))}",
-            ]
-        lines += [
-            f"SUMMARY:{escape_text(item.summary)}",
-            f"DESCRIPTION:{escape_text(item.content)}",
-            f"STATUS:{'TENTATIVE' if item.status == 'draft' else 'CONFIRMED'}",
-            "TRANSP:TRANSPARENT",
-        ]
-        if item.status:
-            lines.append(f"CATEGORIES:{escape_text(item.status)}")
-        lines.append("END:VEVENT")
-    lines.append("END:VCALENDAR")
-    return "".join(fold_line(line) + "\r\n" for line in lines)
+    # Imported here: the icalendar library takes longer to import than the other
+    # formats take to write, and only this one needs it.
+    from socialgen.posts.ics import calendar_text
 
-
-def escape_text(value: str) -> str:
-    """An RFC 5545 TEXT value: `\\`, `;`, `,` and newlines escaped, any line ending
-    made a newline, other control characters (not allowed in TEXT) dropped."""
-    value = value.replace("\r\n", "\n").replace("\r", "\n")
-    value = _CONTROL.sub("", value)
-    return value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
-
-
-def fold_line(line: str) -> str:
-    """Fold a content line at 75 octets (RFC 5545 3.1): CRLF + one space before each
-    continuation, which counts towards its line. UTF-8 sequences are never split."""
-    data = line.encode("utf-8")
-    if len(data) <= ICS_LINE_OCTETS:
-        return line
-    pieces: list[bytes] = []
-    start, room = 0, ICS_LINE_OCTETS
-    while len(data) - start > room:
-        end = start + room
-        while data[end] & 0xC0 == 0x80:  # a continuation byte: back up to the lead byte
-            end -= 1
-        pieces.append(data[start:end])
-        start, room = end, ICS_LINE_OCTETS - 1
-    pieces.append(data[start:])
-    return "\r\n ".join(piece.decode("utf-8") for piece in pieces)
-
-
-def _ics_datetime(moment: datetime) -> str:
-    return _utc(moment).strftime("%Y%m%dT%H%M%SZ")
+    return calendar_text(items, calendar_name=calendar_name, stamp=stamp)
 
 
 # --------------------------------------------------------------------------- CSV, Markdown, JSON
@@ -217,7 +154,8 @@ def _date_text(item: ExportItem) -> str:
     return item.day.isoformat() if item.all_day else iso(item.moment) or ""
 
 
-def _utc(moment: datetime) -> datetime:
+def as_utc(moment: datetime) -> datetime:
+    """`moment` in UTC; a naive value is taken as UTC."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
-from socialgen.carousels.assets import carousel_folder
+from socialgen.files.layout import carousel_folder
 from socialgen.files.store import delete_folder
 from socialgen.posts.schemas import DeletedPost
 from socialgen.posts.service import delete_post, get_post

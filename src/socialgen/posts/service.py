@@ -11,10 +11,16 @@ from sqlmodel import Session, col, select
 
 from socialgen.clock import iso, utcnow
 from socialgen.errors import BadRequest, NotFound
+from socialgen.posts.conversations import (
+    conversation_title,
+    delete_conversation,
+    follow_content,
+    start_conversation,
+)
 from socialgen.posts.rules import ensure_deletable, ensure_editable, valid_content
 from socialgen.posts.schemas import DeletedPost, PostDetail
 from socialgen.posts.views import post_view, snippet
-from socialgen.store.tables import Conversation, Post, PostStatus, PostVersion
+from socialgen.store.tables import Post, PostStatus, PostVersion
 
 POST_NOT_FOUND = "Post not found"
 
@@ -43,14 +49,13 @@ def create_draft(
     """A draft with its first version; starts a conversation unless one is given."""
     text = valid_content(content)
     if conversation_id is None:
-        conversation = Conversation(
-            workspace_id=workspace_id,
+        conversation = start_conversation(
+            session,
+            workspace_id,
             user_id=user_id,
-            title=(title or snippet(text))[:300],
+            title=title or snippet(text),
             current_content=text,
         )
-        session.add(conversation)
-        session.flush()
         conversation_id = conversation.id
     post = Post(
         workspace_id=workspace_id,
@@ -85,11 +90,7 @@ def update_content(
     post.place_on_timeline()
     session.add(post)
     if post.conversation_id is not None:
-        conversation = session.get(Conversation, post.conversation_id)
-        if conversation is not None:
-            conversation.current_content = text
-            conversation.updated_at = now
-            session.add(conversation)
+        follow_content(session, workspace_id, post.conversation_id, text, now)
     session.flush()
     _add_version(session, post, source)
     return post
@@ -108,14 +109,7 @@ def delete_post(session: Session, workspace_id: str, post_id: str) -> DeletedPos
     session.execute(delete(PostVersion).where(col(PostVersion.post_id) == post.id))
     session.execute(delete(Post).where(col(Post.id) == post.id))
     if post.conversation_id is not None:
-        # Messages go with it (ON DELETE CASCADE); any other post of the
-        # conversation keeps existing, detached (ON DELETE SET NULL).
-        session.execute(
-            delete(Conversation).where(
-                col(Conversation.id) == post.conversation_id,
-                col(Conversation.workspace_id) == workspace_id,
-            )
-        )
+        delete_conversation(session, workspace_id, post.conversation_id)
     session.expunge(post)
     session.flush()
     return result
@@ -165,8 +159,7 @@ def show_post(session: Session, workspace_id: str, post_id: str) -> PostDetail:
     post = get_post(session, workspace_id, post_id)
     title = None
     if post.conversation_id is not None:
-        conversation = session.get(Conversation, post.conversation_id)
-        title = conversation.title if conversation is not None else None
+        title = conversation_title(session, workspace_id, post.conversation_id)
     versions = session.exec(
         select(PostVersion)
         .where(col(PostVersion.post_id) == post.id)

@@ -8,9 +8,9 @@ into SPEC.md shapes here in one pass, without SQLAlchemy's per-value processing.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from socialgen.clock import iso
 from socialgen.posts.schemas import PostView, SocialAccount
@@ -55,72 +55,90 @@ def raw_json(value: Any) -> Any:
     return value
 
 
+class PostRow(NamedTuple):
+    """One post as the listings read it. The listing query selects one column per
+    field, labelled with its name, in this order (listing builds its SELECT from
+    `PostRow._fields`), so a result row becomes a PostRow in one step and everything
+    after reads it by name.
+
+    Timestamps and JSON come raw from the listings (text on SQLite); `post_view`
+    fills it from an ORM Post, whose decoded values the raw_* helpers also accept.
+    `timeline_at` is not shown: the listing reads it to date the range's end.
+    """
+
+    id: str
+    conversation_id: str | None
+    conversation_title: str | None
+    content: str
+    post_type: str
+    status: str
+    created_at: str | datetime
+    scheduled_at: str | datetime | None
+    social_account_name: str | None
+    social_account_email: str | None
+    likes: int
+    comments: int
+    post_url: str | None
+    carousel: Any
+    infographic: Any
+    generated_headshot: Any
+    custom_image: Any
+    timeline_at: str | datetime
+
+
 def post_view(post: Post, conversation_title: str | None) -> PostView:
     return build_post_view(
-        (
-            post.id,
-            post.conversation_id,
-            conversation_title,
-            post.content,
-            post.post_type,
-            post.status,
-            post.created_at,
-            post.scheduled_at,
-            post.social_account_name,
-            post.social_account_email,
-            post.likes,
-            post.comments,
-            post.post_url,
-            post.carousel,
-            post.infographic,
-            post.generated_headshot,
-            post.custom_image,
+        PostRow(
+            id=post.id,
+            conversation_id=post.conversation_id,
+            conversation_title=conversation_title,
+            content=post.content,
+            post_type=post.post_type,
+            status=post.status,
+            created_at=post.created_at,
+            scheduled_at=post.scheduled_at,
+            social_account_name=post.social_account_name,
+            social_account_email=post.social_account_email,
+            likes=post.likes,
+            comments=post.comments,
+            post_url=post.post_url,
+            carousel=post.carousel,
+            infographic=post.infographic,
+            generated_headshot=post.generated_headshot,
+            custom_image=post.custom_image,
+            timeline_at=post.timeline_at,
         )
     )
 
 
-def build_post_view(row: Sequence[Any]) -> PostView:
-    """`row` holds, in order: id, conversation_id, conversation title, content,
-    post_type, status, created_at, scheduled_at, social account name and email,
-    likes, comments, post_url, carousel, infographic, generated_headshot, custom_image."""
-    (
-        post_id,
-        conversation_id,
-        title,
-        content,
-        post_type,
-        status,
-        created_at,
-        scheduled_at,
-        account_name,
-        account_email,
-        likes,
-        comments,
-        post_url,
-        carousel,
-        infographic,
-        headshot,
-        custom_image,
-    ) = row[:17]
+def post_views(rows: Iterable[Iterable[Any]]) -> list[PostView]:
+    """Views of result rows whose columns are PostRow's fields, in its order
+    (`_make` refuses a row with a column too many or too few)."""
+    make = PostRow._make
+    return [build_post_view(make(row)) for row in rows]
+
+
+def build_post_view(row: PostRow) -> PostView:
     account: SocialAccount = {}
-    if account_name:
-        account["name"] = account_name
-    if account_email:
-        account["email"] = account_email
+    if row.social_account_name:
+        account["name"] = row.social_account_name
+    if row.social_account_email:
+        account["email"] = row.social_account_email
+    content = row.content
     return {
-        "id": post_id,
-        "conversationId": conversation_id,
-        "conversationTitle": title or snippet(content),
+        "id": row.id,
+        "conversationId": row.conversation_id,
+        "conversationTitle": row.conversation_title or snippet(content),
         "postContent": content,
-        "postType": post_type,
-        "status": status,
-        "createdAt": raw_timestamp(created_at) or "",
-        "scheduledAt": raw_timestamp(scheduled_at),
+        "postType": row.post_type,
+        "status": row.status,
+        "createdAt": raw_timestamp(row.created_at) or "",
+        "scheduledAt": raw_timestamp(row.scheduled_at),
         "socialAccount": account,
-        "metrics": {"likes": likes, "comments": comments},
-        "postUrl": post_url,
-        "carousel": raw_json(carousel),
-        "infographic": raw_json(infographic),
-        "generatedHeadshot": raw_json(headshot),
-        "customImage": raw_json(custom_image),
+        "metrics": {"likes": row.likes, "comments": row.comments},
+        "postUrl": row.post_url,
+        "carousel": raw_json(row.carousel),
+        "infographic": raw_json(row.infographic),
+        "generatedHeadshot": raw_json(row.generated_headshot),
+        "customImage": raw_json(row.custom_image),
     }

@@ -9,14 +9,18 @@ sentence end rather than mid-sentence.
 
 The boundary helpers (`split_sentences`, `split_text`, `cut_at_sentence`) are
 shared with the PDF reader.
+
+The model is any object with `stream()` (`ai.model.TextModel` is one), named by a
+protocol of this module rather than imported from `ai`: the image gateway fetches
+through `sources`, so `sources` never imports `ai` and the two stay one-way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-
-from socialgen.ai.model import Message, TextModel, complete
+from collections.abc import AsyncIterator
+from typing import Protocol
 
 DEFAULT_PURPOSE = "source material for a content calendar of social media posts"
 MAX_ROUNDS = 3
@@ -37,6 +41,24 @@ USER_PROMPT = (
     "{text}"
 )
 
+
+class _Piece(Protocol):
+    @property
+    def text(self) -> str: ...
+
+
+class StreamingModel(Protocol):
+    """What condensing needs of a text model: `ai.model.TextModel` has it."""
+
+    def stream(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> AsyncIterator[_Piece]: ...
+
+
 # A sentence ends at . ! ? or … (plus closing quotes or brackets) before white
 # space or the end, or at a CJK full stop, which needs no space after it.
 _SENTENCE_END = re.compile(
@@ -53,7 +75,7 @@ _PREAMBLE = re.compile(  # "Here is the condensed text:" and the like, on a line
 
 
 async def condense(
-    model: TextModel,
+    model: StreamingModel,
     text: str,
     *,
     budget_chars: int,
@@ -91,7 +113,7 @@ async def condense(
 
 
 async def _map(
-    model: TextModel, chunks: list[str], target: int, purpose: str, limit: asyncio.Semaphore
+    model: StreamingModel, chunks: list[str], target: int, purpose: str, limit: asyncio.Semaphore
 ) -> list[str]:
     async def one(index: int, chunk: str) -> str:
         async with limit:
@@ -104,12 +126,12 @@ async def _map(
 
 
 async def _summarise(
-    model: TextModel, chunk: str, index: int, count: int, target: int, purpose: str
+    model: StreamingModel, chunk: str, index: int, count: int, target: int, purpose: str
 ) -> str:
     if len(chunk) <= target:
         return chunk  # already as short as its share: nothing to gain from the model
     words = max(40, target // 6)  # about 6 characters per English word with its space
-    messages: list[Message] = [
+    messages: list[dict[str, str]] = [
         {"role": "system", "content": SYSTEM_PROMPT},
         {
             "role": "user",
@@ -118,9 +140,8 @@ async def _summarise(
             ),
         },
     ]
-    answer = await complete(
-        model, messages, max_tokens=target // CHARS_PER_TOKEN + 64, temperature=0.2
-    )
+    pieces = model.stream(messages, max_tokens=target // CHARS_PER_TOKEN + 64, temperature=0.2)
+    answer = "".join([piece.text async for piece in pieces])
     summary = _PREAMBLE.sub("", answer.strip(), count=1).strip()
     if not summary:
         # A model that answers nothing must not make the part vanish silently: keep

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from socialgen.errors import BadRequest
 from socialgen.limits import MAX_PDF_BYTES
 from socialgen.sources.condense import cut_at_sentence
+from socialgen.uploads import read_capped, size_text
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -52,20 +53,11 @@ class PdfSource:
 async def read_upload_capped(
     chunks: AsyncIterable[bytes], limit: int = MAX_PDF_BYTES, *, too_large: str | None = None
 ) -> bytes:
-    """Collect an upload, refusing it as soon as it passes `limit` bytes.
-
-    Stops reading the stream at the first chunk over the limit, so an oversized
-    upload costs at most `limit` plus one chunk of memory, never the whole file.
-    The refusal (status 413) says "The PDF is larger than <limit>" unless
-    `too_large` gives another message (e.g. when `limit` includes form overhead).
-    """
-    body = bytearray()
-    async for chunk in chunks:
-        body += chunk
-        if len(body) > limit:
-            message = too_large or f"The PDF is larger than {_size(limit)}"
-            raise BadRequest(message, status_code=413)
-    return bytes(body)
+    """A PDF upload, refused (413) as soon as it passes `limit` bytes: `read_capped`
+    with the PDF cap, saying "The PDF is larger than <limit>" unless `too_large`
+    gives another message."""
+    message = too_large or f"The PDF is larger than {size_text(limit)}"
+    return await read_capped(chunks, limit, too_large=message)
 
 
 def pdf_text(data: bytes, *, max_chars: int = 60_000, max_pages: int = 400) -> PdfSource:
@@ -178,12 +170,3 @@ def _title(reader: PdfReader, text: str) -> str:
 def _reason(exc: Exception) -> str:
     message = " ".join(str(exc).split())
     return message or type(exc).__name__
-
-
-def _size(count: int) -> str:
-    mib = 1024 * 1024  # binary units, as the 10 MB cap is meant
-    if count >= mib:
-        return f"{count / mib:.4g} MB"
-    if count >= 1024:
-        return f"{count / 1024:g} kB"
-    return f"{count} bytes"

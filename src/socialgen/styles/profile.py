@@ -1,32 +1,8 @@
 """A style profile: measurable writing habits derived from a style's example posts.
 
 Everything here is deterministic, stdlib-only text statistics, so a profile can be
-stored as JSON, recomputed at will, and shown to people and models alike.
-
-How a post is read:
-
-- The *body* is the post without its trailing hashtag block (hashtags, spaces and
-  separators up to the end of the text). Every structural feature (words,
-  sentences, paragraphs, lines, first line, tone, person) is measured on the body,
-  so a "#a #b #c" footer is not counted as a one-line paragraph or a sentence;
-  `avg_chars` alone counts the whole post, because it is the length to aim for.
-- Sentences end at ". ! ? …" followed by whitespace, and at every line break
-  (LinkedIn lines often carry no punctuation at all).
-- Paragraphs are separated by blank lines; lines are the non-empty lines.
-- An emoji is a "So" (other symbol) character from U+2300 up, counted once per
-  ZWJ sequence or flag; arrows and geometric shapes used as bullets are not emoji.
-
-Hook classification (first non-empty line of the body, first rule that matches):
-
-1. "question": its first sentence ends with "?".
-2. "number/stat": it contains a digit (bare years such as 2019 do not count) or
-   starts with a number word ("Three lessons ...").
-3. "story opener": it starts with I / I'm / We / My / Our / Yesterday / Last /
-   When / Today / Once / Years ...
-4. "bold claim": it ends with "!" or contains an absolute word (never, always,
-   nobody, everyone, stop, dead, myth, truth, wrong, overrated, unpopular, ...).
-5. "short one-liner": at most 8 words.
-6. "statement": anything else (a plain opening sentence).
+stored as JSON, recomputed at will, and shown to people and models alike. How one
+post is read is in `post_reading.py`; how its first line is classified, `hooks.py`.
 
 Person: pronouns are counted in three groups (I/me/my..., we/us/our...,
 you/your...). Fewer than one pronoun per 100 words is "impersonal"; a group with
@@ -41,20 +17,23 @@ below one cue per 100 words the tone is "neutral".
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-HOOK_QUESTION = "question"
-HOOK_NUMBER = "number/stat"
-HOOK_STORY = "story opener"
-HOOK_BOLD = "bold claim"
-HOOK_ONE_LINER = "short one-liner"
-HOOK_STATEMENT = "statement"
-HOOK_ORDER = (HOOK_QUESTION, HOOK_NUMBER, HOOK_STORY, HOOK_BOLD, HOOK_ONE_LINER, HOOK_STATEMENT)
+from socialgen.styles.hooks import (
+    HOOK_BOLD,
+    HOOK_LINE_MAX_CHARS,
+    HOOK_NUMBER,
+    HOOK_ONE_LINER,
+    HOOK_ORDER,
+    HOOK_QUESTION,
+    HOOK_STATEMENT,
+    HOOK_STORY,
+    classify_hook,
+)
+from socialgen.styles.post_reading import Post, ends_with, read_post, wordset
 
 PERSON_SINGULAR = "first person singular"
 PERSON_PLURAL = "first person plural"
@@ -64,68 +43,35 @@ PERSON_IMPERSONAL = "impersonal"
 
 TONE_NEUTRAL = "neutral"
 
-
-def _wordset(words: str) -> frozenset[str]:
-    """A lexicon from space-separated words; keeps the word lists compact."""
-    return frozenset(words.split())
-
-
 TONE_LEXICON: dict[str, frozenset[str]] = {
-    "enthusiastic": _wordset(
+    "enthusiastic": wordset(
         "excited thrilled amazing awesome incredible love loving proud huge fantastic "
         "wow pumped insane unreal stoked celebrate celebrating"
     ),
-    "reflective": _wordset(
+    "reflective": wordset(
         "learned learnt lesson lessons realized realised reflect reflecting reflection "
         "remember remembered journey mistake mistakes wonder grateful taught regret "
         "humbled perspective"
     ),
-    "direct": _wordset(
+    "direct": wordset(
         "stop don't dont must never here's heres focus quit skip avoid truth simple forget period"
     ),
-    "formal": _wordset(
+    "formal": wordset(
         "however therefore moreover furthermore consequently thus notably significant "
         "significantly substantial substantially accordingly whereas respectively "
         "regarding indicates suggests analysis framework nevertheless approximately"
     ),
-    "casual": _wordset(
+    "casual": wordset(
         "gonna wanna kinda lol haha yeah hey folks guys stuff cool ok okay btw tbh yep nope super"
     ),
 }
 LONG_SENTENCE_WORDS = 25  # a sentence this long reads formal whatever its words
-ONE_LINER_MAX_WORDS = 8
-HOOK_LINE_MAX_CHARS = 120  # a longer first line is a paragraph, not a hook line
 
 _PRONOUNS: dict[str, frozenset[str]] = {
-    PERSON_SINGULAR: _wordset("i me my mine myself i'm i've i'd i'll"),
-    PERSON_PLURAL: _wordset("we us our ours ourselves we're we've we'd we'll"),
-    PERSON_SECOND: _wordset("you your yours yourself yourselves you're you've you'd you'll"),
+    PERSON_SINGULAR: wordset("i me my mine myself i'm i've i'd i'll"),
+    PERSON_PLURAL: wordset("we us our ours ourselves we're we've we'd we'll"),
+    PERSON_SECOND: wordset("you your yours yourself yourselves you're you've you'd you'll"),
 }
-_STORY_STARTS = _wordset(
-    "i i'm i've i'd i'll we we're we've we'd my our yesterday last when today once years"
-)
-_NUMBER_WORDS = _wordset(
-    "two three four five six seven eight nine ten twelve fifteen twenty fifty hundred "
-    "thousand million billion half"
-)
-_BOLD_WORDS = _wordset(
-    "never always nobody everyone everybody stop dead myth myths truth wrong overrated "
-    "unpopular lie lies secret biggest only"
-)
-
-# Letters/digits with inner apostrophes ("don't"); underscores are not words.
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-# A hashtag needs a letter (#1 is a rank, not a tag) and must not sit inside a URL.
-_HASHTAG = re.compile(r"(?<![\w/#&])#(\w*[^\W\d_]\w*)")
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
-_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-_LIST_ITEM = re.compile(
-    r"^\s*(?:[-*•·▪▸►→✓✔✅👉🔹🔸]|\d{1,2}[.)]|\d\ufe0f?\u20e3)\s+\S", re.MULTILINE
-)
-_BARE_YEAR = re.compile(r"\b(?:19|20)\d{2}\b(?![%\d])")
-_TAIL_SEPARATORS = " \t\r\n,.|·"
-_EDGE_DECORATION = " \t\"'\u201c\u201d\u2018\u2019*-•·▪▸►→✓✔✅👉🔹🔸"
-_ZWJ = "\u200d"
 
 
 @dataclass(frozen=True)
@@ -159,27 +105,9 @@ class StyleProfile:
         return self.hook_patterns[0] if self.hook_patterns else None
 
 
-@dataclass(frozen=True)
-class _Post:
-    """What one post contributes to a profile."""
-
-    chars: int
-    words: tuple[str, ...]  # lower-case, straight apostrophes
-    sentences: tuple[str, ...]
-    sentence_words: tuple[int, ...]
-    paragraphs: int
-    one_sentence_paragraphs: int
-    lines: int
-    emoji: tuple[str, ...]
-    hashtags: tuple[str, ...]
-    hashtags_at_end: bool
-    has_list: bool
-    first_line: str
-
-
 def derive_profile(posts: Sequence[str]) -> StyleProfile:
     """The profile of a set of example posts; blank posts are ignored."""
-    parsed = [_read_post(post) for post in posts if post.strip()]
+    parsed = [read_post(post) for post in posts if post.strip()]
     if not parsed:
         return StyleProfile()
     count = len(parsed)
@@ -205,35 +133,14 @@ def derive_profile(posts: Sequence[str]) -> StyleProfile:
         hashtags_per_post=_ratio(len(hashtags), count),
         hashtag_position=_hashtag_position(parsed),
         common_hashtags=_top_hashtags(hashtags, 5),
-        question_ratio=_ratio(sum(1 for s in sentences if _ends_with(s, "?")), len(sentences)),
-        exclamation_ratio=_ratio(sum(1 for s in sentences if _ends_with(s, "!")), len(sentences)),
+        question_ratio=_ratio(sum(1 for s in sentences if ends_with(s, "?")), len(sentences)),
+        exclamation_ratio=_ratio(sum(1 for s in sentences if ends_with(s, "!")), len(sentences)),
         list_usage=_ratio(sum(1 for p in parsed if p.has_list), count),
         hook_patterns=_hook_patterns(p.first_line for p in parsed),
         avg_first_line_chars=_mean([len(p.first_line) for p in parsed]),
         person=_person([w for p in parsed for w in p.words]),
         tone=_tone(parsed),
     )
-
-
-def classify_hook(first_line: str) -> str:
-    """What kind of opening a first line is; see the module docstring for the rules."""
-    line = first_line.strip(_EDGE_DECORATION)
-    line = _strip_emoji(line).strip(_EDGE_DECORATION)
-    first_sentence = _SENTENCE_END.split(line, maxsplit=1)[0]
-    words = _words(first_sentence)
-    if _ends_with(first_sentence, "?"):
-        return HOOK_QUESTION
-    if re.search(r"\d", _BARE_YEAR.sub("", first_sentence)) or (
-        words and words[0] in _NUMBER_WORDS
-    ):
-        return HOOK_NUMBER
-    if words and words[0] in _STORY_STARTS:
-        return HOOK_STORY
-    if _ends_with(line, "!") or any(w in _BOLD_WORDS for w in words) or "hot take" in line.lower():
-        return HOOK_BOLD
-    if len(words) <= ONE_LINER_MAX_WORDS:
-        return HOOK_ONE_LINER
-    return HOOK_STATEMENT
 
 
 def profile_to_dict(profile: StyleProfile) -> dict[str, Any]:
@@ -275,92 +182,6 @@ def describe_profile(profile: StyleProfile) -> list[str]:
     return [line for line in lines if line]
 
 
-# --- reading one post -------------------------------------------------------------
-
-
-def _read_post(text: str) -> _Post:
-    text = text.replace("\r\n", "\n").replace("\u2019", "'").strip()
-    hashtags = [m.group(0) for m in _HASHTAG.finditer(text)]
-    tail_start = _hashtag_tail_start(text)
-    body = text[:tail_start].rstrip() if tail_start is not None else text
-    lines = [line.strip() for line in body.split("\n") if line.strip()]
-    paragraph_sentences = [_sentences(p) for p in _PARAGRAPH_BREAK.split(body) if p.strip()]
-    sentences = tuple(s for group in paragraph_sentences for s in group)
-    tail_tags = len(_HASHTAG.findall(text[tail_start:])) if tail_start is not None else 0
-    return _Post(
-        chars=len(text),
-        words=tuple(_words(body)),
-        sentences=sentences,
-        sentence_words=tuple(len(_words(s)) for s in sentences),
-        paragraphs=len(paragraph_sentences),
-        one_sentence_paragraphs=sum(1 for group in paragraph_sentences if len(group) == 1),
-        lines=len(lines),
-        emoji=tuple(_emoji(text)),
-        hashtags=tuple(hashtags),
-        hashtags_at_end=bool(hashtags) and tail_tags == len(hashtags),
-        has_list=len(_LIST_ITEM.findall(body)) >= 2,
-        first_line=lines[0] if lines else "",
-    )
-
-
-def _hashtag_tail_start(text: str) -> int | None:
-    """Where the run of hashtags that ends the text starts, if it ends with one."""
-    start: int | None = None
-    end = len(text)
-    for match in reversed(list(_HASHTAG.finditer(text))):
-        if text[match.end() : end].strip(_TAIL_SEPARATORS):
-            break
-        start, end = match.start(), match.start()
-    return start
-
-
-def _sentences(paragraph: str) -> list[str]:
-    """Sentences with at least one word; emoji-only lines are decoration, not prose."""
-    pieces = (s.strip() for line in paragraph.split("\n") for s in _SENTENCE_END.split(line))
-    return [s for s in pieces if _words(s)]
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower().replace("\u2019", "'"))
-
-
-def _is_emoji(char: str) -> bool:
-    code = ord(char)
-    return (code >= 0x2600 or 0x2300 <= code <= 0x23FF) and unicodedata.category(char) == "So"
-
-
-def _is_regional_indicator(char: str) -> bool:
-    return 0x1F1E6 <= ord(char) <= 0x1F1FF
-
-
-def _emoji(text: str) -> list[str]:
-    """Emoji in order; a ZWJ sequence (👩‍💻) or a flag (two regional indicators) is one."""
-    found: list[str] = []
-    previous = ""
-    flag_half = False
-    for char in text:
-        if _is_regional_indicator(char):
-            flag_half = not flag_half
-            if flag_half:
-                found.append(char)
-        elif _is_emoji(char) and previous != _ZWJ:
-            flag_half = False
-            found.append(char)
-        else:
-            flag_half = False
-        previous = char
-    return found
-
-
-def _strip_emoji(text: str) -> str:
-    return "".join(c for c in text if not (_is_emoji(c) or _is_regional_indicator(c)))
-
-
-def _ends_with(sentence: str, mark: str) -> bool:
-    """Ends with `mark`, ignoring trailing emoji, quotes and spaces ("Ready? 🚀")."""
-    return _strip_emoji(sentence).rstrip(" \t\"'\u201d\u2019)\ufe0f").endswith(mark)
-
-
 # --- aggregating ------------------------------------------------------------------
 
 
@@ -388,7 +209,7 @@ def _top_hashtags(hashtags: Sequence[str], n: int) -> tuple[str, ...]:
     return tuple(spelling[key] for key in _top((t.lower() for t in hashtags), n))
 
 
-def _hashtag_position(posts: Sequence[_Post]) -> str:
+def _hashtag_position(posts: Sequence[Post]) -> str:
     """ "none" unless at least half the posts use hashtags; then "end" when most of
     those keep all their hashtags in a closing block, else "inline"."""
     tagged = [p for p in posts if p.hashtags]
@@ -412,7 +233,7 @@ def _person(words: Sequence[str]) -> str:
     return person if top >= 0.6 * total else PERSON_MIXED
 
 
-def _tone(posts: Sequence[_Post]) -> str:
+def _tone(posts: Sequence[Post]) -> str:
     words = [w for p in posts for w in p.words]
     if not words:
         return TONE_NEUTRAL
@@ -423,7 +244,7 @@ def _tone(posts: Sequence[_Post]) -> str:
     return tone if 100 * best >= len(words) else TONE_NEUTRAL
 
 
-def _exclamations(post: _Post) -> int:
+def _exclamations(post: Post) -> int:
     return sum(s.count("!") for s in post.sentences)
 
 

@@ -70,4 +70,9 @@ class CarouselSlide(SQLModel, table=True):
     content: str = Field(sa_type=Text)
     image_prompt: str = Field(sa_type=Text)
     image_file: str = Field(max_length=300)
+    # "model" or "template": whether the model wrote this slide's title and text.
+    source: str = Field(
+        default="model",
+        sa_column=Column(String(16), nullable=False, server_default="model"),
+    )
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

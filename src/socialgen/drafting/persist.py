@@ -4,20 +4,17 @@ every function here runs in one transaction and is called off the event loop."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import Engine
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
-from socialgen.clock import iso, utcnow
+from socialgen.posts import conversations
 from socialgen.posts.service import create_draft, get_post, update_content
 from socialgen.posts.views import snippet
 from socialgen.store.engine import read_session, transaction
-from socialgen.store.tables import Conversation, Message, Post
+from socialgen.store.tables import Conversation, Post
 from socialgen.workspaces.usage import release_posts
-
-HISTORY_MESSAGES = 12
 
 
 @dataclass(frozen=True)
@@ -26,24 +23,18 @@ class SavedPost:
     conversation_id: str
 
 
+# The conversation helpers here (history, conversation_history,
+# read_conversation_history, _conversation, _append) keep their names for their
+# callers and hand the work to posts.conversations, which owns conversations.
+
+
 def history(session: Session, conversation_id: str) -> list[dict[str, str]]:
     """The last messages of a conversation, oldest first, as model messages."""
-    rows = session.exec(
-        select(Message)
-        .where(col(Message.conversation_id) == conversation_id)
-        .order_by(col(Message.created_at).desc(), col(Message.id).desc())
-        .limit(HISTORY_MESSAGES)
-    ).all()
-    return [{"role": m.role, "content": m.content} for m in reversed(rows)]
+    return conversations.recent_messages(session, conversation_id)
 
 
 def conversation_history(session: Session, conversation_id: str) -> list[dict[str, str | None]]:
-    rows = session.exec(
-        select(Message)
-        .where(col(Message.conversation_id) == conversation_id)
-        .order_by(col(Message.created_at), col(Message.id))
-    ).all()
-    return [{"role": m.role, "content": m.content, "createdAt": iso(m.created_at)} for m in rows]
+    return conversations.all_messages(session, conversation_id)
 
 
 def read_conversation_history(engine: Engine, conversation_id: str) -> list[dict[str, str | None]]:
@@ -156,37 +147,15 @@ def _conversation(
     user_input: str,
     meta: dict[str, Any] | None = None,
 ) -> Conversation:
-    if conversation_id is not None:
-        existing = session.exec(
-            select(Conversation).where(
-                col(Conversation.id) == conversation_id,
-                col(Conversation.workspace_id) == workspace_id,
-            )
-        ).first()
-        if existing is not None:
-            return existing
-    conversation = Conversation(
-        workspace_id=workspace_id, user_id=user_id, title=snippet(user_input)[:300], meta=meta or {}
+    return conversations.find_or_start(
+        session,
+        workspace_id,
+        conversation_id,
+        user_id=user_id,
+        title=snippet(user_input),
+        meta=meta,
     )
-    session.add(conversation)
-    session.flush()
-    return conversation
 
 
 def _append(session: Session, conversation: Conversation, question: str, answer: str) -> None:
-    now = utcnow()
-    # The answer is stamped a microsecond later so history always reads in order.
-    session.add(
-        Message(conversation_id=conversation.id, role="user", content=question, created_at=now)
-    )
-    session.add(
-        Message(
-            conversation_id=conversation.id,
-            role="assistant",
-            content=answer,
-            created_at=now + timedelta(microseconds=1),
-        )
-    )
-    conversation.updated_at = now
-    session.add(conversation)
-    session.flush()
+    conversations.append_exchange(session, conversation, question, answer)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-from socialgen.limits import MAX_POST_CHARS
+from socialgen.limits import MAX_HOOK_CHARS, MAX_POST_CHARS
 
 _TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
 _BOLD = re.compile(r"(\*\*|__)(.+?)\1", re.DOTALL)
@@ -16,17 +16,19 @@ _BLANKS = re.compile(r"\n{3,}")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)\s*")
 _ENDINGS = frozenset(".!?)\"'…:")
 _SENTENCE_ENDS = (". ", "! ", "? ", ".\n", "!\n", "?\n")
+_FIRST_SENTENCE_END = re.compile(r"[.!?…]+[\"')]?(?=\s)")
 
 
 def to_linkedin_text(text: str) -> str:
-    """Strip the markdown LinkedIn would show literally and keep within 3000 characters."""
+    """Strip the markdown LinkedIn would show literally, keep the hook (first line)
+    within 200 characters and the post within 3000."""
     text = _PREAMBLE.sub("", text.strip())
     text = html.unescape(_TAG.sub(_tag_space, text))
     text = _BOLD.sub(r"\2", text)
     text = _HEADING.sub("", text)
     text = _LINK.sub(r"\1 (\2)", text)
     text = _BLANKS.sub("\n\n", text).strip().strip('"').strip()
-    return drop_unfinished_sentence(clip(drop_repeats(text), MAX_POST_CHARS))
+    return drop_unfinished_sentence(clip(fit_hook(drop_repeats(text)), MAX_POST_CHARS))
 
 
 def _tag_space(match: re.Match[str]) -> str:
@@ -74,3 +76,22 @@ def clip(text: str, limit: int) -> str:
     if cut < limit // 2:
         cut = window.rfind(" ")
     return window[: cut + 1].rstrip()
+
+
+def fit_hook(text: str, limit: int = MAX_HOOK_CHARS) -> str:
+    """LinkedIn shows about 200 characters before "see more": a longer first line
+    loses its hook. Break it after its first sentence when that fits, else at the
+    last word boundary that does (never mid-word)."""
+    first, newline, rest = text.partition("\n")
+    if len(first) <= limit:
+        return text
+    end = _FIRST_SENTENCE_END.search(first)
+    if end is not None and end.end() <= limit:
+        cut, joiner = end.end(), "\n\n"
+    else:
+        cut = first.rfind(" ", 0, limit + 1)
+        if cut <= 0:
+            return text  # one unbroken word: nothing to break on
+        joiner = "\n"
+    head, tail = first[:cut].rstrip(), first[cut:].lstrip()
+    return head + joiner + tail + newline + rest if tail else text

@@ -1,0 +1,72 @@
+"""The batch stream: five variations (or the drafts being regenerated) written at once,
+each reported as it starts and ends, then the whole result."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal, Self
+
+from pydantic import Field, model_validator
+
+from socialgen.events.common import Summary
+from socialgen.events.payload import EventPayload, WireObject
+
+BATCH_SIZE = 5  # SPEC.md: a batch is 5 variations; a regeneration at most 5 drafts
+
+
+class BatchProgress(EventPayload):
+    """Sent before and after each post."""
+
+    event_name: ClassVar[str] = "batch_progress"
+    current: int = Field(ge=1, le=BATCH_SIZE, description="The post's 1-based index.")
+    total: int = Field(ge=1, le=BATCH_SIZE, description="How many posts the batch writes.")
+    variationName: str = Field(description="e.g. Story-driven.")
+    status: Literal["generating", "completed", "failed"] = Field(description="Where it is.")
+    postId: str | None = Field(default=None, description="The saved draft; only on completed.")
+    error: str | None = Field(
+        default=None, description="Why it failed; only on failed (socialgen's addition)."
+    )
+
+    @model_validator(mode="after")
+    def _fields_of_the_status(self) -> Self:
+        if (self.postId is not None) != (self.status == "completed"):
+            raise ValueError("postId is sent exactly when status is completed")
+        if (self.error is not None) != (self.status == "failed"):
+            raise ValueError("error is sent exactly when status is failed")
+        return self
+
+
+class NumberedPostIds(EventPayload):
+    """Sent as each post is saved; N is its 1-based index (post_1_post_ids …). SPEC.md
+    does not show the fields."""
+
+    event_name: ClassVar[str] = "post_{N}_post_ids"
+    postId: str = Field(description="The saved draft.")
+    conversationId: str = Field(description="Its conversation.")
+    variationName: str = Field(description="Its variation.")
+
+
+class BatchPost(WireObject):
+    index: int = Field(ge=1, le=BATCH_SIZE, description="1-based.")
+    postId: str = Field(description="The draft.")
+    conversationId: str = Field(description="Its conversation.")
+    content: str = Field(description="The post's text.")
+    variationName: str = Field(description="Its variation.")
+    status: Literal["draft"] = Field(description="Always draft.")
+
+
+class BatchFailure(WireObject):
+    index: int = Field(ge=1, le=BATCH_SIZE, description="The failed post's index.")
+    variationName: str = Field(description="Its variation.")
+    message: str = Field(description="Why it failed.")
+
+
+class BatchComplete(EventPayload):
+    """The batch's result; a chat_delta summing it up follows."""
+
+    event_name: ClassVar[str] = "batch_complete"
+    success: bool = Field(description="True when at least one post was written.")
+    originalPrompt: str = Field(description="The userInput.")
+    isRegeneration: bool = Field(description="True when postIds were given.")
+    posts: list[BatchPost] = Field(max_length=BATCH_SIZE, description="The drafts, by index.")
+    errors: list[BatchFailure] = Field(description="The posts that failed, by index.")
+    summary: Summary = Field(description="The counts.")

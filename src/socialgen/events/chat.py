@@ -1,0 +1,112 @@
+"""The chat and generate-post streams: links read from the input, reasoning, the text
+as it is written, and the final answer or post identifiers."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import Field
+
+from socialgen.events.payload import EventPayload, WireObject
+
+
+class UrlProcessingStart(EventPayload):
+    """The input holds links (at most 3); they are fetched and summarised as sources."""
+
+    event_name: ClassVar[str] = "url_processing_start"
+    message: str = Field(description="A status line for the user.")
+    count: int = Field(ge=1, description="How many links will be read.")
+
+
+class ScrapingUrl(EventPayload):
+    """One link is being fetched (socialgen's fields: SPEC.md does not show them)."""
+
+    event_name: ClassVar[str] = "scraping_url"
+    url: str = Field(description="The link.")
+    message: str = Field(description="A status line for the user.")
+
+
+class SummarizingContent(EventPayload):
+    """One link was read; its main text is being summarised (socialgen's fields)."""
+
+    event_name: ClassVar[str] = "summarizing_content"
+    url: str = Field(description="The link.")
+    title: str = Field(description="The page's title, or the link when it has none.")
+
+
+class UrlFailure(WireObject):
+    url: str = Field(description="The link that could not be used.")
+    message: str = Field(description="Why.")
+
+
+class ExtractionCompleted(EventPayload):
+    """Every link was tried; what could be read becomes source material (socialgen's
+    fields)."""
+
+    event_name: ClassVar[str] = "extraction_completed"
+    count: int = Field(ge=0, description="How many links were read.")
+    urls: list[str] = Field(description="The links found in the input.")
+    failed: list[UrlFailure] = Field(description="The links that could not be used.")
+    message: str = Field(description="A status line for the user.")
+
+
+class ReasoningStarted(EventPayload):
+    """The model shows its reasoning; reasoning_delta events follow."""
+
+    event_name: ClassVar[str] = "reasoning_started"
+
+
+class ReasoningDelta(EventPayload):
+    """A chunk of the model's reasoning."""
+
+    event_name: ClassVar[str] = "reasoning_delta"
+    text: str = Field(description="The chunk.")
+
+
+class ReasoningEnded(EventPayload):
+    """The reasoning is over; the answer's text follows."""
+
+    event_name: ClassVar[str] = "reasoning_ended"
+
+
+class ChatDelta(EventPayload):
+    """A chunk of text as it is written: the chat's general answer; in generate-post, the
+    post; in batch, one closing line that sums up the result."""
+
+    event_name: ClassVar[str] = "chat_delta"
+    text: str = Field(description="The chunk.")
+
+
+class ContentDelta(EventPayload):
+    """A chunk of the post the chat writes when the user asks for a post."""
+
+    event_name: ClassVar[str] = "content_delta"
+    text: str = Field(description="The chunk.")
+    accumulated: str = Field(description="The post's text so far.")
+
+
+class HistoryItem(WireObject):
+    role: str = Field(description="user or assistant.")
+    content: str = Field(description="The message.")
+    createdAt: str = Field(description="ISO 8601 timestamp.")
+
+
+class ChatResponse(EventPayload):
+    """Final event of a general chat answer."""
+
+    event_name: ClassVar[str] = "chat_response"
+    conversationId: str = Field(description="The conversation (new, or the one continued).")
+    response: str = Field(description="The whole answer.")
+    suggestedQuestions: list[str] = Field(description="Up to 3 follow-up questions.")
+    conversationHistory: list[HistoryItem] = Field(
+        description="The conversation's messages, oldest first."
+    )
+
+
+class PostIds(EventPayload):
+    """Final event of post generation: the draft (or its new version) is saved."""
+
+    event_name: ClassVar[str] = "post_ids"
+    conversationId: str = Field(description="The post's conversation.")
+    postId: str = Field(description="The post.")
+    refinementQuestions: list[str] = Field(description="Up to 3 questions to refine it.")

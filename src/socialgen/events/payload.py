@@ -1,0 +1,44 @@
+"""The base of every event payload model and of the objects nested in them.
+
+Strict and closed: a field the model does not declare, a wrong type ("3" for 3),
+or a null where the contract says "absent" is a contract break, so a drift between
+a service and SPEC.md fails a test instead of reaching a client.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, model_validator
+
+# Where a piece of generated content came from: the model's answer, or the built-in
+# template that stood in because the model gave nothing usable (DESIGN.md: the user
+# is told).
+Source = Literal["model", "template"]
+
+
+class WireObject(BaseModel):
+    """An object on the wire. Optional fields are absent when not given, never null."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _absent_not_null(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            nulls = sorted(str(key) for key, value in data.items() if value is None)
+            if nulls:
+                raise ValueError(f"null is not a value here (leave the field out): {nulls}")
+        return data
+
+    def wire(self) -> dict[str, Any]:
+        """The JSON object, with the optional fields that were not given left out, so a
+        payload read from the wire dumps back to the same bytes."""
+        return self.model_dump(mode="json", exclude_unset=True)
+
+
+class EventPayload(WireObject):
+    """The data of one event; `event_name` is its SSE/JSON-lines name (a pattern with
+    {N} for post_{N}_post_ids)."""
+
+    event_name: ClassVar[str]

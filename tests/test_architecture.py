@@ -1,0 +1,280 @@
+"""The shape of the package, checked: imports run downhill, without cycles, and files
+stay small. docs/architecture.md explains the layers; the table below is the law.
+
+Repeat by hand: `.venv/bin/python -m pytest tests/test_architecture.py -q`. Each
+failure names the file and line of the import (or the cycle) that breaks the rule.
+
+Imports are read with `ast` from every file under src/socialgen: module-level
+imports and imports inside functions alike (a lazy import is still a dependency),
+but not those under `if TYPE_CHECKING:` (type names only, never run).
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+ROOT = "socialgen"
+MAX_LINES = 400
+
+# Top to bottom. A module may import from its own layer (see the rules for peers
+# below) and from any layer under it, never from a layer above. Names are the first
+# part after `socialgen.` (a package or a top-level module); "" is socialgen/__init__.
+LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("entry points", frozenset({"cli", "__main__", "server"})),
+    # The slices, and the faces (FACES below) of every package under them.
+    ("slices", frozenset({"generation", "content_calendar", "carousels"})),
+    # What the faces share: HTTP errors and bodies, SSE, the CLI's context and
+    # event rendering, start-up (migrations, the default workspace).
+    (
+        "face helpers",
+        frozenset(
+            {"api_support", "cli_support", "cli_events", "request_body", "streaming", "startup"}
+        ),
+    ),
+    ("drafting core", frozenset({"drafting"})),
+    # Domain services the core and the slices build on: drafting/persist.py saves
+    # through posts and workspaces.usage; plans read styles.guide; auth checks roles.
+    ("domain services", frozenset({"posts", "styles", "workspaces", "auth"})),
+    ("gateways", frozenset({"ai", "sources", "render", "files", "images"})),
+    (
+        "foundation",
+        frozenset({"", "store", "errors", "events", "limits", "config", "clock", "ids", "uploads"}),
+    ),
+)
+# A package's CLI commands and HTTP routes are a face: they sit with the slices,
+# whichever package they are in (posts/api.py, auth/cli.py, files/api.py ...).
+FACES = ("api", "cli", "*_cli")
+SLICES = "slices"
+
+# Imports that break a rule in files being reworked elsewhere: (importer, imported)
+# module names. The lead empties this; an entry that no longer occurs fails too.
+KNOWN_VIOLATIONS: frozenset[tuple[str, str]] = frozenset(
+    {
+        # posts/exports.py imports posts/ics.py inside to_ics(); ics.py imports
+        # ExportItem and the constants back from exports.py.
+        ("socialgen.posts.exports", "socialgen.posts.ics"),
+    }
+)
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str  # module name
+    imported: str  # the socialgen module it names (a submodule when it is one)
+    names: tuple[str, ...]  # the names taken from it ("from m import a, b"), else ()
+    path: Path
+    line: int
+
+    def where(self) -> str:
+        return f"{self.path.relative_to(SRC.parent)}:{self.line}"
+
+
+# --- reading the imports ------------------------------------------------------------
+
+
+@cache
+def modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for path in sorted((SRC / ROOT).rglob("*.py")):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+@cache
+def imports() -> tuple[Import, ...]:
+    return tuple(found for name, path in modules().items() for found in _imports_of(name, path))
+
+
+def _imports_of(module: str, path: Path) -> Iterator[Import]:
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if target := _known(alias.name):
+                    yield Import(module, target, (), path, node.lineno)
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(node, package)
+            for alias in node.names:
+                # "from socialgen.ai import images" names the module socialgen.ai.images.
+                target = _known(f"{base}.{alias.name}") or _known(base)
+                if target:
+                    names = () if target.endswith(f".{alias.name}") else (alias.name,)
+                    yield Import(module, target, names, path, node.lineno)
+
+
+def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node except the bodies of `if TYPE_CHECKING:` (their else runs)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:
+                yield child
+                yield from _runtime_nodes(child)
+            continue
+        yield node
+        yield from _runtime_nodes(node)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _absolute(node: ast.ImportFrom, package: str) -> str:
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".")
+    base = parts[: len(parts) - node.level + 1]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def _known(name: str) -> str | None:
+    """`name`, or its nearest enclosing module, when it is one of socialgen's."""
+    while name:
+        if name in modules():
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+# --- layers ---------------------------------------------------------------------------
+
+
+def area(module: str) -> str:
+    """The first part after `socialgen.` ("" for the package itself)."""
+    return module.split(".")[1] if "." in module else ""
+
+
+def is_face(module: str) -> bool:
+    parts = module.split(".")
+    return len(parts) > 2 and any(fnmatch.fnmatch(parts[-1], face) for face in FACES)
+
+
+def layer_of(module: str) -> int:
+    """The index in LAYERS (0 is the top)."""
+    if is_face(module):
+        return next(index for index, (name, _) in enumerate(LAYERS) if name == SLICES)
+    for index, (_, areas) in enumerate(LAYERS):
+        if area(module) in areas:
+            return index
+    raise AssertionError(f"{module} is in no layer: add {area(module)!r} to LAYERS")
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+# --- the checks ---------------------------------------------------------------------
+
+
+def test_every_module_has_a_layer() -> None:
+    for module in modules():
+        layer_of(module)
+
+
+def test_no_import_cycle() -> None:
+    graph: dict[str, set[str]] = {module: set() for module in modules()}
+    for found in imports():
+        edge = (found.importer, found.imported)
+        if found.imported != found.importer and edge not in KNOWN_VIOLATIONS:
+            graph[found.importer].add(found.imported)
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_imports_run_downhill() -> None:
+    wrong = {
+        f"{found.where()}: {found.importer} ({LAYERS[layer_of(found.importer)][0]}) imports "
+        f"{found.imported} ({LAYERS[layer_of(found.imported)][0]})"
+        for found in imports()
+        if layer_of(found.imported) < layer_of(found.importer)
+        and (found.importer, found.imported) not in KNOWN_VIOLATIONS
+    }
+    assert not wrong, "imports from a higher layer:\n" + "\n".join(sorted(wrong))
+
+
+def test_other_areas_are_reached_through_public_names() -> None:
+    """Between two areas (slices, packages, top-level modules) an import names a
+    public module and public names only: `_private` stays inside its own area."""
+    wrong = {
+        f"{found.where()}: {found.importer} takes {name} from {found.imported}"
+        for found in imports()
+        if area(found.importer) != area(found.imported)
+        and (found.importer, found.imported) not in KNOWN_VIOLATIONS
+        for name in [*found.imported.split("."), *found.names]
+        if _is_private(name)
+    }
+    assert not wrong, "private names used across areas:\n" + "\n".join(sorted(wrong))
+
+
+def test_peers_import_each_other_one_way() -> None:
+    """Two areas of one layer may depend on each other in one direction only (e.g.
+    the image gateway fetches through sources, so sources never imports ai)."""
+    edges: dict[tuple[str, str], Import] = {}
+    for found in imports():
+        a, b = area(found.importer), area(found.imported)
+        same_layer = layer_of(found.importer) == layer_of(found.imported)
+        if a != b and same_layer and (found.importer, found.imported) not in KNOWN_VIOLATIONS:
+            edges.setdefault((a, b), found)
+    both_ways = [
+        f"{a} <-> {b}: {there.where()} and {edges[(b, a)].where()}"
+        for (a, b), there in sorted(edges.items())
+        if a < b and (b, a) in edges
+    ]
+    assert not both_ways, "peers that import each other:\n" + "\n".join(both_ways)
+
+
+def test_known_violations_still_occur() -> None:
+    """An allowlisted import that is gone must leave the list, so it stays short."""
+    present = {(found.importer, found.imported) for found in imports()}
+    assert not KNOWN_VIOLATIONS - present, KNOWN_VIOLATIONS - present
+
+
+@pytest.mark.parametrize("path", sorted((SRC / ROOT).rglob("*.py")), ids=str)
+def test_files_stay_small(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(SRC.parent)} has {lines} lines: split it"
+
+
+# --- a cycle, found -------------------------------------------------------------------
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle in `graph` as [a, b, ..., a], or None (iterative depth-first search)."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in sorted(graph):
+        if start in state:
+            continue
+        path = [start]
+        state[start] = 1
+        pending = [iter(sorted(graph[start]))]
+        while pending:
+            step = next(pending[-1], None)
+            if step is None:
+                state[path.pop()] = 2
+                pending.pop()
+            elif state.get(step) == 1:
+                return [*path[path.index(step) :], step]
+            elif step not in state:
+                state[step] = 1
+                path.append(step)
+                pending.append(iter(sorted(graph[step])))
+    return None
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    """The checks above are only as good as this: it must see a cycle when there is one."""
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": set(), "b": {"b"}}) == ["b", "b"]

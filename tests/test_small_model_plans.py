@@ -1,0 +1,181 @@
+"""Small models plan in line lists: carousel titles then one request per slide text,
+calendar themes one per line, questions three lines, intent one word; and every
+slide or theme a template stood in for says so."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from socialgen.ai.model import Chunk, Message, ModelError, Output
+from socialgen.carousels.outline import outline_carousel
+from socialgen.content_calendar.themes import plan_themes
+from socialgen.generation.intent import classify_intent, intent_from_wording
+from socialgen.generation.writing import suggested_questions
+
+DATA = Path(__file__).parent / "data"
+
+
+class LineModel:
+    """A small model that answers each request with `answer(prompt, output)`."""
+
+    name = "test/small"
+    small = True
+
+    def __init__(self, answer: Callable[[str, Output | None], str]) -> None:
+        self.answer = answer
+        self.calls: list[tuple[str, Output | None]] = []
+
+    async def stream(
+        self,
+        messages: list[Message],
+        *,
+        output: Output | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> AsyncIterator[Chunk]:
+        prompt = messages[-1]["content"]
+        self.calls.append((prompt, output))
+        text = self.answer(prompt, output)
+        if text == "FAIL":
+            raise ModelError("The embedded model failed: test")
+        for start in range(0, len(text), 5):
+            yield Chunk(text=text[start : start + 5])
+
+
+def carousel_answers(prompt: str, _output: Output | None) -> str:
+    if prompt.startswith("List 5 slide titles"):
+        return (
+            "1. Teams that ship weekly\n2. Small batches win\n3. Review every day\n"
+            "4. Ship on Friday\n5. Start this week\n"
+        )
+    if prompt.startswith("Write one or two short sentences for slide"):
+        title = prompt.split('titled "', 1)[1].split('"', 1)[0]
+        return f"Why {title.lower()} matters to a small team.\n"
+    return "unused caption"
+
+
+def test_a_small_model_outlines_a_carousel_title_by_title() -> None:
+    model = LineModel(carousel_answers)
+    outline = asyncio.run(outline_carousel(model, "5 habits of teams that ship every week", 5))
+    assert [slide.title for slide in outline.slides] == [
+        "Teams that ship weekly",
+        "Small batches win",
+        "Review every day",
+        "Ship on Friday",
+        "Start this week",
+    ]
+    assert outline.slides[1].content == "Why small batches win matters to a small team."
+    assert outline.source == "model"
+    assert outline.template_slides == 0
+    assert outline.caption.startswith("Teams that ship weekly\n\n")  # its own titles, listed
+    assert "- Start this week" in outline.caption
+    # One titles request under a 5-line grammar, then one short request per slide.
+    titles_output = model.calls[0][1]
+    assert titles_output is not None and titles_output.grammar is not None
+    assert titles_output.grammar.startswith("root ::= line line line line line\n")
+    assert sum(p.startswith("Write one or two short sentences") for p, _ in model.calls) == 5
+
+
+def test_slides_a_small_model_could_not_write_come_from_the_plain_outline() -> None:
+    def answers(prompt: str, output: Output | None) -> str:
+        if prompt.startswith("List 5 slide titles"):
+            return "Teams that ship weekly\nSmall batches win\n"
+        return carousel_answers(prompt, output)
+
+    outline = asyncio.run(outline_carousel(LineModel(answers), "shipping weekly", 5))
+    assert [slide.source for slide in outline.slides] == ["model"] * 2 + ["template"] * 3
+    assert outline.template_slides == 3
+    assert outline.source == "template"
+    assert outline.slides[-1].title == "Your turn"  # the plain outline's closing slide
+
+
+def test_a_failed_small_model_gives_a_plain_outline_marked_as_such() -> None:
+    outline = asyncio.run(outline_carousel(LineModel(lambda _p, _o: "FAIL"), "shipping", 4))
+    assert outline.template_slides == 4
+    assert {slide.source for slide in outline.slides} == {"template"}
+
+
+def test_a_small_model_plans_calendar_themes_one_per_line() -> None:
+    def answers(prompt: str, _output: Output | None) -> str:
+        assert prompt.startswith("List 7 short titles for LinkedIn posts about baking.")
+        return "Sourdough at dawn\nPricing a loaf\n<b>junk</b>\nPricing a loaf\nHiring help\n"
+
+    themes = asyncio.run(plan_themes(LineModel(answers), "Topic: baking", "baking", 7))
+    assert [t.theme for t in themes[:3]] == ["Sourdough at dawn", "Pricing a loaf", "Hiring help"]
+    assert [t.source for t in themes] == ["model"] * 3 + ["template"] * 4
+    assert len({t.theme for t in themes}) == 7
+
+
+def test_a_small_model_suggests_questions_as_three_lines() -> None:
+    model = LineModel(lambda _p, _o: "Who is it for\nWhat changed?\nAny numbers?\n")
+    questions = asyncio.run(suggested_questions(model, "How do I ship weekly?", "Small batches."))
+    assert questions == ["Who is it for?", "What changed?", "Any numbers?"]
+    output = model.calls[0][1]
+    assert output is not None and output.grammar is not None
+
+
+def labelled(name: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (DATA / name).read_text().splitlines()]
+
+
+@pytest.mark.parametrize("name", ["chat_intent.jsonl", "chat_intent_heldout.jsonl"])
+def test_the_labelled_sets_are_balanced_and_large_enough(name: str) -> None:
+    rows = labelled(name)
+    assert len(rows) >= 40
+    assert sum(row["intent"] == "post" for row in rows) * 2 == len(rows)
+    chat = [row["message"].lower() for row in rows if row["intent"] == "chat"]
+    assert sum(any(w in m for w in ("post", "hook", "linkedin")) for m in chat) >= 8
+
+
+def test_clear_wording_never_asks_the_model_and_open_wording_does() -> None:
+    model = LineModel(lambda _p, _o: "post")
+    assert (
+        asyncio.run(classify_intent(model, "What makes a good hook in the first line?")) == "chat"
+    )
+    assert asyncio.run(classify_intent(model, "Draft an update announcing my new role")) == "post"
+    assert model.calls == []
+    open_message = "just got my AWS cert!! want to share it with my network, keep it humble"
+    assert intent_from_wording(open_message) is None
+    assert asyncio.run(classify_intent(model, open_message)) == "post"
+    prompt, output = model.calls[0]
+    assert open_message in prompt
+    assert output is not None and output.grammar == 'root ::= " "? ("post" | "chat")'
+
+
+def test_a_failing_model_routes_an_open_message_to_an_answer() -> None:
+    model = LineModel(lambda _p, _o: "FAIL")
+    assert asyncio.run(classify_intent(model, "nvm the launch thing")) == "chat"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "How long should a LinkedIn post be?",
+        "Is it weird to post about being laid off?",
+        "I keep starting my drafts with 'I'm excited to announce' - is that a bad habit?",
+        "Do emojis make a post look unprofessional?",
+        "thanks, that helps",
+    ],
+)
+def test_questions_that_mention_posts_are_chat(message: str) -> None:
+    assert intent_from_wording(message) == "chat"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "linkedin post on remote work pls",
+        "Could you write up my thoughts on AI in recruiting?",
+        "help me announce that our startup closed a seed round",
+        "Here's the blog post I wrote. Can I get a version of this for linkedin?",
+        "Okay let's go with the storytelling angle. Write it.",
+    ],
+)
+def test_requests_in_varied_words_are_posts(message: str) -> None:
+    assert intent_from_wording(message) == "post"
