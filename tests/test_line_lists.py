@@ -79,3 +79,11 @@ def test_cleaning_drops_numbering_repeats_junk_and_extra_lines() -> None:
     )
     assert clean_lines(text, 3) == ["Ship small", "Review daily", "One more"]
     assert clean_lines("One\nTwo\nThree\nFour", 2) == ["One", "Two"]
+
+
+def test_lines_about_the_task_instead_of_doing_it_are_dropped() -> None:
+    text = (
+        "Provide your response with bullet points only\nRelevant title for onboarding\n"
+        "Onboarding junior engineers\nNote - This is just one example\n"
+    )
+    assert clean_lines(text, 4) == ["Onboarding junior engineers"]

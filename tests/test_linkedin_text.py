@@ -82,3 +82,9 @@ def test_a_short_hook_is_left_alone() -> None:
 
     text = "A short hook.\n\nA body that is long enough " * 3
     assert fit_hook(text) == text
+
+
+def test_an_unpaired_bold_mark_is_removed() -> None:
+    assert to_linkedin_text("**Key takeaway: ship small\n\nMore **bold** text.") == (
+        "Key takeaway: ship small\n\nMore bold text."
+    )

@@ -73,6 +73,14 @@ def test_a_refused_json_schema_steps_down_at_once_and_the_model_remembers(
     assert formats(fake) == ["json_schema", "json_object", "json_object"]
 
 
+@pytest.mark.parametrize("status", [400, 422, 500])
+def test_a_refusal_steps_down_whatever_its_status(fake: FakeOpenAI, status: int) -> None:
+    fake.refused_formats = {"json_schema"}
+    fake.refusal_status = status
+    assert ask(fake) == DayPlan(**PLAN)
+    assert formats(fake) == ["json_schema", "json_object"]
+
+
 def test_a_provider_that_takes_no_format_gets_plain_text_and_the_json_is_found(
     fake: FakeOpenAI,
 ) -> None:

@@ -399,20 +399,14 @@ class _Handler(BaseHTTPRequestHandler):
         kind = (body.get("response_format") or {}).get("type")
         if kind in fake.refused_formats:
             allowed = [t for t in ("text", "json_object") if t not in fake.refused_formats]
-            # FastAPI's validation error, as llama_cpp.server sends it.
-            self._send_json(
-                422,
-                {
-                    "detail": [
-                        {
-                            "type": "literal_error",
-                            "loc": ["body", "response_format", "type"],
-                            "msg": "Input should be " + " or ".join(repr(t) for t in allowed),
-                            "input": kind,
-                        }
-                    ]
-                },
-            )
+            # llama_cpp.server's words (its request model's validation error).
+            detail = {
+                "type": "literal_error",
+                "loc": ["body", "response_format", "type"],
+                "msg": "Input should be " + " or ".join(repr(t) for t in allowed),
+                "input": kind,
+            }
+            self._error(fake.refusal_status, f"1 validation error: {detail}")
             return True
         if fake.refuses_grammar and "grammar" in body:
             self._error(
@@ -568,10 +562,11 @@ class FakeOpenAI:
         image_delay: seconds each image request waits before answering.
         image_answer: "b64_json" (default), "url" (a link to the PNG on this server)
             or "junk" (base64 of bytes that are not an image).
-        refused_formats: response_format types refused with a 422, worded as
-            llama_cpp.server words it ({"json_schema"} is that server; add
-            "json_object" for a provider that takes neither). Refused requests are
-            recorded too.
+        refused_formats: response_format types refused as llama_cpp.server refuses
+            them: its pydantic validation error as the message, with status
+            `refusal_status` (500, as that server sends it). {"json_schema"} is that
+            server; add "json_object" for a provider that takes neither. Refused
+            requests are recorded too.
         refuses_grammar: refuse a `grammar` body field with a 400, as OpenAI does.
     """
 
@@ -592,6 +587,7 @@ class FakeOpenAI:
         self.image_answer = "b64_json"
         self.image_delay = 0.0
         self.refused_formats: set[str] = set()
+        self.refusal_status = 500
         self.refuses_grammar = False
         self._image_files: dict[str, bytes] = {}
         self._lock = threading.Lock()

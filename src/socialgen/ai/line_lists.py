@@ -137,7 +137,13 @@ _BARE_NUMBER = re.compile(
     r"^\d{1,2}\s+(?=(?:how|the|what|why|when|where|a|an|your|my|our|is|are|do)\b)",
     re.IGNORECASE,
 )
-_PREAMBLE = re.compile(r"\b(?:per line|here is|here are|here's|list of)\b", re.IGNORECASE)
+# Lines that talk about the task instead of doing it ("Here are 7 titles",
+# "Provide your response with bullet points only", "Relevant title for ...").
+_PREAMBLE = re.compile(
+    r"\b(?:per line|here is|here are|here's|list of|titles?|your response|bullet points|"
+    r"formatting|as an ai|assistant|for example|this is just)\b",
+    re.IGNORECASE,
+)
 
 
 def tidy_title(line: str) -> str:

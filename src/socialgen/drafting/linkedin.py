@@ -9,6 +9,7 @@ from socialgen.limits import MAX_HOOK_CHARS, MAX_POST_CHARS
 
 _TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
 _BOLD = re.compile(r"(\*\*|__)(.+?)\1", re.DOTALL)
+_STRAY_MARKS = re.compile(r"\*{2,}|_{2,}")  # an unpaired ** or __ (a cut or sloppy answer)
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+", re.MULTILINE)
 _LINK = re.compile(r"\[([^\]]+)\]\((https?://[^)]+)\)")
 _PREAMBLE = re.compile(r"^(sure|here is|here's|certainly)[^\n]*:\s*\n+", re.IGNORECASE)
@@ -24,7 +25,7 @@ def to_linkedin_text(text: str) -> str:
     within 200 characters and the post within 3000."""
     text = _PREAMBLE.sub("", text.strip())
     text = html.unescape(_TAG.sub(_tag_space, text))
-    text = _BOLD.sub(r"\2", text)
+    text = _STRAY_MARKS.sub("", _BOLD.sub(r"\2", text))
     text = _HEADING.sub("", text)
     text = _LINK.sub(r"\1 (\2)", text)
     text = _BLANKS.sub("\n\n", text).strip().strip('"').strip()
