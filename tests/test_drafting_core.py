@@ -101,3 +101,14 @@ def test_the_runner_keeps_results_failures_and_one_summary(store: Store) -> None
     assert runner.failures == {2: "the model said no"}
     assert runner.summary(3) == {"total": 3, "generated": 2, "failed": 1}
     assert used(store) == 2  # the failed draft's post was given back
+
+
+def test_small_models_write_one_draft_at_a_time_unless_told(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from socialgen.ai.settings import drafts_at_once
+
+    monkeypatch.delenv("SOCIALGEN_BATCH_CONCURRENCY", raising=False)
+    assert (drafts_at_once(small=True), drafts_at_once(small=False)) == (1, 5)
+    monkeypatch.setenv("SOCIALGEN_BATCH_CONCURRENCY", "3")
+    assert (drafts_at_once(small=True), drafts_at_once(small=False)) == (3, 3)

@@ -105,3 +105,30 @@ def test_a_small_model_plans_calendar_themes_of_its_own(
         assert sum(t.source == "model" for t in themes) >= 5, themes
     # Unrelated topics get different plans, not the same template.
     assert not {t.theme for t in bakery} & {t.theme for t in salary}
+
+
+def test_a_batch_through_a_small_local_server_writes_every_post(
+    store: Store, provider: LlamaServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """llama_cpp.server cuts a running request short when another arrives: a small
+    model's drafts are written one at a time, so none is lost."""
+    from socialgen.drafting.caller import Caller
+    from socialgen.generation.batch import run_batch
+    from socialgen.generation.plan import prepare_batch
+    from socialgen.generation.requests import BatchRequest
+
+    monkeypatch.setenv("SOCIALGEN_SMALL_MODEL", "1")
+    monkeypatch.setenv("SOCIALGEN_MAX_TOKENS", "120")  # short posts: this is about count
+    monkeypatch.delenv("SOCIALGEN_BATCH_CONCURRENCY", raising=False)
+    plan = prepare_batch(
+        Caller(store.engine, store.workspace_id, None),
+        BatchRequest(userInput="why small teams ship weekly"),
+    )
+
+    async def run() -> dict[str, int]:
+        async for item in run_batch(plan, text_model()):
+            if item.name == "batch_complete":
+                return dict(item.data["summary"])
+        raise AssertionError("no batch_complete")
+
+    assert asyncio.run(run()) == {"total": 5, "generated": 5, "failed": 0}

@@ -34,6 +34,15 @@ def _flag(name: str) -> bool:
     return (os.environ.get(name) or "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+def drafts_at_once(small: bool) -> int:
+    """How many drafts a batch or calendar writes at once: SOCIALGEN_BATCH_CONCURRENCY
+    when set; else 5, or 1 for a small model (it runs on one local server, and
+    llama_cpp.server cuts a running request short when another arrives)."""
+    if os.environ.get("SOCIALGEN_BATCH_CONCURRENCY"):
+        return ai_settings().batch_concurrency
+    return 1 if small else 5
+
+
 def ai_settings() -> AISettings:
     return AISettings(
         model=(os.environ.get("SOCIALGEN_MODEL") or "").strip() or None,

@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from socialgen.ai.model import TextModel, complete
-from socialgen.ai.settings import ai_settings
+from socialgen.ai.settings import ai_settings, drafts_at_once
 from socialgen.clock import iso
 from socialgen.content_calendar.plan import CalendarPlan
 from socialgen.content_calendar.rhythm import suggested_dates
@@ -106,7 +106,7 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
             day: partial(write, day, theme, when, themes, material)
             for day, (theme, when) in enumerate(days, start=1)
         }
-        runner = DraftRunner(quota, ai_settings().batch_concurrency)
+        runner = DraftRunner(quota, drafts_at_once(model.small))
         async for update in runner.run(jobs, failed):
             yield update
         summary = runner.summary(plan.length)

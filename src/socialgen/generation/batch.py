@@ -9,7 +9,7 @@ from functools import partial
 from typing import Any
 
 from socialgen.ai.model import TextModel, complete
-from socialgen.ai.settings import ai_settings
+from socialgen.ai.settings import ai_settings, drafts_at_once
 from socialgen.drafting import persist
 from socialgen.drafting.fanout import Emit
 from socialgen.drafting.quota import Reservation
@@ -78,7 +78,7 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
         return progress(items[index], "failed", error=message)
 
     async with Reservation(caller, plan.reserved) as quota:
-        runner = DraftRunner(quota, ai_settings().batch_concurrency)
+        runner = DraftRunner(quota, drafts_at_once(model.small))
         try:
             sources = await UrlContext(model, plan.user_input).read()
         except SocialgenError as error:  # the shared sources failed: every item fails
