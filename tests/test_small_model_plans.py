@@ -179,3 +179,42 @@ def test_questions_that_mention_posts_are_chat(message: str) -> None:
 )
 def test_requests_in_varied_words_are_posts(message: str) -> None:
     assert intent_from_wording(message) == "post"
+
+
+class JsonFailingModel(LineModel):
+    """A model not marked small whose JSON plans are junk but whose lists are fine
+    (a tiny model behind a server nobody marked small)."""
+
+    name = "test/tiny-behind-a-server"
+    small = False
+
+
+def test_a_model_whose_json_plans_are_junk_plans_in_lists_from_then_on() -> None:
+    from socialgen.ai.structured import forget_rungs, plans_in_lines
+
+    forget_rungs()
+
+    def answers(prompt: str, output: Output | None) -> str:
+        if output is not None and output.schema is not None:
+            return '{"name": "x", "caption": "y", "slides": []}'  # valid JSON, no slides
+        return carousel_answers(prompt.replace("List 4", "List 5"), output)
+
+    model = JsonFailingModel(answers)
+    outline = asyncio.run(outline_carousel(model, "shipping weekly", 4))
+    assert outline.template_slides == 0
+    assert plans_in_lines(model)
+    asked = len(model.calls)
+    asyncio.run(outline_carousel(model, "shipping weekly", 4))
+    assert all(output is None or output.schema is None for _p, output in model.calls[asked:])
+    forget_rungs()
+
+
+def test_a_provider_failure_does_not_switch_to_lists() -> None:
+    from socialgen.ai.structured import forget_rungs, plans_in_lines
+
+    forget_rungs()
+    model = JsonFailingModel(lambda _p, _o: "FAIL")
+    outline = asyncio.run(outline_carousel(model, "shipping weekly", 3))
+    assert outline.template_slides == 3
+    assert len(model.calls) == 1  # the JSON request only
+    assert not plans_in_lines(model)

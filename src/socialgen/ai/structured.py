@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -35,6 +36,7 @@ T = TypeVar("T", bound=BaseModel)
 
 RUNGS: tuple[OutputMode, ...] = ("json_schema", "json_object", "text")
 _first_rung: dict[str, int] = {}  # model key -> the rung to start from
+_plans_in_lines: set[str] = set()  # models whose JSON plans were unusable but lists were not
 
 
 def model_key(model: TextModel) -> str:
@@ -49,6 +51,26 @@ def current_rung(model: TextModel) -> OutputMode:
 def forget_rungs() -> None:
     """Start every model from the top rung again (tests)."""
     _first_rung.clear()
+    _plans_in_lines.clear()
+
+
+def plans_in_lines(model: TextModel) -> bool:
+    """Whether plans are asked of `model` as line lists: small models, and models
+    that gave no usable JSON plan but a usable list (then for the whole process)."""
+    return model.small or model_key(model) in _plans_in_lines
+
+
+def remember_plans_in_lines(model: TextModel) -> None:
+    _plans_in_lines.add(model_key(model))
+
+
+@dataclass(frozen=True)
+class StructuredAnswer(Generic[T]):
+    """What the ladder got: the validated answer, or None with the reason: the
+    provider failed (`failed`), or the model answered nothing usable."""
+
+    value: T | None
+    failed: bool = False
 
 
 async def ask_structured(
@@ -59,6 +81,20 @@ async def ask_structured(
     max_tokens: int = 160,  # three short questions fit; small models ramble otherwise
     attempts: int = 2,
 ) -> T | None:
+    answer = await ask_structured_answer(
+        model, messages, schema, max_tokens=max_tokens, attempts=attempts
+    )
+    return answer.value
+
+
+async def ask_structured_answer(
+    model: TextModel,
+    messages: list[Message],
+    schema: type[T],
+    *,
+    max_tokens: int = 160,
+    attempts: int = 2,
+) -> StructuredAnswer[T]:
     json_schema = strict_schema(schema)
     name = schema_name(schema)
     key = model_key(model)
@@ -80,7 +116,7 @@ async def ask_structured(
         except FormatRefused as refusal:
             if rung + 1 >= len(RUNGS):
                 logger.info("structured answer %s: every format refused", name)
-                return None
+                return StructuredAnswer(None, failed=True)
             _first_rung[key] = rung + 1
             logger.info(
                 "%s refused %s (%s); asking in %s", model.name, mode, refusal, RUNGS[rung + 1]
@@ -88,13 +124,13 @@ async def ask_structured(
             continue
         except ModelError as error:
             logger.info("structured answer %s failed: %s", name, error.message)
-            return None
+            return StructuredAnswer(None, failed=True)
         spent += 1
         try:
-            return schema.model_validate(find_json(text))
+            return StructuredAnswer(schema.model_validate(find_json(text)))
         except (ValidationError, ValueError) as error:
             logger.info("structured answer %s rejected (attempt %d): %s", name, spent, error)
-    return None
+    return StructuredAnswer(None)
 
 
 def with_schema_prompt(

@@ -13,7 +13,11 @@ from pydantic import BaseModel, Field
 
 from socialgen.ai.line_lists import ask_lines
 from socialgen.ai.model import TextModel
-from socialgen.ai.structured import ask_structured
+from socialgen.ai.structured import (
+    ask_structured_answer,
+    plans_in_lines,
+    remember_plans_in_lines,
+)
 from socialgen.carousels.plain_outline import MAX_TITLE_CHARS, Outline, SlidePlan, plain_outline
 from socialgen.drafting.prompts import Prompts
 from socialgen.posts.views import snippet
@@ -41,16 +45,10 @@ class CarouselOutline(BaseModel):
 async def outline_carousel(
     model: TextModel, topic: str, count: int, style: str | None = None
 ) -> Outline:
-    if model.small:
+    if plans_in_lines(model):
         return await _outline_from_lines(model, topic, count, style)
-    return await _outline_from_json(model, topic, count, style)
-
-
-async def _outline_from_json(
-    model: TextModel, topic: str, count: int, style: str | None
-) -> Outline:
     prompt = _prompts.render("carousel_outline", count=str(count), topic=topic, style=style or "")
-    answer = await ask_structured(
+    answer = await ask_structured_answer(
         model,
         [{"role": "user", "content": prompt}],
         CarouselOutline,
@@ -60,8 +58,20 @@ async def _outline_from_json(
         attempts=1,
     )
     fallback = plain_outline(topic, count)
-    if answer is None:
-        return fallback
+    outline = _from_answer(answer.value, fallback, count) if answer.value else fallback
+    if outline.template_slides < len(outline.slides) or answer.failed:
+        return outline
+    # The model answered, but nothing usable as JSON (a tiny model behind a server
+    # not marked small): ask for the titles as a list; if that works, this model
+    # plans in lists from now on.
+    listed = await _outline_from_lines(model, topic, count, style)
+    if listed.template_slides < len(listed.slides):
+        remember_plans_in_lines(model)
+        return listed
+    return outline
+
+
+def _from_answer(answer: CarouselOutline, fallback: Outline, count: int) -> Outline:
     slides = [s for s in (_slide(item) for item in answer.slides) if s is not None][:count]
     name = _clean(answer.name, MAX_NAME_CHARS) or fallback.name
     caption = _clean(answer.caption, 2500, single_line=False) or fallback.caption

@@ -14,7 +14,11 @@ from pydantic import BaseModel, Field
 
 from socialgen.ai.line_lists import ask_lines
 from socialgen.ai.model import TextModel
-from socialgen.ai.structured import ask_structured
+from socialgen.ai.structured import (
+    ask_structured_answer,
+    plans_in_lines,
+    remember_plans_in_lines,
+)
 from socialgen.drafting.prompts import Prompts
 
 prompts = Prompts("socialgen.content_calendar")
@@ -63,10 +67,16 @@ class DayTheme:
 
 
 async def plan_themes(model: TextModel, material: str, topic: str, count: int) -> list[DayTheme]:
-    if model.small:
+    if plans_in_lines(model):
         themes = await _themes_from_lines(model, material, topic, count)
     else:
-        themes = await _themes_from_json(model, material, count)
+        themes, failed = await _themes_from_json(model, material, count)
+        if not themes and not failed:
+            # An answer, but no usable JSON plan: a list may still work (see
+            # carousels.outline); if it does, this model plans in lists from now on.
+            themes = await _themes_from_lines(model, material, topic, count)
+            if themes:
+                remember_plans_in_lines(model)
     return (themes + fallback_themes(topic, count, taken=themes))[:count]
 
 
@@ -93,8 +103,11 @@ async def _themes_from_lines(
     return themes
 
 
-async def _themes_from_json(model: TextModel, material: str, count: int) -> list[DayTheme]:
-    answer = await ask_structured(
+async def _themes_from_json(
+    model: TextModel, material: str, count: int
+) -> tuple[list[DayTheme], bool]:
+    """The model's usable themes, and whether the provider failed."""
+    answer = await ask_structured_answer(
         model,
         [
             {
@@ -105,9 +118,9 @@ async def _themes_from_json(model: TextModel, material: str, count: int) -> list
         CalendarThemes,
         max_tokens=60 * count,
     )
-    return _distinct(
-        [DayTheme(p.theme.strip(), p.angle.strip()) for p in answer.posts] if answer else []
-    )
+    plan = answer.value
+    themes = [DayTheme(p.theme.strip(), p.angle.strip()) for p in plan.posts] if plan else []
+    return _distinct(themes), answer.failed
 
 
 def fallback_themes(
