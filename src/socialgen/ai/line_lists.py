@@ -14,11 +14,12 @@ import logging
 import re
 
 from socialgen.ai.model import FormatRefused, Message, ModelError, Output, TextModel, complete
+from socialgen.ai.structured import remember_grammar_refused, takes_grammar
 
 logger = logging.getLogger("socialgen.ai")
 
-_NUMBERING = re.compile(r"^\s*(?:[-*•]+|\(?\d{1,2}[.):]|[A-Za-z][.)])\s*")
-_refuses_grammar: set[str] = set()  # model names whose provider refused a grammar
+# Bullets and numbering, however many the model stacked ("1. 4. Embracing ...").
+_NUMBERING = re.compile(r"^\s*(?:(?:[-*•]+|\(?\d{1,2}[.):]|[A-Za-z][.)])\s*)+")
 
 
 def line_grammar(count: int, *, max_words: int = 10) -> str:
@@ -52,7 +53,7 @@ async def ask_lines(
     """Up to `count` cleaned, distinct lines; [] when the model failed. Titles lose
     their end punctuation; `sentences` keep it."""
     grammar = None
-    if model.name not in _refuses_grammar:
+    if takes_grammar(model):
         grammar = prose_grammar(count, max_chars) if sentences else line_grammar(count)
     budget = max_tokens or count * (max_chars // 3 + 4)
     try:
@@ -80,7 +81,7 @@ async def _ask(
             temperature=temperature,
         )
     except FormatRefused:
-        _refuses_grammar.add(model.name)
+        remember_grammar_refused(model)
         return await complete(model, messages, max_tokens=max_tokens, temperature=temperature)
 
 
@@ -177,7 +178,7 @@ def clean_lines(
     seen: set[str] = set()
     kept: list[str] = []
     for raw in text.splitlines():
-        line = _NUMBERING.sub("", _NUMBERING.sub("", raw)).strip().strip("\"'").strip()
+        line = _NUMBERING.sub("", raw).strip().strip("\"'").strip()
         if not sentences:
             if _PREAMBLE.search(line):
                 continue

@@ -37,6 +37,7 @@ T = TypeVar("T", bound=BaseModel)
 RUNGS: tuple[OutputMode, ...] = ("json_schema", "json_object", "text")
 _first_rung: dict[str, int] = {}  # model key -> the rung to start from
 _plans_in_lines: set[str] = set()  # models whose JSON plans were unusable but lists were not
+_refuses_grammar: set[str] = set()  # models whose provider refused a llama.cpp grammar
 
 
 def model_key(model: TextModel) -> str:
@@ -49,9 +50,18 @@ def current_rung(model: TextModel) -> OutputMode:
 
 
 def forget_rungs() -> None:
-    """Start every model from the top rung again (tests)."""
+    """Forget what every model accepted: rungs, plans in lists, grammars (tests)."""
     _first_rung.clear()
     _plans_in_lines.clear()
+    _refuses_grammar.clear()
+
+
+def takes_grammar(model: TextModel) -> bool:
+    return model_key(model) not in _refuses_grammar
+
+
+def remember_grammar_refused(model: TextModel) -> None:
+    _refuses_grammar.add(model_key(model))
 
 
 def plans_in_lines(model: TextModel) -> bool:

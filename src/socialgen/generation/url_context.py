@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 from socialgen.ai.model import ModelError, TextModel, complete
 from socialgen.drafting.prompts import render
 from socialgen.errors import SocialgenError
 from socialgen.events import Event, event
+
+if TYPE_CHECKING:
+    from socialgen.sources.articles import Article
 
 logger = logging.getLogger("socialgen.generation")
 
@@ -21,71 +25,71 @@ class UrlContext:
     """The source material behind the URLs in a message. `process()` streams its
     events (chat and generate-post announce each link) and leaves the material in
     `text`, like a response that is both a stream and its result; `read()` returns
-    the material with no events (the batch)."""
+    the material with no events (the batch). Both read each link with `_summary`."""
 
-    def __init__(self, model: TextModel, user_input: str, *, announce: bool = True) -> None:
+    def __init__(self, model: TextModel, user_input: str) -> None:
         from socialgen.sources.urls import find_urls
 
         self.model = model
         self.urls = find_urls(user_input, limit=MAX_URLS)
-        self.announce = announce
         self.text = ""
 
     async def read(self) -> str:
         """The source material, without announcing anything."""
-        self.announce = False
-        async for _ in self.process():
-            pass
+        summaries = []
+        for url in self.urls:
+            try:
+                summaries.append(await self._summary(url, await self._article(url)))
+            except ModelError:
+                raise
+            except SocialgenError as error:
+                logger.info("could not use %s: %s", url, error.message)
+        self.text = _material(summaries)
         return self.text
 
     async def process(self) -> AsyncIterator[Event]:
         if not self.urls:
             return
-        from socialgen.sources.articles import extract_article
-
-        if self.announce:
-            yield event(
-                "url_processing_start",
-                message=f"Reading {len(self.urls)} link(s) from your message",
-                count=len(self.urls),
-            )
+        yield event(
+            "url_processing_start",
+            message=f"Reading {len(self.urls)} link(s) from your message",
+            count=len(self.urls),
+        )
         summaries: list[str] = []
         failures: list[dict[str, str]] = []
         for url in self.urls:
-            if self.announce:
-                yield event("scraping_url", url=url, message=f"Fetching {url}")
+            yield event("scraping_url", url=url, message=f"Fetching {url}")
             try:
-                article = await extract_article(url)
-                if self.announce:
-                    yield event("summarizing_content", url=url, title=article.title or url)
-                summary = await complete(
-                    self.model,
-                    [
-                        {
-                            "role": "user",
-                            "content": render(
-                                "summarize",
-                                title=article.title or url,
-                                text=article.text[:SOURCE_CHARS_FOR_SUMMARY],
-                            ),
-                        }
-                    ],
-                    max_tokens=300,
-                    temperature=0.2,
-                )
-                summaries.append(f"Source: {article.title or url} ({url})\n{summary.strip()}")
+                article = await self._article(url)
+                yield event("summarizing_content", url=url, title=article.title or url)
+                summaries.append(await self._summary(url, article))
             except ModelError:
                 raise
             except SocialgenError as error:
                 logger.info("could not use %s: %s", url, error.message)
                 failures.append({"url": url, "message": error.message})
-        if summaries:
-            self.text = "Use these sources:\n\n" + "\n\n".join(summaries)
-        if self.announce:
-            yield event(
-                "extraction_completed",
-                count=len(summaries),
-                urls=self.urls,
-                failed=failures,
-                message=f"Read {len(summaries)} of {len(self.urls)} link(s)",
-            )
+        self.text = _material(summaries)
+        yield event(
+            "extraction_completed",
+            count=len(summaries),
+            urls=self.urls,
+            failed=failures,
+            message=f"Read {len(summaries)} of {len(self.urls)} link(s)",
+        )
+
+    async def _article(self, url: str) -> Article:
+        from socialgen.sources.articles import extract_article
+
+        return await extract_article(url)
+
+    async def _summary(self, url: str, article: Article) -> str:
+        title = article.title or url
+        prompt = render("summarize", title=title, text=article.text[:SOURCE_CHARS_FOR_SUMMARY])
+        summary = await complete(
+            self.model, [{"role": "user", "content": prompt}], max_tokens=300, temperature=0.2
+        )
+        return f"Source: {title} ({url})\n{summary.strip()}"
+
+
+def _material(summaries: list[str]) -> str:
+    return "Use these sources:\n\n" + "\n\n".join(summaries) if summaries else ""
