@@ -16,9 +16,10 @@ Providers:
                json_object (the target there: 100% model-made)
 
 On topic: the post carries at least a third of the topic's content words (a word
-matches on its first five letters, so "shipping" carries "ship"). Rules: plain
-text (no markdown bold, headings or links), at most 3000 characters, a first line
-of at most 200.
+is carried by any word starting with its first five letters: "shipping" carries
+"ship"); the same test (socialgen.drafting.topic) decides when a small model's batch
+draft is written once more. Rules: plain text (no markdown bold, headings or links),
+at most 3000 characters, a first line of at most 200.
 
     .venv/bin/python bench/quality.py                       # every provider
     .venv/bin/python bench/quality.py --providers embedded --topics 3
@@ -52,49 +53,6 @@ TOPICS = (
     "onboarding junior engineers remotely",
     "what marathon training taught me about leadership",
 )
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "from",
-        "with",
-        "about",
-        "our",
-        "my",
-        "your",
-        "why",
-        "how",
-        "what",
-        "when",
-        "as",
-        "at",
-        "by",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "it",
-        "its",
-        "this",
-        "that",
-        "we",
-        "i",
-        "you",
-        "their",
-        "they",
-        "me",
-        "us",
-    ]
-)
 INTENT_SETS = ("chat_intent.jsonl", "chat_intent_heldout.jsonl")
 ENV_NAMES = ("SOCIALGEN_MODEL", "SOCIALGEN_API_BASE", "OPENAI_API_KEY", "SOCIALGEN_SMALL_MODEL")
 
@@ -110,18 +68,6 @@ class TopicResult:
     themes: list[str] = field(default_factory=list)
     themes_model: int = 0
     themes_seconds: float = 0.0
-
-
-def content_words(text: str) -> list[str]:
-    words = re.findall(r"[a-z][a-z']+", text.lower())
-    return [w for w in dict.fromkeys(words) if w not in STOPWORDS and len(w) > 2]
-
-
-def on_topic(post: str, topic: str) -> bool:
-    wanted = content_words(topic)
-    stems = {w[:5] for w in content_words(post)}
-    carried = sum(1 for word in wanted if word[:5] in stems)
-    return carried * 3 >= len(wanted)
 
 
 def obeys_rules(post: str) -> bool:
@@ -234,6 +180,8 @@ def percent(part: int, whole: int) -> str:
 
 
 def report(name: str, results: list[TopicResult], intent: tuple[int, int, float]) -> None:
+    from socialgen.drafting.topic import on_topic
+
     posts = [(post, r.topic) for r in results for post in r.posts]
     expected_posts = 5 * len(results)
     topical = sum(on_topic(post, topic) for post, topic in posts)

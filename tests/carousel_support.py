@@ -62,5 +62,7 @@ def counts(store: Store) -> dict[str, int]:
         "posts": int(store.scalar(select(func.count()).select_from(Post))),
         # os.walk, not rglob: a folder the server is deleting may vanish mid-walk.
         "files": sum(len(names) for _root, _dirs, names in os.walk(files)),
+        # Folders of carousels (<workspace>/carousels/<id>): an abandoned one goes too.
+        "folders": sum(1 for path in files.glob("*/carousels/*") if path.is_dir()),
         "used": used,
     }

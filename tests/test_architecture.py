@@ -46,7 +46,20 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("gateways", frozenset({"ai", "sources", "render", "files", "images"})),
     (
         "foundation",
-        frozenset({"", "store", "errors", "events", "limits", "config", "clock", "ids", "uploads"}),
+        frozenset(
+            {
+                "",
+                "store",
+                "errors",
+                "events",
+                "limits",
+                "config",
+                "clock",
+                "ids",
+                "uploads",
+                "text_check",
+            }
+        ),
     ),
 )
 # A package's CLI commands and HTTP routes are a face: they sit with the slices,

@@ -513,7 +513,7 @@ def test_image_only_pdf_has_no_text_layer() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        (b"", "The file is not a PDF"),
+        (b"", "The PDF is empty"),
         (b"GIF89a" + bytes(range(256)) * 4, "The file is not a PDF"),
         (b"%PDF-1.7\n" + b"\x00garbage\xff" * 500, "The PDF could not be read: "),
         (b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<", "The PDF could not be read: "),

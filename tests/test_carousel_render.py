@@ -2,7 +2,11 @@
 
 Everything is real: Jinja2, WeasyPrint, pypdfium2. The security tests use a real
 HTTP server on 127.0.0.1 and real files on disk, and check that neither was read.
+Where Pango or a font is missing (pip cannot install them) the tests that need it
+are skipped, naming the Debian package: see tests/system_fonts.py.
 """
+
+# ruff: noqa: E402  (WeasyPrint is imported after the check that skips without Pango)
 
 from __future__ import annotations
 
@@ -15,9 +19,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from tests.system_fonts import needs_font, require_weasyprint
+
+require_weasyprint()  # the whole module renders with WeasyPrint
+
 import pypdfium2
 import pypdfium2.raw as pdfium_c
-import pytest
 import weasyprint
 from PIL import Image, ImageChops, ImageStat
 
@@ -462,6 +471,7 @@ def test_theme_values_cannot_break_out_of_css() -> None:
     assert "#123456" in page  # a good value is kept
 
 
+@needs_font("Noto Color Emoji", "fonts-noto-color-emoji")
 def test_emoji_render_in_colour() -> None:
     def most_saturated(title: str) -> int:
         slide = SlideContent(title=title, content="Launch day 3/4 #1", image_uri=None)

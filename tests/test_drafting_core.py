@@ -10,17 +10,26 @@ from typing import Any
 
 import pytest
 
+from socialgen.ai.model import Message
+from socialgen.ai.scripted import ScriptedModel
 from socialgen.drafting import persist, quota
 from socialgen.drafting.caller import Caller
 from socialgen.drafting.fanout import Emit
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
+from socialgen.drafting.topic import on_topic, topic_coverage, topic_words
+from socialgen.drafting.writing import write_draft
 from socialgen.errors import BadRequest
 from socialgen.events import Event, event
+from socialgen.generation.batch import run_batch
+from socialgen.generation.plan import prepare_batch
+from socialgen.generation.requests import BatchRequest
 from socialgen.store.engine import read_session, transaction
 from socialgen.workspaces.service import get_usage
 from socialgen.workspaces.usage import reserve_posts
 from tests.conftest import Store
+from tests.scripted_support import caller as script_caller
+from tests.scripted_support import run
 
 
 def used(store: Store) -> int:
@@ -112,3 +121,66 @@ def test_small_models_write_one_draft_at_a_time_unless_told(
     assert (drafts_at_once(small=True), drafts_at_once(small=False)) == (1, 5)
     monkeypatch.setenv("SOCIALGEN_BATCH_CONCURRENCY", "3")
     assert (drafts_at_once(small=True), drafts_at_once(small=False)) == (3, 3)
+
+
+@pytest.mark.parametrize("small", [False, True])
+def test_a_small_model_gets_the_short_post_prompt_with_the_topic_first_and_last(
+    store: Store, scripted_model: ScriptedModel, small: bool
+) -> None:
+    """SmolLM2-135M drifted off topic under the full rule list (rules are enforced
+    after writing anyway); a capable model keeps the rules in its prompt."""
+    scripted_model.small = small
+    topic = "why small teams ship weekly"  # the scripted post carries it: no second try
+    plan = prepare_batch(script_caller(store), BatchRequest(userInput=topic))
+    run(run_batch(plan, scripted_model))
+
+    posts = [c for c in scripted_model.calls if c.prompt.startswith("Write a LinkedIn post")]
+    assert len(posts) == 5
+    for call in posts:
+        system = call.messages[0]["content"]
+        assert ("Plain text only" in system) is not small
+        if small:
+            assert call.prompt.startswith(f"Write a LinkedIn post about {topic}.")
+            assert f"Mention {topic} in the first line." in call.prompt
+            assert "Style of this version" not in call.prompt
+        else:
+            assert "Style of this version" in call.prompt
+
+
+BAKERY = "running a bakery as a solo founder"
+OFF_TOPIC = "I met a marketing manager in New York. He taught me to listen.\n\nWhat did you learn?"
+ON_TOPIC = "Running a bakery alone taught me to plan.\n\nEvery founder bakes twice.\n\nAnd you?"
+HALF = "A bakery is a lot of work.\n\nWhat would you do?"
+
+
+@pytest.mark.parametrize(
+    ("small", "replies", "kept", "calls"),
+    [
+        (True, [OFF_TOPIC, ON_TOPIC], ON_TOPIC, 2),  # a drifting draft is written again
+        (True, [ON_TOPIC], ON_TOPIC, 1),  # an on-topic draft is kept at once
+        (True, [OFF_TOPIC, HALF], HALF, 2),  # both miss: the one carrying more is kept
+        (True, [HALF, OFF_TOPIC], HALF, 2),
+        (False, [OFF_TOPIC], OFF_TOPIC, 1),  # a capable model is not second-guessed
+    ],
+)
+def test_a_small_models_draft_that_misses_the_topic_is_written_once_more(
+    small: bool, replies: list[str], kept: str, calls: int
+) -> None:
+    model = ScriptedModel(*replies)
+    model.small = small
+    messages: list[Message] = [{"role": "user", "content": "Write a LinkedIn post about it"}]
+    assert asyncio.run(write_draft(model, messages, BAKERY)) == kept
+    assert len(model.calls) == calls
+
+
+def test_topic_coverage_matches_words_on_their_stem_and_ignores_filler() -> None:
+    assert topic_words("Why small teams ship weekly") == ["small", "teams", "ship", "weekly"]
+    assert (
+        topic_coverage(
+            "Shipping every week keeps small teams honest", "why small teams ship weekly"
+        )
+        == 0.75
+    )
+    assert on_topic(ON_TOPIC, BAKERY) and not on_topic(HALF, BAKERY)
+    assert topic_coverage(HALF, BAKERY) == 0.25 > topic_coverage(OFF_TOPIC, BAKERY) == 0
+    assert topic_coverage("anything", "how to do it") == 1.0  # nothing to carry

@@ -9,7 +9,7 @@ import json
 import sys
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from typer.core import TyperGroup
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
 _json_mode: ContextVar[bool] = ContextVar("socialgen_json_mode", default=False)
+V = TypeVar("V")
 
 
 def _remember_json(value: bool) -> bool:
@@ -118,6 +119,7 @@ class SocialgenGroup(TyperGroup):
         from socialgen.errors import SocialgenError
 
         try:
+            _check_text_everywhere(self)
             return super().invoke(ctx)
         except (TyperException, typer.Exit, typer.Abort, KeyboardInterrupt):
             raise  # typer's own flow: --help, usage errors (exit 2), confirmations
@@ -129,6 +131,39 @@ class SocialgenGroup(TyperGroup):
             if _is_store_error(error):
                 raise fail(f"Cannot use the store: {_first_line(error)}") from None
             raise fail(f"Unexpected error: {_first_line(error)}") from None
+
+
+class TextCheckedContext(typer.Context):
+    """A command's context that refuses text options and arguments with a lone
+    surrogate (bytes the terminal's encoding could not decode) or a NUL (from an
+    environment variable), before the command runs: such text could be neither
+    printed nor stored. Paths stay as given (a file name need not be UTF-8)."""
+
+    def invoke(self, callback: Callable[..., V], /, *args: Any, **kwargs: Any) -> V:
+        if callback is self.command.callback:
+            from socialgen.text_check import check_cli_text
+
+            for param in self.command.params:
+                value = self.params.get(param.name or "")
+                texts = value if isinstance(value, list | tuple) else [value]
+                for text in texts:
+                    if isinstance(text, str):
+                        check_cli_text(text, _param_label(param))
+        return super().invoke(callback, *args, **kwargs)
+
+
+def _check_text_everywhere(command: Any) -> None:
+    """Give every command under the root the text-checking context: sub-command
+    contexts are made from each command's own `context_class`."""
+    command.context_class = TextCheckedContext
+    for sub in getattr(command, "commands", {}).values():
+        _check_text_everywhere(sub)
+
+
+def _param_label(param: Any) -> str:
+    """ "--content" for an option, "POST_ID" for an argument."""
+    long_names = [opt for opt in param.opts if opt.startswith("--")]
+    return long_names[0] if long_names else str(param.name).upper()
 
 
 def _is_click_error(error: Exception) -> bool:

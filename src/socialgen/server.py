@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from socialgen import __version__
 from socialgen.auth.service import NOT_AUTHORIZED, TokenRejected
 from socialgen.config import Settings
 from socialgen.errors import NotAuthenticated, SocialgenError
-from socialgen.startup import open_store
+from socialgen.request_body import check_request_text
+from socialgen.startup import open_store, quota_upkeep
+from socialgen.text_check import malformed_json
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -29,6 +32,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="socialgen",
         version=__version__,
         description="Generate and manage social posts with AI, inside workspaces.",
+        lifespan=quota_upkeep,  # gives back quota reserved by dead processes
+        # Lone surrogates and NUL in path, query and JSON body: a 400 before any work.
+        dependencies=[Depends(check_request_text)],
     )
     app.state.engine = open_store(settings)
     app.include_router(posts_router)
@@ -65,14 +71,59 @@ async def _domain_error(_request: Request, error: Exception) -> JSONResponse:
     return error_body(error.status_code, error.message, headers)
 
 
-async def _validation_error(_request: Request, error: Exception) -> JSONResponse:
+async def _validation_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
-    return error_body(400, describe_validation_error(error.errors()))
+    errors = error.errors()
+    first: dict[str, Any] = next(iter(errors), {})
+    if first.get("type") == "missing" and tuple(first.get("loc", ())) == ("body",):
+        return error_body(400, missing_body_message(request))
+    return error_body(400, describe_validation_error(errors))
 
 
-async def _http_error(_request: Request, error: Exception) -> JSONResponse:
+async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
-    return error_body(error.status_code, str(error.detail), getattr(error, "headers", None))
+    if isinstance(error.__cause__, UnicodeDecodeError | RecursionError):
+        # FastAPI's "There was an error parsing the body" for a JSON body model: say
+        # what request_body says for the bodies it reads.
+        return error_body(400, malformed_json(error.__cause__))
+    headers = getattr(error, "headers", None)
+    if error.status_code == 405:
+        headers = {**(headers or {}), "Allow": allowed_methods(request)}
+    return error_body(error.status_code, str(error.detail), headers)
+
+
+HTTP_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method of the request's path, for a 405's Allow header: those the OpenAPI
+    document gives its path template (PUT and DELETE /post/{workspaceId}/{postId} are
+    two routes, and Starlette names only the first route's). A template, not the
+    URL: .../get-posts-from-social-profile also fits PUT /{workspaceId}/{styleId},
+    which is not a method of that resource."""
+    template = getattr(request.scope.get("route"), "path", None)
+    documented = request.app.openapi()["paths"].get(template, {}) if template else {}
+    methods = {method.upper() for method in documented} & set(HTTP_METHODS)
+    if not methods:  # a route left out of the document (/docs ...): ask the routes
+        routes = request.app.router.routes
+        methods = {
+            method
+            for method in HTTP_METHODS
+            if any(
+                route.matches({**request.scope, "method": method})[0] is Match.FULL
+                for route in routes
+            )
+        }
+    return ", ".join(sorted(methods))
+
+
+def missing_body_message(request: Request) -> str:
+    """An endpoint's JSON body is absent: its model may name what SPEC.md answers then
+    (`missing_body`, e.g. "Content is required" for PUT post)."""
+    body_field = getattr(request.scope.get("route"), "body_field", None)
+    model = getattr(getattr(body_field, "field_info", None), "annotation", None)
+    message = getattr(model, "missing_body", None)
+    return message if isinstance(message, str) else "The request body must be a JSON object"
 
 
 async def _unexpected_error(_request: Request, _error: Exception) -> JSONResponse:

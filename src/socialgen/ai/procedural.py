@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw, ImageFilter
 
 from socialgen.ai.image_types import ImageResult
+from socialgen.images.downscale import decode_reduced
 
 RGB = tuple[int, int, int]
 
@@ -40,6 +41,10 @@ MAX_CACHED_REFERENCES = 64  # dominant colours kept per process (a few bytes eac
 
 _reference_cache: dict[bytes, tuple[tuple[RGB, int], ...]] = {}  # blake2b -> colours
 _cache_lock = threading.Lock()  # images are painted in worker threads
+# One reference decoded at a time per process: a carousel paints its slides at once,
+# and each would otherwise decode the same (not yet cached) reference side by side;
+# a 40 MP PNG is 160 MB decoded. The later ones wait, then find it in the cache.
+_decode_lock = threading.Lock()
 
 
 class ProceduralImageModel:
@@ -114,21 +119,24 @@ def _dominant_colours(data: bytes) -> tuple[tuple[RGB, int], ...]:
         cached = _reference_cache.get(key)
     if cached is not None:
         return cached
-    found = _read_dominant_colours(data)
-    with _cache_lock:
-        _reference_cache[key] = found
-        while len(_reference_cache) > MAX_CACHED_REFERENCES:
-            del _reference_cache[next(iter(_reference_cache))]  # the oldest
+    with _decode_lock:
+        with _cache_lock:
+            cached = _reference_cache.get(key)  # read while this thread waited?
+        if cached is not None:
+            return cached
+        found = _read_dominant_colours(data)
+        with _cache_lock:
+            _reference_cache[key] = found
+            while len(_reference_cache) > MAX_CACHED_REFERENCES:
+                del _reference_cache[next(iter(_reference_cache))]  # the oldest
     return found
 
 
 def _read_dominant_colours(data: bytes) -> tuple[tuple[RGB, int], ...]:
     try:
-        with Image.open(io.BytesIO(data)) as image:
-            # JPEG: decode at 1/2 to 1/8 scale directly (no-op for other formats).
-            image.draft("RGB", (REFERENCE_THUMBNAIL * 2, REFERENCE_THUMBNAIL * 2))
-            image.thumbnail((REFERENCE_THUMBNAIL, REFERENCE_THUMBNAIL))
-            small = image.convert("RGB")
+        # A JPEG decoded at 1/2 to 1/8 scale; the others shrunk band by band, with
+        # no full-size copy besides the decoded image itself.
+        small = decode_reduced(data, REFERENCE_THUMBNAIL, "RGB", Image.Resampling.BICUBIC)
         quantized = small.quantize(REFERENCE_COLOURS, method=Image.Quantize.MEDIANCUT)
     except (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError):
         return ()

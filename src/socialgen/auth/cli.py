@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, command_group, emit, print_rows
-from socialgen.limits import DEFAULT_TOKEN_DAYS
+from socialgen.limits import DEFAULT_TOKEN_DAYS, TOKEN_DAYS
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -101,7 +101,7 @@ def key_revoke(
 def token_create(
     email: Annotated[str, typer.Argument(help="The user the token identifies.")],
     days: Annotated[
-        int, typer.Option("--days", help="Days until it expires.")
+        int, typer.Option("--days", help=f"Days until it expires, {TOKEN_DAYS.describe()}.")
     ] = DEFAULT_TOKEN_DAYS,
     json_output: JsonOpt = False,
 ) -> None:

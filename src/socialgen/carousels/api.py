@@ -6,11 +6,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.responses import Response, StreamingResponse
 
 from socialgen.api_support import EngineDep, ImageModelDep, TextModelDep, error_responses
 from socialgen.auth.api import AuthenticatedUser, WorkspaceAccess, WorkspaceGuard
 from socialgen.carousels.body import read_create_body, read_regenerate_body
+from socialgen.carousels.body_schema import CREATE_BODY, PDF_BODY, REGENERATE_BODY
 from socialgen.carousels.plan import prepare_carousel
 from socialgen.carousels.regenerate import regenerate_slide
 from socialgen.carousels.requests import whole_number
@@ -37,92 +39,11 @@ SlideEditor = Annotated[
 ]
 PDF_BODY_OVERHEAD = 64 * 1024
 
-_IMAGE_FIELDS: dict[str, Any] = {
-    "referenceImages": {
-        "type": "array",
-        "items": {"type": "string", "format": "binary"},
-        "maxItems": 5,
-    },
-}
-_CREATE_BODY: dict[str, Any] = {
-    "requestBody": {
-        "content": {
-            "application/json": {
-                "schema": {
-                    "type": "object",
-                    "required": ["prompt"],
-                    "properties": {
-                        "prompt": {"type": "string"},
-                        "userProfileImage": {"type": "string", "format": "uri"},
-                        "socialMediaHandle": {"type": "string"},
-                        "template": {"type": "string"},
-                        "contentStyleId": {"type": "string"},
-                        "slideCount": {"type": "integer", "minimum": 2, "maximum": 12},
-                    },
-                }
-            },
-            "multipart/form-data": {
-                "schema": {
-                    "type": "object",
-                    "required": ["prompt"],
-                    "properties": {
-                        "prompt": {"type": "string"},
-                        "userProfileImage": {"type": "string"},
-                        "socialMediaHandle": {"type": "string"},
-                        "template": {"type": "string"},
-                        "contentStyleId": {"type": "string"},
-                        "slideCount": {"type": "integer"},
-                        "brandLogo": {"type": "string", "format": "binary"},
-                        **_IMAGE_FIELDS,
-                    },
-                }
-            },
-        }
-    }
-}
-_REGENERATE_BODY: dict[str, Any] = {
-    "requestBody": {
-        "content": {
-            media: {
-                "schema": {
-                    "type": "object",
-                    "required": ["carouselId", "slideIndex", "prompt"],
-                    "properties": {
-                        "carouselId": {"type": "string"},
-                        "slideIndex": {"type": "integer", "minimum": 0},
-                        "prompt": {"type": "string"},
-                        **(_IMAGE_FIELDS if media.startswith("multipart") else {}),
-                    },
-                }
-            }
-            for media in ("application/json", "multipart/form-data")
-        }
-    }
-}
-_PDF_BODY: dict[str, Any] = {
-    "requestBody": {
-        "required": True,
-        "content": {
-            "application/json": {
-                "schema": {
-                    "type": "object",
-                    "required": ["slidesHtml"],
-                    "properties": {
-                        "slidesHtml": {"type": "array", "items": {"type": "string"}},
-                        "width": {"type": "integer", "default": DEFAULT_SLIDE_WIDTH},
-                        "height": {"type": "integer", "default": DEFAULT_SLIDE_HEIGHT},
-                    },
-                }
-            }
-        },
-    }
-}
-
 
 @router.post(
     "/generate-with-images/{workspaceId}",
     response_class=StreamingResponse,
-    openapi_extra=_CREATE_BODY,
+    openapi_extra=CREATE_BODY,
     responses={
         200: {"content": {"text/event-stream": {}}, "description": "Stream of {type, data}"},
         **error_responses(400, 401, 403, 404, 413),
@@ -145,7 +66,7 @@ async def generate_with_images(
 
 @router.post(
     "/regenerate-slide/{workspaceId}",
-    openapi_extra=_REGENERATE_BODY,
+    openapi_extra=REGENERATE_BODY,
     responses=error_responses(400, 401, 403, 404, 409, 413, 502),
 )
 async def regenerate(
@@ -162,16 +83,18 @@ async def regenerate(
 @router.post(
     "/generate-pdf",
     response_class=Response,
-    openapi_extra=_PDF_BODY,
+    openapi_extra=PDF_BODY,
     responses={
         200: {"content": {"application/pdf": {}}, "description": "The PDF"},
-        **error_responses(400, 401, 413),
+        **error_responses(400, 401, 413, 422, 503),
     },
 )
-async def generate_pdf(_user: AuthenticatedUser, request: Request) -> Response:
-    """A vector PDF, one page of width x height CSS px per slide. Only data: URIs load."""
-    from socialgen.render.checks import check_pdf_request
-    from socialgen.render.isolated import html_to_pdf_isolated
+async def generate_pdf(user: AuthenticatedUser, request: Request) -> Response:
+    """A vector PDF, one page of width x height CSS px per slide. Only data: URIs load.
+    503 with Retry-After when the renderer has no room (or the caller has its share)."""
+    from socialgen.render.checks import check_pdf_request, render_caller
+    from socialgen.render.client_gone import unless_client_leaves
+    from socialgen.render.pool import RendererBusy, render_pool
 
     raw = await read_capped(
         request.stream(),
@@ -180,8 +103,17 @@ async def generate_pdf(_user: AuthenticatedUser, request: Request) -> Response:
     )
     pages, width, height = _pdf_request(raw)
     check_pdf_request(pages, width, height)
-    # Untrusted HTML: a worker process with a time limit, not this process.
-    pdf = await run_in_threadpool(html_to_pdf_isolated, pages, width, height)
+    # Untrusted HTML: a worker process with a time limit, not this process; a client
+    # that leaves takes its render with it (the worker is killed).
+    render = render_pool().render(
+        render_caller(user.user_id, user.workspace_id), pages, width, height
+    )
+    try:
+        pdf = await unless_client_leaves(render, request.receive)
+    except RendererBusy as busy:  # the error body as ever, plus the header
+        raise HTTPException(
+            busy.status_code, busy.message, headers={"Retry-After": str(busy.retry_after)}
+        ) from None
     return Response(
         pdf,
         media_type="application/pdf",
@@ -200,10 +132,9 @@ def _pdf_request(raw: bytes) -> tuple[list[str], int, int]:
     pages = fields.get("slidesHtml")
     if not isinstance(pages, list) or not all(isinstance(page, str) for page in pages):
         raise BadRequest("slidesHtml is required: an array of HTML strings, one per slide")
-    width = fields.get("width")
-    height = fields.get("height")
+    # Absent means the default; null, "1080" or 1.5 are refused (a JSON integer only).
     return (
         pages,
-        DEFAULT_SLIDE_WIDTH if width is None else whole_number(width, "width"),
-        DEFAULT_SLIDE_HEIGHT if height is None else whole_number(height, "height"),
+        whole_number(fields["width"], "width") if "width" in fields else DEFAULT_SLIDE_WIDTH,
+        whole_number(fields["height"], "height") if "height" in fields else DEFAULT_SLIDE_HEIGHT,
     )

@@ -52,7 +52,7 @@ async def read_create_body(request: Request) -> CreateBody:
     body = await _read(request, frozenset({REFERENCES, LOGO, PROFILE}))
     if isinstance(body.fields.get(PROFILE), list):
         raise BadRequest("userProfileImage must be a URL string")
-    carousel_request = CarouselRequest.from_fields(body.fields)
+    carousel_request = CarouselRequest.from_fields(body.fields, form=is_form(request))
     references = await run_in_threadpool(check_reference_images, body.files.get(REFERENCES, []))
     logo = await run_in_threadpool(_one, body, LOGO)
     profile = await run_in_threadpool(_one, body, PROFILE)
@@ -63,7 +63,7 @@ async def read_create_body(request: Request) -> CreateBody:
 
 async def read_regenerate_body(request: Request) -> RegenerateBody:
     body = await _read(request, frozenset({REFERENCES}))
-    regenerate = RegenerateSlideRequest.from_fields(body.fields)
+    regenerate = RegenerateSlideRequest.from_fields(body.fields, form=is_form(request))
     references = await run_in_threadpool(check_reference_images, body.files.get(REFERENCES, []))
     return RegenerateBody(regenerate, references)
 
@@ -75,6 +75,12 @@ async def _read(request: Request, file_fields: frozenset[str]) -> RequestBody:
         max_file_bytes=MAX_FILES_BYTES,
         too_large=TOO_LARGE,
     )
+
+
+def is_form(request: Request) -> bool:
+    """A multipart form gives every field as text; JSON gives numbers as numbers."""
+    media_type = request.headers.get("content-type", "").split(";", 1)[0]
+    return media_type.strip().lower() == "multipart/form-data"
 
 
 def _one(body: RequestBody, name: str) -> CheckedImage | None:

@@ -8,6 +8,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, command_group, console, emit
+from socialgen.limits import (
+    DEFAULT_SLIDE_HEIGHT,
+    DEFAULT_SLIDE_WIDTH,
+    DEFAULT_SLIDES,
+    SLIDE_INDEX,
+    SLIDE_SIDE,
+    SLIDES,
+)
 
 if TYPE_CHECKING:
     from socialgen.carousels.plan import Artwork
@@ -41,7 +49,10 @@ def create(
     ] = None,
     style: Annotated[str | None, typer.Option("--style", help="Content style id.")] = None,
     slides: Annotated[
-        int | None, typer.Option("--slides", help="Number of slides, 2 to 12 (default 6).")
+        int | None,
+        typer.Option(
+            "--slides", help=f"Number of slides, {SLIDES.describe()} (default {DEFAULT_SLIDES})."
+        ),
     ] = None,
     open_pdf: Annotated[bool, typer.Option("--open", help="Open the PDF when done.")] = False,
     workspace: WorkspaceOpt = None,
@@ -95,7 +106,9 @@ def create(
 @app.command("regenerate-slide")
 def regenerate_slide(
     carousel_id: Annotated[str, typer.Argument(help="Carousel id.")],
-    index: Annotated[str, typer.Argument(help="Slide index, 0 for the first slide.")],
+    index: Annotated[
+        str, typer.Argument(help=f"Slide index, {SLIDE_INDEX.describe()}; 0 is the first slide.")
+    ],
     prompt: Annotated[str, typer.Argument(help="What the new image shows.")],
     reference_image: ReferenceOpt = None,
     workspace: WorkspaceOpt = None,
@@ -112,7 +125,8 @@ def regenerate_slide(
     from socialgen.files.store import path_for_url
 
     request = RegenerateSlideRequest.from_fields(
-        {"carouselId": carousel_id, "slideIndex": index, "prompt": prompt}
+        {"carouselId": carousel_id, "slideIndex": _slide_index(index), "prompt": prompt},
+        form=True,  # the index is text, as in a multipart form
     )
     references = _references(reference_image or [])
     engine, workspace_id = open_workspace(workspace)
@@ -132,8 +146,13 @@ def regenerate_slide(
 def pdf(
     slides: Annotated[list[Path], typer.Argument(help="Slide HTML files, one page each.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The PDF to write.")],
-    width: Annotated[int, typer.Option(help="Page width in CSS px.")] = 1080,
-    height: Annotated[int, typer.Option(help="Page height in CSS px.")] = 1350,
+    width: Annotated[
+        int, typer.Option(help=f"Page width in CSS px, {SLIDE_SIDE.describe()}.")
+    ] = DEFAULT_SLIDE_WIDTH,
+    height: Annotated[
+        int, typer.Option(help=f"Page height in CSS px, {SLIDE_SIDE.describe()}.")
+    ] = DEFAULT_SLIDE_HEIGHT,
+    json_output: JsonOpt = False,
 ) -> None:
     """Render slide HTML files to one vector PDF. Only data: URIs load (no files, no network)."""
     from socialgen.errors import BadRequest
@@ -146,8 +165,14 @@ def pdf(
     pages = [_read_text(path, MAX_SLIDE_HTML_BYTES) for path in slides]
     check_pdf_request(pages, width, height)
     data = html_to_pdf(pages, width, height)
-    output.write_bytes(data)
-    console(stderr=True).print(f"wrote {output} ({len(pages)} pages, {len(data):,} bytes)")
+    try:
+        output.write_bytes(data)
+    except OSError as error:
+        raise BadRequest(f"Cannot write {output}: {error.strerror or error}") from None
+    if json_output:
+        emit(True, {"output": str(output), "pages": len(pages), "bytes": len(data)}, print)
+    else:  # a note, as before: stdout stays free for pipes
+        console(stderr=True).print(f"wrote {output} ({len(pages)} pages, {len(data):,} bytes)")
 
 
 @app.command()
@@ -237,6 +262,16 @@ def show(
         )
 
     emit(json_output, view, render)
+
+
+def _slide_index(text: str) -> str:
+    """A digit string past SLIDE_INDEX is refused as out of range here; the request
+    parser would only call a ten-digit index "not an integer"."""
+    digits = text.strip()
+    if digits.isascii() and digits.isdecimal():
+        # int() refuses strings of more than 4300 digits: any long one is out of range.
+        SLIDE_INDEX.check(int(digits) if len(digits) <= 100 else SLIDE_INDEX.high + 1)
+    return text
 
 
 def _is_url(value: str | None) -> bool:

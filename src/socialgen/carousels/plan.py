@@ -42,6 +42,7 @@ class CarouselPlan:
     width: int = DEFAULT_SLIDE_WIDTH
     height: int = DEFAULT_SLIDE_HEIGHT
     reserved: int = 1  # the carousel's post
+    reservation_id: str | None = None  # the quota ledger row (workspaces/usage.py)
 
 
 def prepare_carousel(caller: Caller, request: CarouselRequest, artwork: Artwork) -> CarouselPlan:
@@ -50,7 +51,7 @@ def prepare_carousel(caller: Caller, request: CarouselRequest, artwork: Artwork)
         style = style_guide(session, caller.workspace_id, request.content_style_id, request.prompt)
         author_id = caller.user_id or workspace_owner(session, caller.workspace_id)
         author = session.exec(select(User).where(User.id == author_id)).first()
-        reserve_posts(session, caller.workspace_id, 1)
+        reservation_id = reserve_posts(session, caller.workspace_id, 1)
     return CarouselPlan(
         caller=caller,
         carousel_id=new_id(),
@@ -59,4 +60,5 @@ def prepare_carousel(caller: Caller, request: CarouselRequest, artwork: Artwork)
         style=style,
         author_name=(author.name or author.email.split("@", 1)[0]) if author else None,
         artwork=artwork,
+        reservation_id=reservation_id,
     )

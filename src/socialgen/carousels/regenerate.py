@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Sequence
+from datetime import datetime
 from typing import Any
 
 from socialgen.ai.images import ImageModel
 from socialgen.carousels import assets, repository
 from socialgen.carousels.requests import RegenerateSlideRequest
+from socialgen.carousels.thread_work import ThreadWork, finish
 from socialgen.carousels.uploads import CheckedImage
 from socialgen.carousels.views import carousel_view, post_reference
 from socialgen.drafting.caller import Caller
@@ -53,54 +55,64 @@ async def regenerate_slide(
     data, media_type = await asyncio.to_thread(
         assets.slide_art, image.data, image.media_type, carousel.width
     )
-    new_image = await asyncio.to_thread(
-        assets.store_image,
-        workspace_id,
-        carousel.id,
-        f"slide-{request.slide_index}",
-        data,
-        media_type,
-    )
-    written: set[str] = {new_image}
+    # Files are noted from inside the threads that write them: a request cancelled
+    # meanwhile still knows, once its threads have ended, what to remove.
+    work = ThreadWork()
+    written: set[str] = set()
     kept: set[str] = set()
-    existing: set[str] = set()
+    # Files the carousel used when read (an identical image or PDF keeps its old
+    # name): never removed by a failed attempt.
+    existing: set[str] = _files_of(record)
+
+    def store_image() -> str:
+        key = assets.store_image(
+            workspace_id, carousel.id, f"slide-{request.slide_index}", data, media_type
+        )
+        written.add(key)
+        return key
+
+    def render(changed: repository.CarouselRecord) -> assets.RenderedFiles:
+        rendered = assets.render_files(changed.carousel, changed.slides)
+        written.update({rendered.pdf_file, rendered.thumbnail_file})
+        return rendered
+
+    def save(changed: repository.CarouselRecord, before: set[str], read_at: datetime) -> None:
+        repository.save_slide_change(
+            engine,
+            changed,
+            read_at=read_at,
+            reference=post_reference(changed.carousel, changed.slides),
+        )
+        # Committed: the new files are the carousel's now, even if the request was
+        # cancelled meanwhile; the ones it no longer uses go.
+        kept.update(_files_of(changed))
+        for key in before - kept:
+            delete_file(workspace_id, key)
+
     try:
+        new_image = await work.run(store_image)
         # One render-and-save at a time per carousel in this process, from the rows
         # as they are then: a regeneration that read the rows before another one
         # saved would otherwise render from stale rows and write back files the
         # other had just deleted. Other processes are caught by the saved-row check.
-        async with _carousel_lock(carousel.id):
+        async with _carousel_lock(carousel.id), _threads_ended(work):
             for attempt in range(1, SAVE_ATTEMPTS + 1):
                 record = await asyncio.to_thread(
                     repository.load_carousel, engine, workspace_id, request.carousel_id
                 )
-                # Files of the carousel as read (an identical image or PDF keeps its
-                # old name): never removed by a failed attempt.
                 before = _files_of(record)
                 existing |= before
                 read_at = record.carousel.updated_at
                 changed = _with_new_image(record, request, new_image)
-                rendered = await asyncio.to_thread(
-                    assets.render_files, changed.carousel, changed.slides
-                )
-                written |= {rendered.pdf_file, rendered.thumbnail_file}
+                rendered = await work.run(render, changed)
                 changed.carousel.pdf_file = rendered.pdf_file
                 changed.carousel.thumbnail_file = rendered.thumbnail_file
                 try:
-                    await asyncio.to_thread(
-                        repository.save_slide_change,
-                        engine,
-                        changed,
-                        read_at=read_at,
-                        reference=post_reference(changed.carousel, changed.slides),
-                    )
+                    await work.run(save, changed, before, read_at)
                 except repository.CarouselChanged:
                     if attempt == SAVE_ATTEMPTS:
                         raise
                     continue
-                kept = _files_of(changed)
-                for key in before - kept:
-                    await asyncio.to_thread(delete_file, workspace_id, key)
                 view = carousel_view(changed.carousel, changed.slides)
                 return {
                     "carouselId": carousel.id,
@@ -111,8 +123,17 @@ async def regenerate_slide(
                 }
             raise AssertionError("unreachable")
     finally:
-        for key in written - kept - existing:
-            await asyncio.to_thread(delete_file, workspace_id, key)
+        await finish(_remove_unused(work, workspace_id, written, kept, existing))
+
+
+async def _remove_unused(
+    work: ThreadWork, workspace_id: str, written: set[str], *used: set[str]
+) -> None:
+    """Once no thread of the request is left to write (so the sets are complete),
+    remove the files it wrote that the carousel does not use."""
+    await work.ended()
+    for key in written.difference(*used):
+        await asyncio.to_thread(delete_file, workspace_id, key)
 
 
 _locks: dict[str, asyncio.Lock] = {}
@@ -130,6 +151,16 @@ async def _carousel_lock(carousel_id: str) -> AsyncIterator[None]:
         _users[carousel_id] -= 1
         if not _users[carousel_id]:  # nobody holds or waits for it: forget it
             del _users[carousel_id], _locks[carousel_id]
+
+
+@contextlib.asynccontextmanager
+async def _threads_ended(work: ThreadWork) -> AsyncIterator[None]:
+    """Leave only once the request's threads have ended: a request cancelled while
+    it renders keeps the carousel's lock until its render stops writing."""
+    try:
+        yield
+    finally:
+        await finish(work.ended())
 
 
 def _with_new_image(

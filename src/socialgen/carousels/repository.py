@@ -83,9 +83,11 @@ def save_new_carousel(
     prompt: str,
     caption: str,
     reference: dict[str, Any],
+    reservation_id: str | None = None,
 ) -> str:
     """The carousel, its slides and its draft post (postType carousel, the caption as
-    its text), all in one transaction; returns the post id."""
+    its text), all in one transaction (the post spends `reservation_id`); returns the
+    post id."""
     carousel = record.carousel
     with transaction(engine) as session:
         post = write_post(
@@ -98,6 +100,7 @@ def save_new_carousel(
             title=carousel.name,
             meta={"source": "carousel", "carouselId": carousel.id},
             post_type="carousel",
+            reservation_id=reservation_id,
         )
         carousel.post_id = post.id
         session.add(carousel)

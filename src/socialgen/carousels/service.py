@@ -4,14 +4,19 @@ stored carousel and its draft post (complete).
 
 Nothing is half-stored: files go into the carousel's own folder and rows are
 written in one transaction at the end; a failed or cancelled run removes the
-folder and gives back the quota.
+folder and gives back the quota. It does so once every thread the run started
+has finished (an image being stored, the PDF render, the save): a thread cannot
+be stopped, and one that wrote after the folder was removed would leave its file
+behind. A save that committed meanwhile keeps the carousel, whole.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from typing import cast
 
 from socialgen.ai.images import ImageModel, ImageResult
 from socialgen.ai.model import TextModel
@@ -19,6 +24,7 @@ from socialgen.carousels import assets, repository
 from socialgen.carousels.outline import outline_carousel
 from socialgen.carousels.plain_outline import Outline
 from socialgen.carousels.plan import CarouselPlan
+from socialgen.carousels.thread_work import ThreadWork, finish
 from socialgen.carousels.views import carousel_view, post_reference
 from socialgen.drafting.fanout import Emit, fan_out
 from socialgen.drafting.quota import Reservation
@@ -35,9 +41,9 @@ async def create_carousel(
     plan: CarouselPlan, model: TextModel, images: ImageModel
 ) -> AsyncIterator[Event]:
     caller = plan.caller
-    folder = assets.carousel_folder(plan.carousel_id)
-    quota = Reservation(caller, plan.reserved)
-    finished = False
+    quota = Reservation(caller, plan.reserved, plan.reservation_id)
+    work = ThreadWork()  # every blocking call of the run: the cleanup waits for them
+    saved: list[str] = []  # the post id, once the carousel's rows are committed
     try:
         outline = await outline_carousel(
             model, plan.request.prompt, plan.request.slide_count, plan.style
@@ -48,7 +54,7 @@ async def create_carousel(
             source=outline.source,
             templateSlides=outline.template_slides,
         )
-        carousel = await asyncio.to_thread(_new_carousel, plan, outline)
+        carousel = await work.run(_new_carousel, plan, outline)
         image_files: dict[int, str] = {}
 
         def job(index: int) -> Callable[[Emit], Awaitable[None]]:
@@ -60,7 +66,7 @@ async def create_carousel(
                     height=plan.width,  # square art; the template frames it
                     references=[ref.data for ref in plan.artwork.references],
                 )
-                key = await asyncio.to_thread(_store_slide_image, carousel, index, image)
+                key = await work.run(_store_slide_image, carousel, index, image)
                 image_files[index] = key
                 await emit(
                     event(
@@ -78,8 +84,12 @@ async def create_carousel(
             return make
 
         jobs = [job(index) for index in range(len(outline.slides))]
-        async for item in fan_out(jobs, IMAGE_CONCURRENCY):
-            yield item
+        # Closed here, not left to the garbage collector, if this generator is closed
+        # at a yield: the jobs still running are cancelled before the cleanup.
+        made = cast(AsyncGenerator[Event, None], fan_out(jobs, IMAGE_CONCURRENCY))
+        async with contextlib.aclosing(made):
+            async for item in made:
+                yield item
         slides = [
             CarouselSlide(
                 carousel_id=carousel.id,
@@ -93,7 +103,7 @@ async def create_carousel(
             for index, slide in enumerate(outline.slides)
         ]
         yield event("generating_pdf", message=f"Rendering {len(slides)} slides to PDF")
-        rendered = await asyncio.to_thread(assets.render_files, carousel, slides)
+        rendered = await work.run(assets.render_files, carousel, slides)
         logger.info(
             "carousel %s rendered: html %.3fs, pdf %.3fs, thumbnail %.3fs",
             carousel.id,
@@ -105,24 +115,42 @@ async def create_carousel(
         carousel.thumbnail_file = rendered.thumbnail_file
         view = carousel_view(carousel, slides)
         record = repository.CarouselRecord(carousel, slides)
-        post_id = await asyncio.to_thread(
-            repository.save_new_carousel,
-            caller.engine,
-            record,
-            user_id=caller.user_id,
-            prompt=plan.request.prompt,
-            caption=outline.caption,
-            reference=post_reference(carousel, slides),
-        )
-        finished = True
-        quota.spend()
-        view["postId"] = post_id
+
+        def save() -> None:
+            # Noted in the thread as it commits: a run cancelled during the save
+            # learns from here that the carousel is stored and must be kept.
+            saved.append(
+                repository.save_new_carousel(
+                    caller.engine,
+                    record,
+                    user_id=caller.user_id,
+                    prompt=plan.request.prompt,
+                    caption=outline.caption,
+                    reference=post_reference(carousel, slides),
+                    reservation_id=plan.reservation_id,
+                )
+            )
+
+        await work.run(save)
+        view["postId"] = saved[0]
         yield event("complete", success=True, data=view)
     finally:
-        if not finished:
-            # Runs on failure, on cancellation (client gone) and on early close.
-            delete_folder(caller.workspace_id, folder)
-        await quota.give_back()  # the carousel's post, unless it was saved
+        # Runs on failure, on cancellation (client gone) and on early close.
+        await finish(_settle(plan, work, quota, saved))
+
+
+async def _settle(
+    plan: CarouselPlan, work: ThreadWork, quota: Reservation, saved: list[str]
+) -> None:
+    """Once no thread of the run is left to write, keep the carousel if its save
+    committed, or else remove its folder; then give back the unspent quota."""
+    await work.ended()
+    if saved:
+        quota.spend()  # the carousel's post is stored: its quota stays used
+    else:
+        folder = assets.carousel_folder(plan.carousel_id)
+        await asyncio.to_thread(delete_folder, plan.caller.workspace_id, folder)
+    await quota.give_back()
 
 
 def _new_carousel(plan: CarouselPlan, outline: Outline) -> Carousel:

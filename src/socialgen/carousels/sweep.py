@@ -45,6 +45,11 @@ def sweep_orphaned_carousels(engine: Engine, *, quiet_seconds: float = QUIET_SEC
 
 
 def _last_change(folder: Path) -> float:
-    times = [folder.stat().st_mtime]
-    times += [entry.stat().st_mtime for entry in folder.iterdir()]
+    """The newest change in the folder; now if it changes under our feet (another
+    process cleaning up or writing): such a folder is not quiet."""
+    try:
+        times = [folder.stat().st_mtime]
+        times += [entry.stat().st_mtime for entry in folder.iterdir()]
+    except FileNotFoundError:
+        return time.time()
     return max(times)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 from starlette.concurrency import run_in_threadpool
@@ -11,6 +11,7 @@ from starlette.responses import StreamingResponse
 from socialgen.api_support import EngineDep, TextModelDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.content_calendar.body import read_calendar_request
+from socialgen.content_calendar.body_schema import CALENDAR_BODY
 from socialgen.content_calendar.plan import prepare_calendar
 from socialgen.content_calendar.service import run_calendar
 from socialgen.drafting.caller import Caller
@@ -20,49 +21,11 @@ router = APIRouter(prefix="/api/v1/content-calendar", tags=["content calendar"])
 
 CalendarCaller = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
 
-_BODY: dict[str, Any] = {
-    "requestBody": {
-        "content": {
-            "application/json": {
-                "schema": {
-                    "type": "object",
-                    "required": ["calendarLength"],
-                    "properties": {
-                        "calendarLength": {"type": "integer", "enum": [7, 30]},
-                        "prompt": {"type": "string"},
-                        "youtubeUrl": {"type": "string"},
-                        "articleUrls": {
-                            "oneOf": [
-                                {"type": "string"},
-                                {"type": "array", "items": {"type": "string"}},
-                            ]
-                        },
-                        "contentStyleId": {"type": "string"},
-                    },
-                }
-            },
-            "multipart/form-data": {
-                "schema": {
-                    "type": "object",
-                    "properties": {
-                        "calendarLength": {"type": "integer"},
-                        "prompt": {"type": "string"},
-                        "youtubeUrl": {"type": "string"},
-                        "articleUrls": {"type": "string"},
-                        "contentStyleId": {"type": "string"},
-                        "pdf": {"type": "string", "format": "binary"},
-                    },
-                }
-            },
-        }
-    }
-}
-
 
 @router.post(
     "/generate/{workspaceId}",
     response_class=StreamingResponse,
-    openapi_extra=_BODY,
+    openapi_extra=CALENDAR_BODY,
     responses={
         200: {"content": {"text/event-stream": {}}, "description": "Server-Sent Events"},
         **error_responses(400, 401, 403, 404),

@@ -26,4 +26,10 @@ async def read_calendar_request(request: Request) -> CalendarRequest:
     pdf = pdfs[0] if pdfs else None
     if pdf is not None and len(pdf) > MAX_PDF_BYTES:
         raise BadRequest(TOO_LARGE)
-    return CalendarRequest.from_fields(body.fields, pdf)
+    return CalendarRequest.from_fields(body.fields, pdf, form=_is_form(request))
+
+
+def _is_form(request: Request) -> bool:
+    """A multipart form gives every field as text; JSON gives numbers as numbers."""
+    media_type = request.headers.get("content-type", "").split(";", 1)[0]
+    return media_type.strip().lower() == "multipart/form-data"

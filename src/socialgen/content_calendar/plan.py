@@ -31,6 +31,7 @@ class CalendarPlan:
     style: str | None
     start: date
     sources: list[dict[str, str]] = field(default_factory=list)  # {type, title}
+    reservation_id: str | None = None  # the quota ledger row (workspaces/usage.py)
 
     @property
     def reserved(self) -> int:
@@ -43,7 +44,7 @@ class CalendarPlan:
 
 def prepare_calendar(caller: Caller, request: CalendarRequest) -> CalendarPlan:
     length = calendar_length(request.calendar_length)
-    if not (request.prompt or request.youtube_url or request.article_urls or request.pdf):
+    if not (request.prompt or request.youtube_url or request.article_urls) and request.pdf is None:
         raise BadRequest("Give at least one source: prompt, youtubeUrl, articleUrls or pdf")
     if request.prompt and len(request.prompt) > MAX_PROMPT_CHARS:
         raise BadRequest(f"prompt is longer than {MAX_PROMPT_CHARS} characters")
@@ -66,7 +67,7 @@ def prepare_calendar(caller: Caller, request: CalendarRequest) -> CalendarPlan:
         style = style_guide(
             session, caller.workspace_id, request.content_style_id, request.prompt or ""
         )
-        reserve_posts(session, caller.workspace_id, length)
+        reservation_id = reserve_posts(session, caller.workspace_id, length)
     return CalendarPlan(
         caller=caller,
         length=length,
@@ -77,13 +78,14 @@ def prepare_calendar(caller: Caller, request: CalendarRequest) -> CalendarPlan:
         style=style,
         start=request.start or tomorrow(),
         sources=sources,
+        reservation_id=reservation_id,
     )
 
 
 def calendar_length(value: Any) -> int:
     try:
         length = int(value) if not isinstance(value, bool) else 0
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: JSON's 1e400 is infinity
         length = 0
     if isinstance(value, float) and not value.is_integer():
         length = 0

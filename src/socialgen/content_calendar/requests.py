@@ -1,4 +1,8 @@
-"""A calendar request, from JSON, multipart form fields, or CLI options alike."""
+"""A calendar request, from JSON, multipart form fields, or CLI options alike.
+
+calendarLength is a JSON number: "7" is refused in a JSON body, as the OpenAPI
+document says; a multipart form, where every field is text, sends it as digits.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ from typing import Any
 
 from socialgen.errors import BadRequest
 from socialgen.request_body import optional_text
+
+CALENDAR_LENGTH_INVALID = "calendarLength must be 7 or 30"
 
 
 @dataclass
@@ -21,10 +27,15 @@ class CalendarRequest:
     start: date | None = None  # the CLI's --start; the API starts tomorrow
 
     @classmethod
-    def from_fields(cls, fields: dict[str, Any], pdf: bytes | None = None) -> CalendarRequest:
-        """From SPEC.md's body fields (JSON object or form fields)."""
+    def from_fields(
+        cls, fields: dict[str, Any], pdf: bytes | None = None, *, form: bool = False
+    ) -> CalendarRequest:
+        """From SPEC.md's body fields (JSON object, or form fields with `form`)."""
+        length = fields.get("calendarLength")
+        if isinstance(length, str) and not form:
+            raise BadRequest(CALENDAR_LENGTH_INVALID)
         return cls(
-            calendar_length=fields.get("calendarLength"),
+            calendar_length=length,
             prompt=optional_text(fields.get("prompt"), "prompt"),
             youtube_url=optional_text(fields.get("youtubeUrl"), "youtubeUrl"),
             article_urls=article_urls(fields.get("articleUrls")),

@@ -20,10 +20,9 @@ from socialgen.content_calendar.themes import DayTheme, plan_themes
 from socialgen.content_calendar.themes import prompts as calendar_prompts
 from socialgen.drafting import persist
 from socialgen.drafting.fanout import Emit
-from socialgen.drafting.prompts import render
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
-from socialgen.drafting.writing import finished_post
+from socialgen.drafting.writing import finished_post, post_system
 from socialgen.errors import SocialgenError
 from socialgen.events import Event, event
 
@@ -66,6 +65,7 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
                 "theme": theme.theme,
                 "suggestedDate": iso(when),
             },
+            reservation_id=plan.reservation_id,
         )
         await emit(progress(day, "completed", f"Day {day} saved", postId=saved.post_id))
         return {
@@ -83,7 +83,7 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
         return progress(day, "failed", f"Day {day} failed: {message}")
 
     # Days saved so far stay; the others give their quota back, however the run ends.
-    async with Reservation(caller, plan.reserved) as quota:
+    async with Reservation(caller, plan.reserved, plan.reservation_id) as quota:
         yield event(
             "generation_started",
             calendarLength=plan.length,
@@ -129,7 +129,7 @@ async def _write_day(
 ) -> str:
     others = ", ".join(t.theme for t in themes if t is not theme)[:600]
     messages = [
-        {"role": "system", "content": render("post_system", style=plan.style or "")},
+        {"role": "system", "content": post_system(plan.style, small=model.small)},
         {
             "role": "user",
             "content": calendar_prompts.render(

@@ -14,7 +14,7 @@ from socialgen.posts.service import create_draft, get_post, update_content
 from socialgen.posts.views import snippet
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Post
-from socialgen.workspaces.usage import release_posts
+from socialgen.workspaces.usage import give_back_reserved, release_posts, spend_reserved
 
 
 @dataclass(frozen=True)
@@ -70,9 +70,11 @@ def save_post(
     variation_name: str | None = None,
     title: str | None = None,
     meta: dict[str, Any] | None = None,
+    reservation_id: str | None = None,
 ) -> SavedPost:
     """A new draft, or a new version of `post_id`, with the exchange that produced it.
-    `title` and `meta` describe a new conversation (e.g. a calendar day's theme)."""
+    `title` and `meta` describe a new conversation (e.g. a calendar day's theme);
+    `reservation_id` is the quota reservation the post spends (same transaction)."""
     with transaction(engine) as session:
         post = write_post(
             session,
@@ -85,6 +87,7 @@ def save_post(
             variation_name=variation_name,
             title=title,
             meta=meta,
+            reservation_id=reservation_id,
         )
         assert post.conversation_id is not None
         return SavedPost(post_id=post.id, conversation_id=post.conversation_id)
@@ -103,6 +106,7 @@ def write_post(
     title: str | None = None,
     meta: dict[str, Any] | None = None,
     post_type: str = "text",
+    reservation_id: str | None = None,
 ) -> Post:
     """save_post inside the caller's transaction (e.g. with a carousel's rows)."""
     conversation = _conversation(
@@ -125,6 +129,9 @@ def write_post(
         )
     conversation.current_content = post.content
     _append(session, conversation, user_input, post.content)
+    if reservation_id is not None:
+        # With the post, or not at all: a kill after this commit must not refund it.
+        spend_reserved(session, workspace_id, reservation_id)
     return post
 
 
@@ -132,6 +139,12 @@ def refund(engine: Engine, workspace_id: str, count: int) -> None:
     if count > 0:
         with transaction(engine) as session:
             release_posts(session, workspace_id, count)
+
+
+def give_back(engine: Engine, reservation_id: str) -> int:
+    """End a quota reservation: refund its unspent posts, delete its ledger row."""
+    with transaction(engine) as session:
+        return give_back_reserved(session, reservation_id)
 
 
 def post_conversation(engine: Engine, workspace_id: str, post_id: str) -> str | None:

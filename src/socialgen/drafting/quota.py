@@ -4,12 +4,20 @@ Reserving happens in the plan (before the stream opens, so HTTP can still answer
 402). Whatever ends the stream (done, failed, cancelled, a client gone) the
 reservation gives back what was not spent, in a worker thread: the refund is a
 write transaction that may wait on a busy SQLite file, which must not stall the
-event loop and every other stream on it."""
+event loop and every other stream on it.
+
+The plan's reservation is a ledger row (`ledger_id`, see workspaces/usage.py): the
+save of each post spends it in the database, in the post's own transaction, and the
+give-back refunds what the row says is unspent and deletes it. `spent` here is the
+stream's own count, kept for the callers; the row is the truth. Without a ledger id
+(an older caller) the give-back refunds the unspent count as counted here."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from types import TracebackType
+from typing import Any
 
 from socialgen.drafting import persist
 from socialgen.drafting.caller import Caller
@@ -18,9 +26,10 @@ from socialgen.drafting.caller import Caller
 class Reservation:
     """`async with Reservation(caller, n) as quota:` ... `quota.spend()` per post saved."""
 
-    def __init__(self, caller: Caller, reserved: int) -> None:
+    def __init__(self, caller: Caller, reserved: int, ledger_id: str | None = None) -> None:
         self.caller = caller
         self.reserved = reserved
+        self.ledger_id = ledger_id
         self.spent = 0
 
     def spend(self, count: int = 1) -> None:
@@ -45,8 +54,13 @@ class Reservation:
         """Refund what was not spent, once. Shielded: a second cancellation while the
         refund runs does not lose it (the thread finishes the transaction)."""
         count, self.reserved = self.unspent, self.spent
-        if count <= 0:
-            return
+        ledger_id, self.ledger_id = self.ledger_id, None
         caller = self.caller
-        refund = asyncio.to_thread(persist.refund, caller.engine, caller.workspace_id, count)
+        refund: Coroutine[Any, Any, object]
+        if ledger_id is not None:  # even if all was spent: the row goes
+            refund = asyncio.to_thread(persist.give_back, caller.engine, ledger_id)
+        elif count > 0:
+            refund = asyncio.to_thread(persist.refund, caller.engine, caller.workspace_id, count)
+        else:
+            return
         await asyncio.shield(asyncio.ensure_future(refund))

@@ -11,6 +11,7 @@ import hashlib
 import os
 import re
 import shutil
+import threading
 from pathlib import Path
 
 from socialgen.config import data_dir
@@ -51,7 +52,9 @@ def file_path(workspace_id: str, key: str) -> Path:
 def save_file(workspace_id: str, key: str, data: bytes) -> Path:
     path = file_path(workspace_id, key)
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    # Unique per writer: two threads saving the same bytes (the same content name,
+    # e.g. one image regenerated twice at once) must not share a temporary file.
+    partial = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
     partial.write_bytes(data)
     partial.replace(path)
     return path

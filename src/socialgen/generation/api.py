@@ -44,11 +44,11 @@ async def chat(
     access: WorkspaceCaller,
     engine: EngineDep,
     model: TextModelDep,
-    body: Annotated[ChatRequest | None, Body()] = None,
+    body: Annotated[ChatRequest, Body()],
 ) -> StreamingResponse:
     """A general answer (chat_delta, chat_response) or, when asked for, a post
     (content_delta, post_ids)."""
-    plan = await run_in_threadpool(prepare_chat, _caller(engine, access), body or ChatRequest())
+    plan = await run_in_threadpool(prepare_chat, _caller(engine, access), body)
     return sse_response(run_chat(plan, model))
 
 
@@ -61,12 +61,10 @@ async def generate_post(
     access: WorkspaceCaller,
     engine: EngineDep,
     model: TextModelDep,
-    body: Annotated[GeneratePostRequest | None, Body()] = None,
+    body: Annotated[GeneratePostRequest, Body()],
 ) -> StreamingResponse:
     """One post, streamed as chat_delta, saved as a draft, then post_ids."""
-    plan = await run_in_threadpool(
-        prepare_post, _caller(engine, access), body or GeneratePostRequest()
-    )
+    plan = await run_in_threadpool(prepare_post, _caller(engine, access), body)
     return sse_response(run_generate_post(plan, model))
 
 
@@ -79,9 +77,9 @@ async def generate_batch_posts(
     access: BatchCaller,
     engine: EngineDep,
     model: TextModelDep,
-    body: Annotated[BatchRequest | None, Body()] = None,
+    body: Annotated[BatchRequest, Body()],
 ) -> StreamingResponse:
     """Five variations (or the listed drafts regenerated): batch_progress,
     post_{N}_post_ids, batch_complete, chat_delta."""
-    plan = await run_in_threadpool(prepare_batch, _caller(engine, access), body or BatchRequest())
+    plan = await run_in_threadpool(prepare_batch, _caller(engine, access), body)
     return sse_response(run_batch(plan, model))

@@ -8,13 +8,13 @@ from collections.abc import AsyncIterator
 from functools import partial
 from typing import Any
 
-from socialgen.ai.model import TextModel, complete
-from socialgen.ai.settings import ai_settings, drafts_at_once
+from socialgen.ai.model import TextModel
+from socialgen.ai.settings import drafts_at_once
 from socialgen.drafting import persist
 from socialgen.drafting.fanout import Emit
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
-from socialgen.drafting.writing import finished_post, post_messages
+from socialgen.drafting.writing import post_messages, write_draft
 from socialgen.errors import SocialgenError
 from socialgen.events import Event, event
 from socialgen.generation.plan import BatchItem, BatchPlan
@@ -38,13 +38,20 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
 
     async def write(item: BatchItem, sources: str, emit: Emit) -> dict[str, Any]:
         await emit(progress(item, "generating"))
-        variation = f"Style of this version ({item.variation_name}): {item.instruction}"
+        variation = (
+            item.instruction
+            if model.small
+            else f"Style of this version ({item.variation_name}): {item.instruction}"
+        )
         messages = post_messages(
-            plan.user_input, style=plan.style, sources=sources, history=[], variation=variation
+            plan.user_input,
+            style=plan.style,
+            sources=sources,
+            history=[],
+            variation=variation,
+            small=model.small,
         )
-        content = finished_post(
-            await complete(model, messages, max_tokens=ai_settings().max_tokens)
-        )
+        content = await write_draft(model, messages, plan.user_input)
         saved = await asyncio.to_thread(
             persist.save_post,
             caller.engine,
@@ -55,6 +62,7 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
             content=content,
             post_id=item.post_id,
             variation_name=item.variation_name,
+            reservation_id=plan.reservation_id,
         )
         await emit(progress(item, "completed", postId=saved.post_id))
         await emit(
@@ -77,7 +85,7 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
     def failed(index: int, message: str) -> Event:
         return progress(items[index], "failed", error=message)
 
-    async with Reservation(caller, plan.reserved) as quota:
+    async with Reservation(caller, plan.reserved, plan.reservation_id) as quota:
         runner = DraftRunner(quota, drafts_at_once(model.small))
         try:
             sources = await UrlContext(model, plan.user_input).read()

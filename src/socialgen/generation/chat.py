@@ -71,16 +71,16 @@ async def _answer(plan: ChatPlan, model: TextModel, sources: str) -> AsyncIterat
 async def _write_post(plan: ChatPlan, model: TextModel, sources: str) -> AsyncIterator[Event]:
     caller = plan.caller
     try:
-        await asyncio.to_thread(_reserve_one, plan)
+        reservation_id = await asyncio.to_thread(_reserve_one, plan)
     except SocialgenError as error:
         yield event("error", message=error.message)
         return
     request = PostRequest(caller, plan.user_input, plan.conversation_id, plan.style, plan.history)
-    async with Reservation(caller, 1) as quota:
+    async with Reservation(caller, 1, reservation_id) as quota:
         async for item in PostWriting(request, model, sources, content_delta, quota):
             yield item
 
 
-def _reserve_one(plan: ChatPlan) -> None:
+def _reserve_one(plan: ChatPlan) -> str:
     with transaction(plan.caller.engine) as session:
-        reserve_posts(session, plan.caller.workspace_id, 1)
+        return reserve_posts(session, plan.caller.workspace_id, 1)

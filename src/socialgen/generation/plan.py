@@ -12,16 +12,20 @@ from socialgen.drafting.caller import Caller
 from socialgen.drafting.persist import history
 from socialgen.drafting.prompts import variations
 from socialgen.errors import BadRequest, NotFound
-from socialgen.generation.requests import BatchRequest, ChatRequest, GeneratePostRequest
+from socialgen.events.batch import BATCH_SIZE
+from socialgen.generation.requests import (
+    MAX_INPUT_CHARS,
+    USER_INPUT_REQUIRED,
+    BatchRequest,
+    ChatRequest,
+    GeneratePostRequest,
+)
 from socialgen.posts.rules import ensure_editable
 from socialgen.posts.service import get_post
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Conversation, Post, PostStatus
 from socialgen.styles.guide import style_guide
 from socialgen.workspaces.usage import reserve_posts
-
-MAX_INPUT_CHARS = 10_000
-BATCH_SIZE = 5
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,7 @@ class PostPlan:
     style: str | None
     history: list[dict[str, str]] = field(default_factory=list)
     reserved: int = 1
+    reservation_id: str | None = None  # the quota ledger row (workspaces/usage.py)
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ class BatchPlan:
     style: str | None
     items: list[BatchItem]
     is_regeneration: bool
+    reservation_id: str | None = None  # the quota ledger row (workspaces/usage.py)
 
     @property
     def reserved(self) -> int:
@@ -89,8 +95,10 @@ def prepare_post(caller: Caller, request: GeneratePostRequest) -> PostPlan:
         elif conversation_id:
             post_id = _latest_editable_post(session, caller.workspace_id, conversation_id)
         past = history(session, conversation_id) if conversation_id else []
-        reserve_posts(session, caller.workspace_id, 1)
-    return PostPlan(caller, user_input, conversation_id, post_id, style, past)
+        reservation_id = reserve_posts(session, caller.workspace_id, 1)
+    return PostPlan(
+        caller, user_input, conversation_id, post_id, style, past, reservation_id=reservation_id
+    )
 
 
 def prepare_batch(caller: Caller, request: BatchRequest) -> BatchPlan:
@@ -118,14 +126,14 @@ def prepare_batch(caller: Caller, request: BatchRequest) -> BatchPlan:
                         conversation_id=post.conversation_id,
                     )
                 )
-        reserve_posts(session, caller.workspace_id, len(items))
-    return BatchPlan(caller, user_input, style, items, request.postIds is not None)
+        reservation_id = reserve_posts(session, caller.workspace_id, len(items))
+    return BatchPlan(caller, user_input, style, items, request.postIds is not None, reservation_id)
 
 
 def _user_input(text: str | None) -> str:
     cleaned = (text or "").strip()
     if not cleaned:
-        raise BadRequest("userInput is required")
+        raise BadRequest(USER_INPUT_REQUIRED)
     if len(cleaned) > MAX_INPUT_CHARS:
         raise BadRequest(f"userInput is longer than {MAX_INPUT_CHARS} characters")
     return cleaned

@@ -56,7 +56,11 @@ class PostWriting:
         request = self.request
         writer = TextWriter(self.delta)
         messages = post_messages(
-            request.user_input, style=request.style, sources=self.sources, history=request.history
+            request.user_input,
+            style=request.style,
+            sources=self.sources,
+            history=request.history,
+            small=self.model.small,
         )
         async for item in writer.run(self.model, messages):
             yield item
@@ -71,6 +75,7 @@ class PostWriting:
             user_input=request.user_input,
             content=content,
             post_id=request.post_id,
+            reservation_id=self.quota.ledger_id,
         )
         self.quota.spend()
         questions = await refinement_questions(self.model, content)

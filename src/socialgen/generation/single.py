@@ -20,7 +20,7 @@ async def run_generate_post(plan: PostPlan, model: TextModel) -> AsyncIterator[E
         caller, plan.user_input, plan.conversation_id, plan.style, plan.history, plan.post_id
     )
     # Whatever stops us (error, cancel, disconnect), an unwritten post is refunded.
-    async with Reservation(caller, plan.reserved) as quota:
+    async with Reservation(caller, plan.reserved, plan.reservation_id) as quota:
         sources = UrlContext(model, plan.user_input)
         async for item in sources.process():
             yield item

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Path, Query
-from pydantic import BaseModel, Field
 
 from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import ACCESS_DENIED, WorkspaceAccess, WorkspaceGuard
-from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_POST_CHARS
+from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT
 from socialgen.posts import listing, service
 from socialgen.posts.removal import remove_post
 from socialgen.posts.schemas import (
@@ -17,6 +16,7 @@ from socialgen.posts.schemas import (
     DeletePostResponse,
     PostListResponse,
     UpdatedPost,
+    UpdatePostBody,
     UpdatePostResponse,
 )
 from socialgen.store.engine import read_session, transaction
@@ -29,12 +29,6 @@ RecentPostsCaller = Annotated[
 ]
 WorkspaceCaller = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
 PostIdPath = Annotated[str, Path(alias="postId")]
-
-
-class UpdatePostBody(BaseModel):
-    content: str | None = Field(
-        default=None, description=f"New text, non-empty, at most {MAX_POST_CHARS} characters."
-    )
 
 
 @router.get(
@@ -70,8 +64,8 @@ def get_posts_timeline(caller: WorkspaceCaller, engine: EngineDep) -> PostListRe
 def list_conversations(
     caller: WorkspaceCaller,
     engine: EngineDep,
-    page: Annotated[int, Query(ge=1)] = DEFAULT_PAGE,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_LIMIT)] = DEFAULT_PAGE_LIMIT,
+    page: Annotated[int, Query(ge=PAGE.low, le=PAGE.high)] = DEFAULT_PAGE,
+    limit: Annotated[int, Query(ge=PAGE_LIMIT.low, le=PAGE_LIMIT.high)] = DEFAULT_PAGE_LIMIT,
 ) -> ConversationListResponse:
     """Past AI conversations, most recently updated first."""
     with read_session(engine) as session:
@@ -89,13 +83,11 @@ def update_post(
     caller: MemberWithBearer,
     engine: EngineDep,
     post_id: PostIdPath,
-    body: Annotated[UpdatePostBody | None, Body()] = None,
+    body: Annotated[UpdatePostBody, Body()],
 ) -> UpdatePostResponse:
     """Replace the text of a draft or scheduled post; the old text stays as a version."""
     with transaction(engine) as session:
-        post = service.update_content(
-            session, caller.workspace_id, post_id, body.content if body else None
-        )
+        post = service.update_content(session, caller.workspace_id, post_id, body.content)
         data: UpdatedPost = {"postId": post.id, "content": post.content}
     return {"success": True, "data": data, "message": "Post content updated successfully"}
 

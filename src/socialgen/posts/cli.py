@@ -14,7 +14,7 @@ from socialgen.cli_support import (
     open_workspace,
     styled,
 )
-from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT
+from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -89,7 +89,9 @@ def edit(
             current = get_post(session, workspace_id, post_id).content
         import click
 
-        content = click.edit(current)
+        # Judged by the text, not by click's mtime check: a quick editor can write
+        # within one clock tick of the file's creation and look untouched.
+        content = click.edit(current, require_save=False)
         if content is None or content.strip() == current.strip():
             raise BadRequest("Edit cancelled: the text was not changed")
     with transaction(engine) as session:
@@ -189,8 +191,10 @@ def mark_published(
 
 
 def conversations(
-    page: Annotated[int, typer.Option(help="Page number, from 1.")] = DEFAULT_PAGE,
-    limit: Annotated[int, typer.Option(help="Conversations per page.")] = DEFAULT_PAGE_LIMIT,
+    page: Annotated[int, typer.Option(help=f"Page number, {PAGE.describe()}.")] = DEFAULT_PAGE,
+    limit: Annotated[
+        int, typer.Option(help=f"Conversations per page, {PAGE_LIMIT.describe()}.")
+    ] = DEFAULT_PAGE_LIMIT,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:

@@ -14,8 +14,7 @@ from sqlalchemy import delete, func
 from sqlmodel import Session, col, select
 
 from socialgen.clock import iso, utcnow
-from socialgen.errors import BadRequest
-from socialgen.limits import MAX_PAGE_LIMIT
+from socialgen.limits import PAGE, PAGE_LIMIT
 from socialgen.posts.schemas import ConversationPage
 from socialgen.store.tables import Conversation, Message
 
@@ -184,9 +183,5 @@ def conversations_page(
 
 
 def check_page(page: int, limit: int) -> None:
-    if page < 1:
-        raise BadRequest("page must be a positive integer")
-    if limit < 1:
-        raise BadRequest("limit must be a positive integer")
-    if limit > MAX_PAGE_LIMIT:
-        raise BadRequest(f"limit must be at most {MAX_PAGE_LIMIT}")
+    PAGE.check(page)  # unbounded, (page - 1) * limit overflows the database's OFFSET
+    PAGE_LIMIT.check(limit)

@@ -6,9 +6,14 @@ request, and FastAPI still validates and documents them as response models.
 
 from __future__ import annotations
 
-from typing import Any, NotRequired
+from collections.abc import Callable
+from typing import Annotated, Any, ClassVar, NotRequired
 
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, WithJsonSchema
 from typing_extensions import TypedDict
+
+from socialgen.limits import MAX_POST_CHARS, NOT_BLANK_PATTERN
+from socialgen.posts.rules import CONTENT_REQUIRED
 
 
 class SocialAccount(TypedDict):
@@ -115,3 +120,43 @@ class ConversationPage(TypedDict):
 class ConversationListResponse(TypedDict):
     success: bool
     data: ConversationPage
+
+
+def required_fields(*names: str) -> Callable[[dict[str, Any]], None]:
+    """A request model's `json_schema_extra`: these fields are required in the OpenAPI
+    document. The model keeps them optional (None) so that the service, not pydantic,
+    answers a missing one with SPEC.md's message; the document must not show that
+    None default as one."""
+
+    def edit(schema: dict[str, Any]) -> None:
+        schema["required"] = list(names)
+        for name in names:
+            schema["properties"][name].pop("default", None)
+
+    return edit
+
+
+class UpdatePostBody(BaseModel):
+    """PUT post. The service checks `content` with SPEC.md's messages (missing, null or
+    blank: "Content is required"); the model refuses other types, and its schema
+    states what the service accepts: a string holding text once trimmed, at most
+    3000 characters."""
+
+    model_config = ConfigDict(strict=True, json_schema_extra=required_fields("content"))
+    # No body at all: the server's validation-error handler answers with this.
+    missing_body: ClassVar[str] = CONTENT_REQUIRED
+
+    content: Annotated[
+        StrictStr | None,
+        WithJsonSchema(
+            {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": MAX_POST_CHARS,
+                "pattern": NOT_BLANK_PATTERN,
+            }
+        ),
+    ] = Field(
+        default=None,
+        description=f"New text: not blank, at most {MAX_POST_CHARS} characters once trimmed.",
+    )

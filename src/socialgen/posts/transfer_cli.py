@@ -52,11 +52,13 @@ def export_posts(
         typer.Option("--status", help="Only posts with this status (repeatable; default all)."),
     ] = None,
     workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
 ) -> None:
     """Export all posts of the workspace as csv, json, md (Markdown) or ics (iCalendar).
 
     Newest first, each dated by when it is scheduled, was published or (drafts) was
-    created. `socialgen posts import` reads csv and json exports back."""
+    created. `socialgen posts import` reads csv and json exports back. With --json the
+    export comes inside one JSON object (as "content", or "output" names the file)."""
     from socialgen.errors import BadRequest
     from socialgen.posts import exports
     from socialgen.store.engine import read_session
@@ -75,7 +77,11 @@ def export_posts(
         text = exports.to_markdown(items, title=f"Posts of {name}")
     else:
         text = exports.to_json(items)
+    summary: dict[str, object] = {"format": fmt.value, "exported": len(items)}
     if output is None:
+        if json_output:
+            emit(True, {**summary, "content": text}, print)
+            return
         sys.stdout.write(text)
         sys.stdout.flush()
         return
@@ -84,7 +90,11 @@ def export_posts(
     except OSError as error:
         raise BadRequest(f"Cannot write {output}: {error.strerror or error}") from None
     noun = "post" if len(items) == 1 else "posts"
-    typer.echo(f"Exported {len(items)} {noun} to {output}")
+    emit(
+        json_output,
+        {**summary, "output": str(output)},
+        lambda _out: typer.echo(f"Exported {len(items)} {noun} to {output}"),  # never wrapped
+    )
 
 
 def import_posts_command(

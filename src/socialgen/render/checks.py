@@ -40,3 +40,9 @@ def check_pdf_request(pages: list[str], width: int, height: int) -> None:
         total += size
     if total > MAX_SLIDES_HTML_BYTES:
         raise BadRequest(f"slidesHtml is {total} bytes in all; the most is {MAX_SLIDES_HTML_BYTES}")
+
+
+def render_caller(user_id: str | None, workspace_id: str | None) -> str:
+    """Whose share of the PDF workers a request uses: its user, or, for a
+    workspace-bound key acting without a user, that workspace."""
+    return f"user:{user_id}" if user_id is not None else f"workspace:{workspace_id}"

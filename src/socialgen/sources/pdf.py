@@ -65,11 +65,13 @@ def pdf_text(data: bytes, *, max_chars: int = 60_000, max_pages: int = 400) -> P
 
     Blocking and CPU-bound: async callers run it with `asyncio.to_thread`.
     Stops after `max_chars` characters (cut at a sentence end) or `max_pages`
-    pages and says so with `truncated`. Raises `BadRequest` for a file that is not
-    a PDF, is encrypted with a password, cannot be parsed or has no text layer.
+    pages and says so with `truncated`. Raises `BadRequest` for a file that is empty,
+    not a PDF, is encrypted with a password, cannot be parsed or has no text layer.
     """
     from pypdf import PdfReader
 
+    if not data:  # an empty file chosen in a form, or an empty file given to the CLI
+        raise BadRequest("The PDF is empty")
     if PDF_MAGIC not in data[:MAGIC_WINDOW]:
         raise BadRequest("The file is not a PDF")
     try:

@@ -10,7 +10,13 @@ from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.store.engine import read_session, transaction
 from socialgen.styles import service
-from socialgen.styles.schemas import StyleBody, StylePostBody, StylePostsBody
+from socialgen.styles.schemas import (
+    PROFILE_URL_PARAMETER,
+    CreateStyleBody,
+    StylePostBody,
+    StylePostsBody,
+    UpdateStyleBody,
+)
 
 router = APIRouter(prefix="/api/v1/content-styles", tags=["content styles"])
 
@@ -23,12 +29,11 @@ PROFILE_URL_REQUIRED = "The profile URL is required as a query parameter (profil
 @router.get(
     "/{workspaceId}/get-posts-from-social-profile",
     responses=error_responses(400, 401, 403, 422),
+    openapi_extra=PROFILE_URL_PARAMETER,
 )
 async def get_posts_from_social_profile(
     caller: Caller,
-    profile_url: Annotated[
-        str | None, Query(alias="profileUrl", description="Full profile URL.")
-    ] = None,
+    profile_url: Annotated[str | None, Query(alias="profileUrl", include_in_schema=False)] = None,
 ) -> dict[str, Any]:
     """Posts found on a profile (feeds, Mastodon, Bluesky, h-entry pages, LinkedIn
     through a configured endpoint), newest first."""
@@ -44,9 +49,8 @@ async def get_posts_from_social_profile(
 @router.post("/{workspaceId}", status_code=201, responses=error_responses(400, 401, 403))
 @fails_with("Failed to create content style")
 def create_style(
-    caller: Caller, engine: EngineDep, body: Annotated[StyleBody | None, Body()] = None
+    caller: Caller, engine: EngineDep, body: Annotated[CreateStyleBody, Body()]
 ) -> dict[str, Any]:
-    body = body or StyleBody()
     with transaction(engine) as session:
         style = service.create_style(
             session, caller.workspace_id, body.name, body.description, user_id=caller.user_id
@@ -79,9 +83,8 @@ def update_style(
     caller: Caller,
     engine: EngineDep,
     style_id: StyleId,
-    body: Annotated[StyleBody | None, Body()] = None,
+    body: Annotated[UpdateStyleBody, Body()],
 ) -> dict[str, Any]:
-    body = body or StyleBody()
     with transaction(engine) as session:
         style = service.update_style(
             session, caller.workspace_id, style_id, name=body.name, description=body.description
@@ -106,13 +109,11 @@ def add_style_posts(
     caller: Caller,
     engine: EngineDep,
     style_id: StyleId,
-    body: Annotated[StylePostsBody | None, Body()] = None,
+    body: Annotated[StylePostsBody, Body()],
 ) -> dict[str, Any]:
     """Add up to 5 example posts; the style is trained on all its examples."""
     with transaction(engine) as session:
-        added = service.add_posts(
-            session, caller.workspace_id, style_id, body.posts if body else None
-        )
+        added = service.add_posts(session, caller.workspace_id, style_id, body.posts)
         data = [service.post_view(post) for post in added]
     return {"success": True, "count": len(data), "data": data}
 
@@ -126,12 +127,10 @@ def update_style_post(
     engine: EngineDep,
     style_id: StyleId,
     post_id: StylePostId,
-    body: Annotated[StylePostBody | None, Body()] = None,
+    body: Annotated[StylePostBody, Body()],
 ) -> dict[str, Any]:
     with transaction(engine) as session:
-        post = service.update_post(
-            session, caller.workspace_id, style_id, post_id, body.content if body else None
-        )
+        post = service.update_post(session, caller.workspace_id, style_id, post_id, body.content)
         data = service.post_view(post)
     return {"success": True, "data": data}
 

@@ -15,14 +15,18 @@ from socialgen.clock import iso, utcnow
 from socialgen.errors import BadRequest, NotFound
 from socialgen.limits import MAX_POST_CHARS, MAX_STYLE_POSTS_PER_CALL
 from socialgen.store.tables import ContentStyle, StylePost
-from socialgen.styles.schemas import ContentStyleView, StylePostView
+from socialgen.styles.schemas import (
+    MAX_DESCRIPTION_CHARS,
+    MAX_NAME_CHARS,
+    NAME_REQUIRED,
+    POSTS_REQUIRED,
+    ContentStyleView,
+    StylePostView,
+)
 from socialgen.workspaces.service import workspace_owner
 
 STYLE_NOT_FOUND = "Content style not found"
 STYLE_POST_NOT_FOUND = "Style post not found"
-NAME_REQUIRED = "Content style name is required"
-MAX_NAME_CHARS = 200
-MAX_DESCRIPTION_CHARS = 2000
 
 
 def create_style(
@@ -197,7 +201,7 @@ def _style_post(session: Session, style_id: str, post_id: str) -> StylePost:
 
 def _example_texts(posts: Any) -> list[str]:
     if not isinstance(posts, list) or not posts:
-        raise BadRequest("posts must be a non-empty array of strings")
+        raise BadRequest(POSTS_REQUIRED)
     if len(posts) > MAX_STYLE_POSTS_PER_CALL:
         raise BadRequest(
             f"At most {MAX_STYLE_POSTS_PER_CALL} posts can be added per call ({len(posts)} given)"

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from socialgen.cli_support import JsonOpt, command_group, emit, print_rows
+from socialgen.limits import POST_QUOTA
 
 workspace_app = command_group("Create and list workspaces; set their post quota.")
 user_app = command_group("Create and list users.")
@@ -69,7 +70,9 @@ def workspace_list(json_output: JsonOpt = False) -> None:
 @workspace_app.command("quota")
 def workspace_quota(
     workspace: WorkspaceArg,
-    quota: Annotated[str, typer.Argument(help="Posts allowed, or 'unlimited'.")],
+    quota: Annotated[
+        str, typer.Argument(help=f"Posts allowed ({POST_QUOTA.describe()}), or 'unlimited'.")
+    ],
     json_output: JsonOpt = False,
 ) -> None:
     """Set how many posts a workspace may generate."""
@@ -88,6 +91,7 @@ def workspace_quota(
             raise BadRequest(
                 f"Quota must be a whole number or 'unlimited', not {quota!r}"
             ) from None
+        POST_QUOTA.check(value)  # before the store: a 64-bit number overflows its column
     with transaction(open_store()) as session:
         workspace_id = resolve_workspace(session, workspace).id
         usage = set_post_quota(session, workspace_id, value)

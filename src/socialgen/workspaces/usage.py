@@ -1,17 +1,27 @@
-"""The post quota: reserve before generating, give back what failed."""
+"""The post quota: reserve before generating, give back what failed.
+
+`posts_used` goes up when posts are reserved, so two generations cannot both take
+the last post. Each reservation is also a row of the ledger (quota_reservation),
+owned by this process's lease: saving a post spends one of its posts in the same
+transaction as the post, and the stream's end gives the rest back and deletes the
+row in one transaction. A process killed mid-stream cannot give back; the ledger
+says what it still held, and quota_reconcile.py refunds it once its lease lapses.
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import update
-from sqlmodel import Session, col
+from sqlalchemy import delete, update
+from sqlmodel import Session, col, select
 
 from socialgen.errors import QuotaExceeded
-from socialgen.store.tables import WorkspaceUsage
+from socialgen.store.leases import hold_lease
+from socialgen.store.tables import QuotaReservation, WorkspaceUsage
 from socialgen.workspaces.service import get_usage
 
 
-def reserve_posts(session: Session, workspace_id: str, count: int) -> None:
-    """Take `count` posts from the quota in one atomic UPDATE, or refuse with 403."""
+def reserve_posts(session: Session, workspace_id: str, count: int) -> str:
+    """Take `count` posts from the quota in one atomic UPDATE, or refuse with 403.
+    Returns the ledger row's id: the stream spends and gives back through it."""
     statement = (
         update(WorkspaceUsage)
         .where(col(WorkspaceUsage.workspace_id) == workspace_id)
@@ -22,7 +32,12 @@ def reserve_posts(session: Session, workspace_id: str, count: int) -> None:
         .values(posts_used=col(WorkspaceUsage.posts_used) + count)
     )
     if session.connection().execute(statement).rowcount == 1:
-        return
+        reservation = QuotaReservation(
+            workspace_id=workspace_id, owner_id=hold_lease(session), reserved=count
+        )
+        session.add(reservation)
+        session.flush()
+        return reservation.id
     usage = get_usage(session, workspace_id)
     left = max(0, (usage.post_quota or 0) - usage.posts_used)
     raise QuotaExceeded(
@@ -38,3 +53,50 @@ def release_posts(session: Session, workspace_id: str, count: int) -> None:
         .values(posts_used=col(WorkspaceUsage.posts_used) - count)
     )
     session.connection().execute(statement)
+
+
+def spend_reserved(
+    session: Session, workspace_id: str, reservation_id: str, count: int = 1
+) -> None:
+    """Count `count` saved posts against the reservation, in the transaction that saves
+    them. If the reservation is gone (its unspent posts were already given back: a
+    cancelled stream whose save finished late, or a reconciler that judged this
+    process dead) the saved posts are charged again: what was saved stays counted."""
+    statement = (
+        update(QuotaReservation)
+        .where(col(QuotaReservation.id) == reservation_id)
+        .where(col(QuotaReservation.spent) + count <= col(QuotaReservation.reserved))
+        .values(spent=col(QuotaReservation.spent) + count)
+    )
+    if session.connection().execute(statement).rowcount == 1:
+        return
+    charge = (
+        update(WorkspaceUsage)
+        .where(col(WorkspaceUsage.workspace_id) == workspace_id)
+        .values(posts_used=col(WorkspaceUsage.posts_used) + count)
+    )
+    session.connection().execute(charge)
+
+
+def give_back_reserved(session: Session, reservation_id: str) -> int:
+    """End a reservation: refund what it did not spend and delete its row, in the
+    caller's transaction. Returns the posts refunded (0 if it was already settled)."""
+    reservation = session.exec(
+        select(QuotaReservation)
+        .where(col(QuotaReservation.id) == reservation_id)
+        .with_for_update()  # a late save's spend or a reconciler waits for us
+    ).first()
+    if reservation is None:
+        return 0
+    return settle(session, reservation)
+
+
+def settle(session: Session, reservation: QuotaReservation) -> int:
+    """Refund a (locked) reservation's unspent posts and delete it; returns the refund."""
+    unspent = max(0, reservation.reserved - reservation.spent)
+    statement = delete(QuotaReservation).where(col(QuotaReservation.id) == reservation.id)
+    if session.connection().execute(statement).rowcount != 1:
+        return 0  # settled meanwhile by someone else: never refund twice
+    if unspent:
+        release_posts(session, reservation.workspace_id, unspent)
+    return unspent

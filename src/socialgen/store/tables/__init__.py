@@ -3,6 +3,7 @@
 from socialgen.store.tables.auth import AccessToken, ApiKey
 from socialgen.store.tables.carousels import Carousel, CarouselSlide
 from socialgen.store.tables.posts import Conversation, Message, Post, PostStatus, PostVersion
+from socialgen.store.tables.quota_ledger import ProcessLease, QuotaReservation
 from socialgen.store.tables.styles import ContentStyle, StylePost
 from socialgen.store.tables.workspace import Membership, Role, User, Workspace, WorkspaceUsage
 
@@ -18,6 +19,8 @@ __all__ = [
     "Post",
     "PostStatus",
     "PostVersion",
+    "ProcessLease",
+    "QuotaReservation",
     "Role",
     "StylePost",
     "User",

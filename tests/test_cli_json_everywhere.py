@@ -1,0 +1,254 @@
+"""Every command takes --json, as README promises (`serve` aside: it prints nothing to
+parse), and with it prints JSON: one document, or one JSON object per line for streams.
+
+The command tree is walked, not listed: a command added later without --json, or
+without an entry in SAMPLES (the minimal valid arguments to run it with), fails here.
+Each command runs through the real CLI app on a temporary SOCIALGEN_HOME (the `store`
+fixture) with the in-process scripted text model and the offline procedural images.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer.testing
+from typer.main import get_command
+from typer.testing import CliRunner, Result
+
+from socialgen.ai.scripted import ScriptedModel
+from socialgen.auth.service import create_api_key, create_token
+from socialgen.cli import app
+from socialgen.sources import guard
+from socialgen.store.engine import transaction
+from socialgen.store.tables import PostStatus
+from socialgen.styles import service as styles
+from socialgen.workspaces.bootstrap import LOCAL_OWNER_EMAIL
+from socialgen.workspaces.service import add_member, create_user
+from tests.conftest import Store, days_ahead
+
+runner = CliRunner()
+_COMMAND = get_command(app)
+
+# Commands that need no --json, and why.
+WITHOUT_JSON = {"serve": "runs the HTTP server until stopped; it prints no result"}
+
+
+def command_paths(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Any]]:
+    """Every leaf command under `command` as ("group sub", command), depth first."""
+    children = getattr(command, "commands", None)
+    if children is None:
+        yield " ".join(path), command
+        return
+    for name, child in sorted(children.items()):
+        yield from command_paths(child, (*path, name))
+
+
+COMMANDS = dict(command_paths(_COMMAND))
+
+# --------------------------------------------------------------------------- a sandbox
+
+FEED = (
+    b'<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Dana</title>'
+    b"<link>https://dana.example/</link><item><title>One</title>"
+    b"<link>https://dana.example/1</link><pubDate>Mon, 01 Apr 2024 09:00:00 GMT</pubDate>"
+    b"<description>A post about shipping weekly.</description></item></channel></rss>"
+)
+
+
+class _FeedHandler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/rss+xml")
+        self.send_header("Content-Length", str(len(FEED)))
+        self.end_headers()
+        self.wfile.write(FEED)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def feed_url(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A profile feed on 127.0.0.1 (`style import`), reached with private URLs allowed."""
+    monkeypatch.setenv(guard.ALLOW_PRIVATE_ENV, "1")
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _FeedHandler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/feed.xml"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(timeout=5)
+
+
+@dataclass
+class Sandbox:
+    """What a command's sample arguments may need made first."""
+
+    store: Store
+    tmp: Path
+    feed_url: str
+
+    def post(self, status: str = PostStatus.DRAFT) -> str:
+        when = days_ahead(3) if status == PostStatus.SCHEDULED else None
+        return self.store.post("A post about shipping weekly", status=status, when=when).id
+
+    def style(self) -> str:
+        with transaction(self.store.engine) as session:
+            return styles.create_style(session, self.store.workspace_id, "Crisp", None).id
+
+    def style_post(self) -> list[str]:
+        style_id = self.style()
+        with transaction(self.store.engine) as session:
+            added = styles.add_posts(
+                session, self.store.workspace_id, style_id, ["Ship small. Ship often."]
+            )
+            return [style_id, added[0].id]
+
+    def carousel(self) -> str:
+        result = invoke(["carousel", "create", "shipping weekly", "--slides", "2", "--json"])
+        assert result.exit_code == 0, result.output
+        return str(json_values(result.stdout)[-1]["data"]["data"]["carouselId"])
+
+    def member(self) -> list[str]:
+        with transaction(self.store.engine) as session:
+            create_user(session, "ada@example.com")
+            add_member(session, self.store.workspace_id, "ada@example.com", "member")
+        return [self.store.workspace_id, "ada@example.com"]
+
+    def key_id(self) -> str:
+        with transaction(self.store.engine) as session:
+            return create_api_key(session, name="t", workspace_id=self.store.workspace_id)[0].id
+
+    def token_id(self) -> str:
+        with transaction(self.store.engine) as session:
+            return create_token(session, LOCAL_OWNER_EMAIL, days=1)[0].id
+
+    def file(self, name: str, text: str) -> str:
+        path = self.tmp / name
+        path.write_text(text, encoding="utf-8")
+        return str(path)
+
+
+# Minimal valid arguments of each command (before --json), by command path.
+SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
+    "chat": lambda s: ["how do I write a good hook?"],
+    "post": lambda s: ["why small teams ship weekly"],
+    "batch": lambda s: ["why small teams ship weekly"],
+    "calendar": lambda s: ["7", "--prompt", "shipping weekly"],
+    "conversations": lambda s: [],
+    "posts export": lambda s: [],
+    "posts import": lambda s: [s.file("posts.json", '[{"content": "An imported post"}]')],
+    "posts recent": lambda s: [],
+    "posts timeline": lambda s: [],
+    "posts show": lambda s: [s.post()],
+    "posts edit": lambda s: [s.post(), "--content", "A better post"],
+    "posts delete": lambda s: [s.post(), "--yes"],
+    "posts schedule": lambda s: [s.post(), "--at", days_ahead(7).isoformat()],
+    "posts unschedule": lambda s: [s.post(PostStatus.SCHEDULED)],
+    "posts mark-published": lambda s: [s.post(PostStatus.SCHEDULED)],
+    "style create": lambda s: ["Crisp"],
+    "style list": lambda s: [],
+    "style show": lambda s: [s.style()],
+    "style edit": lambda s: [s.style(), "--name", "Crisper"],
+    "style delete": lambda s: [s.style(), "--yes"],
+    "style add-posts": lambda s: [s.style(), "Ship small. Ship often."],
+    "style edit-post": lambda s: [*s.style_post(), "--content", "Ship smaller."],
+    "style delete-post": lambda s: s.style_post(),
+    "style import": lambda s: [s.feed_url],
+    "carousel create": lambda s: ["shipping weekly", "--slides", "2"],
+    "carousel regenerate-slide": lambda s: [s.carousel(), "0", "a lighthouse"],
+    "carousel pdf": lambda s: [s.file("slide.html", "<h1>Hi</h1>"), "-o", str(s.tmp / "o.pdf")],
+    "carousel templates": lambda s: [],
+    "carousel list": lambda s: [],
+    "carousel show": lambda s: [s.carousel()],
+    "workspace create": lambda s: ["Agency"],
+    "workspace list": lambda s: [],
+    "workspace quota": lambda s: [s.store.workspace_id, "50"],
+    "user create": lambda s: ["ada@example.com"],
+    "user list": lambda s: [],
+    "member add": lambda s: [s.store.workspace_id, LOCAL_OWNER_EMAIL, "--role", "owner"],
+    "member remove": lambda s: s.member(),
+    "member list": lambda s: [s.store.workspace_id],
+    "key create": lambda s: [],
+    "key list": lambda s: [],
+    "key revoke": lambda s: [s.key_id()],
+    "token create": lambda s: [LOCAL_OWNER_EMAIL],
+    "token list": lambda s: [],
+    "token revoke": lambda s: [s.token_id()],
+}
+
+
+def invoke(args: list[str]) -> Result:
+    return runner.invoke(app, args)
+
+
+def json_values(stdout: str) -> list[Any]:
+    """stdout as one JSON document, or as JSON lines (each one an object); a list of
+    the values either way. Anything else fails the test."""
+    assert stdout.strip(), "nothing on stdout"
+    try:
+        return [json.loads(stdout)]
+    except json.JSONDecodeError:
+        pass
+    values = []
+    for line in stdout.splitlines():
+        if line.strip():
+            value = json.loads(line)  # raises, naming the line, if it is not JSON
+            assert isinstance(value, dict), f"a JSON line that is not an object: {line!r}"
+            values.append(value)
+    return values
+
+
+@pytest.fixture(autouse=True)
+def _offline_cli(monkeypatch: pytest.MonkeyPatch, scripted_model: ScriptedModel) -> None:
+    """The CLI built once; its text model the scripted one (images stay procedural)."""
+    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
+    monkeypatch.setattr("socialgen.ai.registry.text_model", lambda: scripted_model)
+    monkeypatch.delenv("SOCIALGEN_IMAGE_MODEL", raising=False)
+    monkeypatch.setenv("COLUMNS", "200")
+
+
+# --------------------------------------------------------------------------- the tests
+
+
+def test_the_walk_finds_the_command_tree() -> None:
+    """A guard on the walk itself: nested groups are entered, groups are not leaves."""
+    assert {"chat", "posts show", "carousel pdf", "token revoke", "serve"} <= set(COMMANDS)
+    assert "posts" not in COMMANDS
+
+
+@pytest.mark.parametrize("path", sorted(COMMANDS))
+def test_every_command_takes_json(path: str) -> None:
+    if path in WITHOUT_JSON:
+        return
+    options = [opt for param in COMMANDS[path].params for opt in param.opts]
+    assert "--json" in options, f"`socialgen {path}` has no --json option"
+
+
+def test_every_command_has_sample_arguments() -> None:
+    missing = set(COMMANDS) - set(SAMPLES) - set(WITHOUT_JSON)
+    assert not missing, f"add sample arguments to SAMPLES for: {sorted(missing)}"
+    stale = set(SAMPLES) - set(COMMANDS)
+    assert not stale, f"SAMPLES names commands that no longer exist: {sorted(stale)}"
+
+
+@pytest.mark.parametrize("path", sorted(set(COMMANDS) - set(WITHOUT_JSON)))
+def test_every_command_prints_json(path: str, store: Store, tmp_path: Path, feed_url: str) -> None:
+    if path not in SAMPLES:
+        pytest.fail(f"no sample arguments for `socialgen {path}`: add it to SAMPLES")
+    args = [*path.split(), *SAMPLES[path](Sandbox(store, tmp_path, feed_url)), "--json"]
+
+    result = invoke(args)
+
+    assert result.exit_code == 0, f"{args}: {result.output}"
+    assert "Traceback" not in result.output
+    values = json_values(result.stdout)
+    assert values, args
