@@ -29,9 +29,8 @@ import statistics
 import tempfile
 import time
 from collections.abc import AsyncIterator
-from typing import Any
 
-from socialgen.ai.model import Chunk, Message, TextModel
+from socialgen.ai.model import Chunk, Message, Output, TextModel
 
 PHASES = ("outline", "images", "html", "pdf", "thumbnail", "save", "total")
 _RENDERED = re.compile(r"html ([\d.]+)s, pdf ([\d.]+)s, thumbnail ([\d.]+)s")
@@ -41,12 +40,13 @@ class ScriptedModel:
     """Answers the outline at once: the pipeline's cost without a model."""
 
     name = "scripted"
+    small = False  # plans in JSON, like a capable provider
 
     async def stream(
         self,
         messages: list[Message],
         *,
-        json_schema: dict[str, Any] | None = None,
+        output: Output | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
     ) -> AsyncIterator[Chunk]:

@@ -230,4 +230,5 @@ def live_server(store: Store) -> Iterator[LiveServer]:
 
 
 from tests.generation_support import fake_ai  # noqa: E402,F401  (a shared fixture)
+from tests.s3_support import bucket, faulty_bucket, s3_server  # noqa: E402,F401
 from tests.scripted_support import scripted_client, scripted_images, scripted_model  # noqa: E402,F401

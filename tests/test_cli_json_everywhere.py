@@ -96,6 +96,13 @@ class Sandbox:
     tmp: Path
     feed_url: str
 
+    def files_folder(self) -> Path:
+        """A local files folder with one stored file, to copy into the bucket."""
+        folder = self.tmp / "old-files"
+        (folder / "w1" / "carousels" / "c1").mkdir(parents=True)
+        (folder / "w1" / "carousels" / "c1" / "thumbnail-0123456789.png").write_bytes(b"png")
+        return folder
+
     def post(self, status: str = PostStatus.DRAFT) -> str:
         when = days_ahead(3) if status == PostStatus.SCHEDULED else None
         return self.store.post("A post about shipping weekly", status=status, when=when).id
@@ -138,8 +145,12 @@ class Sandbox:
 
 
 # Minimal valid arguments of each command (before --json), by command path.
+# Commands that only run with a bucket configured.
+NEEDS_A_BUCKET = frozenset({"files migrate"})
+
 SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
     "chat": lambda s: ["how do I write a good hook?"],
+    "files migrate": lambda s: ["--from", str(s.files_folder())],
     "post": lambda s: ["why small teams ship weekly"],
     "batch": lambda s: ["why small teams ship weekly"],
     "calendar": lambda s: ["7", "--prompt", "shipping weekly"],
@@ -241,9 +252,13 @@ def test_every_command_has_sample_arguments() -> None:
 
 
 @pytest.mark.parametrize("path", sorted(set(COMMANDS) - set(WITHOUT_JSON)))
-def test_every_command_prints_json(path: str, store: Store, tmp_path: Path, feed_url: str) -> None:
+def test_every_command_prints_json(
+    path: str, store: Store, tmp_path: Path, feed_url: str, request: pytest.FixtureRequest
+) -> None:
     if path not in SAMPLES:
         pytest.fail(f"no sample arguments for `socialgen {path}`: add it to SAMPLES")
+    if path in NEEDS_A_BUCKET:
+        request.getfixturevalue("bucket")  # a moto S3 server, SOCIALGEN_FILES_URL set
     args = [*path.split(), *SAMPLES[path](Sandbox(store, tmp_path, feed_url)), "--json"]
 
     result = invoke(args)

@@ -41,3 +41,11 @@ def test_a_group_without_a_command_shows_its_help() -> None:
     result = runner.invoke(app, ["posts"])
     assert "Unexpected error" not in result.output
     assert "recent" in result.output
+
+
+def test_version_prints_the_package_version() -> None:
+    from importlib.metadata import version
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout == f"socialgen {version('socialgen')}\n"

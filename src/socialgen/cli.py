@@ -11,6 +11,7 @@ from socialgen.auth.cli import key_app, token_app
 from socialgen.carousels.cli import app as carousel_app
 from socialgen.cli_support import SocialgenGroup
 from socialgen.content_calendar.cli import calendar
+from socialgen.files.cli import app as files_app
 from socialgen.generation.cli import batch, chat, post
 from socialgen.posts.cli import app as posts_app
 from socialgen.posts.cli import conversations
@@ -39,6 +40,30 @@ app.add_typer(user_app, name="user")
 app.add_typer(member_app, name="member")
 app.add_typer(key_app, name="key")
 app.add_typer(token_app, name="token")
+app.add_typer(files_app, name="files")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from socialgen import __version__
+
+        print(f"socialgen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,  # before any sub-command is required or run
+            help="Print the version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Write and manage LinkedIn-style posts with AI, offline by default."""
 
 
 @app.command()
@@ -56,9 +81,13 @@ def serve(
 
     engine = open_store()  # migrate once, before any worker starts
     from socialgen.carousels.sweep import sweep_orphaned_carousels
+    from socialgen.files.backend import StorageUnavailable
 
-    if removed := sweep_orphaned_carousels(engine):
-        print(f"removed {removed} orphaned carousel folder(s)")
+    try:
+        if removed := sweep_orphaned_carousels(engine):
+            print(f"removed {removed} orphaned carousel folder(s)")
+    except StorageUnavailable as error:  # serve anyway; the next start sweeps
+        print(f"orphaned carousel sweep skipped: {error.message}")
     uvicorn.run(
         "socialgen.server:create_app",
         factory=True,

@@ -9,13 +9,13 @@ so a carousel being made right now by another process is never touched.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 from sqlalchemy import Engine
 from sqlmodel import col, select
 
+from socialgen.files.folders import folders_of
 from socialgen.files.layout import CAROUSELS_FOLDER, carousel_folder
-from socialgen.files.store import delete_folder, files_root
+from socialgen.files.store import delete_folder
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Carousel
 
@@ -24,10 +24,7 @@ QUIET_SECONDS = 3600.0
 
 def sweep_orphaned_carousels(engine: Engine, *, quiet_seconds: float = QUIET_SECONDS) -> int:
     """Delete orphaned carousel folders untouched for `quiet_seconds`; returns how many."""
-    root = files_root()
-    if not root.is_dir():
-        return 0
-    folders = [folder for folder in root.glob(f"*/{CAROUSELS_FOLDER}/*") if folder.is_dir()]
+    folders = folders_of(CAROUSELS_FOLDER)  # local folder or bucket alike
     if not folders:
         return 0
     with read_session(engine) as session:
@@ -37,19 +34,7 @@ def sweep_orphaned_carousels(engine: Engine, *, quiet_seconds: float = QUIET_SEC
     cutoff = time.time() - quiet_seconds
     removed = 0
     for folder in folders:
-        if folder.name not in owned and _last_change(folder) < cutoff:
-            workspace_id = folder.parent.parent.name
-            delete_folder(workspace_id, carousel_folder(folder.name))
+        if folder.name not in owned and folder.last_change < cutoff:
+            delete_folder(folder.workspace_id, carousel_folder(folder.name))
             removed += 1
     return removed
-
-
-def _last_change(folder: Path) -> float:
-    """The newest change in the folder; now if it changes under our feet (another
-    process cleaning up or writing): such a folder is not quiet."""
-    try:
-        times = [folder.stat().st_mtime]
-        times += [entry.stat().st_mtime for entry in folder.iterdir()]
-    except FileNotFoundError:
-        return time.time()
-    return max(times)

@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
-from starlette.concurrency import run_in_threadpool
-from starlette.responses import FileResponse
+from starlette.responses import FileResponse, Response
 
 from socialgen.api_support import error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
-from socialgen.errors import NotFound
-from socialgen.files.store import FILE_NOT_FOUND, FILES_URL_PREFIX, MEDIA_TYPES, file_path
+from socialgen.files.serving import file_response
+from socialgen.files.store import FILES_URL_PREFIX, MEDIA_TYPES
 
 router = APIRouter(prefix=FILES_URL_PREFIX, tags=["files"])
 
@@ -23,20 +22,10 @@ FileReader = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=F
     response_class=FileResponse,
     responses={
         200: {"content": {media: {} for media in MEDIA_TYPES.values()}},
-        **error_responses(401, 403, 404),
+        307: {"description": "With a bucket and SOCIALGEN_FILES_REDIRECT: a presigned URL"},
+        **error_responses(401, 403, 404, 503),
     },
 )
-async def get_file(access: FileReader, key: str) -> FileResponse:
+async def get_file(access: FileReader, key: str) -> Response:
     """Names carry a hash of the content, so a URL always means the same bytes."""
-    path = file_path(access.workspace_id, key)
-    media_type = MEDIA_TYPES.get(path.suffix.lstrip(".").lower())
-    if media_type is None or not await run_in_threadpool(path.is_file):
-        raise NotFound(FILE_NOT_FOUND)
-    return FileResponse(
-        path,
-        media_type=media_type,
-        headers={
-            "Cache-Control": "private, max-age=31536000, immutable",
-            "X-Content-Type-Options": "nosniff",
-        },
-    )
+    return await file_response(access.workspace_id, key)

@@ -1,25 +1,24 @@
-"""The file store: bytes under `<data dir>/files/<workspace id>/<key>`.
+"""The file store: bytes under `<workspace id>/<key>`, in the local folder
+`<data dir>/files` or in the bucket SOCIALGEN_FILES_URL names (files/backends.py).
 
 Names carry a hash of their content, so a URL always means the same bytes (safe to
-cache) and a regenerated slide gets a new URL. Writes go to a temporary name and
-are renamed into place, so a reader never sees half a file.
+cache) and a regenerated slide gets a new URL. A reader never sees half a file.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
+import logging
 import re
-import shutil
-import threading
 from pathlib import Path
 
-from socialgen.config import data_dir
 from socialgen.errors import NotFound
+from socialgen.files.backend import FILE_NOT_FOUND, StorageUnavailable
+from socialgen.files.backends import current_backend, files_url, local_root
 
 FILES_URL_PREFIX = "/api/v1/files"
 _KEY_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
-FILE_NOT_FOUND = "File not found"
+logger = logging.getLogger("socialgen.files")
 # What the store holds, by file extension: the media type it is served as.
 MEDIA_TYPES = {
     "jpg": "image/jpeg",
@@ -31,7 +30,8 @@ MEDIA_TYPES = {
 
 
 def files_root() -> Path:
-    return data_dir() / "files"
+    """The local folder (used when no bucket is configured)."""
+    return local_root()
 
 
 def content_name(stem: str, data: bytes, extension: str) -> str:
@@ -49,32 +49,37 @@ def file_path(workspace_id: str, key: str) -> Path:
     return files_root().joinpath(workspace_id, *parts)
 
 
-def save_file(workspace_id: str, key: str, data: bytes) -> Path:
-    path = file_path(workspace_id, key)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Unique per writer: two threads saving the same bytes (the same content name,
-    # e.g. one image regenerated twice at once) must not share a temporary file.
-    partial = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
-    partial.write_bytes(data)
-    partial.replace(path)
-    return path
+def object_key(workspace_id: str, key: str) -> str:
+    """`<workspace id>/<key>`, the name a backend stores it under (checked as above)."""
+    file_path(workspace_id, key)
+    return f"{workspace_id}/{key}"
+
+
+def save_file(workspace_id: str, key: str, data: bytes) -> None:
+    current_backend().put(object_key(workspace_id, key), data)
 
 
 def read_file(workspace_id: str, key: str) -> bytes:
-    path = file_path(workspace_id, key)
-    try:
-        return path.read_bytes()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        raise NotFound(FILE_NOT_FOUND) from None
+    return current_backend().get(object_key(workspace_id, key))
 
 
 def delete_file(workspace_id: str, key: str) -> None:
-    file_path(workspace_id, key).unlink(missing_ok=True)
+    """Best effort, like the folder below: a file left by a storage outage is an
+    orphan for the sweep, never a reason to fail what already succeeded."""
+    try:
+        current_backend().delete(object_key(workspace_id, key))
+    except StorageUnavailable:
+        logger.warning("could not delete %s/%s; the sweep will", workspace_id, key)
 
 
 def delete_folder(workspace_id: str, folder: str) -> None:
-    """Remove a folder of files (e.g. a carousel's) and everything in it."""
-    shutil.rmtree(file_path(workspace_id, folder), ignore_errors=True)
+    """Remove a folder of files (e.g. a carousel's) and everything in it. Best
+    effort: callers run it in cleanups (a failed stream's `finally`), where raising
+    would skip the quota refund."""
+    try:
+        current_backend().delete_prefix(object_key(workspace_id, folder))
+    except StorageUnavailable:
+        logger.warning("could not delete %s/%s; the sweep will", workspace_id, folder)
 
 
 def file_url(workspace_id: str, key: str) -> str:
@@ -83,7 +88,14 @@ def file_url(workspace_id: str, key: str) -> str:
 
 
 def path_for_url(url: str) -> Path:
-    """The local file behind a URL from `file_url` (for the CLI, which prints paths)."""
+    """The local file behind a URL from `file_url` (for the CLI, which prints paths).
+    With a bucket: a copy in the local cache, downloaded once (names never change
+    meaning), so what the CLI prints can be opened like before."""
     rest = url.removeprefix(FILES_URL_PREFIX + "/")
     workspace_id, _, key = rest.partition("/")
-    return file_path(workspace_id, key)
+    path = file_path(workspace_id, key)
+    if files_url() is None:
+        return path
+    from socialgen.files.local_copy import local_copy
+
+    return local_copy(current_backend(), object_key(workspace_id, key))

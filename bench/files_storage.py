@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Files in a bucket vs the local folder: what the S3 backend costs.
+
+Starts moto's S3 server (the dev extra's `moto[server]`) on 127.0.0.1 and prints:
+
+* carousel create (in-process, scripted model, procedural images): median seconds on
+  the local folder and on the bucket, and their ratio (target <= 1.15x);
+* generate-pdf through a real `socialgen serve`, local vs bucket (it stores nothing,
+  so this shows the setting costs a request nothing);
+* file GET p50 through serve: the local file, the bucket's bytes streamed by serve,
+  the presigned redirect alone (SOCIALGEN_FILES_REDIRECT=1) and redirect + bucket GET;
+* `files migrate` throughput on 1,000 files (files/s), and the idempotent second run.
+
+moto is a Python server, slower than S3 or MinIO per request: the figures are an
+upper bound on the bucket's overhead, not a measurement of AWS.
+
+    .venv/bin/python bench/files_storage.py
+    .venv/bin/python bench/files_storage.py --runs 5 --gets 300 --files 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+from carousel_create import RenderTimes, ScriptedModel, one_run
+from carousel_pdf import build_slides
+from carousel_pdf_http import create_key
+from serving import free_port, start_server, stop_server
+
+BUCKET_ENV = ("SOCIALGEN_FILES_URL", "SOCIALGEN_FILES_REDIRECT", "AWS_ENDPOINT_URL")
+TARGET_RATIO = 1.15
+
+
+@contextmanager
+def moto_server() -> Iterator[str]:
+    port = free_port()
+    command = [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    endpoint = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(endpoint, timeout=1)
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise SystemExit("moto did not start") from None
+                time.sleep(0.1)
+        yield endpoint
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def new_bucket(endpoint: str) -> dict[str, str]:
+    """A fresh bucket and the environment that puts socialgen's files in it."""
+    name = f"bench-{uuid.uuid4().hex[:10]}"
+    httpx.put(f"{endpoint}/{name}").raise_for_status()  # moto: CreateBucket, unsigned
+    return {
+        "SOCIALGEN_FILES_URL": f"s3://{name}/team",
+        "AWS_ENDPOINT_URL": endpoint,
+        "AWS_ACCESS_KEY_ID": "bench",
+        "AWS_SECRET_ACCESS_KEY": "bench",
+        "AWS_REGION": "us-east-1",
+    }
+
+
+@contextmanager
+def environment(values: dict[str, str]) -> Iterator[None]:
+    saved = {name: os.environ.get(name) for name in {*values, *BUCKET_ENV}}
+    for name in BUCKET_ENV:
+        os.environ.pop(name, None)
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def ratio_line(label: str, local: list[float], bucket: list[float], unit: str = "s") -> None:
+    a, b = statistics.median(local), statistics.median(bucket)
+    verdict = "ok" if b / a <= TARGET_RATIO else f"over {TARGET_RATIO}x"
+    print(f"  {label}: local {a:.3f} {unit}, bucket {b:.3f} {unit}, ratio {b / a:.2f}x ({verdict})")
+
+
+def bench_create(bucket_env: dict[str, str], runs: int, slides: int) -> None:
+    times = RenderTimes()
+    logger = logging.getLogger("socialgen.carousels")
+    logger.addHandler(times)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    model = ScriptedModel()
+    samples: dict[str, list[float]] = {"local": [], "bucket": []}
+    asyncio.run(one_run(model, slides, "bold", times))  # warm-up: WeasyPrint, fonts
+    for _ in range(runs):  # alternated, so load on the machine hits both alike
+        for label, values in (("local", {}), ("bucket", bucket_env)):
+            with environment(values):
+                samples[label].append(asyncio.run(one_run(model, slides, "bold", times))["total"])
+    print(f"carousel create, {slides} slides, median of {runs}")
+    ratio_line("total", samples["local"], samples["bucket"])
+
+
+def serve(env: dict[str, str], home: Path, name: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    return start_server(env, port, home / f"{name}.log"), f"http://127.0.0.1:{port}"
+
+
+def timed(call: Callable[[], httpx.Response], count: int) -> list[float]:
+    samples = []
+    for _ in range(count):
+        started = time.perf_counter()
+        response = call()
+        if response.status_code >= 400:  # a 307 is the redirect case's answer
+            raise SystemExit(f"{response.request.url}: {response.status_code}")
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+def bench_pdf(base_env: dict[str, str], bucket_env: dict[str, str], home: Path, runs: int) -> None:
+    from socialgen.carousels.slides_html import render_slides
+    from socialgen.carousels.templates import get_template
+
+    key = create_key()
+    slides, brand = build_slides(10, "JPEG")
+    pages = render_slides(
+        "bold", slides, get_template("bold").theme, brand, width=1080, height=1350
+    )
+    samples: dict[str, list[float]] = {"local": [], "bucket": []}
+    servers = {
+        label: serve({**base_env, **extra}, home, f"pdf-{label}")
+        for label, extra in (("local", {}), ("bucket", bucket_env))
+    }
+    try:
+        for n in range(runs + 1):  # alternated, so load on the machine hits both alike
+            for label, (_server, base) in servers.items():
+                started = time.perf_counter()
+                response = httpx.post(
+                    f"{base}/api/v1/carousel/generate-pdf",
+                    json={"slidesHtml": pages},
+                    headers={"x-api-key": key},
+                    timeout=60,
+                )
+                response.raise_for_status()
+                if n:  # the first request warms WeasyPrint and fontconfig
+                    samples[label].append(time.perf_counter() - started)
+    finally:
+        for server, _base in servers.values():
+            stop_server(server)
+    print(f"generate-pdf through serve, 10 slides, median of {runs}")
+    ratio_line("request", samples["local"], samples["bucket"])
+
+
+def a_thumbnail_url(env: dict[str, str]) -> str:
+    """Make one carousel with this environment's storage; its thumbnail's URL."""
+    from socialgen.carousels.repository import list_carousels
+    from socialgen.files.store import file_url
+    from socialgen.startup import open_store
+
+    with environment(env):
+        asyncio.run(one_run(ScriptedModel(), 4, "bold", RenderTimes()))
+        engine = open_store()
+        carousel = list_carousels(engine, *_default_workspace(engine))[0]  # newest first
+        return file_url(carousel.workspace_id, carousel.thumbnail_file)
+
+
+def _default_workspace(engine: object) -> tuple[str]:
+    from socialgen.store.engine import read_session
+    from socialgen.workspaces.service import resolve_workspace
+
+    with read_session(engine) as session:  # type: ignore[arg-type]
+        return (resolve_workspace(session, None).id,)
+
+
+def bench_gets(
+    base_env: dict[str, str], bucket_env: dict[str, str], home: Path, count: int
+) -> None:
+    key = create_key()
+    cases = {
+        "local file (FileResponse)": ({}, False),
+        "bucket, streamed by serve": (bucket_env, False),
+        "bucket, presigned 307 only": ({**bucket_env, "SOCIALGEN_FILES_REDIRECT": "1"}, False),
+        "bucket, 307 + GET from bucket": ({**bucket_env, "SOCIALGEN_FILES_REDIRECT": "1"}, True),
+    }
+    urls = {"local": a_thumbnail_url({}), "bucket": a_thumbnail_url(bucket_env)}
+    print(f"file GET (a ~{_size(urls)} thumbnail), p50 / p90 of {count}")
+    for label, (extra, follow) in cases.items():
+        server, base = serve({**base_env, **extra}, home, "get")
+        url = urls["bucket" if extra else "local"]
+        try:
+            with httpx.Client(
+                base_url=base, headers={"x-api-key": key}, follow_redirects=follow, timeout=30
+            ) as http:
+
+                def get(http: httpx.Client = http, url: str = url) -> httpx.Response:
+                    return http.get(url)
+
+                get()
+                samples = sorted(timed(get, count))
+        finally:
+            stop_server(server)
+        p50, p90 = samples[len(samples) // 2], samples[int(len(samples) * 0.9)]
+        print(f"  {label:<31} {p50 * 1000:6.1f} ms  {p90 * 1000:6.1f} ms")
+
+
+def _size(urls: dict[str, str]) -> str:
+    path = Path(os.environ["SOCIALGEN_HOME"], "files", urls["local"].split("/files/", 1)[1])
+    return f"{path.stat().st_size / 1000:.0f} KB"
+
+
+def bench_migrate(bucket_env: dict[str, str], files: int) -> None:
+    from socialgen.files.backends import bucket
+    from socialgen.files.migrate import migrate
+
+    source = Path(tempfile.mkdtemp(prefix="socialgen-migrate-"))
+    payload = os.urandom(60_000)  # about a slide image
+    for n in range(files):
+        path = source / "ws1" / "carousels" / f"{n // 10:032x}" / f"slide-{n}-{n:010d}.jpg"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(payload[: 30_000 + n % 30_000])
+    with environment(bucket_env):
+        first = migrate(source, bucket(bucket_env["SOCIALGEN_FILES_URL"]))
+        again = migrate(source, bucket(bucket_env["SOCIALGEN_FILES_URL"]))
+    megabytes = first.bytes_copied / 1e6
+    print(f"files migrate, {files} files ({megabytes:.0f} MB)")
+    print(
+        f"  first run: {first.copied} copied in {first.seconds:.2f} s = "
+        f"{first.copied / first.seconds:.0f} files/s ({megabytes / first.seconds:.1f} MB/s)"
+    )
+    print(f"  second run: {again.copied} copied, {again.skipped} skipped in {again.seconds:.2f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--slides", type=int, default=6)
+    parser.add_argument("--gets", type=int, default=200)
+    parser.add_argument("--files", type=int, default=1000)
+    args = parser.parse_args()
+
+    home = Path(tempfile.mkdtemp(prefix="socialgen-bench-"))
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith("SOCIALGEN_")}
+    base_env["SOCIALGEN_HOME"] = str(home)
+    for name in BUCKET_ENV:
+        base_env.pop(name, None)
+    os.environ.clear()
+    os.environ.update(base_env)
+    with moto_server() as endpoint:
+        bucket_env = new_bucket(endpoint)
+        bench_create(bucket_env, args.runs, args.slides)
+        bench_pdf(base_env, bucket_env, home, args.runs)
+        bench_gets(base_env, bucket_env, home, args.gets)
+        bench_migrate(new_bucket(endpoint), args.files)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""How GET /api/v1/files answers, after the workspace check: the local file itself,
+the bucket's bytes streamed through serve, or (SOCIALGEN_FILES_REDIRECT) a
+short-lived presigned redirect so the bytes go straight from the bucket."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import PurePosixPath
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import FileResponse, RedirectResponse, Response
+
+from socialgen.errors import NotFound
+from socialgen.files.backend import FILE_NOT_FOUND
+from socialgen.files.backends import current_backend, redirects_enabled
+from socialgen.files.local import LocalFolder
+from socialgen.files.store import MEDIA_TYPES, object_key
+
+# Long enough for a slow client to start the download, short enough that a leaked
+# link soon stops working; the redirect itself is cached for less than that.
+PRESIGN_LIFETIME = timedelta(minutes=5)
+REDIRECT_CACHE = "private, max-age=60"
+# Names carry a content hash: the bytes behind a URL never change.
+IMMUTABLE = {
+    "Cache-Control": "private, max-age=31536000, immutable",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+async def file_response(workspace_id: str, key: str) -> Response:
+    name = object_key(workspace_id, key)  # 404 for anything but a plain key
+    media_type = MEDIA_TYPES.get(PurePosixPath(key).suffix.lstrip(".").lower())
+    if media_type is None:
+        raise NotFound(FILE_NOT_FOUND)
+    backend = current_backend()
+    if isinstance(backend, LocalFolder):
+        path = backend.path(name)
+        if not await run_in_threadpool(path.is_file):
+            raise NotFound(FILE_NOT_FOUND)
+        return FileResponse(path, media_type=media_type, headers=IMMUTABLE)
+    if redirects_enabled():
+        url = await run_in_threadpool(_presigned, name)
+        return RedirectResponse(url, status_code=307, headers={"Cache-Control": REDIRECT_CACHE})
+    data = await run_in_threadpool(backend.get, name)
+    return Response(data, media_type=media_type, headers=IMMUTABLE)
+
+
+def _presigned(name: str) -> str:
+    url = current_backend().presign(name, PRESIGN_LIFETIME)  # NotFound when missing
+    if url is None:  # a backend without URLs of its own
+        raise NotFound(FILE_NOT_FOUND)
+    return url
