@@ -12,9 +12,10 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from starlette.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from socialgen.errors import SocialgenError
 from socialgen.events import Event, EventContractError
@@ -82,8 +83,32 @@ async def _encode(events: AsyncIterator[Event], typed: bool) -> AsyncIterator[st
         yield item.typed_sse() if typed else item.sse()
 
 
-def sse_response(events: AsyncIterator[Event], *, typed: bool = False) -> StreamingResponse:
-    """The events as SSE; `typed` sends each data as {type, data} (carousel stream)."""
-    return StreamingResponse(
-        _encode(events, typed), media_type="text/event-stream", headers=SSE_HEADERS
-    )
+class SseResponse(StreamingResponse):
+    """A stream with a last step that runs however the response ended: finished,
+    failed, or its client gone before the stream's own code ever ran (then nothing
+    inside the stream can clean up after it)."""
+
+    def __init__(
+        self, content: AsyncIterator[str], *, on_close: Callable[[], Awaitable[None]] | None
+    ) -> None:
+        super().__init__(content, media_type="text/event-stream", headers=SSE_HEADERS)
+        self.on_close = on_close
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.on_close is not None:
+                # Shielded: a cancelled request still finishes its last step.
+                await asyncio.shield(asyncio.ensure_future(self.on_close()))
+
+
+def sse_response(
+    events: AsyncIterator[Event],
+    *,
+    typed: bool = False,
+    on_close: Callable[[], Awaitable[None]] | None = None,
+) -> StreamingResponse:
+    """The events as SSE; `typed` sends each data as {type, data} (carousel stream);
+    `on_close` runs once the response is over, however it ended."""
+    return SseResponse(_encode(events, typed), on_close=on_close)

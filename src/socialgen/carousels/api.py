@@ -19,6 +19,7 @@ from socialgen.carousels.requests import whole_number
 from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
 from socialgen.drafting.caller import Caller
+from socialgen.drafting.quota import leftover_release
 from socialgen.errors import BadRequest
 from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH, MAX_SLIDES_HTML_BYTES
 from socialgen.request_body import json_object
@@ -61,7 +62,11 @@ async def generate_with_images(
     body = await read_create_body(request)
     caller = Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
     plan = await run_in_threadpool(prepare_carousel, caller, body.request, body.artwork)
-    return sse_response(create_carousel(plan, model, images), typed=True)
+    return sse_response(
+        create_carousel(plan, model, images),
+        typed=True,
+        on_close=leftover_release(caller, plan.reservation_id),
+    )
 
 
 @router.post(

@@ -15,6 +15,7 @@ from socialgen.content_calendar.body_schema import CALENDAR_BODY
 from socialgen.content_calendar.plan import prepare_calendar
 from socialgen.content_calendar.service import run_calendar
 from socialgen.drafting.caller import Caller
+from socialgen.drafting.quota import leftover_release
 from socialgen.streaming import sse_response
 
 router = APIRouter(prefix="/api/v1/content-calendar", tags=["content calendar"])
@@ -39,4 +40,6 @@ async def generate_calendar(
     calendar_request = await read_calendar_request(request)
     caller = Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
     plan = await run_in_threadpool(prepare_calendar, caller, calendar_request)
-    return sse_response(run_calendar(plan, model))
+    return sse_response(
+        run_calendar(plan, model), on_close=leftover_release(caller, plan.reservation_id)
+    )

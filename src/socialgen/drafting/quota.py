@@ -15,7 +15,7 @@ stream's own count, kept for the callers; the row is the truth. Without a ledger
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from types import TracebackType
 from typing import Any
 
@@ -64,3 +64,16 @@ class Reservation:
         else:
             return
         await asyncio.shield(asyncio.ensure_future(refund))
+
+
+def leftover_release(caller: Caller, reservation_id: str | None) -> Callable[[], Awaitable[None]]:
+    """For a stream's response to run once it is over: give back whatever the plan's
+    reservation still holds. The stream gives back its own as it ends; this covers a
+    client that left before the stream started, when the stream's code never ran.
+    A reservation already given back is a no-op (the ledger row is gone)."""
+
+    async def release() -> None:
+        if reservation_id is not None:
+            await asyncio.to_thread(persist.give_back, caller.engine, reservation_id)
+
+    return release

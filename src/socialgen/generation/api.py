@@ -11,6 +11,7 @@ from starlette.responses import StreamingResponse
 from socialgen.api_support import EngineDep, TextModelDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.drafting.caller import Caller
+from socialgen.drafting.quota import leftover_release
 from socialgen.generation.batch import run_batch
 from socialgen.generation.chat import run_chat
 from socialgen.generation.plan import prepare_batch, prepare_chat, prepare_post
@@ -65,7 +66,9 @@ async def generate_post(
 ) -> StreamingResponse:
     """One post, streamed as chat_delta, saved as a draft, then post_ids."""
     plan = await run_in_threadpool(prepare_post, _caller(engine, access), body)
-    return sse_response(run_generate_post(plan, model))
+    return sse_response(
+        run_generate_post(plan, model), on_close=leftover_release(plan.caller, plan.reservation_id)
+    )
 
 
 @router.post(
@@ -82,4 +85,6 @@ async def generate_batch_posts(
     """Five variations (or the listed drafts regenerated): batch_progress,
     post_{N}_post_ids, batch_complete, chat_delta."""
     plan = await run_in_threadpool(prepare_batch, _caller(engine, access), body)
-    return sse_response(run_batch(plan, model))
+    return sse_response(
+        run_batch(plan, model), on_close=leftover_release(plan.caller, plan.reservation_id)
+    )
