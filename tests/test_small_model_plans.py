@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from socialgen.ai.line_lists import line_grammar
 from socialgen.ai.model import Chunk, Message, ModelError, Output
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.themes import plan_themes
@@ -106,10 +107,14 @@ def test_a_small_model_plans_calendar_themes_one_per_line() -> None:
         assert prompt.startswith("List 7 short titles for LinkedIn posts about baking.")
         return "Sourdough at dawn\nPricing a loaf\n<b>junk</b>\nPricing a loaf\nHiring help\n"
 
-    themes = asyncio.run(plan_themes(LineModel(answers), "Topic: baking", "baking", 7))
+    model = LineModel(answers)
+    themes = asyncio.run(plan_themes(model, "Topic: baking", "baking", 7))
     assert [t.theme for t in themes[:3]] == ["Sourdough at dawn", "Pricing a loaf", "Hiring help"]
     assert [t.source for t in themes] == ["model"] * 3 + ["template"] * 4
     assert len({t.theme for t in themes}) == 7
+    # The 4 days the repeats left empty are asked once more, with 2 spare lines only.
+    grammars = [output.grammar if output else None for _prompt, output in model.calls]
+    assert grammars == [line_grammar(7), line_grammar(6)]
 
 
 def test_a_small_model_suggests_questions_as_three_lines() -> None:

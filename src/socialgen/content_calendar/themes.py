@@ -98,7 +98,10 @@ async def _themes_from_lines(
         # Small models repeat themselves: the days a repeat left empty are asked once
         # more, warmer; of that answer, lines that carry nothing of the topic or
         # material (a warmer small model drifts) are dropped.
-        more = await ask_lines(model, messages, count, temperature=0.8, about=f"{topic} {material}")
+        wanted = min(count, count - len(themes) + 2)  # a few spare: the drifting ones go
+        more = await ask_lines(
+            model, messages, wanted, temperature=0.8, about=f"{topic} {material}"
+        )
         themes = _distinct(themes + [DayTheme(line, "") for line in more])
     return themes
 
