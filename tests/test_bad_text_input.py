@@ -316,3 +316,36 @@ def test_the_cli_refuses_an_empty_pdf(store: Store, tmp_path: Any) -> None:
     result = runner.invoke(cli_app, ["calendar", "7", "--pdf", str(empty)])
     assert result.exit_code == 1
     assert "Error: The PDF is empty" in result.output
+
+
+def test_the_cli_refuses_nul_in_text_it_reads_from_files_and_the_editor(
+    store: Store, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Text that comes from a file or $EDITOR, not from argv, is checked too."""
+    post = store.post("The original text")
+    before = snapshot(store)
+    posts_file = tmp_path / "posts.txt"
+    posts_file.write_text("A post\x00 with a NUL")
+    slide = tmp_path / "slide.html"
+    slide.write_text("<p>A slide\x00</p>")
+    editor = tmp_path / "editor.sh"
+    editor.write_text("#!/bin/sh\nprintf 'New\\000 text' > \"$1\"\n")
+    editor.chmod(0o755)
+    monkeypatch.setenv("EDITOR", str(editor))
+    monkeypatch.delenv("VISUAL", raising=False)
+    style = runner.invoke(cli_app, ["style", "create", "Founder", "--json"])
+    style_id = json.loads(style.output)["_id"]
+    before = snapshot(store)
+
+    attempts = {
+        f"{posts_file} contains a NUL": ["style", "add-posts", style_id, "--file", str(posts_file)],
+        f"{slide} contains a NUL": ["carousel", "pdf", str(slide), "-o", str(tmp_path / "out.pdf")],
+        "The edited text contains a NUL": ["posts", "edit", post.id, "--editor"],
+    }
+    for message, args in attempts.items():
+        result = runner.invoke(cli_app, args)
+        assert result.exit_code == 1, (args, result.output)
+        assert isinstance(result.exception, SystemExit), (args, repr(result.exception))
+        assert message in " ".join(result.output.split()), (args, result.output)
+    assert snapshot(store) == before
+    assert not (tmp_path / "out.pdf").exists()

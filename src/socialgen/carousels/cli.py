@@ -318,4 +318,8 @@ def _read_text(path: Path, limit: int) -> str:
         raise BadRequest(f"Cannot read {path}: {error.strerror or error}") from None
     if len(data) > limit:
         raise BadRequest(f"{path} is larger than {limit // (1024 * 1024)} MB")
-    return data.decode("utf-8", "replace")
+    from socialgen.text_check import check_text
+
+    text = data.decode("utf-8", "replace")
+    check_text(text, str(path))  # a NUL would reach the renderer and the store
+    return text

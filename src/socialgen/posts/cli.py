@@ -94,6 +94,9 @@ def edit(
         content = click.edit(current, require_save=False)
         if content is None or content.strip() == current.strip():
             raise BadRequest("Edit cancelled: the text was not changed")
+        from socialgen.text_check import check_text
+
+        check_text(content, "The edited text")
     with transaction(engine) as session:
         post = update_content(session, workspace_id, post_id, content)
         data = {"postId": post.id, "content": post.content}

@@ -246,6 +246,9 @@ def read_posts_file(path: Path) -> list[str]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise BadRequest(f"Cannot read {path}: {error}") from None
+    from socialgen.text_check import check_text
+
+    check_text(text, str(path))
     chunks: list[str] = []
     current: list[str] = []
     for line in text.splitlines():
