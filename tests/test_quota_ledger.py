@@ -12,7 +12,7 @@ from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlmodel import col, func, select, update
+from sqlmodel import col, delete, func, select, update
 
 from socialgen.ai.model import ModelError
 from socialgen.ai.scripted import Reply, ScriptedCall, ScriptedModel
@@ -169,6 +169,22 @@ def test_this_process_keeps_its_lease_fresh_while_it_lives(
     assert leases(store)[instance_id()].last_seen > first_seen
     assert reconcile_abandoned(store.engine) == 0
     assert used(store) == 2
+
+
+def test_the_keeper_never_brings_back_a_lease_that_was_removed(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Removed by another process's reconcile (or by a test emptying the store): the
+    keeper's refresh must not write it again behind everyone's back; the next
+    reservation does."""
+    monkeypatch.setenv(LEASE_ENV, "1")
+    reserve(store, 1)
+    with transaction(store.engine) as session:
+        session.exec(delete(ProcessLease))
+    time.sleep(1.5)  # several of the keeper's rounds
+    assert leases(store) == {}
+    reserve(store, 1)
+    assert list(leases(store)) == [instance_id()]
 
 
 def test_a_post_saved_after_its_reservation_was_reclaimed_still_counts(store: Store) -> None:

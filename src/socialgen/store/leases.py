@@ -22,8 +22,8 @@ import weakref
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine
-from sqlmodel import Session
+from sqlalchemy import Engine, update
+from sqlmodel import Session, col
 
 from socialgen.clock import utcnow
 from socialgen.ids import new_id
@@ -89,8 +89,16 @@ def keep_alive(engine: Engine) -> None:
 
 
 def refresh_lease(engine: Engine) -> None:
+    """Move this process's lease forward, if it still has one. An UPDATE, never an
+    insert: a lease another process removed (ours lapsed, our reservations were given
+    back) is not brought back by the keeper; the next reservation writes a new one.
+    Nor is one written into a store this process no longer reserves in."""
     with transaction(engine) as session:
-        session.connection().execute(_upsert(session, instance_id()))
+        session.connection().execute(
+            update(ProcessLease)
+            .where(col(ProcessLease.id) == instance_id())
+            .values(last_seen=utcnow())
+        )
 
 
 def _keep_leases() -> None:
