@@ -30,7 +30,7 @@ MAX_LINES = 400
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("entry points", frozenset({"cli", "__main__", "server"})),
     # The slices, and the faces (FACES below) of every package under them.
-    ("slices", frozenset({"generation", "content_calendar", "carousels"})),
+    ("slices", frozenset({"generation", "content_calendar", "carousels", "publishing"})),
     # What the faces share: HTTP errors and bodies, SSE, the CLI's context and
     # event rendering, start-up (migrations, the default workspace).
     (
@@ -58,6 +58,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "ids",
                 "uploads",
                 "text_check",
+                "local_files",
             }
         ),
     ),

@@ -3,6 +3,13 @@
 from socialgen.store.tables.auth import AccessToken, ApiKey
 from socialgen.store.tables.carousels import Carousel, CarouselSlide
 from socialgen.store.tables.posts import Conversation, Message, Post, PostStatus, PostVersion
+from socialgen.store.tables.publishing import (
+    MetricSnapshot,
+    Network,
+    Publication,
+    PublicationState,
+    SocialAccount,
+)
 from socialgen.store.tables.quota_ledger import ProcessLease, QuotaReservation
 from socialgen.store.tables.styles import ContentStyle, StylePost
 from socialgen.store.tables.workspace import Membership, Role, User, Workspace, WorkspaceUsage
@@ -16,12 +23,17 @@ __all__ = [
     "Conversation",
     "Membership",
     "Message",
+    "MetricSnapshot",
+    "Network",
     "Post",
     "PostStatus",
     "PostVersion",
     "ProcessLease",
+    "Publication",
+    "PublicationState",
     "QuotaReservation",
     "Role",
+    "SocialAccount",
     "StylePost",
     "User",
     "Workspace",

@@ -1,0 +1,1 @@
+"""One adapter per social network, behind `base.NetworkAdapter`."""

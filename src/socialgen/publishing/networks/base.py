@@ -1,0 +1,162 @@
+"""The contract between the outbox and a social network.
+
+An adapter is built from an account's credentials (decrypted) and does four things:
+`check` the credentials, `prepare` a post into the parts the network receives (the
+dry run shows them), `publish` those parts exactly once per publication, and read
+`metrics` back. Adapters are synchronous: the maintained clients (atproto,
+Mastodon.py) are, and the outbox runs them in worker threads.
+
+Exactly once: `publish` receives `OutgoingPost.idempotency_key`, derived from the
+publication id, and must pass it to the network where the network has a handle for it
+(Mastodon's Idempotency-Key header; a Bluesky record key). An adapter that cannot tell
+whether the network accepted a request raises `PublishError(outcome_unknown=True)`:
+the outbox then marks the publication `unknown` and never retries it blindly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class MediaItem:
+    """A file attached to a post: a carousel slide image, or the carousel's PDF."""
+
+    kind: str  # "image" | "document"
+    data: bytes
+    mime_type: str  # image/png, image/jpeg, application/pdf
+    alt_text: str = ""  # images: the slide's title and text
+    title: str = ""  # documents: shown by LinkedIn above the document
+
+
+@dataclass(frozen=True)
+class OutgoingPost:
+    publication_id: str
+    idempotency_key: str  # derived from publication_id; stable across retries
+    text: str
+    media: tuple[MediaItem, ...] = ()
+    number_parts: bool = False  # "1/3" markers on a thread, only when the user asks
+
+
+@dataclass(frozen=True)
+class PreparedPart:
+    """One unit the network receives (one post of a thread), as it will be sent."""
+
+    text: str  # the text as sent (LinkedIn: escaped for its "little text" format)
+    details: dict[str, Any] = field(default_factory=dict)  # facets, media names, ...
+
+
+@dataclass(frozen=True)
+class PreparedPost:
+    network: str
+    parts: tuple[PreparedPart, ...]
+
+
+@dataclass(frozen=True)
+class Published:
+    remote_id: str  # the network's id of the first (root) part: URI, status id, URN
+    url: str  # where a person sees it
+    part_ids: tuple[str, ...] = ()  # every part's id, root first (threads)
+
+
+@dataclass(frozen=True)
+class Metrics:
+    likes: int = 0
+    reposts: int = 0
+    comments: int = 0  # replies on Bluesky and Mastodon
+    note: str = ""  # e.g. why a count is missing (a token without the read scope)
+
+
+@dataclass(frozen=True)
+class AccountIdentity:
+    """Who the credentials belong to, as the network says it."""
+
+    handle: str  # @name.bsky.social, @user@instance, LinkedIn person URN
+    display_name: str
+    profile_url: str = ""
+    email: str = ""
+
+
+class PublishError(Exception):
+    """A network refused or could not be reached. `message` is the network's own words
+    (never a credential). The outbox decides what to do from the flags."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        retryable: bool = False,
+        retry_after: float | None = None,
+        outcome_unknown: bool = False,
+        reconnect: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.retryable = retryable  # 429, 5xx, a dropped connection before sending
+        self.retry_after = retry_after  # seconds, from Retry-After or rate-limit headers
+        self.outcome_unknown = outcome_unknown  # sent, but no answer: may be live
+        self.reconnect = reconnect  # credentials refused after one refresh
+
+
+# An adapter that refreshed its session or token hands the new secret back here, so
+# the account row keeps it (createSession is rate-limited; refresh tokens rotate).
+SecretSaver = Callable[[dict[str, str]], None]
+
+
+class NetworkAdapter(Protocol):
+    network: str
+
+    def check(self) -> AccountIdentity: ...
+
+    def prepare(self, post: OutgoingPost) -> PreparedPost: ...
+
+    def publish(self, post: OutgoingPost) -> Published: ...
+
+    def metrics(self, published: Published) -> Metrics: ...
+
+
+@dataclass(frozen=True)
+class AccountCredentials:
+    """What an adapter is built from: the account's network, service URL (PDS,
+    instance, or LinkedIn's API base), handle, and decrypted secret fields
+    (app password and session tokens, OAuth tokens)."""
+
+    network: str  # "bluesky" | "mastodon" | "linkedin"
+    service_url: str
+    handle: str
+    secret: dict[str, str]
+
+
+AdapterFactory = Callable[[AccountCredentials, SecretSaver], NetworkAdapter]
+
+
+@dataclass(frozen=True)
+class Connected:
+    """A network accepted the credentials: what the account row keeps."""
+
+    service_url: str  # normalised (no trailing slash)
+    identity: AccountIdentity
+    secret: dict[str, str]  # encrypted by the caller before it is stored
+
+
+# Every network module (networks/bluesky.py, mastodon.py, linkedin.py) exposes, at
+# module level:
+#
+#   def build(credentials: AccountCredentials, save_secret: SecretSaver) -> NetworkAdapter
+#       an adapter for a stored account (no network call while building);
+#   def connect(service_url: str, handle: str, secret: str) -> Connected
+#       the non-interactive way in: a Bluesky app password, or an access token
+#       (Mastodon, LinkedIn) given with --token-stdin; verifies it against the network;
+#   DEFAULT_SERVICE_URL: str
+#       where the network lives when the user names no service/instance
+#       (https://bsky.social, no default for Mastodon, https://api.linkedin.com).
+#
+# Mastodon and LinkedIn also expose the interactive OAuth way in, through the
+# one-shot loopback redirect of publishing/loopback.py:
+#
+#   def authorize(service_url: str, options: dict[str, str], *, open_browser: bool,
+#                 announce: Callable[[str], None]) -> Connected
+#
+# Errors are PublishError (the network's words) or socialgen.errors.BadRequest.
