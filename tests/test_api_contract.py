@@ -193,7 +193,9 @@ def test_form_fields_still_give_numbers_as_digits(
         REGENERATE.format(workspaceId=store.workspace_id),
         headers=headers,
         data={"carouselId": "nope", "slideIndex": "0", "prompt": "a lighthouse"},
-        files={"unused": ("", b"")},
+        # An empty file input makes it multipart (a form field this endpoint takes: an
+        # unknown one is refused when its headers arrive).
+        files={"referenceImages": ("", b"")},
     )
     assert response.status_code == 404
     assert response.json()["message"] == "Carousel not found"

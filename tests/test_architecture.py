@@ -36,7 +36,16 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "face helpers",
         frozenset(
-            {"api_support", "cli_support", "cli_events", "request_body", "streaming", "startup"}
+            {
+                "api_support",
+                "body_gate",
+                "cli_support",
+                "cli_events",
+                "form_parts",
+                "request_body",
+                "streaming",
+                "startup",
+            }
         ),
     ),
     ("drafting core", frozenset({"drafting"})),

@@ -124,7 +124,7 @@ def test_multipart_with_articles_as_a_comma_separated_string(
             store,
             headers,
             data={"calendarLength": "7", "articleUrls": f"{base}/a, {base}/b"},
-            files={"unused": ("x.txt", b"ignored", "text/plain")},
+            files={"pdf": ("", b"")},  # an empty file input: multipart, no PDF
         )
     finally:
         server.shutdown()

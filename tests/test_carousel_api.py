@@ -527,3 +527,17 @@ def test_generate_pdf_stops_a_render_that_runs_too_long(
     response = client.post(PDF_URL, headers=headers, json={"slidesHtml": [slide_html("A")]})
     assert response.status_code == 200
     assert pdf_pages(response.content) == [(810.0, 1012.5)]
+
+
+def test_generate_pdf_of_deeply_nested_tables_names_no_python_exception(
+    client: TestClient, store: Store, headers: dict[str, str]
+) -> None:
+    """WeasyPrint recurses once per nesting level: 3,000 nested tables exhaust Python's
+    stack. The 422 says what is wrong in words, never `RecursionError`."""
+    depth = 3000
+    html = "<table><tr><td>" * depth + "deep" + "</td></tr></table>" * depth
+    response = client.post(PDF_URL, headers=headers, json={"slidesHtml": [html]})
+    assert response.status_code == 422, response.text
+    message = response.json()["message"]
+    assert message == "The slides could not be rendered: their HTML is nested too deeply"
+    assert "Error" not in message

@@ -209,7 +209,7 @@ def test_a_missing_file_or_a_directory_is_refused(tmp_path: Path) -> None:
 
     with pytest.raises(BadRequest) as caught:
         read_image_file(tmp_path, "brand logo")
-    assert caught.value.message == f"brand logo file is a directory: {tmp_path}"
+    assert caught.value.message == f"brand logo file is not a regular file: {tmp_path}"
 
 
 def test_a_huge_file_is_refused_without_reading_it(tmp_path: Path) -> None:

@@ -25,6 +25,8 @@ from typer.testing import CliRunner, Result
 from socialgen.ai.scripted import ScriptedModel
 from socialgen.auth.service import create_api_key, create_token
 from socialgen.cli import app
+from socialgen.publishing.accounts import add_account
+from socialgen.publishing.registry import register_network, unregister_network
 from socialgen.sources import guard
 from socialgen.store.engine import transaction
 from socialgen.store.tables import PostStatus
@@ -32,6 +34,9 @@ from socialgen.styles import service as styles
 from socialgen.workspaces.bootstrap import LOCAL_OWNER_EMAIL
 from socialgen.workspaces.service import add_member, create_user
 from tests.conftest import Store, days_ahead
+from tests.fakes.scripted_network import ScriptedNetwork
+
+NETWORKS = ("bluesky", "mastodon", "linkedin")
 
 runner = CliRunner()
 _COMMAND = get_command(app)
@@ -138,6 +143,12 @@ class Sandbox:
         with transaction(self.store.engine) as session:
             return create_token(session, LOCAL_OWNER_EMAIL, days=1)[0].id
 
+    def account(self) -> str:
+        """A Bluesky account on the scripted network (registered by `_offline_cli`)."""
+        connected = ScriptedNetwork("bluesky").connect("http://127.0.0.1:9", "alice.test", "pw")
+        with transaction(self.store.engine) as session:
+            return add_account(session, self.store.workspace_id, "bluesky", connected).id
+
     def file(self, name: str, text: str) -> str:
         path = self.tmp / name
         path.write_text(text, encoding="utf-8")
@@ -194,6 +205,16 @@ SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
     "token create": lambda s: [LOCAL_OWNER_EMAIL],
     "token list": lambda s: [],
     "token revoke": lambda s: [s.token_id()],
+    "accounts add bluesky": lambda s: ["alice.test"],
+    "accounts add mastodon": lambda s: ["--instance", "http://127.0.0.1:9", "--no-browser"],
+    "accounts add linkedin": lambda s: ["--client-id", "app", "--no-browser"],
+    "accounts list": lambda s: [],
+    "accounts check": lambda s: [s.account()],
+    "accounts remove": lambda s: [s.account(), "--yes"],
+    "posts publish": lambda s: [s.post(), "--to", s.account()],
+    "posts publications": lambda s: [s.post()],
+    "posts stats": lambda s: [],
+    "publish-due": lambda s: [],
 }
 
 
@@ -219,12 +240,21 @@ def json_values(stdout: str) -> list[Any]:
 
 
 @pytest.fixture(autouse=True)
-def _offline_cli(monkeypatch: pytest.MonkeyPatch, scripted_model: ScriptedModel) -> None:
+def _offline_cli(monkeypatch: pytest.MonkeyPatch, scripted_model: ScriptedModel) -> Iterator[None]:
     """The CLI built once; its text model the scripted one (images stay procedural)."""
     monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
     monkeypatch.setattr("socialgen.ai.registry.text_model", lambda: scripted_model)
     monkeypatch.delenv("SOCIALGEN_IMAGE_MODEL", raising=False)
     monkeypatch.setenv("COLUMNS", "200")
+    # Publishing reaches no real network here: every network is a scripted one.
+    monkeypatch.setenv(guard.ALLOW_PRIVATE_ENV, "1")
+    monkeypatch.setenv("SOCIALGEN_BLUESKY_APP_PASSWORD", "pw-1234")
+    monkeypatch.setenv("SOCIALGEN_LINKEDIN_CLIENT_SECRET", "cs-1234")
+    for name in NETWORKS:
+        register_network(name, ScriptedNetwork(name))
+    yield
+    for name in NETWORKS:
+        unregister_network(name)
 
 
 # --------------------------------------------------------------------------- the tests

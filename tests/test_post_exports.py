@@ -407,7 +407,7 @@ def test_import_refuses_bad_files_and_imports_nothing(store: Store, tmp_path: Pa
         (write(tmp_path, "plan.txt", "content\nHi\n"), ["plan.txt", "use a .csv or .json"]),
     ]
     (tmp_path / "dir.csv").mkdir()
-    cases.append((str(tmp_path / "dir.csv"), ["Cannot read", "dir.csv"]))
+    cases.append((str(tmp_path / "dir.csv"), ["not a regular file", "dir.csv"]))
     two_bad = csv_text(
         header, ["", "t", "", "", ""], ["", "", "", "", "Fine"], ["x", "", "", "", "A"]
     )

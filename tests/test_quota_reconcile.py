@@ -176,7 +176,8 @@ def test_a_live_server_gives_back_a_killed_peers_quota_and_keeps_its_own(
         beta = open_streams.enter_context(
             batch_stream(survivor, key, store.workspace_id, "beta topic")
         )
-        assert next(beta) == "batch_progress"
+        # Keep-alives may come first while the server imports the provider client.
+        assert next(name for name in beta if name != "keepalive") == "batch_progress"
         kill_mid_batch(doomed, store, key, reserved_elsewhere=5)
 
         # The survivor's periodic reconcile gives back the dead peer's 4 posts ...

@@ -481,7 +481,7 @@ def test_add_posts_from_an_unreadable_file(store: Store, tmp_path: Path) -> None
     sid = create()["_id"]
     missing = tmp_path / "missing.txt"
     refuse(store, ["style", "add-posts", sid, "--file", str(missing)], f"Cannot read {missing}")
-    refuse(store, ["style", "add-posts", sid, "--file", str(tmp_path)], f"Cannot read {tmp_path}")
+    refuse(store, ["style", "add-posts", sid, "--file", str(tmp_path)], "not a regular file")
     latin1 = tmp_path / "latin1.txt"
     latin1.write_bytes("Caf\xe9 cr\xe8me".encode("latin-1"))
     refuse(store, ["style", "add-posts", sid, "--file", str(latin1)], f"Cannot read {latin1}")

@@ -15,6 +15,8 @@ from socialgen.files.cli import app as files_app
 from socialgen.generation.cli import batch, chat, post
 from socialgen.posts.cli import app as posts_app
 from socialgen.posts.cli import conversations
+from socialgen.publishing.accounts_cli import app as accounts_app
+from socialgen.publishing.publish_cli import extend_posts_group, publish_due
 from socialgen.styles.cli import app as style_app
 from socialgen.workspaces.cli import member_app, user_app, workspace_app
 
@@ -41,6 +43,9 @@ app.add_typer(member_app, name="member")
 app.add_typer(key_app, name="key")
 app.add_typer(token_app, name="token")
 app.add_typer(files_app, name="files")
+app.add_typer(accounts_app, name="accounts")
+extend_posts_group(posts_app)  # posts publish/schedule --to/stats: the outbox's commands
+app.command("publish-due")(publish_due)
 
 
 def _print_version(value: bool) -> None:
@@ -73,9 +78,18 @@ def serve(
     workers: Annotated[
         int, typer.Option(min=1, max=64, help="Worker processes (use PostgreSQL for many).")
     ] = 1,
+    scheduler: Annotated[
+        bool,
+        typer.Option("--scheduler/--no-scheduler", help="Publish due posts from this server."),
+    ] = True,
 ) -> None:
     """Run the HTTP API (OpenAPI docs at /docs)."""
+    import os
+
     import uvicorn
+
+    if not scheduler:  # read by the app factory in each worker (it takes no arguments)
+        os.environ["SOCIALGEN_SCHEDULER"] = "0"
 
     from socialgen.startup import open_store
 

@@ -74,6 +74,82 @@ MAX_PDF_SLIDES = 30  # generate-pdf pages per call
 MAX_SLIDE_HTML_BYTES = 2 * 1024 * 1024  # one slide's HTML (data: images included)
 MAX_SLIDES_HTML_BYTES = 16 * 1024 * 1024  # the whole generate-pdf body
 
+# Request bodies. Every endpoint that takes a body has its cap here, keyed by method
+# and route path template; socialgen.body_gate enforces it while the body streams in
+# (a Content-Length over it is refused at once), after the caller's key is checked
+# and before a byte is parsed. docs/http-api.md ("Request body limits") lists them.
+MAX_JSON_BODY_BYTES = 256 * 1024
+FORM_OVERHEAD_BYTES = 256 * 1024  # text fields and part headers around the files
+MAX_FORM_FIELD_BYTES = 256 * 1024  # one text field of a form, as much as a JSON body
+MAX_FORM_PARTS = 64  # a carousel form has 13 at most; the calendar's articleUrls repeat
+MAX_FORM_PART_HEADER_BYTES = 16 * 1024
+# Room for every carousel file at its cap, plus one more so a sixth reference image is
+# refused by count ("At most 5 ...") rather than by size.
+MAX_CAROUSEL_FILES_BYTES = (MAX_REFERENCE_IMAGES + 3) * MAX_IMAGE_BYTES
+PDF_BODY_OVERHEAD_BYTES = 64 * 1024  # generate-pdf: the JSON around the slides' HTML
+
+
+@dataclass(frozen=True)
+class BodyLimit:
+    """What one endpoint's body may be: JSON up to `json_bytes` and, when `form_bytes`
+    is set, multipart/form-data up to that. `needs_posts`: the fewest posts of quota
+    the request can use; a workspace with fewer left is refused (403) before the body
+    is read."""
+
+    json_bytes: int = MAX_JSON_BODY_BYTES
+    json_too_large: str = "The JSON body is larger than 256 KB"
+    form_bytes: int | None = None
+    form_too_large: str = ""
+    needs_posts: int = 0
+
+
+_JSON_BODY = BodyLimit()
+BODY_LIMITS: dict[tuple[str, str], BodyLimit] = {
+    ("PUT", "/api/v1/ai-conversation/post/{workspaceId}/{postId}"): _JSON_BODY,
+    ("POST", "/api/v1/ai-conversation/chat/{workspaceId}"): _JSON_BODY,
+    ("POST", "/api/v1/ai-conversation/generate-post/{workspaceId}"): _JSON_BODY,
+    ("POST", "/api/v1/ai-conversation/generate-batch-posts/{workspaceId}"): _JSON_BODY,
+    ("POST", "/api/v1/content-styles/{workspaceId}"): _JSON_BODY,
+    ("PUT", "/api/v1/content-styles/{workspaceId}/{styleId}"): _JSON_BODY,
+    ("POST", "/api/v1/content-styles/{workspaceId}/{styleId}/posts"): _JSON_BODY,
+    ("PUT", "/api/v1/content-styles/{workspaceId}/{styleId}/posts/{postId}"): _JSON_BODY,
+    ("POST", "/api/v1/ai-conversation/post/{workspaceId}/{postId}/publish"): _JSON_BODY,
+    ("POST", "/api/v1/social-accounts/{workspaceId}"): _JSON_BODY,
+    ("POST", "/api/v1/content-calendar/generate/{workspaceId}"): BodyLimit(
+        form_bytes=MAX_PDF_BYTES + FORM_OVERHEAD_BYTES,
+        form_too_large="The form is larger than 10.25 MB: a PDF of at most 10 MB and text fields",
+        needs_posts=min(CALENDAR_LENGTHS),
+    ),
+    ("POST", "/api/v1/carousel/generate-with-images/{workspaceId}"): BodyLimit(
+        form_bytes=MAX_CAROUSEL_FILES_BYTES + FORM_OVERHEAD_BYTES,
+        form_too_large=(
+            f"The upload is too large: at most {MAX_REFERENCE_IMAGES} reference images, "
+            f"a logo and a profile image of {MAX_IMAGE_BYTES // (1024 * 1024)} MB each"
+        ),
+        needs_posts=1,
+    ),
+    ("POST", "/api/v1/carousel/regenerate-slide/{workspaceId}"): BodyLimit(
+        form_bytes=MAX_CAROUSEL_FILES_BYTES + FORM_OVERHEAD_BYTES,
+        form_too_large=(
+            f"The upload is too large: at most {MAX_REFERENCE_IMAGES} reference images "
+            f"of {MAX_IMAGE_BYTES // (1024 * 1024)} MB each"
+        ),
+    ),
+    ("POST", "/api/v1/carousel/generate-pdf"): BodyLimit(
+        json_bytes=MAX_SLIDES_HTML_BYTES + PDF_BODY_OVERHEAD_BYTES,
+        json_too_large=f"The body is larger than {MAX_SLIDES_HTML_BYTES // (1024 * 1024)} MB",
+    ),
+}
+# A route that takes a body and is missing above (a new endpoint) gets a JSON body's cap;
+# tests/test_hostile_bodies.py fails until it is listed.
+DEFAULT_BODY_LIMIT = _JSON_BODY
+
+
+def body_limit(method: str, path: str) -> BodyLimit:
+    """The body limit of the route `path` (its template) for `method`."""
+    return BODY_LIMITS.get((method.upper(), path), DEFAULT_BODY_LIMIT)
+
+
 # Text fields are trimmed (str.strip) and a blank one counts as not given. These JSON
 # Schema patterns (ECMA syntax) say so in the OpenAPI document with exactly Python's
 # whitespace, which is not ECMA's \s (\x1c-\x1f and \x85 are space to Python, \ufeff

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request
@@ -12,6 +14,7 @@ from starlette.routing import Match
 
 from socialgen import __version__
 from socialgen.auth.service import NOT_AUTHORIZED, TokenRejected
+from socialgen.body_gate import BodyGate
 from socialgen.config import Settings
 from socialgen.errors import NotAuthenticated, SocialgenError
 from socialgen.request_body import check_request_text
@@ -26,13 +29,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from socialgen.files.api import router as files_router
     from socialgen.generation.api import router as generation_router
     from socialgen.posts.api import router as posts_router
+    from socialgen.publishing.accounts_api import router as social_accounts_router
+    from socialgen.publishing.publish_api import router as publish_router
     from socialgen.styles.api import router as styles_router
 
     app = FastAPI(
         title="socialgen",
         version=__version__,
         description="Generate and manage social posts with AI, inside workspaces.",
-        lifespan=quota_upkeep,  # gives back quota reserved by dead processes
+        lifespan=_lifespan,
         # Lone surrogates and NUL in path, query and JSON body: a 400 before any work.
         dependencies=[Depends(check_request_text)],
     )
@@ -43,11 +48,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(calendar_router)
     app.include_router(carousel_router)
     app.include_router(files_router)
+    # Key and access, content type, size cap and quota before any body is read (issue 19).
+    app.add_middleware(BodyGate)
+    app.include_router(social_accounts_router)
+    app.include_router(publish_router)
     app.add_exception_handler(SocialgenError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unexpected_error)
     return app
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """While the app runs: give back quota reserved by dead processes, and publish
+    due posts (the scheduler; SOCIALGEN_SCHEDULER=0 or `serve --no-scheduler` stops it)."""
+    from socialgen.publishing.scheduler import publishing_scheduler
+
+    async with quota_upkeep(app), publishing_scheduler(app):
+        yield
 
 
 def error_body(
@@ -82,6 +101,10 @@ async def _validation_error(request: Request, error: Exception) -> JSONResponse:
 
 async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
+    if isinstance(error.__cause__, SocialgenError):
+        # Raised while FastAPI read a body model (body_gate's 413 from `receive`):
+        # FastAPI made it "There was an error parsing the body"; answer the real one.
+        return await _domain_error(request, error.__cause__)
     if isinstance(error.__cause__, UnicodeDecodeError | RecursionError):
         # FastAPI's "There was an error parsing the body" for a JSON body model: say
         # what request_body says for the bodies it reads.

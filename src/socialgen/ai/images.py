@@ -84,6 +84,12 @@ class LiteLLMImageModel:
         }
         if self.api_base:
             options["api_base"] = self.api_base
+        extra: dict[str, Any] = {}
+        if "dall-e" in self.name:
+            # DALL-E answers a URL that expires unless asked for base64. litellm >= 1.110
+            # maps every OpenAI image model as gpt-image (which refuses the parameter) and
+            # drops it, so for DALL-E it goes in the body itself.
+            extra["extra_body"] = {"response_format": "b64_json"}
         response: Any = None
         if references:
             response = await self._edit(litellm, options, references[:MAX_REFERENCE_IMAGES])
@@ -92,7 +98,7 @@ class LiteLLMImageModel:
                 # gpt-image-* always answer base64 and refuse `response_format`;
                 # drop_params lets litellm leave it out for the models that refuse it.
                 response = await litellm.aimage_generation(
-                    **options, response_format="b64_json", drop_params=True
+                    **options, **extra, response_format="b64_json", drop_params=True
                 )
             except Exception as error:  # litellm maps every provider failure to its own classes
                 raise ModelError(

@@ -21,8 +21,8 @@ from socialgen.carousels.templates import list_templates
 from socialgen.drafting.caller import Caller
 from socialgen.drafting.quota import leftover_release
 from socialgen.errors import BadRequest
-from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH, MAX_SLIDES_HTML_BYTES
-from socialgen.request_body import json_object
+from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
+from socialgen.request_body import json_object, route_limit
 from socialgen.store.tables import Role
 from socialgen.streaming import sse_response
 from socialgen.uploads import read_capped
@@ -38,7 +38,6 @@ SlideEditor = Annotated[
         )
     ),
 ]
-PDF_BODY_OVERHEAD = 64 * 1024
 
 
 @router.post(
@@ -101,12 +100,10 @@ async def generate_pdf(user: AuthenticatedUser, request: Request) -> Response:
     from socialgen.render.client_gone import unless_client_leaves
     from socialgen.render.pool import RendererBusy, render_pool
 
-    raw = await read_capped(
-        request.stream(),
-        MAX_SLIDES_HTML_BYTES + PDF_BODY_OVERHEAD,
-        too_large=f"The body is larger than {MAX_SLIDES_HTML_BYTES // (1024 * 1024)} MB",
-    )
-    pages, width, height = _pdf_request(raw)
+    limit = route_limit(request)
+    raw = await read_capped(request.stream(), limit.json_bytes, too_large=limit.json_too_large)
+    # Up to 16 MB of JSON: decoded and checked in a worker thread, not on the event loop.
+    pages, width, height = await run_in_threadpool(_pdf_request, raw)
     check_pdf_request(pages, width, height)
     # Untrusted HTML: a worker process with a time limit, not this process; a client
     # that leaves takes its render with it (the worker is killed).

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
+from socialgen.carousels.body_schema import CREATE_BODY, REGENERATE_BODY
 from socialgen.carousels.plan import Artwork
 from socialgen.carousels.requests import CarouselRequest, RegenerateSlideRequest
 from socialgen.carousels.uploads import (
@@ -21,18 +22,25 @@ from socialgen.carousels.uploads import (
     fetch_profile_image,
 )
 from socialgen.errors import BadRequest
-from socialgen.limits import MAX_IMAGE_BYTES, MAX_REFERENCE_IMAGES
-from socialgen.request_body import RequestBody, read_body
+from socialgen.limits import MAX_IMAGE_BYTES
+from socialgen.request_body import FormSpec, RequestBody, form_fields, media_type, read_body
 
 REFERENCES = "referenceImages"
 LOGO = "brandLogo"
 PROFILE = "userProfileImage"
-# Room for every file at its cap, plus one more so a sixth reference image is
-# refused by count ("At most 5 ...") rather than by size.
-MAX_FILES_BYTES = (MAX_REFERENCE_IMAGES + 3) * MAX_IMAGE_BYTES
-TOO_LARGE = (
-    f"The upload is too large: at most {MAX_REFERENCE_IMAGES} reference images, "
-    f"a logo and a profile image of {MAX_IMAGE_BYTES // (1024 * 1024)} MB each"
+# The form fields each endpoint takes are those its OpenAPI document lists, so that
+# a part named otherwise is refused as soon as its headers arrive.
+CREATE_FORM = FormSpec(
+    text_fields=form_fields(CREATE_BODY) - {REFERENCES, LOGO},
+    file_fields=frozenset({REFERENCES, LOGO, PROFILE}),
+    max_file_bytes=MAX_IMAGE_BYTES,
+    indexed_fields=frozenset({REFERENCES}),
+)
+REGENERATE_FORM = FormSpec(
+    text_fields=form_fields(REGENERATE_BODY) - {REFERENCES},
+    file_fields=frozenset({REFERENCES}),
+    max_file_bytes=MAX_IMAGE_BYTES,
+    indexed_fields=frozenset({REFERENCES}),
 )
 
 
@@ -49,7 +57,7 @@ class RegenerateBody:
 
 
 async def read_create_body(request: Request) -> CreateBody:
-    body = await _read(request, frozenset({REFERENCES, LOGO, PROFILE}))
+    body = await read_body(request, CREATE_FORM)
     if isinstance(body.fields.get(PROFILE), list):
         raise BadRequest("userProfileImage must be a URL string")
     carousel_request = CarouselRequest.from_fields(body.fields, form=is_form(request))
@@ -62,25 +70,15 @@ async def read_create_body(request: Request) -> CreateBody:
 
 
 async def read_regenerate_body(request: Request) -> RegenerateBody:
-    body = await _read(request, frozenset({REFERENCES}))
+    body = await read_body(request, REGENERATE_FORM)
     regenerate = RegenerateSlideRequest.from_fields(body.fields, form=is_form(request))
     references = await run_in_threadpool(check_reference_images, body.files.get(REFERENCES, []))
     return RegenerateBody(regenerate, references)
 
 
-async def _read(request: Request, file_fields: frozenset[str]) -> RequestBody:
-    return await read_body(
-        request,
-        file_fields=file_fields,
-        max_file_bytes=MAX_FILES_BYTES,
-        too_large=TOO_LARGE,
-    )
-
-
 def is_form(request: Request) -> bool:
     """A multipart form gives every field as text; JSON gives numbers as numbers."""
-    media_type = request.headers.get("content-type", "").split(";", 1)[0]
-    return media_type.strip().lower() == "multipart/form-data"
+    return media_type(request.headers.get("content-type", "")) == "multipart/form-data"
 
 
 def _one(body: RequestBody, name: str) -> CheckedImage | None:

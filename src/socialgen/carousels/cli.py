@@ -25,9 +25,7 @@ app = command_group("Carousels: AI slides with images, rendered to a vector PDF.
 
 ReferenceOpt = Annotated[
     list[Path] | None,
-    typer.Option(
-        "--reference-image", help="An image to guide the art (repeat, at most 5).", dir_okay=False
-    ),
+    typer.Option("--reference-image", help="An image to guide the art (repeat, at most 5)."),
 ]
 
 
@@ -42,7 +40,7 @@ def create(
     ] = None,
     reference_image: ReferenceOpt = None,
     logo: Annotated[
-        Path | None, typer.Option("--logo", help="A logo shown on every slide.", dir_okay=False)
+        Path | None, typer.Option("--logo", help="A logo shown on every slide.")
     ] = None,
     template: Annotated[
         str | None, typer.Option("--template", help="Slide template (see `carousel templates`).")
@@ -309,16 +307,10 @@ def _references(paths: list[Path]) -> list[CheckedImage]:
 
 
 def _read_text(path: Path, limit: int) -> str:
-    from socialgen.errors import BadRequest
-
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(limit + 1)
-    except OSError as error:
-        raise BadRequest(f"Cannot read {path}: {error.strerror or error}") from None
-    if len(data) > limit:
-        raise BadRequest(f"{path} is larger than {limit // (1024 * 1024)} MB")
+    from socialgen.local_files import read_regular_file
     from socialgen.text_check import check_text
+
+    data = read_regular_file(path, limit)
 
     text = data.decode("utf-8", "replace")
     check_text(text, str(path))  # a NUL would reach the renderer and the store

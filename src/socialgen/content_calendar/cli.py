@@ -93,15 +93,12 @@ def _export(
 
 
 def _read_pdf(path: Path) -> bytes:
-    from socialgen.errors import BadRequest
     from socialgen.limits import MAX_PDF_BYTES
+    from socialgen.local_files import read_regular_file
+    from socialgen.uploads import size_text
 
-    try:
-        if path.stat().st_size > MAX_PDF_BYTES:
-            raise BadRequest("The PDF is larger than 10 MB")
-        return path.read_bytes()
-    except OSError as error:
-        raise BadRequest(f"Cannot read {path}: {error.strerror or error}") from None
+    too_large = f"The PDF is larger than {size_text(MAX_PDF_BYTES)}"
+    return read_regular_file(path, MAX_PDF_BYTES, too_large=too_large)
 
 
 def _start_date(text: str | None) -> Any:

@@ -4,11 +4,14 @@ short-lived presigned redirect so the bytes go straight from the bucket."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import PurePosixPath
+from typing import BinaryIO
 
 from starlette.concurrency import run_in_threadpool
-from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response, StreamingResponse
 
 from socialgen.errors import NotFound
 from socialgen.files.backend import FILE_NOT_FOUND
@@ -20,6 +23,7 @@ from socialgen.files.store import MEDIA_TYPES, object_key
 # link soon stops working; the redirect itself is cached for less than that.
 PRESIGN_LIFETIME = timedelta(minutes=5)
 REDIRECT_CACHE = "private, max-age=60"
+CHUNK_BYTES = 256 * 1024
 # Names carry a content hash: the bytes behind a URL never change.
 IMMUTABLE = {
     "Cache-Control": "private, max-age=31536000, immutable",
@@ -34,10 +38,12 @@ async def file_response(workspace_id: str, key: str) -> Response:
         raise NotFound(FILE_NOT_FOUND)
     backend = current_backend()
     if isinstance(backend, LocalFolder):
-        path = backend.path(name)
-        if not await run_in_threadpool(path.is_file):
-            raise NotFound(FILE_NOT_FOUND)
-        return FileResponse(path, media_type=media_type, headers=IMMUTABLE)
+        # Sent from the file opened and checked (no symlink, inside the workspace),
+        # not by name: a FileResponse would open the path again and follow a link.
+        file = await run_in_threadpool(backend.open, name)
+        size = os.fstat(file.fileno()).st_size
+        headers = {**IMMUTABLE, "Content-Length": str(size)}
+        return StreamingResponse(_chunks(file), media_type=media_type, headers=headers)
     if redirects_enabled():
         url = await run_in_threadpool(_presigned, name)
         return RedirectResponse(url, status_code=307, headers={"Cache-Control": REDIRECT_CACHE})
@@ -50,3 +56,11 @@ def _presigned(name: str) -> str:
     if url is None:  # a backend without URLs of its own
         raise NotFound(FILE_NOT_FOUND)
     return url
+
+
+def _chunks(file: BinaryIO) -> Iterator[bytes]:
+    """The file's bytes, read in a worker thread by Starlette; the file closes when
+    they are all sent, or when the generator is dropped after the client left."""
+    with file:
+        while chunk := file.read(CHUNK_BYTES):
+            yield chunk

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import os
-import stat
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from PIL import Image, UnidentifiedImageError
 
 from socialgen.errors import BadRequest
 from socialgen.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS
+from socialgen.local_files import read_regular_file
 
 # Pillow format name -> media type. Nothing else is accepted (no SVG, TIFF, BMP ...).
 MEDIA_TYPES = {
@@ -107,24 +107,10 @@ def format_name_of(data: bytes) -> str | None:
 def read_image_file(path: Path, what: str) -> CheckedImage:
     """Read and check an image file for the CLI; `what` names it ("brand logo").
 
-    The size is checked before reading and the read is capped, so pointing at a
-    huge file (or a device) costs nothing.
+    Regular files only, and the read is capped whatever the file's size claims, so
+    pointing at a huge file, a device or a FIFO costs nothing (socialgen.local_files).
     """
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        raise BadRequest(f"{what} file not found: {path}") from None
-    except OSError as error:
-        raise BadRequest(f"{what} file cannot be read: {path} ({_reason(error)})") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise BadRequest(f"{what} file is a directory: {path}")
-    if stat.S_ISREG(info.st_mode) and info.st_size > MAX_IMAGE_BYTES:
-        raise BadRequest(f"{what} file is larger than {_megabytes(MAX_IMAGE_BYTES)}: {path}")
-    try:
-        with path.open("rb") as file:
-            data = file.read(MAX_IMAGE_BYTES + 1)  # one byte more tells "too large"
-    except OSError as error:
-        raise BadRequest(f"{what} file cannot be read: {path} ({_reason(error)})") from None
+    data = read_regular_file(path, MAX_IMAGE_BYTES, what=f"{what} file")
     return check_image(data, f"{what} file {path}")
 
 

@@ -87,12 +87,10 @@ def edit(
     if editor:
         with read_session(engine) as session:
             current = get_post(session, workspace_id, post_id).content
-        import click
-
         # Judged by the text, not by click's mtime check: a quick editor can write
         # within one clock tick of the file's creation and look untouched.
-        content = click.edit(current, require_save=False)
-        if content is None or content.strip() == current.strip():
+        content = _edit_in_editor(current)
+        if content.strip() == current.strip():
             raise BadRequest("Edit cancelled: the text was not changed")
         from socialgen.text_check import check_text
 
@@ -101,6 +99,31 @@ def edit(
         post = update_content(session, workspace_id, post_id, content)
         data = {"postId": post.id, "content": post.content}
     emit(json_output, data, lambda out: out.print(styled(("Updated", "green"), f" post {post_id}")))
+
+
+def _edit_in_editor(text: str) -> str:
+    """The text after $EDITOR saved it. The file is read back as any user's file
+    (socialgen.local_files): an editor that leaves a FIFO or a link to a device
+    in its place gets a clear refusal, not a hang or a read without end."""
+    import tempfile
+    from pathlib import Path
+
+    import click
+
+    from socialgen.errors import BadRequest
+    from socialgen.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
+
+    # A private folder, not a bare temp file: whatever the editor leaves beside or
+    # in place of the file (a backup, a swap file) goes with it.
+    with tempfile.TemporaryDirectory(prefix="socialgen-edit-") as folder:
+        path = Path(folder, "post.txt")
+        path.write_text(text if text.endswith("\n") else f"{text}\n", encoding="utf-8")
+        click.edit(filename=str(path))
+        data = read_regular_file(path, MAX_TEXT_FILE_BYTES)
+    try:
+        return data.decode("utf-8-sig").replace("\r\n", "\n")
+    except UnicodeDecodeError as error:
+        raise BadRequest(f"The edited text is not UTF-8 (byte {error.start + 1})") from None
 
 
 @app.command()

@@ -28,6 +28,7 @@ from sqlmodel import Session
 
 from socialgen.clock import iso, parse_iso, utcnow
 from socialgen.errors import BadRequest
+from socialgen.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
 from socialgen.posts.rules import valid_content
 from socialgen.posts.service import create_draft, schedule
 from socialgen.store.tables import Post, PostStatus
@@ -122,10 +123,7 @@ def import_posts(
 
 
 def _read_text(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise BadRequest(f"Cannot read {path}: {error.strerror or error}") from None
+    data = read_regular_file(path, MAX_TEXT_FILE_BYTES)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

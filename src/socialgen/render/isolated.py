@@ -174,6 +174,10 @@ def _serve(connection: Connection) -> None:
             answer = ("refused", error.message)
         except MemoryError:
             answer = ("failed", "they need more memory than a render may use")
-        except Exception as error:
-            answer = ("failed", f"{type(error).__name__}: {error}")
+        except RecursionError:  # deeply nested tables or lists
+            answer = ("failed", "their HTML is nested too deeply")
+        except Exception:
+            # WeasyPrint's own failures name Python internals a user cannot act on.
+            logger.exception("a slide render failed")
+            answer = ("failed", "the renderer could not lay them out")
         connection.send(answer)

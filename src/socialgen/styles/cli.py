@@ -241,11 +241,13 @@ def import_(
 
 def read_posts_file(path: Path) -> list[str]:
     from socialgen.errors import BadRequest
+    from socialgen.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
 
+    data = read_regular_file(path, MAX_TEXT_FILE_BYTES)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise BadRequest(f"Cannot read {path}: {error}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadRequest(f"Cannot read {path}: not UTF-8 text (byte {error.start + 1})") from None
     from socialgen.text_check import check_text
 
     check_text(text, str(path))

@@ -1,0 +1,292 @@
+"""Publishing benchmark: latency, throughput and duplicates, idle cost, overhead.
+
+    .venv/bin/python bench/publish.py [--database-url postgresql://postgres@127.0.0.1:5432/test]
+
+Runs on PostgreSQL (a schema of its own, dropped at the end) with real `socialgen
+serve` processes and a recording network on 127.0.0.1 that counts every call on its
+own side (tests/fakes/recording_network.py). Prints:
+1. due time -> live post with serve's scheduler (default 1 s poll): p50/p95, 100 posts;
+2. 200 due posts through 2 serve + 1 publish-due: posts/s and duplicates;
+3. idle scheduler CPU share of one core with 10,000 scheduled posts;
+4. the outbox's overhead against calling the network adapter directly, same posts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+SOCIALGEN = str(Path(sys.executable).with_name("socialgen"))
+SCHEMA = "socialgen_bench"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--database-url", default="postgresql://postgres@127.0.0.1:5432/test")
+    args = parser.parse_args()
+    home = tempfile.mkdtemp(prefix="socialgen-bench-")
+    separator = "&" if "?" in args.database_url else "?"
+    url = f"{args.database_url}{separator}options=-csearch_path%3D{SCHEMA}"
+    os.environ.update(
+        SOCIALGEN_HOME=home,
+        SOCIALGEN_DATABASE_URL=url,
+        PYTHONPATH=str(ROOT),
+        SOCIALGEN_TEST_NETWORKS="racenet=tests.fakes.recording_network",
+    )
+    _schema(args.database_url, create=True)
+    try:
+        _run()
+    finally:
+        from socialgen.store.engine import dispose_engines
+
+        dispose_engines()
+        _schema(args.database_url, create=False)
+
+
+def _run() -> None:
+    from tests.fakes.recording_network import RecordingServer
+
+    from socialgen.startup import open_store
+
+    engine = open_store()
+    with RecordingServer() as server:
+        account = _account(engine, server.url)
+        latency(engine, server, account)
+        throughput(engine, server, account)
+        overhead(engine, server, account)
+    idle_cpu(engine, account)
+
+
+def latency(engine: object, server: object, account: str) -> None:
+    from socialgen.clock import utcnow
+
+    start = utcnow() + timedelta(seconds=4)
+    due = {
+        _queue(engine, account, start + timedelta(seconds=i * 0.1), f"lat {i}"): 0.0
+        for i in range(100)
+    }
+    due_at = {key: (start + timedelta(seconds=i * 0.1)).timestamp() for i, key in enumerate(due)}
+    serve = _serve()
+    try:
+        _wait(lambda: all(key in server.sent_at for key in due_at), 60)  # type: ignore[attr-defined]
+    finally:
+        _stop(serve)
+    lags = sorted(server.sent_at[key] - due_at[key] for key in due_at)  # type: ignore[attr-defined]
+    print(
+        f"1. due -> live (serve scheduler, 1 s poll, 100 posts): "
+        f"p50 {statistics.median(lags):.2f} s, p95 {lags[94]:.2f} s, max {lags[-1]:.2f} s"
+    )
+
+
+def throughput(engine: object, server: object, account: str) -> None:
+    from socialgen.clock import utcnow
+
+    server.senders.clear()  # type: ignore[attr-defined]
+    due = utcnow() + timedelta(seconds=5)
+    keys = [_queue(engine, account, due, f"burst {i}") for i in range(200)]
+    serves = [_serve(), _serve()]
+    try:
+        time.sleep(max(0.0, (due - utcnow()).total_seconds()))
+        cron = subprocess.run([SOCIALGEN, "publish-due", "--json"], capture_output=True, cwd=ROOT)
+        _wait(lambda: all(key in server.sent_at for key in keys), 120)  # type: ignore[attr-defined]
+    finally:
+        for serve in serves:
+            _stop(serve)
+    last = max(server.sent_at[key] for key in keys)  # type: ignore[attr-defined]
+    duplicates = sum(server.sends[key] - 1 for key in keys)  # type: ignore[attr-defined]
+    created = len(set(keys) & set(server.created))  # type: ignore[attr-defined]
+    print(
+        f"2. 200 due posts, 2 serve + 1 publish-due (exit {cron.returncode}): "
+        f"{200 / (last - due.timestamp()):.0f} posts/s, {created} created, "
+        f"{duplicates} duplicates, senders {dict(server.senders)}"  # type: ignore[attr-defined]
+    )
+    server.senders.clear()  # type: ignore[attr-defined]
+
+
+def overhead(engine: object, server: object, account: str) -> None:
+    from socialgen.clock import utcnow
+    from socialgen.publishing.adapters import build_adapter
+    from socialgen.publishing.claim import worker_name
+    from socialgen.publishing.networks.base import OutgoingPost
+    from socialgen.publishing.runner import THREADS, publish_pass
+    from socialgen.store.engine import read_session
+    from socialgen.store.tables import SocialAccount
+
+    with read_session(engine) as session:  # type: ignore[arg-type]
+        row = session.get(SocialAccount, account)
+    for delay in ("0", "0.1"):
+        os.environ["RECORDING_NETWORK_DELAY"] = delay
+        adapter = build_adapter(engine, row)  # type: ignore[arg-type]
+        posts = [
+            OutgoingPost(f"direct-{delay}-{i}", f"direct-{delay}-{i}", "text") for i in range(100)
+        ]
+        began = time.perf_counter()
+        with ThreadPoolExecutor(THREADS) as executor:
+            list(executor.map(adapter.publish, posts))
+        direct = time.perf_counter() - began
+        now = utcnow()
+        for i in range(100):
+            _queue(engine, account, now, f"outbox {delay} {i}")
+        began = time.perf_counter()
+        with ThreadPoolExecutor(THREADS) as executor:
+            report = publish_pass(engine, worker_name("bench"), executor)  # type: ignore[arg-type]
+        outbox = time.perf_counter() - began
+        assert report.counts()["published"] == 100, report.counts()
+        print(
+            f"4. overhead, 100 posts, {THREADS} threads, "
+            f"network latency {float(delay) * 1000:.0f} ms: direct {direct:.2f} s, "
+            f"outbox {outbox:.2f} s, ratio {outbox / direct:.2f}x"
+        )
+    os.environ.pop("RECORDING_NETWORK_DELAY", None)
+
+
+def idle_cpu(engine: object, account: str) -> None:
+    from socialgen.clock import utcnow
+
+    _bulk_scheduled(engine, account, 10_000, utcnow() + timedelta(days=3))
+    serve = _serve()
+    try:
+        time.sleep(3)  # start-up and the first metrics look are not idling
+        before, began = _cpu_seconds(serve.pid), time.monotonic()
+        time.sleep(20)
+        used, wall = _cpu_seconds(serve.pid) - before, time.monotonic() - began
+    finally:
+        _stop(serve)
+    print(
+        f"3. idle scheduler, 10,000 scheduled posts: {100 * used / wall:.2f}% of one core "
+        f"({used:.2f} s CPU in {wall:.0f} s)"
+    )
+
+
+# --- helpers --------------------------------------------------------------------------
+
+
+def _schema(database_url: str, *, create: bool) -> None:
+    from sqlalchemy import create_engine, text
+
+    admin = create_engine(database_url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with admin.begin() as connection:
+        connection.execute(text(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE"))
+        if create:
+            connection.execute(text(f"CREATE SCHEMA {SCHEMA}"))
+    admin.dispose()
+
+
+def _account(engine: object, url: str) -> str:
+    from socialgen.publishing.secrets import encrypt_secret
+    from socialgen.store.engine import transaction
+    from socialgen.store.tables import SocialAccount
+    from socialgen.workspaces.service import default_workspace
+
+    with transaction(engine) as session:  # type: ignore[arg-type]
+        workspace = default_workspace(session)
+        assert workspace is not None
+        account = SocialAccount(
+            workspace_id=workspace.id,
+            network="racenet",
+            handle="@bench",
+            service_url=url,
+            secret_ciphertext=encrypt_secret({"password": "bench"}),
+        )
+        session.add(account)
+        session.flush()
+        return account.id
+
+
+def _queue(engine: object, account_id: str, due: datetime, text: str) -> str:
+    from socialgen.posts.service import create_draft
+    from socialgen.publishing.outbox import idempotency_key
+    from socialgen.store.engine import transaction
+    from socialgen.store.tables import Publication, SocialAccount
+
+    with transaction(engine) as session:  # type: ignore[arg-type]
+        account = session.get(SocialAccount, account_id)
+        assert account is not None
+        post = create_draft(session, account.workspace_id, text)
+        publication = Publication(
+            workspace_id=account.workspace_id, post_id=post.id, account_id=account_id, due_at=due
+        )
+        session.add(publication)
+        session.flush()
+        return idempotency_key(publication.id)
+
+
+def _bulk_scheduled(engine: object, account_id: str, count: int, due: datetime) -> None:
+    from socialgen.store.engine import transaction
+    from socialgen.store.tables import Post, Publication, SocialAccount
+
+    with transaction(engine) as session:  # type: ignore[arg-type]
+        account = session.get(SocialAccount, account_id)
+        assert account is not None
+        for i in range(count):
+            post = Post(
+                workspace_id=account.workspace_id,
+                content=f"later {i}",
+                status="scheduled",
+                scheduled_at=due,
+            )
+            post.place_on_timeline()
+            session.add(post)
+            session.add(
+                Publication(
+                    workspace_id=account.workspace_id,
+                    post_id=post.id,
+                    account_id=account_id,
+                    due_at=due,
+                )
+            )
+            if i % 1000 == 999:
+                session.flush()
+
+
+def _serve() -> subprocess.Popen[bytes]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [SOCIALGEN, "serve", "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _wait(lambda: socket.socket().connect_ex(("127.0.0.1", port)) == 0, 30)
+    return process
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def _wait(done: object, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise TimeoutError("benchmark step did not finish")
+        time.sleep(0.05)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime of a process and its children (uvicorn runs the app in-process
+    with one worker, so this is the scheduler's process)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Reading a file the user named on the command line (`--file`, `--pdf`, `--logo`,
+slide HTML, imports, the `--editor` result): regular files only, with a cap.
+
+Why not `path.read_bytes()`: a device (`/dev/zero`, or a symlink to it) never ends
+and reports size 0, so a size check on `st_size` passes and the read fills memory; a
+FIFO with no writer blocks `open()` forever. So the file is opened without blocking,
+judged by `fstat` on what was opened (not by the path, which a symlink or a rename
+can change), and read at most `limit + 1` bytes whatever its size claims.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import stat
+from pathlib import Path
+
+from socialgen.errors import BadRequest
+from socialgen.uploads import size_text
+
+# Text a command reads from a file (posts to import, a style's example posts, the
+# edited post): far above any real use, small enough to hold in memory.
+MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024
+_CHUNK = 1024 * 1024
+# O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting.
+# O_NOCTTY: naming a terminal device must not make it the process's terminal.
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+
+
+def not_a_regular_file(path: Path, what: str | None = None) -> BadRequest:
+    prefix = f"{what} is " if what else ""
+    return BadRequest(f"{prefix}not a regular file: {path}")
+
+
+def read_regular_file(
+    path: Path, limit: int, *, what: str | None = None, too_large: str | None = None
+) -> bytes:
+    """The bytes of the regular file at `path`, at most `limit` of them.
+
+    `what` names the file in messages ("brand logo file"); without it they read
+    "Cannot read PATH: ...". `too_large` replaces the message for a file over `limit`.
+    Every failure is a BadRequest whose message names the path, never an exception.
+    """
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError as error:
+        raise _open_error(path, error, what) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise not_a_regular_file(path, what)
+        # A regular file never blocks; clear the flag so reads behave as usual.
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        data = _read_at_most(fd, limit + 1)  # one byte more tells "too large"
+    except OSError as error:
+        raise _read_error(path, error, what) from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        if too_large is not None:
+            raise BadRequest(too_large)
+        where = f"{what} is" if what else f"{path} is"
+        suffix = f": {path}" if what else ""
+        raise BadRequest(f"{where} larger than {size_text(limit)}{suffix}")
+    return data
+
+
+def _read_at_most(fd: int, count: int) -> bytes:
+    # The size is counted as the bytes arrive: st_size can be stale or a lie.
+    data = bytearray()
+    while len(data) < count:
+        chunk = os.read(fd, min(_CHUNK, count - len(data)))
+        if not chunk:
+            break
+        data += chunk
+    return bytes(data)
+
+
+def _open_error(path: Path, error: OSError, what: str | None) -> BadRequest:
+    if error.errno in (errno.ENXIO, errno.EISDIR, errno.ENODEV):
+        return not_a_regular_file(path, what)  # a socket, a directory, a device
+    if error.errno in (errno.ENOENT, errno.ENOTDIR):
+        return BadRequest(
+            f"{what} not found: {path}" if what else f"Cannot read {path}: no such file"
+        )
+    return _read_error(path, error, what)
+
+
+def _read_error(path: Path, error: OSError, what: str | None) -> BadRequest:
+    reason = error.strerror or "the file cannot be read"
+    if what:
+        return BadRequest(f"{what} cannot be read: {path} ({reason})")
+    return BadRequest(f"Cannot read {path}: {reason}")

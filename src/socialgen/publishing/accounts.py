@@ -1,0 +1,306 @@
+"""Social accounts of a workspace: connect, store (secret encrypted), find, check, remove.
+
+Functions taking a `Session` never commit (the caller's transaction does). Those that
+talk to a network (`connect_account`, `authorize_account`, `check_account`) take no
+session: they run outside any transaction, since a network call can take seconds and
+an adapter may save a refreshed secret in its own transaction meanwhile (on SQLite a
+write transaction held around it would wait on itself).
+
+Secrets never leave this module in the clear except to an adapter: views carry no
+secret, and a network's error message is scrubbed of the secret before it is shown.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import Engine, func
+from sqlmodel import Session, col, select
+from typing_extensions import TypedDict  # pydantic reads it on Python 3.11
+
+from socialgen.clock import iso, utcnow
+from socialgen.errors import BadRequest, NotFound, SocialgenError
+from socialgen.publishing.networks.base import (
+    AccountCredentials,
+    AccountIdentity,
+    Connected,
+    PublishError,
+    SecretSaver,
+)
+from socialgen.publishing.registry import known_networks, network_module
+from socialgen.publishing.secrets import decrypt_secret, encrypt_secret
+from socialgen.sources.guard import check_url
+from socialgen.store.engine import transaction
+from socialgen.store.tables import Publication, PublicationState, SocialAccount
+
+logger = logging.getLogger("socialgen.publishing")
+
+ACCOUNT_NOT_FOUND = "Social account not found: {ref}"
+MAX_HANDLE = 320
+# Secret values shorter than this are not scrubbed from messages: "1" would mangle them.
+MIN_SCRUBBED = 4
+
+
+class AccountView(TypedDict):
+    id: str
+    network: str
+    handle: str
+    displayName: str
+    email: str
+    profileUrl: str
+    serviceUrl: str
+    createdAt: str | None
+
+
+class NetworkRefused(SocialgenError):
+    """The network said no (credentials refused, bad request): the caller must act."""
+
+    status_code = 400
+
+
+class NetworkUnavailable(SocialgenError):
+    """The network could not be reached or failed (5xx, timeout): try again later."""
+
+    status_code = 502
+
+
+# --- the store --------------------------------------------------------------------
+
+
+def add_account(
+    session: Session, workspace_id: str, network: str, connected: Connected
+) -> SocialAccount:
+    """Store the account, or, when this workspace already has it (same network and
+    handle), reconnect it: new secret and profile, same id, its publications kept."""
+    network = _known(network)
+    identity = connected.identity
+    handle = identity.handle.strip()
+    if not handle or len(handle) > MAX_HANDLE:
+        raise BadRequest(f"{network} gave an unusable account handle")
+    account = session.exec(
+        select(SocialAccount).where(
+            SocialAccount.workspace_id == workspace_id,
+            SocialAccount.network == network,
+            SocialAccount.handle == handle,
+        )
+    ).first()
+    if account is None:
+        account = SocialAccount(
+            workspace_id=workspace_id,
+            network=network,
+            handle=handle,
+            service_url=connected.service_url,
+            secret_ciphertext="",
+        )
+    account.display_name = identity.display_name[:200]
+    account.email = identity.email[:320]
+    account.profile_url = identity.profile_url[:2048]
+    account.service_url = connected.service_url
+    account.secret_ciphertext = encrypt_secret(connected.secret)
+    account.updated_at = utcnow()
+    session.add(account)
+    session.flush()
+    logger.info("social account %s connected: %s %s", account.id, network, handle)
+    return account
+
+
+def list_accounts(session: Session, workspace_id: str) -> list[SocialAccount]:
+    statement = (
+        select(SocialAccount)
+        .where(SocialAccount.workspace_id == workspace_id)
+        .order_by(col(SocialAccount.network), col(SocialAccount.handle))
+    )
+    return list(session.exec(statement).all())
+
+
+def get_account(session: Session, workspace_id: str, ref: str) -> SocialAccount:
+    """By id, by handle (with or without its leading @, any case), or `network:handle`;
+    only in this workspace. Two networks with one handle need the `network:` form."""
+    ref = ref.strip()
+    by_id = session.get(SocialAccount, ref) if ref else None
+    if by_id is not None and by_id.workspace_id == workspace_id:
+        return by_id
+    prefix, colon, rest = ref.partition(":")
+    # A LinkedIn handle is a URN ("urn:li:person:..."): only a network name is a prefix.
+    network = prefix.strip().lower() if colon and prefix.strip().lower() in known_networks() else ""
+    handle = rest if network else ref
+    statement = select(SocialAccount).where(
+        SocialAccount.workspace_id == workspace_id,
+        func.lower(SocialAccount.handle).in_(_handle_forms(handle)),
+    )
+    if network:
+        statement = statement.where(SocialAccount.network == network)
+    matches = list(session.exec(statement).all()) if handle.strip() else []
+    if len(matches) > 1:
+        named = ", ".join(f"{m.network}:{m.handle}" for m in matches)
+        raise BadRequest(f"Several accounts are called {ref}: name one of {named}")
+    if not matches:
+        raise NotFound(ACCOUNT_NOT_FOUND.format(ref=ref))
+    return matches[0]
+
+
+def queued_publications(session: Session, account_id: str) -> int:
+    """How many publications wait to go out through this account."""
+    statement = (
+        select(func.count())
+        .select_from(Publication)
+        .where(
+            Publication.account_id == account_id,
+            Publication.state == PublicationState.QUEUED,
+        )
+    )
+    return int(session.exec(statement).one())
+
+
+def remove_account(session: Session, workspace_id: str, ref: str) -> SocialAccount:
+    """Delete the account; the database deletes its publications (and their metric
+    snapshots) with it, queued ones included: call `queued_publications` first to say
+    how many."""
+    account = get_account(session, workspace_id, ref)
+    session.delete(account)
+    session.flush()
+    logger.info("social account %s removed", account.id)
+    return account
+
+
+def credentials_for(account: SocialAccount) -> AccountCredentials:
+    return AccountCredentials(
+        network=account.network,
+        service_url=account.service_url,
+        handle=account.handle,
+        secret=decrypt_secret(account.secret_ciphertext),
+    )
+
+
+def secret_saver(engine: Engine, account_id: str) -> SecretSaver:
+    """For an adapter that refreshed its session or token: store the new secret at
+    once, in a short transaction of its own (the refresh token it replaces may
+    already be spent on the network's side)."""
+
+    def save(fields: dict[str, str]) -> None:
+        with transaction(engine) as session:
+            account = session.get(SocialAccount, account_id)
+            if account is None:  # removed meanwhile: nothing to keep
+                return
+            account.secret_ciphertext = encrypt_secret(fields)
+            account.updated_at = utcnow()
+            session.add(account)
+
+    return save
+
+
+def account_view(account: SocialAccount) -> AccountView:
+    """The account as the CLI's --json and the HTTP API show it: never its secret."""
+    return {
+        "id": account.id,
+        "network": account.network,
+        "handle": account.handle,
+        "displayName": account.display_name,
+        "email": account.email,
+        "profileUrl": account.profile_url,
+        "serviceUrl": account.service_url,
+        "createdAt": iso(account.created_at),
+    }
+
+
+# --- the networks -----------------------------------------------------------------
+
+
+def service_url_for(network: str, given: str | None) -> str:
+    """The service the account lives on: the one given (a bare host means https) or
+    the network's default, normalised and passed through the SSRF guard."""
+    module = network_module(network)
+    url = (given or "").strip() or getattr(module, "DEFAULT_SERVICE_URL", "")
+    if not url:
+        raise BadRequest(f"Name the {_known(network)} server: its URL is required")
+    if "://" not in url:
+        url = "https://" + url
+    return check_url(url.rstrip("/"))
+
+
+def connect_account(network: str, service_url: str | None, handle: str, secret: str) -> Connected:
+    """The non-interactive way in (an app password or an access token), verified by
+    the network. Raises NetworkRefused / NetworkUnavailable in the network's words."""
+    if not secret.strip():
+        raise BadRequest("The app password or access token is empty")
+    if _known(network) == "bluesky" and not handle.strip():
+        raise BadRequest("A Bluesky handle is required (e.g. you.bsky.social)")
+    url = service_url_for(network, service_url)
+    module = network_module(network)
+    with _network_errors(network, [secret]):
+        return module.connect(url, handle.strip(), secret.strip())
+
+
+def authorize_account(
+    network: str,
+    service_url: str | None,
+    options: dict[str, str],
+    *,
+    open_browser: bool,
+    announce: Callable[[str], None],
+) -> Connected:
+    """The interactive OAuth way in (Mastodon, LinkedIn) through a loopback redirect."""
+    url = service_url_for(network, service_url)
+    module = network_module(network)
+    if not hasattr(module, "authorize"):
+        raise BadRequest(f"{_known(network)} has no browser sign-in: give the secret instead")
+    with _network_errors(network, options.values()):
+        return module.authorize(url, options, open_browser=open_browser, announce=announce)
+
+
+def check_account(engine: Engine, account: SocialAccount) -> AccountIdentity:
+    """Ask the network who the stored credentials belong to. Call it outside any
+    transaction (see the module's note)."""
+    check_url(account.service_url)  # the guard again: DNS answers change
+    credentials = credentials_for(account)
+    module = network_module(account.network)
+    with _network_errors(account.network, credentials.secret.values()):
+        adapter = module.build(credentials, secret_saver(engine, account.id))
+        return adapter.check()
+
+
+@contextmanager
+def _network_errors(network: str, secrets: Iterable[str]) -> Iterator[None]:
+    """Turn what a network module raises into domain errors without the secret."""
+    values = list(secrets)
+    try:
+        yield
+    except SocialgenError:
+        raise  # BadRequest from the module, guard refusals: as they are
+    except PublishError as error:
+        message = scrub(error.message, values)
+        if error.reconnect:
+            raise NetworkRefused(
+                f"{network} refused the credentials: {message}. "
+                f"Reconnect the account: socialgen accounts add {network} ..."
+            ) from None
+        if error.retryable or error.outcome_unknown:
+            raise NetworkUnavailable(f"{network} is unavailable: {message}") from None
+        raise NetworkRefused(f"{network} refused: {message}") from None
+    except Exception as error:
+        # Not the contract's error: name its kind only, as its text may hold a URL
+        # with a token in it.
+        logger.warning("%s network call failed: %s", network, type(error).__name__)
+        raise NetworkUnavailable(f"Could not talk to {network}: {type(error).__name__}") from None
+
+
+def scrub(message: str, secrets: Iterable[str]) -> str:
+    """`message` with every secret value in it replaced by ***."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        if len(secret) >= MIN_SCRUBBED:
+            message = message.replace(secret, "***")
+    return message
+
+
+def _known(network: str) -> str:
+    name = network.strip().lower()
+    if name not in known_networks():
+        raise BadRequest(f"Unknown network {network!r}: use one of bluesky, mastodon, linkedin")
+    return name
+
+
+def _handle_forms(handle: str) -> list[str]:
+    bare = handle.strip().lstrip("@").lower()
+    return [bare, "@" + bare]

@@ -1,0 +1,214 @@
+"""HTTP endpoints for social accounts (/api/v1/social-accounts/{workspaceId}).
+
+Any member may list and read accounts (members publish through them); only owners
+and admins add, remove or check them. Adding is the non-interactive way in: an app
+password or an access token in the body (the browser sign-in is the CLI's). No
+answer ever carries a secret.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar
+
+from fastapi import APIRouter, Body, Depends, Path
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, WithJsonSchema
+from typing_extensions import TypedDict
+
+from socialgen.api_support import EngineDep, error_responses
+from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.errors import BadRequest
+from socialgen.limits import NOT_BLANK_PATTERN
+from socialgen.posts.schemas import required_fields
+from socialgen.publishing import accounts
+from socialgen.publishing.accounts import AccountView
+from socialgen.publishing.registry import BUILT_IN
+from socialgen.store.engine import read_session, transaction
+from socialgen.store.tables import Role
+
+router = APIRouter(prefix="/api/v1/social-accounts", tags=["social accounts"])
+
+Member = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
+Manager = Annotated[
+    WorkspaceAccess,
+    Depends(WorkspaceGuard(bearer_required=False, roles=frozenset({Role.OWNER, Role.ADMIN}))),
+]
+AccountId = Annotated[str, Path(alias="accountId")]
+MAX_SECRET_CHARS = 4096
+
+
+class AddAccountBody(BaseModel):
+    """An account and its secret. The endpoint names a missing or blank field itself;
+    the model refuses wrong types."""
+
+    model_config = ConfigDict(strict=True, json_schema_extra=required_fields("network", "secret"))
+
+    network: Annotated[
+        StrictStr | None, WithJsonSchema({"type": "string", "enum": list(BUILT_IN)})
+    ] = Field(default=None, description="bluesky, mastodon or linkedin.")
+    handle: Annotated[
+        StrictStr | None,
+        WithJsonSchema({"anyOf": [{"type": "string", "maxLength": 320}, {"type": "null"}]}),
+    ] = Field(
+        default=None,
+        description="Bluesky: the handle the app password belongs to. Mastodon and LinkedIn: "
+        "leave out (the token says whose it is).",
+    )
+    service_url: Annotated[
+        StrictStr | None,
+        WithJsonSchema({"anyOf": [{"type": "string", "maxLength": 2048}, {"type": "null"}]}),
+    ] = Field(
+        default=None,
+        alias="serviceUrl",
+        description="Bluesky PDS or Mastodon instance (required for Mastodon); "
+        "the network's own when left out.",
+    )
+    secret: Annotated[
+        StrictStr | None,
+        WithJsonSchema(
+            {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": MAX_SECRET_CHARS,
+                "pattern": NOT_BLANK_PATTERN,
+            }
+        ),
+    ] = Field(
+        default=None,
+        description="A Bluesky app password, or a Mastodon or LinkedIn access token. "
+        "Stored encrypted; never returned.",
+    )
+    missing_body: ClassVar[str] = "network and secret are required"
+
+
+class IdentityView(TypedDict):
+    handle: str
+    displayName: str
+    profileUrl: str
+    email: str
+
+
+class CheckView(TypedDict):
+    account: AccountView
+    ok: bool
+    identity: IdentityView
+
+
+class RemovedView(TypedDict):
+    account: AccountView
+    queuedPublicationsRemoved: int
+
+
+class AccountListResponse(TypedDict):
+    success: bool
+    data: list[AccountView]
+
+
+class AccountResponse(TypedDict):
+    success: bool
+    data: AccountView
+
+
+class CheckResponse(TypedDict):
+    success: bool
+    data: CheckView
+
+
+class RemovedResponse(TypedDict):
+    success: bool
+    message: str
+    data: RemovedView
+
+
+@router.get(
+    "/{workspaceId}", response_model=AccountListResponse, responses=error_responses(401, 403)
+)
+def list_social_accounts(caller: Member, engine: EngineDep) -> AccountListResponse:
+    """The workspace's social accounts (never their secrets)."""
+    with read_session(engine) as session:
+        found = accounts.list_accounts(session, caller.workspace_id)
+        return {"success": True, "data": [accounts.account_view(a) for a in found]}
+
+
+@router.post(
+    "/{workspaceId}",
+    status_code=201,
+    response_model=AccountResponse,
+    responses=error_responses(400, 401, 403, 502),
+)
+def add_social_account(
+    caller: Manager, engine: EngineDep, body: Annotated[AddAccountBody, Body()]
+) -> AccountResponse:
+    """Connect an account with an app password (Bluesky) or an access token (Mastodon,
+    LinkedIn), verified with the network first. The same account again (network and
+    handle) is reconnected: its secret is replaced, its id kept."""
+    if body.network is None or not body.network.strip():
+        raise BadRequest("network is required: bluesky, mastodon or linkedin")
+    if body.secret is None or not body.secret.strip():
+        raise BadRequest("secret is required: an app password or access token")
+    if len(body.secret) > MAX_SECRET_CHARS:
+        raise BadRequest(f"secret must be at most {MAX_SECRET_CHARS} characters")
+    connected = accounts.connect_account(
+        body.network, body.service_url, body.handle or "", body.secret
+    )
+    with transaction(engine) as session:
+        account = accounts.add_account(session, caller.workspace_id, body.network, connected)
+        return {"success": True, "data": accounts.account_view(account)}
+
+
+@router.get(
+    "/{workspaceId}/{accountId}",
+    response_model=AccountResponse,
+    responses=error_responses(401, 403, 404),
+)
+def get_social_account(caller: Member, engine: EngineDep, account_id: AccountId) -> AccountResponse:
+    """One account, by id (or handle, or network:handle)."""
+    with read_session(engine) as session:
+        account = accounts.get_account(session, caller.workspace_id, account_id)
+        return {"success": True, "data": accounts.account_view(account)}
+
+
+@router.post(
+    "/{workspaceId}/{accountId}/check",
+    response_model=CheckResponse,
+    responses=error_responses(400, 401, 403, 404, 409, 502),
+)
+def check_social_account(caller: Member, engine: EngineDep, account_id: AccountId) -> CheckResponse:
+    """Ask the network whether the stored credentials still work, and whose they are.
+    A refusal is a 400 in the network's words; an unreachable network a 502."""
+    with read_session(engine) as session:
+        account = accounts.get_account(session, caller.workspace_id, account_id)
+    identity = accounts.check_account(engine, account)  # no transaction held meanwhile
+    return {
+        "success": True,
+        "data": {
+            "account": accounts.account_view(account),
+            "ok": True,
+            "identity": {
+                "handle": identity.handle,
+                "displayName": identity.display_name,
+                "profileUrl": identity.profile_url,
+                "email": identity.email,
+            },
+        },
+    }
+
+
+@router.delete(
+    "/{workspaceId}/{accountId}",
+    response_model=RemovedResponse,
+    responses=error_responses(401, 403, 404),
+)
+def remove_social_account(
+    caller: Manager, engine: EngineDep, account_id: AccountId
+) -> RemovedResponse:
+    """Remove an account with its publications; says how many were still queued."""
+    with transaction(engine) as session:
+        account = accounts.get_account(session, caller.workspace_id, account_id)
+        queued = accounts.queued_publications(session, account.id)
+        accounts.remove_account(session, caller.workspace_id, account.id)
+        view = accounts.account_view(account)
+    return {
+        "success": True,
+        "message": "Social account removed",
+        "data": {"account": view, "queuedPublicationsRemoved": queued},
+    }

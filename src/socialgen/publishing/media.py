@@ -1,0 +1,67 @@
+"""What a post carries to the networks besides its text.
+
+A carousel post sends the carousel's PDF as a "document" (LinkedIn's document post)
+and its first slide images as "image" items with alt text from the slide's title and
+text (Bluesky and Mastodon); each adapter picks what its network takes.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine
+from sqlmodel import col, select
+
+from socialgen.files.store import MEDIA_TYPES, read_file
+from socialgen.publishing.networks.base import MediaItem
+from socialgen.store.engine import read_session
+from socialgen.store.tables import Carousel, CarouselSlide, Post
+
+MAX_IMAGES = 4  # Bluesky's limit per post, and Mastodon's default
+MAX_ALT_CHARS = 1000  # within Bluesky's and Mastodon's (1,500) alt text limits
+
+
+def post_media(engine: Engine, post: Post) -> tuple[MediaItem, ...]:
+    """The post's media, read from the file store (nothing when it has none)."""
+    if not post.carousel:
+        return ()
+    with read_session(engine) as session:
+        carousel = session.exec(
+            select(Carousel).where(
+                col(Carousel.workspace_id) == post.workspace_id,
+                col(Carousel.post_id) == post.id,
+            )
+        ).first()
+        if carousel is None:
+            return ()
+        slides = session.exec(
+            select(CarouselSlide)
+            .where(col(CarouselSlide.carousel_id) == carousel.id)
+            .order_by(col(CarouselSlide.position))
+            .limit(MAX_IMAGES)
+        ).all()
+    # Read outside the session: a bucket read can take a while.
+    items = [
+        MediaItem(
+            kind="document",
+            data=read_file(post.workspace_id, carousel.pdf_file),
+            mime_type="application/pdf",
+            title=carousel.name,
+        )
+    ]
+    for slide in slides:
+        extension = slide.image_file.rsplit(".", 1)[-1].lower()
+        items.append(
+            MediaItem(
+                kind="image",
+                data=read_file(post.workspace_id, slide.image_file),
+                mime_type=MEDIA_TYPES.get(extension, "image/jpeg"),
+                alt_text=alt_text(slide.title, slide.content),
+            )
+        )
+    return tuple(items)
+
+
+def alt_text(title: str, content: str) -> str:
+    text = ". ".join(part.strip().rstrip(".") for part in (title, content) if part.strip())
+    if len(text) <= MAX_ALT_CHARS:
+        return text
+    return text[: MAX_ALT_CHARS - 1].rsplit(" ", 1)[0] + "…"

@@ -1,0 +1,279 @@
+"""`socialgen posts publish|schedule|unschedule|stats|publications` and
+`socialgen publish-due`.
+
+posts/ sits below publishing and must not import it, so the posts group gets these
+commands from here (`extend_posts_group`, called by cli.py): `schedule` and
+`unschedule` replace the posts group's own, adding `--to` and the outbox.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from socialgen.cli_support import JsonOpt, WorkspaceOpt, emit, open_workspace, styled
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+PostIdArg = Annotated[str, typer.Argument(help="Post id.", show_default=False)]
+ToOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--to",
+        help="Account to publish to: id, handle or network:handle (repeat for several).",
+        show_default=False,
+    ),
+]
+# How long `posts publish` waits in the terminal for retries the network asked for.
+PUBLISH_WAIT_SECONDS = 60.0
+
+
+def extend_posts_group(posts_app: typer.Typer) -> None:
+    """Give `socialgen posts` the publishing commands."""
+    replaced = {"schedule", "unschedule"}
+    posts_app.registered_commands = [
+        info
+        for info in posts_app.registered_commands
+        if (info.name or getattr(info.callback, "__name__", "")) not in replaced
+    ]
+    posts_app.command("publish")(publish)
+    posts_app.command("schedule")(schedule)
+    posts_app.command("unschedule")(unschedule)
+    posts_app.command("publications")(publications)
+    posts_app.command("stats")(stats)
+
+
+def publish(
+    post_id: PostIdArg,
+    to: ToOpt = None,
+    retry: Annotated[
+        bool, typer.Option("--retry", help="Queue failed, unknown or missed publications again.")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what each network would receive; send nothing.")
+    ] = False,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Publish a post now to one or more accounts (exit 1 if one did not go out)."""
+    from socialgen.errors import BadRequest
+
+    if not to:
+        raise BadRequest("Name at least one account to publish to (--to ACCOUNT)")
+    engine, workspace_id = open_workspace(workspace)
+    if dry_run:
+        from socialgen.publishing.dryrun import dry_run as preview
+
+        previews = preview(engine, workspace_id, post_id, to)
+        emit(json_output, {"postId": post_id, "networks": previews}, _print_previews(previews))
+        return
+    from socialgen.publishing.runner import publish_now
+
+    rows = publish_now(
+        engine, workspace_id, post_id, to, retry=retry, wait_seconds=PUBLISH_WAIT_SECONDS
+    )
+    emit(json_output, {"postId": post_id, "publications": rows}, _print_rows(rows))
+    if any(row["state"] != "published" for row in rows):
+        raise typer.Exit(1)
+
+
+def schedule(
+    post_id: PostIdArg,
+    at: Annotated[
+        str, typer.Option("--at", help="When to publish, ISO 8601 (UTC unless an offset is given).")
+    ],
+    to: ToOpt = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Schedule a draft (or move a scheduled post); with --to it goes out at that time."""
+    from socialgen.clock import iso
+    from socialgen.publishing.outbox import schedule_post, views
+    from socialgen.store.engine import transaction
+
+    moment = _parse_moment(at)
+    engine, workspace_id = open_workspace(workspace)
+    with transaction(engine) as session:
+        post, rows = schedule_post(session, workspace_id, post_id, moment, to or ())
+        listed = views(rows)
+        data: dict[str, Any] = {
+            "postId": post.id,
+            "status": post.status,
+            "scheduledAt": iso(post.scheduled_at),
+        }
+        if listed or to:  # the posts group's own shape when the outbox has no part
+            data["publications"] = listed
+
+    def render(out: Console) -> None:
+        out.print(f"Scheduled {post_id} for {data['scheduledAt']}")
+        for row in listed:
+            out.print(f"  {row['network']} {row['account']}: {row['state']}")
+
+    emit(json_output, data, render)
+
+
+def unschedule(
+    post_id: PostIdArg, workspace: WorkspaceOpt = None, json_output: JsonOpt = False
+) -> None:
+    """Turn a scheduled post back into a draft; its queued publications are dropped."""
+    from socialgen.publishing.outbox import unschedule_post
+    from socialgen.store.engine import transaction
+
+    engine, workspace_id = open_workspace(workspace)
+    with transaction(engine) as session:
+        post, dropped = unschedule_post(session, workspace_id, post_id)
+        data: dict[str, Any] = {"postId": post.id, "status": post.status, "scheduledAt": None}
+        if dropped:
+            data["droppedPublications"] = dropped
+    suffix = f" ({dropped} queued publication(s) dropped)" if dropped else ""
+    emit(json_output, data, lambda out: out.print(f"{post_id} is a draft again{suffix}"))
+
+
+def publications(
+    post_id: PostIdArg, workspace: WorkspaceOpt = None, json_output: JsonOpt = False
+) -> None:
+    """Where a post goes or went: each account's publication and its state."""
+    from socialgen.publishing.runner import post_views
+
+    engine, workspace_id = open_workspace(workspace)
+    rows = post_views(engine, workspace_id, post_id)
+    emit(json_output, {"postId": post_id, "publications": rows}, _print_rows(rows))
+
+
+def stats(
+    post_id: Annotated[
+        str | None, typer.Argument(help="Post id (default: recent published posts).")
+    ] = None,
+    refresh: Annotated[
+        bool, typer.Option("--refresh", help="Read the counts from the networks first.")
+    ] = False,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Likes, reposts and comments of published posts, as the networks report them."""
+    from socialgen.publishing.metrics import post_stats, refresh_metrics
+    from socialgen.store.engine import read_session
+
+    engine, workspace_id = open_workspace(workspace)
+    if refresh:
+        if post_id is not None:
+            with read_session(engine) as session:
+                from socialgen.posts.service import get_post
+
+                get_post(session, workspace_id, post_id)  # 404 before any network call
+        refresh_metrics(engine, workspace_id=workspace_id, post_id=post_id, force=True)
+    with read_session(engine) as session:
+        data = post_stats(session, workspace_id, post_id)
+    emit(json_output, data, lambda out: _print_stats(out, data))
+
+
+def publish_due(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
+    """Publish everything due, once, then exit: for cron or a systemd timer.
+    Exits 1 when a publication failed, is unknown or was missed."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from socialgen.publishing.claim import worker_name
+    from socialgen.publishing.runner import THREADS, pass_summary, publish_pass
+    from socialgen.startup import open_store
+    from socialgen.store.engine import read_session
+    from socialgen.workspaces.service import resolve_workspace
+
+    engine = open_store()
+    workspace_id = None
+    if workspace is not None:  # every workspace unless one is named
+        with read_session(engine) as session:
+            workspace_id = resolve_workspace(session, workspace).id
+    with ThreadPoolExecutor(THREADS, thread_name_prefix="socialgen-publish") as executor:
+        report = publish_pass(
+            engine, worker_name("publish-due"), executor, workspace_id=workspace_id
+        )
+    summary = pass_summary(engine, report)
+    emit(json_output, summary, lambda out: _print_summary(out, summary))
+    if summary["failed"] or summary["unknown"] or summary["missed"]:
+        raise typer.Exit(1)
+
+
+def _parse_moment(text: str) -> Any:
+    from socialgen.clock import parse_iso
+    from socialgen.errors import BadRequest
+
+    try:
+        return parse_iso(text)
+    except ValueError:
+        raise BadRequest(f"Not an ISO 8601 time: {text!r} (e.g. 2026-12-01T09:00:00Z)") from None
+
+
+_STATE_STYLES = {"published": "green", "failed": "red", "unknown": "yellow", "missed": "red"}
+
+
+def _print_rows(rows: list[Any]) -> Any:
+    def render(out: Console) -> None:
+        if not rows:
+            out.print("No publications.")
+        for row in rows:
+            state = row["state"]
+            where = row["url"] or row["message"] or row["dueAt"] or ""
+            out.print(
+                styled(
+                    f"{row['network']} {row['account']}: ",
+                    (state, _STATE_STYLES.get(state, "cyan")),
+                    f"  {where}",
+                )
+            )
+
+    return render
+
+
+def _print_previews(previews: list[dict[str, Any]]) -> Any:
+    def render(out: Console) -> None:
+        import json
+
+        for preview in previews:
+            out.print(styled((f"{preview['network']} {preview['account']}", "bold")))
+            if preview.get("error"):
+                out.print(styled(("  refused: ", "red"), preview["error"]))
+            for number, part in enumerate(preview["parts"], 1):
+                out.print(f"  part {number} of {len(preview['parts'])}:")
+                out.print("    " + part["text"].replace("\n", "\n    "))
+                if part["details"]:
+                    out.print("    details: " + json.dumps(part["details"], ensure_ascii=False))
+            for item in preview["media"]:
+                out.print(f"  {item['kind']} {item['mimeType']} ({item['bytes']} bytes)")
+
+    return render
+
+
+def _print_stats(out: Console, data: dict[str, Any]) -> None:
+    if not data["posts"]:
+        out.print("No published posts yet.")
+    for post in data["posts"]:
+        out.print(
+            styled(
+                (post["postId"], "bold"),
+                f"  likes {post['likes']} · reposts {post['reposts']} · "
+                f"comments {post['comments']}",
+            )
+        )
+        for row in post["publications"]:
+            note = f"  ({row['note']})" if row["note"] else ""
+            out.print(
+                f"  {row['network']} {row['account']}: likes {row['likes']}, reposts "
+                f"{row['reposts']}, comments {row['comments']}{note}"
+            )
+
+
+def _print_summary(out: Console, summary: dict[str, Any]) -> None:
+    counts = ", ".join(
+        f"{summary[key]} {key}" for key in ("published", "retrying", "failed", "unknown", "missed")
+    )
+    out.print(f"Publish pass: {counts}")
+    for row in summary["publications"]:
+        if row["state"] in ("failed", "unknown", "missed"):
+            out.print(
+                styled(
+                    (f"{row['state']}: ", "red"),
+                    f"post {row['postId']} to {row['network']} {row['account']}: {row['message']}",
+                )
+            )

@@ -1,0 +1,88 @@
+"""The scheduler inside each `socialgen serve` process.
+
+Two asyncio tasks in the app's lifespan: the outbox loop looks for due publications
+every SOCIALGEN_SCHEDULER_POLL (1 s) with one indexed read and, when something is
+due, runs a publish pass in a thread (network calls in a pool of worker threads);
+the metrics loop reads metrics back every SOCIALGEN_METRICS_INTERVAL. Several serve
+processes (and cron's `publish-due`) share the outbox safely: claims are exclusive.
+
+On shutdown no new rows are claimed; passes under way finish their network calls
+and record the answers (a claim left behind would only become `unknown` later).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager, suppress
+from typing import Any
+
+from sqlalchemy import Engine
+
+from socialgen.publishing.claim import anything_due, worker_name
+from socialgen.publishing.metrics import refresh_metrics
+from socialgen.publishing.runner import THREADS, publish_pass
+from socialgen.publishing.settings import metrics_interval, poll_interval, scheduler_enabled
+
+logger = logging.getLogger("socialgen.publishing")
+
+METRICS_LOOK_SECONDS = 60.0  # how often to look for publications whose reading is due
+
+
+@asynccontextmanager
+async def publishing_scheduler(app: Any) -> AsyncIterator[None]:
+    """Run the scheduler for the app's store while the app runs (unless
+    SOCIALGEN_SCHEDULER turns it off: `serve --no-scheduler`)."""
+    if not scheduler_enabled():
+        yield
+        return
+    engine: Engine = app.state.engine
+    stop = threading.Event()
+    executor = ThreadPoolExecutor(THREADS, thread_name_prefix="socialgen-publish")
+    tasks = [
+        asyncio.create_task(_outbox_loop(engine, executor, stop)),
+        asyncio.create_task(_metrics_loop(engine, stop)),
+    ]
+    try:
+        yield
+    finally:
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with suppress(asyncio.CancelledError):
+                await task
+        # Wait for network calls under way so their answers are recorded.
+        await asyncio.to_thread(executor.shutdown, wait=True)
+
+
+async def _outbox_loop(engine: Engine, executor: ThreadPoolExecutor, stop: threading.Event) -> None:
+    worker = worker_name("serve")
+    while not stop.is_set():
+        try:
+            await asyncio.to_thread(_tick, engine, worker, executor, stop)
+        except Exception:  # a store hiccup: the next tick tries again
+            logger.warning("publishing scheduler tick failed", exc_info=True)
+        await asyncio.sleep(poll_interval())
+
+
+def _tick(engine: Engine, worker: str, executor: ThreadPoolExecutor, stop: threading.Event) -> None:
+    if not anything_due(engine):
+        return
+    report = publish_pass(engine, worker, executor, stop=stop)
+    counts = report.counts()
+    if any(counts.values()):
+        logger.info("publishing pass: %s", counts)
+
+
+async def _metrics_loop(engine: Engine, stop: threading.Event) -> None:
+    while not stop.is_set():
+        try:
+            if read := await asyncio.to_thread(refresh_metrics, engine):
+                logger.info("read metrics of %d publication(s)", read)
+        except Exception:
+            logger.warning("metrics refresh failed", exc_info=True)
+        await asyncio.sleep(min(METRICS_LOOK_SECONDS, metrics_interval().total_seconds()))

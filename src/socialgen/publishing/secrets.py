@@ -1,0 +1,157 @@
+"""Account secrets (app passwords, OAuth tokens) encrypted at rest with Fernet.
+
+The key never lives in the database, so a copied database (a backup, a dump sent
+with a bug report) holds nothing usable. It comes from `SOCIALGEN_SECRET_KEY` (one
+Fernet key, or several separated by commas to rotate: the first encrypts, any
+decrypts; every `serve` machine sharing a database must share this variable), else
+from a key file under `SOCIALGEN_HOME`, created 0600 on first use.
+
+The key file is written to a private temporary file and then hard-linked into place:
+the link either creates the name with complete contents or fails because another
+process won the race, whose key we then read. So two processes starting together
+agree on one key, and no one ever reads a half-written file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets as random
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from socialgen.config import data_dir
+from socialgen.errors import SocialgenError
+
+if TYPE_CHECKING:
+    from cryptography.fernet import MultiFernet
+
+KEY_ENV = "SOCIALGEN_SECRET_KEY"
+KEY_FILENAME = "secret.key"
+KEY_CHANGED = (
+    "The account's stored credentials cannot be decrypted: the secret key "
+    f"({KEY_ENV} or the key file under SOCIALGEN_HOME) changed since the account was "
+    "added. Add the account again."
+)
+
+
+class SecretKeyError(SocialgenError):
+    """The key is missing or malformed: a server configuration problem, not the caller's."""
+
+    status_code = 500
+
+
+class SecretUnreadable(SocialgenError):
+    """A stored secret that the current key cannot open (the key changed)."""
+
+    status_code = 409
+
+
+def key_path() -> Path:
+    return data_dir() / KEY_FILENAME
+
+
+def encrypt_secret(fields: dict[str, str]) -> str:
+    """The fields as one Fernet token (text), ready for `secret_ciphertext`."""
+    plain = json.dumps(fields, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    return _fernet().encrypt(plain).decode("ascii")
+
+
+def decrypt_secret(token: str) -> dict[str, str]:
+    """The fields `encrypt_secret` stored. Never puts the token or the plaintext in an
+    error: a wrong key is reported as a changed key, anything else as unreadable."""
+    from cryptography.fernet import InvalidToken
+
+    try:
+        plain = _fernet().decrypt(token.encode("ascii"))
+    except (InvalidToken, UnicodeEncodeError):
+        raise SecretUnreadable(KEY_CHANGED) from None
+    try:
+        fields = json.loads(plain.decode("utf-8"))
+    except ValueError:
+        fields = None
+    if not isinstance(fields, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in fields.items()
+    ):
+        raise SecretUnreadable("The account's stored credentials are damaged. Add it again.")
+    return fields
+
+
+def new_key() -> str:
+    """A fresh Fernet key (what `SOCIALGEN_SECRET_KEY` holds)."""
+    from cryptography.fernet import Fernet
+
+    return Fernet.generate_key().decode("ascii")
+
+
+def _fernet() -> MultiFernet:
+    from cryptography.fernet import Fernet, MultiFernet
+
+    configured = os.environ.get(KEY_ENV, "").strip()
+    if configured:
+        keys = [part.strip() for part in configured.split(",") if part.strip()]
+        source = KEY_ENV
+    else:
+        keys = [_key_from_file(key_path())]
+        source = f"the key file {key_path()}"
+    try:
+        return MultiFernet([Fernet(key.encode("ascii")) for key in keys])
+    except (ValueError, UnicodeEncodeError):
+        # Never echo the value: it is the key.
+        raise SecretKeyError(
+            f"{source} does not hold a valid Fernet key (32 url-safe base64-encoded bytes)"
+        ) from None
+
+
+def _key_from_file(path: Path) -> str:
+    try:
+        return _read_complete(path)
+    except FileNotFoundError:
+        pass
+    except (OSError, UnicodeDecodeError) as error:
+        raise SecretKeyError(f"Cannot read the key file {path}: {type(error).__name__}") from None
+    return _create_key_file(path)
+
+
+def _create_key_file(path: Path) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = new_key()
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{random.token_hex(4)}")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+            os.chmod(temporary, 0o600)  # whatever the umask made of the mode
+            handle.write(key + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(temporary, path)  # atomic, and fails if the name exists
+        except FileExistsError:
+            return _read_complete(path)  # another process won: use its key
+        except OSError:  # a file system without hard links
+            return _create_exclusively(path, key)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return key
+
+
+def _create_exclusively(path: Path, key: str) -> str:
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return _read_complete(path)
+    with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+        handle.write(key + "\n")
+    return key
+
+
+def _read_complete(path: Path) -> str:
+    """The key another process created. Only the O_EXCL fallback can show an empty file
+    for a moment (created, not yet written): wait a little for its contents."""
+    for _ in range(50):
+        key = path.read_text(encoding="ascii").strip()
+        if key:
+            return key
+        time.sleep(0.02)
+    raise SecretKeyError(f"The key file {path} is empty")

@@ -1,0 +1,85 @@
+"""Shared by the outbox tests: accounts on a scripted network, due publications."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+
+import pytest
+
+from socialgen.clock import utcnow
+from socialgen.publishing.registry import register_network, unregister_network
+from socialgen.publishing.secrets import KEY_ENV, encrypt_secret
+from socialgen.store.engine import transaction
+from socialgen.store.tables import PostStatus, Publication, SocialAccount
+from tests.conftest import Store
+from tests.fakes.scripted_network import ScriptedNetwork
+
+
+@pytest.fixture
+def network(store: Store, monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedNetwork]:
+    """A scripted Bluesky (idempotent, like the real one)."""
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    net = ScriptedNetwork("bluesky")
+    register_network("bluesky", net)
+    yield net
+    unregister_network("bluesky")
+
+
+@pytest.fixture
+def linkedin(store: Store) -> Iterator[ScriptedNetwork]:
+    """A scripted LinkedIn: no idempotency, a retry posts again."""
+    net = ScriptedNetwork("linkedin", idempotent=False)
+    register_network("linkedin", net)
+    yield net
+    unregister_network("linkedin")
+
+
+def add_account(
+    store: Store,
+    handle: str,
+    network: str = "bluesky",
+    *,
+    service_url: str = "http://127.0.0.1:9",
+    email: str = "",
+) -> str:
+    with transaction(store.engine) as session:
+        account = SocialAccount(
+            workspace_id=store.workspace_id,
+            network=network,
+            handle=handle,
+            display_name=f"Name of {handle}",
+            email=email,
+            service_url=service_url,
+            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}),
+        )
+        session.add(account)
+        session.flush()
+        return account.id
+
+
+def due_publication(
+    store: Store,
+    account_id: str,
+    *,
+    due: datetime | None = None,
+    content: str = "A post going out",
+) -> tuple[str, str]:
+    """A scheduled post with one queued publication; returns (post id, publication id)."""
+    moment = due or utcnow() - timedelta(seconds=1)
+    post = store.post(content, status=PostStatus.SCHEDULED, when=moment)
+    with transaction(store.engine) as session:
+        publication = Publication(
+            workspace_id=store.workspace_id, post_id=post.id, account_id=account_id, due_at=moment
+        )
+        session.add(publication)
+        session.flush()
+        return post.id, publication.id
+
+
+def publication(store: Store, publication_id: str) -> Publication:
+    with transaction(store.engine) as session:
+        row = session.get(Publication, publication_id)
+        assert row is not None
+        session.expunge(row)
+        return row
