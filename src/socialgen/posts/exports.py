@@ -18,49 +18,15 @@ import io
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from datetime import date as Day
+from datetime import datetime
 from typing import Any
 
 from socialgen.clock import iso
+from socialgen.posts.export_item import ExportItem, one_line
+
+__all__ = ["ExportItem", "to_csv", "to_ics", "to_json", "to_markdown"]
 
 CSV_HEADER = ("date", "theme", "status", "post_id", "content")
-EVENT_MINUTES = 30
-ICS_PRODID = "-//socialgen//socialgen post export//EN"
-SUMMARY_CHARS = 80
-
-
-@dataclass(frozen=True, slots=True)
-class ExportItem:
-    """One post of a plan or of the store.
-
-    `date` is the suggested, scheduled, published or created moment (UTC; a naive
-    value is taken as UTC). `theme` is the plan's topic or the conversation title;
-    without one, the first line of the content stands in for it where a title is
-    needed. `all_day` makes the item a whole-day event dated `date`'s UTC day.
-    """
-
-    post_id: str
-    content: str
-    date: datetime
-    status: str = "draft"
-    theme: str | None = None
-    variation: str | None = None
-    all_day: bool = False
-
-    @property
-    def moment(self) -> datetime:
-        return as_utc(self.date)
-
-    @property
-    def day(self) -> Day:
-        return self.moment.date()
-
-    @property
-    def summary(self) -> str:
-        """The theme, or else the first line of the post (cut at a word boundary)."""
-        return _one_line(self.theme or "") or first_line(self.content)
 
 
 # --------------------------------------------------------------------------- iCalendar
@@ -105,7 +71,7 @@ def to_csv(items: Iterable[ExportItem]) -> str:
 def to_markdown(items: Iterable[ExportItem], *, title: str) -> str:
     """A `# title`, then per item a `## <date> · <theme>` heading, the post verbatim in
     a fenced block (no Markdown in it is interpreted), and a line with id and status."""
-    lines = [f"# {_one_line(title)}", ""]
+    lines = [f"# {one_line(title)}", ""]
     count = 0
     for item in items:
         count += 1
@@ -113,7 +79,7 @@ def to_markdown(items: Iterable[ExportItem], *, title: str) -> str:
         fence = "`" * max(3, _longest_backtick_run(item.content) + 1)
         facts = f"id: `{item.post_id}` · status: {item.status}"
         if item.variation:
-            facts += f" · variation: {_one_line(item.variation)}"
+            facts += f" · variation: {one_line(item.variation)}"
         lines += [f"## {when} · {item.summary}", "", f"{fence}text", item.content, fence, ""]
         lines += [facts, ""]
     if count == 0:
@@ -141,26 +107,8 @@ def to_json(items: Iterable[ExportItem]) -> str:
 # --------------------------------------------------------------------------- helpers
 
 
-def first_line(content: str, limit: int = SUMMARY_CHARS) -> str:
-    """The first non-blank line of a post, cut at a word boundary."""
-    line = next((part.strip() for part in content.splitlines() if part.strip()), "")
-    if len(line) <= limit:
-        return line
-    cut = line[:limit].rsplit(" ", 1)[0] or line[:limit]
-    return cut.rstrip(" ,.;:-") + "…"
-
-
 def _date_text(item: ExportItem) -> str:
     return item.day.isoformat() if item.all_day else iso(item.moment) or ""
-
-
-def as_utc(moment: datetime) -> datetime:
-    """`moment` in UTC; a naive value is taken as UTC."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _longest_backtick_run(text: str) -> int:

@@ -272,10 +272,12 @@ def _network_errors(network: str, secrets: Iterable[str]) -> Iterator[None]:
     except PublishError as error:
         message = scrub(error.message, values)
         if error.reconnect:
-            raise NetworkRefused(
-                f"{network} refused the credentials: {message}. "
-                f"Reconnect the account: socialgen accounts add {network} ..."
-            ) from None
+            hint = (
+                ""  # the adapter already says how to reconnect
+                if "accounts add" in message
+                else f". Reconnect the account: socialgen accounts add {network} ..."
+            )
+            raise NetworkRefused(f"{network} refused the credentials: {message}{hint}") from None
         if error.retryable or error.outcome_unknown:
             raise NetworkUnavailable(f"{network} is unavailable: {message}") from None
         raise NetworkRefused(f"{network} refused: {message}") from None
@@ -283,7 +285,10 @@ def _network_errors(network: str, secrets: Iterable[str]) -> Iterator[None]:
         # Not the contract's error: name its kind only, as its text may hold a URL
         # with a token in it.
         logger.warning("%s network call failed: %s", network, type(error).__name__)
-        raise NetworkUnavailable(f"Could not talk to {network}: {type(error).__name__}") from None
+        raise NetworkUnavailable(
+            f"Could not talk to {network}: the connection failed unexpectedly "
+            "(the server log has the details)"
+        ) from None
 
 
 def scrub(message: str, secrets: Iterable[str]) -> str:

@@ -1,7 +1,7 @@
 """HTTP endpoints for social accounts (/api/v1/social-accounts/{workspaceId}).
 
-Any member may list and read accounts (members publish through them); only owners
-and admins add, remove or check them. Adding is the non-interactive way in: an app
+Any member may list, read and check accounts (members publish through them); only
+owners and admins add or remove them. Adding is the non-interactive way in: an app
 password or an access token in the body (the browser sign-in is the CLI's). No
 answer ever carries a secret.
 """

@@ -316,6 +316,8 @@ def _verify(instance: str, token: str) -> AccountIdentity:
     try:
         return adapter.check()
     except PublishError as exc:
+        if exc.retryable or exc.outcome_unknown:
+            raise  # the instance is down or busy, not the token's fault: a 502 upstream
         raise BadRequest(exc.message) from None
 
 
