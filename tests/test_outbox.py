@@ -7,6 +7,7 @@ Mastodon and Bluesky do, and records every call."""
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
@@ -17,12 +18,12 @@ from socialgen.clock import utcnow
 from socialgen.errors import BadRequest
 from socialgen.posts.listing import recent_posts
 from socialgen.publishing.adapters import build_adapter
-from socialgen.publishing.claim import claim_due
+from socialgen.publishing.claim import WINDOW_MARGIN_SECONDS, claim_due
 from socialgen.publishing.networks.base import Metrics, OutgoingPost, PublishError
 from socialgen.publishing.outbox import idempotency_key, queue_publications
 from socialgen.publishing.runner import publish_now, publish_pass
 from socialgen.publishing.settings import MAX_ATTEMPTS, parse_duration, publish_grace
-from socialgen.publishing.worker import run_claim
+from socialgen.publishing.worker import run_claim, verdict_for
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import MetricSnapshot, Post, PostStatus, SocialAccount
 from tests.conftest import Store
@@ -130,6 +131,17 @@ def test_reconnect_fails_with_the_way_back(store: Store, network: ScriptedNetwor
     assert "reconnect the account: socialgen accounts add bluesky" in message
 
 
+def test_the_reconnect_hint_is_said_once(store: Store, network: ScriptedNetwork) -> None:
+    """An adapter whose message already tells the way back is not told it again."""
+    _, pid = due_publication(store, add_account(store, "@expired.test"))
+    said = "Session expired: reconnect the account: socialgen accounts add bluesky @expired.test"
+    network.fail_next(said, reconnect=True)
+    assert one_pass(store)["failed"] == 1
+    message = publication(store, pid).message
+    assert message.endswith(said) and message.lower().count("reconnect the account") == 1
+    assert "accounts add bluesky ..." not in message
+
+
 def test_unknown_is_never_retried_without_asking(store: Store, linkedin: ScriptedNetwork) -> None:
     account = add_account(store, "urn:li:person:abc", "linkedin")
     post_id, pid = due_publication(store, account)
@@ -229,6 +241,102 @@ def test_a_claim_older_than_the_networks_idempotency_window_becomes_unknown(
     )
     assert found.claims == [] and found.unknown == [late]
     assert publication(store, late).state == "unknown"
+
+
+def test_a_retry_on_a_network_that_forgets_keys_starts_inside_its_window(
+    store: Store, network: ScriptedNetwork
+) -> None:
+    """Part 1 of a Mastodon thread got a 429 asking for two hours: the retry comes
+    earlier, while the network still knows the key (or part 0 would be posted again)."""
+    network.IDEMPOTENCY_WINDOW_SECONDS = 3600.0  # type: ignore[attr-defined]
+    _, pid = due_publication(store, add_account(store, "@window.test"))
+    network.fail_next("429 Too Many Requests", retryable=True, retry_after=7200)
+    before = utcnow()
+    assert one_pass(store)["retrying"] == 1
+    row = publication(store, pid)
+    assert row.next_attempt_at is not None and row.options["first_attempt_at"]
+    waited = (row.next_attempt_at - before).total_seconds()
+    assert 3600 - WINDOW_MARGIN_SECONDS - 5 <= waited <= 3600 - WINDOW_MARGIN_SECONDS + 1
+    assert one_pass(store, now=row.next_attempt_at + timedelta(seconds=1))["published"] == 1
+    assert (
+        network.attempts == [idempotency_key(pid)] * 2 and network.count(idempotency_key(pid)) == 1
+    )
+    # A later retry is planned from the first attempt, not from the latest one.
+    first = utcnow()
+    error = PublishError("429", retryable=True, retry_after=7200)
+    capped = verdict_for(
+        error, 2, "bluesky", first + timedelta(seconds=1000), first_attempt_at=first
+    )
+    assert capped.state == "queued"
+    assert capped.next_attempt_at == first + timedelta(seconds=3600 - WINDOW_MARGIN_SECONDS)
+    late = verdict_for(error, 3, "bluesky", first + timedelta(seconds=3400), first_attempt_at=first)
+    assert late.state == "unknown" and "forgets" in late.message and "--retry" in late.message
+    network.IDEMPOTENCY_WINDOW_SECONDS = None  # type: ignore[attr-defined]
+    forever = verdict_for(
+        error, 3, "bluesky", first + timedelta(seconds=3400), first_attempt_at=first
+    )
+    assert forever.state == "queued"  # Bluesky's record keys do not expire
+
+
+def test_a_retry_found_after_the_window_becomes_unknown(
+    store: Store, network: ScriptedNetwork
+) -> None:
+    """Nothing ran for two hours after a retry was planned: the key is forgotten, so
+    the publication is not sent again blind."""
+    network.IDEMPOTENCY_WINDOW_SECONDS = 3600.0  # type: ignore[attr-defined]
+    _, pid = due_publication(store, add_account(store, "@asleep.test"))
+    network.fail_next("503 Service Unavailable", retryable=True, retry_after=60)
+    assert one_pass(store)["retrying"] == 1
+    counts = one_pass(store, now=utcnow() + timedelta(hours=2))
+    assert (counts["unknown"], counts["published"]) == (1, 0)
+    row = publication(store, pid)
+    assert row.state == "unknown" and "forgets" in row.message and "--retry" in row.message
+    assert network.attempts == [idempotency_key(pid)]  # not sent a second time
+
+
+@pytest.mark.parametrize("path", ["pass", "alone"])
+def test_a_slow_publish_keeps_its_claim(
+    store: Store, network: ScriptedNetwork, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    """The network takes longer than a claim lasts: the claim is kept alive (by the
+    pass, or by run_claim alone), so a second worker looking all the while never
+    takes the rows, and each goes out once. A pass also keeps the claims of rows
+    waiting behind its busy thread."""
+    monkeypatch.setenv("SOCIALGEN_PUBLISH_CLAIM", "0.6")
+    network.delay = 1.0
+    account = add_account(store, "@slow-upload.test")
+    count = 2 if path == "pass" else 1  # a pass also keeps the row waiting its turn
+    ids = [due_publication(store, account, content=f"slow {n}")[1] for n in range(count)]
+    with ThreadPoolExecutor(1) as executor:  # one thread: the second row waits its turn
+        if path == "pass":
+            running = threading.Thread(target=one_pass_on, args=(store, executor))
+        else:
+            claims = claim_due(store.engine, "slow-worker").claims
+            running = threading.Thread(
+                target=lambda: [run_claim(store.engine, claim) for claim in claims]
+            )
+        running.start()
+        while running.is_alive() and not network.attempts:  # the pass has claimed
+            time.sleep(0.01)
+        stolen = []
+        while running.is_alive():
+            stolen += claim_due(store.engine, "other-worker").claims
+            time.sleep(0.05)
+    assert stolen == []
+    assert sorted(network.attempts) == sorted(idempotency_key(pid) for pid in ids)
+    for pid in ids:
+        row = publication(store, pid)
+        assert row.state == "published" and row.attempts == 1 and row.claimed_by is None
+    # A dead worker keeps nothing: its claim ends and the row is taken over.
+    network.delay = 0.0
+    _, dead = due_publication(store, account)
+    claim_due(store.engine, "dead-worker", only_ids=[dead])
+    time.sleep(0.7)
+    assert [c.publication_id for c in claim_due(store.engine, "other-worker").claims] == [dead]
+
+
+def one_pass_on(store: Store, executor: ThreadPoolExecutor) -> None:
+    publish_pass(store.engine, "slow-worker", executor, capacity=1)
 
 
 def test_metrics_are_a_series_and_the_post_shows_the_latest(

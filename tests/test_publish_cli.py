@@ -77,6 +77,72 @@ def test_dry_run_sends_nothing(store: Store, network: ScriptedNetwork) -> None:
     assert not network.attempts
 
 
+LONG_POST = " ".join(f"Sentence number {n} says one more thing about shipping." for n in range(20))
+
+
+def test_dry_run_numbers_the_parts_of_a_thread_when_asked(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real Bluesky adapter's prepare (offline): a long post becomes a thread,
+    "i/N" marked only with --number-parts."""
+    from socialgen.publishing.secrets import KEY_ENV
+
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    add_account(store, "@thread.test")
+    post = store.post(LONG_POST)
+    args = ("posts", "publish", post.id, "--to", "@thread.test", "--dry-run", "--json")
+    plain = as_json(run(*args))["networks"][0]
+    numbered_result = run(*args, "--number-parts")
+    assert numbered_result.exit_code == 0, numbered_result.output
+    numbered = as_json(numbered_result)["networks"][0]
+    assert numbered["numberParts"] is True and plain["numberParts"] is False
+    total = len(numbered["parts"])
+    assert total > 1 and len(plain["parts"]) > 1
+    assert [part["text"].rsplit(" ", 1)[1] for part in numbered["parts"]] == [
+        f"{n}/{total}" for n in range(1, total + 1)
+    ]
+    assert not plain["parts"][0]["text"].endswith(f"1/{len(plain['parts'])}")
+    shown = run("posts", "publish", post.id, "--to", "@thread.test", "--dry-run", "--number-parts")
+    assert f"part 1 of {total}" in shown.output and f" 1/{total}" in shown.output
+
+
+def test_number_parts_reaches_the_network(store: Store, network: ScriptedNetwork) -> None:
+    from socialgen.server import create_app
+
+    add_account(store, "@numbers.test")
+    now_post, later_post, http_post, plain_post = (store.post(f"post {n}") for n in range(4))
+    result = run("posts", "publish", now_post.id, "--to", "@numbers.test", "--number-parts")
+    assert result.exit_code == 0, result.output
+    at = iso(utcnow() + timedelta(hours=1))
+    assert at is not None
+    scheduled = run(
+        "posts", "schedule", later_post.id, "--at", at, "--to", "@numbers.test", "--number-parts"
+    )
+    assert scheduled.exit_code == 0, scheduled.output
+    refused = run("posts", "schedule", plain_post.id, "--at", at, "--number-parts")
+    assert refused.exit_code != 0 and "--to" in refused.output
+    with transaction(store.engine) as session:  # an hour passes
+        session.connection().execute(update(Publication).values(due_at=utcnow()))
+    assert run("publish-due").exit_code == 0
+    headers = {"x-api-key": store.api_key(None), "Authorization": f"Bearer {store.token()}"}
+    base = f"/api/v1/ai-conversation/post/{store.workspace_id}"
+    with TestClient(create_app()) as client:
+        answer = client.post(
+            f"{base}/{http_post.id}/publish",
+            json={"accountIds": ["@numbers.test"], "numberParts": True},
+            headers=headers,
+        )
+        assert answer.status_code == 200, answer.text
+        answer = client.post(
+            f"{base}/{plain_post.id}/publish",
+            json={"accountIds": ["@numbers.test"]},
+            headers=headers,
+        )
+        assert answer.status_code == 200, answer.text
+    asked = {record.text: record.number_parts for record in network.published}
+    assert asked == {"post 0": True, "post 1": True, "post 2": True, "post 3": False}
+
+
 def test_schedule_then_publish_due(store: Store, network: ScriptedNetwork) -> None:
     add_account(store, "@later.test")
     post = store.post("Later, please")
@@ -95,6 +161,36 @@ def test_schedule_then_publish_due(store: Store, network: ScriptedNetwork) -> No
     assert as_json(done)["published"] == 1 and len(network.published) == 1
 
 
+def test_schedule_retry_queues_a_failed_publication_at_the_new_time(
+    store: Store, network: ScriptedNetwork
+) -> None:
+    """The refusal names --retry, and `posts schedule` has it."""
+    add_account(store, "@again.test")
+    post = store.post("Second chance")
+    first = iso(utcnow() + timedelta(hours=1))
+    assert first is not None
+    run("posts", "schedule", post.id, "--at", first, "--to", "@again.test")
+    with transaction(store.engine) as session:  # due now, and the network refuses it
+        session.connection().execute(update(Publication).values(due_at=utcnow()))
+    network.fail_next("400 Bad Request")
+    assert run("publish-due").exit_code == 1
+    later = utcnow() + timedelta(hours=2)
+    args = ("posts", "schedule", post.id, "--at", iso(later) or "", "--to", "@again.test")
+    refused = run(*args)
+    assert refused.exit_code != 0 and "--retry" in refused.output
+    assert "posts schedule" in refused.output
+    result = run(*args, "--retry", "--json")
+    assert result.exit_code == 0, result.output
+    (row,) = as_json(result)["publications"]
+    assert row["state"] == "queued" and row["attempts"] == 0 and row["message"] == ""
+    assert row["dueAt"] == iso(later)
+    assert as_json(run("publish-due", "--json"))["published"] == 0  # not before its time
+    with transaction(store.engine) as session:
+        session.connection().execute(update(Publication).values(due_at=utcnow()))
+    assert as_json(run("publish-due", "--json"))["published"] == 1
+    assert [p.text for p in network.published] == ["Second chance"]
+
+
 def test_publish_due_reports_missed_and_failed(store: Store, network: ScriptedNetwork) -> None:
     account = add_account(store, "@cron.test")
     _, missed = due_publication(store, account, due=utcnow() - timedelta(hours=8))
@@ -108,6 +204,52 @@ def test_publish_due_reports_missed_and_failed(store: Store, network: ScriptedNe
     assert states == {missed: "missed", failing: "failed"}
     text = run("publish-due")
     assert text.exit_code == 0 and "0 published" in text.output  # nothing left to do
+
+
+def test_publish_due_covers_every_workspace_unless_w_is_given(
+    store: Store, network: ScriptedNetwork, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """cron often exports SOCIALGEN_WORKSPACE for other commands: it must not narrow
+    the pass in silence; -w on the command line does."""
+    from socialgen.publishing.secrets import encrypt_secret
+    from socialgen.store.tables import PostStatus, SocialAccount
+
+    other = store.workspace("Other")
+    with transaction(store.engine) as session:
+        account = SocialAccount(
+            workspace_id=other,
+            network="bluesky",
+            handle="@other.test",
+            service_url="http://127.0.0.1:9",
+            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}),
+        )
+        session.add(account)
+        session.flush()
+        other_account = account.id
+
+    def due_in(workspace_id: str, account_id: str) -> str:
+        post = store.post("due", workspace_id=workspace_id, status=PostStatus.SCHEDULED)
+        with transaction(store.engine) as session:
+            row = Publication(
+                workspace_id=workspace_id, post_id=post.id, account_id=account_id, due_at=utcnow()
+            )
+            session.add(row)
+            session.flush()
+            return row.id
+
+    mine = add_account(store, "@mine.test")
+    assert "default: every workspace" in run("publish-due", "--help").output
+    monkeypatch.setenv("SOCIALGEN_WORKSPACE", "Other")
+    narrowed_by_env = [due_in(store.workspace_id, mine), due_in(other, other_account)]
+    result = run("publish-due", "--json")
+    assert result.exit_code == 0, result.output
+    assert as_json(result)["published"] == 2  # both workspaces, despite the variable
+    assert all(publication(store, pid).state == "published" for pid in narrowed_by_env)
+    mine_due, other_due = due_in(store.workspace_id, mine), due_in(other, other_account)
+    only = run("publish-due", "-w", "Other", "--json")
+    assert only.exit_code == 0 and as_json(only)["published"] == 1, only.output
+    assert publication(store, other_due).state == "published"
+    assert publication(store, mine_due).state == "queued"
 
 
 def test_unschedule_drops_queued_publications(store: Store, network: ScriptedNetwork) -> None:

@@ -18,12 +18,12 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func
+from sqlalchemy import func, update
 from sqlmodel import col, select
 
 from socialgen.clock import utcnow
 from socialgen.publishing.outbox import idempotency_key
-from socialgen.store.engine import read_session
+from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Publication
 from tests.conftest import Store
 from tests.fakes.recording_network import DELAY_ENV, RecordingServer
@@ -119,14 +119,20 @@ def test_two_serves_and_publish_due_publish_each_post_once(
     store: Store, recorder: RecordingServer
 ) -> None:
     account = add_account(store, "@race.test", "racenet", service_url=recorder.url)
-    due = utcnow() + timedelta(seconds=6)  # when every process is up: then they race
+    later = utcnow() + timedelta(hours=1)
     keys = {
-        idempotency_key(due_publication(store, account, due=due, content=f"race {n}")[1])
+        idempotency_key(due_publication(store, account, due=later, content=f"race {n}")[1])
         for n in range(50)
     }
-    environment = env(**{DELAY_ENV: "0.02"})
+    # Each send takes 0.2 s: one process cannot drain the 50 before the others claim.
+    environment = env(**{DELAY_ENV: "0.2"})
     serves = [start_serve(environment), start_serve(environment)]
     try:
+        # Due only once every process is up (a loaded machine starts them slowly):
+        # then they race.
+        due = utcnow() + timedelta(seconds=1)
+        with transaction(store.engine) as session:
+            session.connection().execute(update(Publication).values(due_at=due))
         time.sleep(max(0.0, (due - utcnow()).total_seconds()))
         cron = subprocess.run(
             [SOCIALGEN, "publish-due", "--json"],

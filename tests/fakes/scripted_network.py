@@ -56,6 +56,7 @@ class PublishedRecord:
     text: str
     media: int  # how many media items came with it
     remote_id: str
+    number_parts: bool = False  # whether the outbox asked for "1/3" markers
     at: float = field(default_factory=time.monotonic)
 
 
@@ -236,6 +237,7 @@ class ScriptedAdapter:
                     text=post.text,
                     media=len(post.media),
                     remote_id=f"scripted:{post.idempotency_key}",
+                    number_parts=post.number_parts,
                 )
             )
         if failure is not None:  # sent, and the answer lost on the way back

@@ -4,7 +4,8 @@ A claim is one short write transaction: pick due rows (PostgreSQL skips rows ano
 worker holds with `FOR UPDATE SKIP LOCKED`; SQLite's BEGIN IMMEDIATE makes the whole
 transaction exclusive), write `publishing` with the attempt, the worker's id and the
 claim's end, commit. Only then does the worker call the network. A row still
-`publishing` after its claim ended belongs to a worker that died, perhaps after the
+`publishing` after its claim ended (a live worker's claims are kept alive, keeper.py)
+belongs to a worker that died, perhaps after the
 network accepted the post: it is claimed again and sent with the same idempotency
 key where the network dedupes on one, and marked `unknown` where it cannot (LinkedIn),
 never sent blindly a second time.
@@ -21,19 +22,34 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Engine, and_, or_, update
+from sqlalchemy import ColumnElement, Engine, and_, func, or_, update
+from sqlalchemy.orm import aliased
 from sqlmodel import col, select
 
-from socialgen.clock import iso, utcnow
+from socialgen.clock import iso, parse_iso, utcnow
 from socialgen.ids import new_id
 from socialgen.publishing.adapters import module_for
+from socialgen.publishing.outbox import FIRST_ATTEMPT
 from socialgen.publishing.settings import MAX_ATTEMPTS, claim_duration, publish_grace
 from socialgen.store.engine import read_session, transaction
-from socialgen.store.tables import Network, Publication, PublicationState, SocialAccount
+from socialgen.store.tables import Network, Post, Publication, PublicationState, SocialAccount
 
 logger = logging.getLogger("socialgen.publishing")
 
 DEFAULT_BATCH = 8  # rows per claim: small, so several workers share a burst
+
+# A retry on a network that forgets keys starts at least this long before it forgets.
+WINDOW_MARGIN_SECONDS = 300.0
+
+
+@dataclass(frozen=True)
+class ClaimedRow:
+    """What the worker needs, read in the claim's own transaction (no second read)."""
+
+    publication: Publication
+    account: SocialAccount
+    post: Post
+    siblings: int  # the post's publications, this one included
 
 
 @dataclass(frozen=True)
@@ -41,6 +57,9 @@ class Claim:
     publication_id: str
     worker_id: str
     attempt: int
+    claimed_at: datetime | None = None
+    claimed_until: datetime | None = None
+    row: ClaimedRow | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -67,14 +86,44 @@ def has_idempotency(network: str) -> bool:
     return network != Network.LINKEDIN if declared is None else bool(declared)
 
 
+def idempotency_window(network: str) -> float | None:
+    """How long `network` remembers an idempotency key, in seconds (Mastodon: about
+    an hour; a module says so with IDEMPOTENCY_WINDOW_SECONDS); None for ever or for
+    a network without idempotency."""
+    try:
+        window = getattr(module_for(network), "IDEMPOTENCY_WINDOW_SECONDS", None)
+    except Exception:
+        return None
+    return None if window is None else float(window)
+
+
 def can_resend(network: str, claimed_at: datetime, now: datetime) -> bool:
     """Whether a publication whose claim expired may be sent again with its key: the
-    network dedupes, and still remembers the key (Mastodon forgets after about an
-    hour; a module says how long with IDEMPOTENCY_WINDOW_SECONDS, None for ever)."""
+    network dedupes, and still remembers the key sent first at `claimed_at`."""
     if not has_idempotency(network):
         return False
-    window = getattr(module_for(network), "IDEMPOTENCY_WINDOW_SECONDS", None)
-    return window is None or (now - claimed_at).total_seconds() < float(window)
+    window = idempotency_window(network)
+    return window is None or (now - claimed_at).total_seconds() < window
+
+
+def first_attempt(publication: Publication) -> datetime | None:
+    """When the publication's first attempt was claimed (kept once a retry is
+    planned); None before that."""
+    raw = (publication.options or {}).get(FIRST_ATTEMPT)
+    try:
+        return parse_iso(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+
+
+def retry_too_late(network: str, publication: Publication, now: datetime) -> bool:
+    """A planned retry that would start after the network forgot the key sent first:
+    part of a thread may be live, and the network would take the rest as new."""
+    window = idempotency_window(network)
+    first = first_attempt(publication)
+    if window is None or first is None or not has_idempotency(network):
+        return False
+    return (now - first).total_seconds() >= window
 
 
 def _due(now: datetime) -> ColumnElement[bool]:
@@ -116,9 +165,14 @@ def claim_due(
     moment = now or utcnow()
     found = ClaimRound()
     with transaction(engine) as session:
+        other = aliased(Publication)
+        siblings = (
+            select(func.count()).where(other.post_id == Publication.post_id).scalar_subquery()
+        )
         statement = (
-            select(Publication, SocialAccount.network)
+            select(Publication, SocialAccount, Post, siblings)
             .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
+            .join(Post, col(Post.id) == col(Publication.post_id))
             .where(or_(_due(moment), _expired(moment)))
             .order_by(col(Publication.due_at))
             .limit(limit)
@@ -130,8 +184,9 @@ def claim_due(
         if session.get_bind().dialect.name == "postgresql":
             statement = statement.with_for_update(skip_locked=True, of=Publication)
         grace = publish_grace()
-        taken: list[Publication] = []
-        for publication, network in session.exec(statement).all():
+        taken: list[ClaimedRow] = []
+        for publication, account, post, count in session.exec(statement).all():
+            network = account.network
             if publication.state == PublicationState.QUEUED:
                 expected = max(
                     publication.due_at, publication.next_attempt_at or publication.due_at
@@ -140,8 +195,14 @@ def claim_due(
                     _mark(publication, PublicationState.MISSED, _missed(expected, moment), moment)
                     found.missed.append(publication.id)
                     continue
+                if retry_too_late(network, publication, moment):
+                    _mark(publication, PublicationState.UNKNOWN, forgotten(network), moment)
+                    found.unknown.append(publication.id)
+                    continue
             elif (
-                not can_resend(network, publication.updated_at, moment)
+                not can_resend(
+                    network, first_attempt(publication) or publication.updated_at, moment
+                )
                 or publication.attempts >= MAX_ATTEMPTS
             ):
                 _mark(publication, PublicationState.UNKNOWN, _vanished(network), moment)
@@ -153,21 +214,32 @@ def claim_due(
                     publication.id,
                     publication.claimed_by,
                 )
-            taken.append(publication)
+            taken.append(ClaimedRow(publication, account, post, int(count)))
         if taken:
+            until = moment + claim_duration()
             session.connection().execute(
                 update(Publication)
-                .where(col(Publication.id).in_([p.id for p in taken]))
+                .where(col(Publication.id).in_([row.publication.id for row in taken]))
                 .values(
                     state=PublicationState.PUBLISHING,
                     attempts=col(Publication.attempts) + 1,
                     claimed_by=worker_id,
-                    claimed_until=moment + claim_duration(),
+                    claimed_until=until,
                     next_attempt_at=None,
                     updated_at=moment,
                 )
             )
-            found.claims = [Claim(p.id, worker_id, p.attempts + 1) for p in taken]
+            found.claims = [
+                Claim(
+                    row.publication.id,
+                    worker_id,
+                    row.publication.attempts + 1,
+                    moment,
+                    until,
+                    row,
+                )
+                for row in taken
+            ]
     return found
 
 
@@ -185,6 +257,17 @@ def _missed(expected: datetime, now: datetime) -> str:
         f"Not published: it was due at {iso(expected)} and no worker ran until {iso(now)} "
         f"({hours} h {rest // 60} min late, more than SOCIALGEN_PUBLISH_GRACE). "
         "Publish it now with: socialgen posts publish POST_ID --to ACCOUNT --retry"
+    )
+
+
+def forgotten(network: str) -> str:
+    window = idempotency_window(network) or 0.0
+    return (
+        f"A retry of this publication could not start within {window / 60:.0f} min of its "
+        f"first attempt, after which {network} forgets the key that keeps it from posting "
+        "twice; part of the post (a thread's first parts) may be live already. Check the "
+        "account; if the post is not there, run: socialgen posts publish POST_ID --to "
+        "ACCOUNT --retry"
     )
 
 

@@ -20,7 +20,12 @@ from socialgen.store.tables import Publication
 
 
 def dry_run(
-    engine: Engine, workspace_id: str, post_id: str, account_refs: Sequence[str]
+    engine: Engine,
+    workspace_id: str,
+    post_id: str,
+    account_refs: Sequence[str],
+    *,
+    number_parts: bool = False,
 ) -> list[dict[str, Any]]:
     with read_session(engine) as session:
         post = get_post(session, workspace_id, post_id)
@@ -39,11 +44,13 @@ def dry_run(
             idempotency_key=idempotency_key(publication_id),
             text=post.content,
             media=media,
+            number_parts=number_parts,
         )
         preview: dict[str, Any] = {
             "accountId": account.id,
             "account": account.handle,
             "network": account.network,
+            "numberParts": number_parts,
             "media": [
                 {
                     "kind": item.kind,

@@ -20,6 +20,9 @@ from socialgen.posts.service import get_post, schedule, unschedule
 from socialgen.publishing.accounts import get_account
 from socialgen.store.tables import Post, PostStatus, Publication, PublicationState, SocialAccount
 
+# Publication.options: when the first attempt was claimed (kept once a retry is planned).
+FIRST_ATTEMPT = "first_attempt_at"
+
 
 class PublicationView(TypedDict):
     id: str
@@ -88,10 +91,12 @@ def queue_publications(
     due_at: datetime,
     *,
     retry: bool = False,
+    number_parts: bool = False,
 ) -> list[tuple[Publication, SocialAccount]]:
     """Queue the post for each account at `due_at`. A queued publication moves to the
     new time; a published one stays as it is; a failed, unknown or missed one is
-    queued again only with `retry` (an unknown one may be live already)."""
+    queued again only with `retry` (an unknown one may be live already). Each queued
+    one takes `number_parts` ("1/3" markers on a thread), as this request says."""
     if not account_refs:
         raise BadRequest("Name at least one account to publish to (--to ACCOUNT)")
     post = get_post(session, workspace_id, post_id)
@@ -115,7 +120,7 @@ def queue_publications(
                 post_id=post.id,
                 account_id=account.id,
                 due_at=due_at,
-                options={"position": position},
+                options={"position": position, "number_parts": number_parts},
             )
         elif publication.state == PublicationState.PUBLISHING:
             raise BadRequest(
@@ -128,6 +133,8 @@ def queue_publications(
         elif publication.state != PublicationState.QUEUED and not retry:
             raise BadRequest(_refusal(publication, account))
         _requeue(publication, due_at, now)
+        # A new dict: the JSON column does not see changes made in place.
+        publication.options = {**(publication.options or {}), "number_parts": number_parts}
         session.add(publication)
         chosen.append((publication, account))
     session.flush()
@@ -187,6 +194,35 @@ def settle_post(session: Session, post_id: str) -> Post | None:
     return post
 
 
+def settle_alone(
+    session: Session, post_id: str, url: str, account: SocialAccount, now: datetime
+) -> None:
+    """settle_post for a post with one publication, just recorded as published: one
+    UPDATE, which does nothing if another publication of the post appeared meanwhile
+    and is not published (its recorder settles the post then)."""
+    others = (
+        select(Publication.id)
+        .where(
+            col(Publication.post_id) == post_id,
+            col(Publication.state) != PublicationState.PUBLISHED,
+        )
+        .exists()
+    )
+    values: dict[str, Any] = {
+        "status": PostStatus.PUBLISHED,
+        "published_at": now,
+        "timeline_at": now,  # Post.place_on_timeline for a published post
+        "social_account_name": (account.display_name or account.handle)[:200],
+        "social_account_email": account.email or None,
+        "updated_at": now,
+    }
+    if url:
+        values["post_url"] = url
+    session.connection().execute(
+        update(Post).where(col(Post.id) == post_id, ~others).values(**values)
+    )
+
+
 def lock_post(session: Session, post_id: str) -> None:
     """Take the post's row lock (PostgreSQL; SQLite's write transaction is already
     exclusive) before touching its publications: always post first, then
@@ -200,6 +236,9 @@ def _requeue(publication: Publication, due_at: datetime, now: datetime) -> None:
         publication.message = ""
         publication.remote_id = publication.remote_url = None
         publication.part_ids = []
+        publication.options = {
+            key: value for key, value in (publication.options or {}).items() if key != FIRST_ATTEMPT
+        }
     publication.state = PublicationState.QUEUED
     publication.due_at = due_at
     publication.next_attempt_at = None
@@ -216,7 +255,7 @@ def _refusal(publication: Publication, account: SocialAccount) -> str:
         )
     return (
         f"The publication to {account.handle} is {publication.state}{said}. "
-        "Publish again with --retry (retry: true)"
+        "Queue it again with --retry (posts publish or posts schedule; retry: true over HTTP)"
     )
 
 
@@ -238,13 +277,21 @@ def schedule_post(
     post_id: str,
     at: datetime,
     account_refs: Sequence[str] = (),
+    *,
+    retry: bool = False,
+    number_parts: bool = False,
 ) -> tuple[Post, list[tuple[Publication, SocialAccount]]]:
     """Schedule (or move) the post to `at`; its queued publications move with it, and
-    it is queued for the accounts named."""
+    it is queued for the accounts named (with `retry`, a failed, unknown or missed
+    publication to one of them is queued again for `at`)."""
+    if (number_parts or retry) and not account_refs:
+        raise BadRequest("--number-parts and --retry go with --to ACCOUNT")
     post = schedule(session, workspace_id, post_id, at)
     move_queued(session, post.id, at)
     if account_refs:
-        queue_publications(session, workspace_id, post.id, account_refs, at)
+        queue_publications(
+            session, workspace_id, post.id, account_refs, at, retry=retry, number_parts=number_parts
+        )
     return post, post_publications(session, workspace_id, post.id)
 
 

@@ -50,6 +50,11 @@ class PublishBody(BaseModel):
         alias="dryRun",
         description="Answer what each network would receive; send nothing.",
     )
+    number_parts: StrictBool = Field(
+        default=False,
+        alias="numberParts",
+        description='Number the parts of a thread ("1/3", "2/3", ...).',
+    )
 
 
 class PublicationOut(BaseModel):
@@ -97,11 +102,20 @@ def publish_post(
     if body.dry_run:
         from socialgen.publishing.dryrun import dry_run
 
-        previews = dry_run(engine, caller.workspace_id, post_id, body.account_ids)
+        previews = dry_run(
+            engine, caller.workspace_id, post_id, body.account_ids, number_parts=body.number_parts
+        )
         return {"success": True, "data": {"postId": post_id, "networks": previews}}
     from socialgen.publishing.runner import publish_now
 
-    rows = publish_now(engine, caller.workspace_id, post_id, body.account_ids, retry=body.retry)
+    rows = publish_now(
+        engine,
+        caller.workspace_id,
+        post_id,
+        body.account_ids,
+        retry=body.retry,
+        number_parts=body.number_parts,
+    )
     return {"success": True, "data": {"postId": post_id, "publications": rows}}
 
 

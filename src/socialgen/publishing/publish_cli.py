@@ -26,6 +26,25 @@ ToOpt = Annotated[
         show_default=False,
     ),
 ]
+# publish-due's own -w: no envvar. Cron environments often export SOCIALGEN_WORKSPACE
+# for other commands; a pass that silently skipped the other workspaces would leave
+# their due posts unpublished, so only a -w on the command line narrows it.
+DueWorkspaceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--workspace",
+        "-w",
+        help="Workspace id or name (default: every workspace; SOCIALGEN_WORKSPACE is ignored).",
+        show_default=False,
+    ),
+]
+NumberPartsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--number-parts",
+        help='Number the parts of a post that becomes a thread ("1/3", "2/3", ...).',
+    ),
+]
 # How long `posts publish` waits in the terminal for retries the network asked for.
 PUBLISH_WAIT_SECONDS = 60.0
 
@@ -54,6 +73,7 @@ def publish(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show what each network would receive; send nothing.")
     ] = False,
+    number_parts: NumberPartsOpt = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -66,13 +86,19 @@ def publish(
     if dry_run:
         from socialgen.publishing.dryrun import dry_run as preview
 
-        previews = preview(engine, workspace_id, post_id, to)
+        previews = preview(engine, workspace_id, post_id, to, number_parts=number_parts)
         emit(json_output, {"postId": post_id, "networks": previews}, _print_previews(previews))
         return
     from socialgen.publishing.runner import publish_now
 
     rows = publish_now(
-        engine, workspace_id, post_id, to, retry=retry, wait_seconds=PUBLISH_WAIT_SECONDS
+        engine,
+        workspace_id,
+        post_id,
+        to,
+        retry=retry,
+        number_parts=number_parts,
+        wait_seconds=PUBLISH_WAIT_SECONDS,
     )
     emit(json_output, {"postId": post_id, "publications": rows}, _print_rows(rows))
     if any(row["state"] != "published" for row in rows):
@@ -85,6 +111,13 @@ def schedule(
         str, typer.Option("--at", help="When to publish, ISO 8601 (UTC unless an offset is given).")
     ],
     to: ToOpt = None,
+    retry: Annotated[
+        bool,
+        typer.Option(
+            "--retry", help="Queue failed, unknown or missed publications again, for --at."
+        ),
+    ] = False,
+    number_parts: NumberPartsOpt = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -96,7 +129,15 @@ def schedule(
     moment = _parse_moment(at)
     engine, workspace_id = open_workspace(workspace)
     with transaction(engine) as session:
-        post, rows = schedule_post(session, workspace_id, post_id, moment, to or ())
+        post, rows = schedule_post(
+            session,
+            workspace_id,
+            post_id,
+            moment,
+            to or (),
+            retry=retry,
+            number_parts=number_parts,
+        )
         listed = views(rows)
         data: dict[str, Any] = {
             "postId": post.id,
@@ -169,9 +210,10 @@ def stats(
     emit(json_output, data, lambda out: _print_stats(out, data))
 
 
-def publish_due(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
-    """Publish everything due, once, then exit: for cron or a systemd timer.
-    Exits 1 when a publication failed, is unknown or was missed."""
+def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False) -> None:
+    """Publish everything due in every workspace (only one with -w), once, then exit:
+    for cron or a systemd timer. Exits 1 when a publication failed, is unknown or was
+    missed."""
     from concurrent.futures import ThreadPoolExecutor
 
     from socialgen.publishing.claim import worker_name

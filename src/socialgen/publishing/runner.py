@@ -18,7 +18,13 @@ from sqlalchemy import Engine
 from sqlmodel import col, select
 
 from socialgen.clock import utcnow
-from socialgen.publishing.claim import DEFAULT_BATCH, claim_due, worker_name
+from socialgen.publishing.claim import (
+    DEFAULT_BATCH,
+    Claim,
+    claim_due,
+    worker_name,
+)
+from socialgen.publishing.keeper import ClaimKeeper, release
 from socialgen.publishing.outbox import (
     PublicationView,
     post_publications,
@@ -74,37 +80,54 @@ def publish_pass(
     capacity: int = THREADS,
 ) -> PassReport:
     """Claim and publish due rows until none is due (or `stop`). Up to `capacity`
-    publications are in flight at once; a slot that frees up is filled by the next
-    claim at once, so claiming overlaps the network calls under way."""
+    publications are in flight at once, and up to `capacity` more wait claimed behind
+    them: a thread that frees up starts the next at once while the main thread claims
+    the following batch, so no slot waits for a claim. The pass's ClaimKeeper keeps
+    every claim alive, waiting or running, until its answer is recorded."""
     report = PassReport()
-    in_flight: set[Future[Outcome]] = set()
+    in_flight: dict[Future[Outcome], Claim] = {}
     drained = False
-    while True:
-        free = capacity - len(in_flight)
-        if free > 0 and not drained and (stop is None or not stop.is_set()):
-            found = claim_due(
-                engine,
-                worker_id,
-                limit=min(batch, free),
-                now=now,
-                only_ids=only_ids,
-                workspace_id=workspace_id,
-            )
-            report.missed += found.missed
-            report.expired_unknown += found.unknown
-            in_flight |= {executor.submit(run_claim, engine, claim) for claim in found.claims}
-            # Rows just marked missed/unknown may hide more due rows behind them.
-            drained = not (found.claims or found.missed or found.unknown)
-            if found.missed or found.unknown:
+    with ClaimKeeper(engine, worker_id) as keeper:
+        while True:
+            stopping = stop is not None and stop.is_set()
+            if stopping:
+                _give_back(engine, in_flight)
+            room = 2 * capacity - len(in_flight)
+            if len(in_flight) <= capacity and not drained and not stopping:
+                found = claim_due(
+                    engine,
+                    worker_id,
+                    limit=min(room, max(batch, capacity)),
+                    now=now,
+                    only_ids=only_ids,
+                    workspace_id=workspace_id,
+                )
+                report.missed += found.missed
+                report.expired_unknown += found.unknown
+                keeper.hold(found.claims)
+                for claim in found.claims:
+                    in_flight[executor.submit(run_claim, engine, claim, keeper)] = claim
+                # Rows just marked missed/unknown may hide more due rows behind them.
+                drained = not (found.claims or found.missed or found.unknown)
+                if found.missed or found.unknown or (len(in_flight) <= capacity and found.claims):
+                    continue
+            if not in_flight:
+                if drained or stopping:
+                    break
                 continue
-        if not in_flight:
-            if drained or (stop is not None and stop.is_set()):
-                break
-            continue
-        done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
-        report.outcomes += [future.result() for future in done]
-        drained = False  # a retry may be due at once: look again
+            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            for future in done:
+                del in_flight[future]
+                if not future.cancelled():
+                    report.outcomes.append(future.result())
+            drained = False  # a retry may be due at once: look again
     return report
+
+
+def _give_back(engine: Engine, in_flight: dict[Future[Outcome], Claim]) -> None:
+    """Stopping: claims not started yet go back to the queue for the next worker."""
+    unstarted = [claim for future, claim in in_flight.items() if future.cancel()]
+    release(engine, unstarted)
 
 
 def publish_now(
@@ -114,6 +137,7 @@ def publish_now(
     account_refs: Sequence[str],
     *,
     retry: bool = False,
+    number_parts: bool = False,
     wait_seconds: float = 0.0,
 ) -> list[PublicationView]:
     """Queue the post for the accounts, due now, and publish it in this process.
@@ -122,7 +146,13 @@ def publish_now(
     holds is waited for (up to `wait_seconds`), then shown as it stands."""
     with transaction(engine) as session:
         rows = queue_publications(
-            session, workspace_id, post_id, account_refs, utcnow(), retry=retry
+            session,
+            workspace_id,
+            post_id,
+            account_refs,
+            utcnow(),
+            retry=retry,
+            number_parts=number_parts,
         )
         ids = [publication.id for publication, _ in rows]
     deadline = time.monotonic() + wait_seconds

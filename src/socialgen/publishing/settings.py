@@ -7,7 +7,8 @@ and operators change them without restarting anything but the process that reads
 - SOCIALGEN_SCHEDULER: "0"/"off"/"false" turns the scheduler in `serve` off (what
   `serve --no-scheduler` sets, since uvicorn's app factory takes no arguments).
 - SOCIALGEN_PUBLISH_CLAIM: how long a worker's claim on a `publishing` row stands
-  (default 5m); a claim older than that belongs to a worker that died.
+  (default 5m); a live worker extends it every third of that (worker.heartbeat), so a
+  claim that ended belongs to a worker that died.
 - SOCIALGEN_SCHEDULER_POLL: seconds between two looks at the outbox (default 1).
 
 Durations are seconds ("90", "1.5") or a number with s/m/h/d ("30m", "6h").

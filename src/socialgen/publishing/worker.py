@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, update
 from sqlmodel import col, select
 
 from socialgen.clock import iso, utcnow
@@ -22,10 +22,24 @@ from socialgen.errors import SocialgenError
 from socialgen.files.backend import StorageUnavailable
 from socialgen.publishing.accounts import credentials_for, scrub, secret_saver
 from socialgen.publishing.adapters import module_for
-from socialgen.publishing.claim import Claim
+from socialgen.publishing.claim import (
+    WINDOW_MARGIN_SECONDS,
+    Claim,
+    ClaimedRow,
+    first_attempt,
+    forgotten,
+    idempotency_window,
+)
+from socialgen.publishing.keeper import ClaimKeeper
 from socialgen.publishing.media import post_media
 from socialgen.publishing.networks.base import OutgoingPost, Published, PublishError
-from socialgen.publishing.outbox import idempotency_key, lock_post, settle_post
+from socialgen.publishing.outbox import (
+    FIRST_ATTEMPT,
+    idempotency_key,
+    lock_post,
+    settle_alone,
+    settle_post,
+)
 from socialgen.publishing.settings import MAX_ATTEMPTS
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Post, Publication, PublicationState, SocialAccount
@@ -34,6 +48,7 @@ logger = logging.getLogger("socialgen.publishing")
 
 BACKOFF_BASE_SECONDS = 30.0
 MAX_DELAY_SECONDS = 24 * 3600.0
+RECONNECT_HINT = "reconnect the account"  # adapters' messages may already carry it
 
 
 @dataclass(frozen=True)
@@ -57,13 +72,28 @@ def backoff(attempt: int) -> float:
     return min(BACKOFF_BASE_SECONDS * 2.0 ** max(0, attempt - 1), 3600.0)
 
 
-def verdict_for(error: PublishError, attempt: int, network: str, now: datetime) -> Verdict:
+def verdict_for(
+    error: PublishError,
+    attempt: int,
+    network: str,
+    now: datetime,
+    *,
+    first_attempt_at: datetime | None = None,
+) -> Verdict:
+    """What to record for `error`. A retry on a network that forgets idempotency keys
+    (Mastodon, after about an hour) is planned to start while it still remembers the
+    key of the first attempt, `first_attempt_at` (default `now`); when that is no
+    longer possible the publication is `unknown`, never sent a second time blind."""
     message = error.message
     if error.reconnect:
+        if RECONNECT_HINT in message.lower():  # the adapter said how, with the details
+            return Verdict(
+                PublicationState.FAILED, f"{network} refused the account's credentials: {message}"
+            )
         return Verdict(
             PublicationState.FAILED,
             f"{network} refused the account's credentials ({message}): "
-            f"reconnect the account: socialgen accounts add {network} ...",
+            f"{RECONNECT_HINT}: socialgen accounts add {network} ...",
         )
     if error.outcome_unknown:
         return Verdict(
@@ -74,7 +104,17 @@ def verdict_for(error: PublishError, attempt: int, network: str, now: datetime) 
         )
     if error.retryable and attempt < MAX_ATTEMPTS:
         wait = error.retry_after if error.retry_after is not None else backoff(attempt)
-        at = now + timedelta(seconds=min(max(0.0, wait), MAX_DELAY_SECONDS))
+        wait = min(max(0.0, wait), MAX_DELAY_SECONDS)
+        window = idempotency_window(network)
+        if window is not None:
+            since_first = (now - (first_attempt_at or now)).total_seconds()
+            room = window - WINDOW_MARGIN_SECONDS - since_first
+            if room <= 0:
+                return Verdict(
+                    PublicationState.UNKNOWN, f"{network}: {message}. {forgotten(network)}"
+                )
+            wait = min(wait, room)
+        at = now + timedelta(seconds=wait)
         return Verdict(
             PublicationState.QUEUED,
             f"{network}: {message} (attempt {attempt} of {MAX_ATTEMPTS}; next at {iso(at)})",
@@ -87,18 +127,29 @@ def verdict_for(error: PublishError, attempt: int, network: str, now: datetime) 
     return Verdict(PublicationState.FAILED, message)
 
 
-def run_claim(engine: Engine, claim: Claim) -> Outcome:
-    """Publish a claimed publication and record what the network said."""
-    with read_session(engine) as session:
-        row = session.exec(
-            select(Publication, SocialAccount, Post)
-            .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
-            .join(Post, col(Post.id) == col(Publication.post_id))
-            .where(col(Publication.id) == claim.publication_id)
-        ).first()
+def run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper | None = None) -> Outcome:
+    """Publish a claimed publication and record what the network said. `keeper` keeps
+    the claim alive meanwhile (a pass's, for all its claims; else one of its own)."""
+    own = keeper is None
+    keeper = keeper or ClaimKeeper(engine, claim.worker_id)
+    if own:
+        keeper.hold([claim])
+    try:
+        return _run_claim(engine, claim, keeper)
+    finally:
+        keeper.release(claim.publication_id)
+        if own:
+            keeper.close()
+
+
+def _run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper) -> Outcome:
+    row = claim.row or _read(engine, claim)
     if row is None:  # deleted with its post or account meanwhile
         return Outcome(claim.publication_id, "gone", "deleted while it was being published")
-    publication, account, post = row
+    if not keeper.still_ours(claim.publication_id):  # waited too long, or taken over
+        logger.warning("publication %s: claim lost before sending", claim.publication_id)
+        return Outcome(claim.publication_id, PublicationState.PUBLISHING, "claimed elsewhere")
+    publication, account, post = row.publication, row.account, row.post
     secrets: list[str] = []
     try:
         credentials = credentials_for(account)
@@ -109,30 +160,45 @@ def run_claim(engine: Engine, claim: Claim) -> Outcome:
             idempotency_key=idempotency_key(publication.id),
             text=post.content,
             media=post_media(engine, post),
+            number_parts=bool((publication.options or {}).get("number_parts")),
         )
     except Exception as error:  # nothing was sent: safe to say why and stop or retry
-        return _record(engine, claim, post.id, _before_sending(error, claim.attempt))
+        return _record(engine, claim, row, _before_sending(error, claim.attempt))
     try:
         published = adapter.publish(outgoing)
     except PublishError as error:
         error.message = scrub(error.message, secrets)
-        return _record(
-            engine, claim, post.id, verdict_for(error, claim.attempt, account.network, utcnow())
+        first = first_attempt(publication) or claim.claimed_at
+        verdict = verdict_for(
+            error, claim.attempt, account.network, utcnow(), first_attempt_at=first
         )
+        return _record(engine, claim, row, verdict)
     except Exception as error:
         # Not the contract's error: we cannot tell whether the request went out.
         logger.exception("publication %s: %s adapter failed", publication.id, account.network)
         return _record(
             engine,
             claim,
-            post.id,
+            row,
             Verdict(
                 PublicationState.UNKNOWN,
                 f"The {account.network} adapter failed ({type(error).__name__}); the post "
                 "may or may not be live. Check the account, then publish with --retry",
             ),
         )
-    return _record(engine, claim, post.id, published)
+    return _record(engine, claim, row, published)
+
+
+def _read(engine: Engine, claim: Claim) -> ClaimedRow | None:
+    """The row of a claim made without it (claims from claim_due carry theirs)."""
+    with read_session(engine) as session:
+        found = session.exec(
+            select(Publication, SocialAccount, Post)
+            .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
+            .join(Post, col(Post.id) == col(Publication.post_id))
+            .where(col(Publication.id) == claim.publication_id)
+        ).first()
+    return None if found is None else ClaimedRow(*found, siblings=0)  # 0: not counted
 
 
 def _before_sending(error: Exception, attempt: int) -> Verdict:
@@ -146,40 +212,61 @@ def _before_sending(error: Exception, attempt: int) -> Verdict:
     return Verdict(PublicationState.FAILED, f"Could not prepare the post: {type(error).__name__}")
 
 
-def _record(engine: Engine, claim: Claim, post_id: str, answer: Published | Verdict) -> Outcome:
+def _record(engine: Engine, claim: Claim, row: ClaimedRow, answer: Published | Verdict) -> Outcome:
+    """Write the answer, only if the claim is still ours (one conditional UPDATE). A post
+    with one publication settles in one more statement; one with several takes the
+    post's lock first and settles from all of them (settle_post)."""
     now = utcnow()
+    publication = row.publication
+    values: dict[str, object] = {"claimed_by": None, "claimed_until": None, "updated_at": now}
+    if isinstance(answer, Published):
+        values |= {
+            "state": PublicationState.PUBLISHED,
+            "remote_id": answer.remote_id[:512],
+            "remote_url": answer.url[:2048] or None,
+            "part_ids": list(answer.part_ids),
+            "published_at": now,
+            "message": "",
+        }
+    else:
+        values |= {
+            "state": answer.state,
+            "message": answer.message,
+            "next_attempt_at": answer.next_attempt_at,
+        }
+        options = publication.options or {}
+        if answer.state == PublicationState.QUEUED and FIRST_ATTEMPT not in options:
+            # A retry is planned: remember when the key was first sent (claim.py).
+            values["options"] = {**options, FIRST_ATTEMPT: iso(claim.claimed_at or now)}
+    state = str(values["state"])
     with transaction(engine) as session:
-        lock_post(session, post_id)
-        publication = session.exec(
-            select(Publication).where(col(Publication.id) == claim.publication_id).with_for_update()
-        ).first()
-        if publication is None:
-            return Outcome(claim.publication_id, "gone", "deleted while it was being published")
-        if (
-            publication.state != PublicationState.PUBLISHING
-            or publication.claimed_by != claim.worker_id
-        ):
+        shared = row.siblings != 1
+        if shared:
+            lock_post(session, publication.post_id)
+        written = session.connection().execute(
+            update(Publication)
+            .where(
+                col(Publication.id) == claim.publication_id,
+                col(Publication.claimed_by) == claim.worker_id,
+                col(Publication.state) == PublicationState.PUBLISHING,
+            )
+            .values(**values)
+        )
+        if not getattr(written, "rowcount", 0):
+            stored = session.get(Publication, claim.publication_id)
+            if stored is None:
+                return Outcome(claim.publication_id, "gone", "deleted while it was being published")
             logger.warning(
                 "publication %s: claim lost to %s before the answer was recorded",
-                publication.id,
-                publication.claimed_by,
+                stored.id,
+                stored.claimed_by,
             )
-            return Outcome(publication.id, publication.state, publication.message)
-        publication.claimed_by = publication.claimed_until = None
-        publication.updated_at = now
-        if isinstance(answer, Published):
-            publication.state = PublicationState.PUBLISHED
-            publication.remote_id = answer.remote_id[:512]
-            publication.remote_url = answer.url[:2048] or None
-            publication.part_ids = list(answer.part_ids)
-            publication.published_at = now
-            publication.message = ""
-        else:
-            publication.state = answer.state
-            publication.message = answer.message
-            publication.next_attempt_at = answer.next_attempt_at
-        session.add(publication)
-        session.flush()
-        if publication.state == PublicationState.PUBLISHED:
-            settle_post(session, post_id)
-        return Outcome(publication.id, publication.state, publication.message)
+            return Outcome(stored.id, stored.state, stored.message)
+        if state == PublicationState.PUBLISHED:
+            if shared:
+                settle_post(session, publication.post_id)
+            else:
+                settle_alone(
+                    session, publication.post_id, str(values["remote_url"] or ""), row.account, now
+                )
+        return Outcome(claim.publication_id, state, str(values["message"]))
