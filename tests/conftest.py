@@ -35,11 +35,6 @@ from socialgen.workspaces.service import (
     default_workspace,
 )
 
-# Every event any test's stream builds is checked against its model where it is built
-# (socialgen.events): a service drifting from the contract fails the test that ran it.
-# Set here, before any test, so subprocesses (serve, the CLI) inherit it too.
-os.environ["SOCIALGEN_CHECK_EVENTS"] = "1"
-
 PG_URL = os.environ.get("SOCIALGEN_TEST_DATABASE_URL")
 BACKEND = "postgresql" if PG_URL else "sqlite"
 

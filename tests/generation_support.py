@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from socialgen.events import Event
 from socialgen.events.registry import STREAMS, read
 from tests.fakes.openai_server import FakeOpenAI, Reply, last_user_message
 
@@ -150,5 +149,5 @@ def check_contract(events: list[SseEvent], stream: str | None = None) -> None:
     sent_by = {model for s in STREAMS if s.key == stream for model in s.events}
     for item in events:
         assert isinstance(item.data, dict), item
-        payload = read(Event(item.name, item.data))
+        payload = read(item.name, item.data)
         assert stream is None or type(payload) in sent_by, f"{stream} does not send {item.name}"

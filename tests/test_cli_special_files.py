@@ -204,7 +204,8 @@ def test_every_command_refuses_special_and_oversize_files(store: Store, tmp_path
         assert case.expected in result["stderr"], (case.name, result["stderr"])
         assert "Traceback" not in result["stderr"], (case.name, result["stderr"])
         assert result["stdout"] == "", (case.name, result["stdout"])
-        assert result["seconds"] < 2, (case.name, result["seconds"])
+        # Milliseconds of work, plus a command's first imports on a loaded machine.
+        assert result["seconds"] < CASE_SECONDS - 1, (case.name, result["seconds"])
     # Nothing the refused commands named was written anywhere.
     shown = json.loads(CliRunner().invoke(app, ["posts", "recent", "--json"]).stdout)
     assert [post["postContent"] for post in shown["posts"]] == ["The original text"]

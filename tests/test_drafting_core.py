@@ -20,7 +20,8 @@ from socialgen.drafting.runner import DraftRunner
 from socialgen.drafting.topic import on_topic, topic_coverage, topic_words
 from socialgen.drafting.writing import write_draft
 from socialgen.errors import BadRequest
-from socialgen.events import Event, event
+from socialgen.events import Event
+from socialgen.events.chat import ChatDelta
 from socialgen.generation.batch import run_batch
 from socialgen.generation.plan import prepare_batch
 from socialgen.generation.requests import BatchRequest
@@ -86,7 +87,7 @@ def test_the_runner_keeps_results_failures_and_one_summary(store: Store) -> None
 
     def job(index: int) -> Callable[[Emit], Any]:
         async def write(emit: Emit) -> dict[str, Any]:
-            await emit(event("chat_delta", text=f"writing {index}"))
+            await emit(Event.of(ChatDelta(text=f"writing {index}")))
             if index == 2:
                 raise BadRequest("the model said no")
             return {"index": index}
@@ -94,7 +95,7 @@ def test_the_runner_keeps_results_failures_and_one_summary(store: Store) -> None
         return write
 
     def failed(index: int, message: str) -> Event:
-        return event("chat_delta", text=f"{index} failed: {message}")
+        return Event.of(ChatDelta(text=f"{index} failed: {message}"))
 
     async def run() -> tuple[list[str], DraftRunner]:
         async with Reservation(caller, 3) as reservation:

@@ -104,7 +104,8 @@ def test_a_failed_small_model_gives_a_plain_outline_marked_as_such() -> None:
 
 def test_a_small_model_plans_calendar_themes_one_per_line() -> None:
     def answers(prompt: str, _output: Output | None) -> str:
-        assert prompt.startswith("List 7 short titles for LinkedIn posts about baking.")
+        assert prompt.startswith(("List 7 short titles", "List 6 more short titles"))
+        assert "about baking." in prompt
         return "Sourdough at dawn\nPricing a loaf\n<b>junk</b>\nPricing a loaf\nHiring help\n"
 
     model = LineModel(answers)
@@ -112,9 +113,14 @@ def test_a_small_model_plans_calendar_themes_one_per_line() -> None:
     assert [t.theme for t in themes[:3]] == ["Sourdough at dawn", "Pricing a loaf", "Hiring help"]
     assert [t.source for t in themes] == ["model"] * 3 + ["template"] * 4
     assert len({t.theme for t in themes}) == 7
-    # The 4 days the repeats left empty are asked once more, with 2 spare lines only.
+    # The 4 days the repeats left empty are asked once more, with 2 spare lines only,
+    # naming the themes it has; still short, the first question once more, warmer
+    # (the answers repeat the themes: the template stands in).
     grammars = [output.grammar if output else None for _prompt, output in model.calls]
-    assert grammars == [line_grammar(7), line_grammar(6)]
+    assert grammars == [line_grammar(7), line_grammar(6), line_grammar(6)]
+    first, top_up, again = (prompt for prompt, _output in model.calls)
+    assert "Sourdough at dawn; Pricing a loaf; Hiring help" in top_up
+    assert again == first
 
 
 def test_a_small_model_suggests_questions_as_three_lines() -> None:

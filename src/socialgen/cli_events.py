@@ -31,9 +31,8 @@ class JsonLines:
         from socialgen.events.carousel import CarouselComplete
         from socialgen.events.common import StreamError
         from socialgen.events.content_calendar import CalendarComplete
-        from socialgen.events.registry import read
 
-        match read(item):
+        match item.payload:
             case (
                 BatchComplete(success=success, summary=summary)
                 | CalendarComplete(success=success, summary=summary)

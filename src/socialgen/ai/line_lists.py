@@ -139,10 +139,11 @@ _BARE_NUMBER = re.compile(
     re.IGNORECASE,
 )
 # Lines that talk about the task instead of doing it ("Here are 7 titles",
-# "Provide your response with bullet points only", "Relevant title for ...").
+# "Provide your response with bullet points only", "Relevant title for ...", a
+# top-up's "Not these, they are taken: ...").
 _PREAMBLE = re.compile(
     r"\b(?:per line|here is|here are|here's|list of|titles?|your response|bullet points|"
-    r"formatting|as an ai|assistant|for example|this is just)\b",
+    r"formatting|as an ai|assistant|for example|this is just|taken|not these|not in those)\b",
     re.IGNORECASE,
 )
 

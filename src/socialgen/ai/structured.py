@@ -6,8 +6,9 @@
 
 A provider that refuses a format (FormatRefused: its error names response_format)
 steps down one rung at once, without spending an attempt, and the rung that worked
-is remembered per model for the life of the process. The answer is validated with
-pydantic; None means the model gave nothing usable and the caller must say so.
+is remembered in the model's profile (`profile_of`) for the life of the process.
+The answer is validated with pydantic; None means the model gave nothing usable
+and the caller must say so.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -35,43 +36,75 @@ logger = logging.getLogger("socialgen.ai")
 T = TypeVar("T", bound=BaseModel)
 
 RUNGS: tuple[OutputMode, ...] = ("json_schema", "json_object", "text")
-_first_rung: dict[str, int] = {}  # model key -> the rung to start from
-_plans_in_lines: set[str] = set()  # models whose JSON plans were unusable but lists were not
-_refuses_grammar: set[str] = set()  # models whose provider refused a llama.cpp grammar
+PlanFormat = Literal["json", "lines"]
+
+
+@dataclass
+class ModelProfile:
+    """What this process knows about one model, chosen once, when the model is first
+    asked for something, and updated only by what the model does:
+
+    rung: the structured-output format to ask first (the last one it accepted);
+    plan_format: "lines" for small models (they can write a short list, not a JSON
+        plan), and for models whose JSON plans were unusable but whose lists were not;
+        "json" otherwise;
+    takes_grammar: False once its provider refused a llama.cpp grammar.
+
+    Every `small` decision about plans and formats reads this profile (`profile_of`),
+    never `model.small` directly."""
+
+    small: bool
+    rung: int = 0
+    plan_format: PlanFormat = "json"
+    takes_grammar: bool = True
+
+    @property
+    def output_mode(self) -> OutputMode:
+        return RUNGS[self.rung]
+
+
+_profiles: dict[tuple[str, bool], ModelProfile] = {}
 
 
 def model_key(model: TextModel) -> str:
     return f"{model.name}@{getattr(model, 'api_base', None) or ''}"
 
 
+def profile_of(model: TextModel) -> ModelProfile:
+    """The model's profile for this process: made once per model (and marking)."""
+    key = (model_key(model), model.small)
+    found = _profiles.get(key)
+    if found is None:
+        found = ModelProfile(small=model.small, plan_format="lines" if model.small else "json")
+        _profiles[key] = found
+    return found
+
+
 def current_rung(model: TextModel) -> OutputMode:
     """The format this process asks `model` for first (what it last accepted)."""
-    return RUNGS[_first_rung.get(model_key(model), 0)]
+    return profile_of(model).output_mode
 
 
 def forget_rungs() -> None:
-    """Forget what every model accepted: rungs, plans in lists, grammars (tests)."""
-    _first_rung.clear()
-    _plans_in_lines.clear()
-    _refuses_grammar.clear()
+    """Forget what every model did: rungs, plans in lists, grammars (tests)."""
+    _profiles.clear()
 
 
 def takes_grammar(model: TextModel) -> bool:
-    return model_key(model) not in _refuses_grammar
+    return profile_of(model).takes_grammar
 
 
 def remember_grammar_refused(model: TextModel) -> None:
-    _refuses_grammar.add(model_key(model))
+    profile_of(model).takes_grammar = False
 
 
 def plans_in_lines(model: TextModel) -> bool:
-    """Whether plans are asked of `model` as line lists: small models, and models
-    that gave no usable JSON plan but a usable list (then for the whole process)."""
-    return model.small or model_key(model) in _plans_in_lines
+    """Whether plans are asked of `model` as line lists (see ModelProfile)."""
+    return profile_of(model).plan_format == "lines"
 
 
 def remember_plans_in_lines(model: TextModel) -> None:
-    _plans_in_lines.add(model_key(model))
+    profile_of(model).plan_format = "lines"
 
 
 @dataclass(frozen=True)
@@ -104,13 +137,14 @@ async def ask_structured_answer(
     *,
     max_tokens: int = 160,
     attempts: int = 2,
+    temperature: float = 0.2,
 ) -> StructuredAnswer[T]:
     json_schema = strict_schema(schema)
     name = schema_name(schema)
-    key = model_key(model)
+    profile = profile_of(model)
     spent = 0
     while spent < attempts:
-        rung = _first_rung.get(key, 0)
+        rung = profile.rung
         mode = RUNGS[rung]
         asked = (
             messages if mode == "json_schema" else with_schema_prompt(messages, name, json_schema)
@@ -121,13 +155,13 @@ async def ask_structured_answer(
                 asked,
                 output=Output(mode=mode, schema=json_schema, name=name),
                 max_tokens=max_tokens,
-                temperature=0.2,
+                temperature=temperature,
             )
         except FormatRefused as refusal:
             if rung + 1 >= len(RUNGS):
                 logger.info("structured answer %s: every format refused", name)
                 return StructuredAnswer(None, failed=True)
-            _first_rung[key] = rung + 1
+            profile.rung = rung + 1
             logger.info(
                 "%s refused %s (%s); asking in %s", model.name, mode, refusal, RUNGS[rung + 1]
             )

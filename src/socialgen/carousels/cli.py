@@ -156,12 +156,14 @@ def pdf(
     from socialgen.errors import BadRequest
     from socialgen.limits import MAX_SLIDE_HTML_BYTES
     from socialgen.render.checks import check_pdf_request
-    from socialgen.render.pdf import html_to_pdf
 
     if not output.parent.is_dir():
         raise BadRequest(f"Cannot write {output}: no such directory {output.parent}")
     pages = [_read_text(path, MAX_SLIDE_HTML_BYTES) for path in slides]
     check_pdf_request(pages, width, height)
+    # WeasyPrint takes a second or two to import: only once the input is known good.
+    from socialgen.render.pdf import html_to_pdf
+
     data = html_to_pdf(pages, width, height)
     try:
         output.write_bytes(data)

@@ -1,24 +1,23 @@
 """The outline of a carousel: its name, the caption post, and each slide's title,
 text and image prompt, written by the text model.
 
-Capable models answer one structured outline (the JSON ladder). Small models
-(the embedded one) write the titles as a line list, then each slide's text in its
-own short request. Whatever the model could not give (too few slides, junk,
-over-long text) comes from a plain outline built from the topic, and every slide
-says where it came from (`source`), so the user is told."""
+The drafting core's planning step (drafting.planning) asks the model: one JSON
+outline, or (small models) the titles as a line list and then each slide's text in
+its own short request; then the missing slides only, naming the ones it has.
+Whatever is still missing (too few slides, junk, over-long text) comes from a plain
+outline built from the topic, and every slide says where it came from (`source`),
+so the user is told."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
 from socialgen.ai.line_lists import ask_lines
 from socialgen.ai.model import TextModel
-from socialgen.ai.structured import (
-    ask_structured_answer,
-    plans_in_lines,
-    remember_plans_in_lines,
-)
 from socialgen.carousels.plain_outline import MAX_TITLE_CHARS, Outline, SlidePlan, plain_outline
+from socialgen.drafting.planning import Plan, PlanSpec, looks_like_junk, named, plan_items
 from socialgen.drafting.prompts import Prompts
 from socialgen.posts.views import snippet
 
@@ -27,7 +26,6 @@ _prompts = Prompts("socialgen.carousels")
 MAX_TEXT_CHARS = 320
 MAX_NAME_CHARS = 80
 SLIDE_TEXT_CHARS = 200  # a small model's slide text: one or two short sentences
-_JUNK = ("http://", "https://", "www.", "<", ">", "{", "}")
 
 
 class OutlinedSlide(BaseModel):
@@ -45,71 +43,82 @@ class CarouselOutline(BaseModel):
 async def outline_carousel(
     model: TextModel, topic: str, count: int, style: str | None = None
 ) -> Outline:
-    if plans_in_lines(model):
-        return await _outline_from_lines(model, topic, count, style)
-    prompt = _prompts.render("carousel_outline", count=str(count), topic=topic, style=style or "")
-    answer = await ask_structured_answer(
-        model,
-        [{"role": "user", "content": prompt}],
-        CarouselOutline,
-        max_tokens=90 * count + 200,
+    fallback = plain_outline(topic, count)
+    plan = await plan_items(model, _outline_spec(model, topic, count, style or "", fallback))
+    return Outline(
+        name=_name(plan, fallback), caption=_caption(plan, topic, fallback), slides=plan.items
+    )
+
+
+def _outline_spec(
+    model: TextModel, topic: str, count: int, style: str, fallback: Outline
+) -> PlanSpec[CarouselOutline, SlidePlan]:
+    def json_prompt(wanted: int, planned: Sequence[SlidePlan]) -> str:
+        if not planned:
+            return _prompts.render("carousel_outline", count=str(wanted), topic=topic, style=style)
+        return _prompts.render(
+            "carousel_outline_more",
+            count=str(wanted),
+            topic=topic,
+            style=style,
+            planned=named([slide.title for slide in planned]),
+        )
+
+    def lines_prompt(wanted: int, planned: Sequence[SlidePlan]) -> str:
+        if not planned:
+            return _prompts.render("carousel_titles", count=str(wanted), topic=topic, style=style)
+        return _prompts.render(
+            "carousel_titles_more",
+            count=str(wanted),
+            topic=topic,
+            style=style,
+            planned="; ".join(slide.title for slide in planned),
+        )
+
+    async def from_line(title: str, position: int) -> SlidePlan | None:
+        text = await _slide_text(model, topic, title, position, count)
+        if not text:
+            return None
+        image_prompt = f"{title}: a simple illustration about {snippet(topic, 80)}"
+        return SlidePlan(title=title, content=text, image_prompt=image_prompt)
+
+    def templates(missing: int, _planned: Sequence[SlidePlan]) -> list[SlidePlan]:
+        # The plain outline's last slides: its closing slide stays last.
+        return fallback.slides[len(fallback.slides) - missing :] if missing > 0 else []
+
+    return PlanSpec(
+        count=count,
+        schema=CarouselOutline,
+        items_of=lambda answer: [s for s in map(_slide, answer.slides) if s is not None],
+        json_prompt=json_prompt,
+        lines_prompt=lines_prompt,
+        from_line=from_line,
+        title_of=lambda slide: slide.title,
+        usable_title=lambda title: bool(_clean(title, MAX_TITLE_CHARS)),
+        templates=templates,
+        about=topic,
+        json_tokens=90,
+        json_extra_tokens=200,
         # One attempt: nothing shows until the outline is ready, and an unusable
         # answer already has a stand-in (the plain outline, and the user is told).
-        attempts=1,
+        json_attempts=1,
+        line_chars=MAX_TITLE_CHARS,
     )
-    fallback = plain_outline(topic, count)
-    outline = _from_answer(answer.value, fallback, count) if answer.value else fallback
-    if outline.template_slides < len(outline.slides) or answer.failed:
-        return outline
-    # The model answered, but nothing usable as JSON (a tiny model behind a server
-    # not marked small): ask for the titles as a list; if that works, this model
-    # plans in lists from now on.
-    listed = await _outline_from_lines(model, topic, count, style)
-    if listed.template_slides < len(listed.slides):
-        remember_plans_in_lines(model)
-        return listed
-    return outline
 
 
-def _from_answer(answer: CarouselOutline, fallback: Outline, count: int) -> Outline:
-    slides = [s for s in (_slide(item) for item in answer.slides) if s is not None][:count]
-    name = _clean(answer.name, MAX_NAME_CHARS) or fallback.name
-    caption = _clean(answer.caption, 2500, single_line=False) or fallback.caption
-    return Outline(name=name, caption=caption, slides=_filled(slides, fallback))
+def _name(plan: Plan[CarouselOutline, SlidePlan], fallback: Outline) -> str:
+    answer = plan.answer
+    return (_clean(answer.name, MAX_NAME_CHARS) if answer else "") or fallback.name
 
 
-async def _outline_from_lines(
-    model: TextModel, topic: str, count: int, style: str | None
-) -> Outline:
-    """Titles as a line list, then each slide's text in its own short request."""
-    prompt = _prompts.render("carousel_titles", count=str(count), topic=topic, style=style or "")
-    titles = [
-        title
-        for title in await ask_lines(
-            model,
-            [{"role": "user", "content": prompt}],
-            count,
-            max_chars=MAX_TITLE_CHARS,
-        )
-        if _clean(title, MAX_TITLE_CHARS)
-    ]
-    # One after another: a small model runs on one local server or in-process, and
-    # llama_cpp.server cuts a running request short when another arrives.
-    texts = [
-        await _slide_text(model, topic, title, n, count) for n, title in enumerate(titles, start=1)
-    ]
-    slides = [
-        SlidePlan(
-            title=title,
-            content=text,
-            image_prompt=f"{title}: a simple illustration about {snippet(topic, 80)}",
-        )
-        for title, text in zip(titles, texts, strict=True)
-        if text
-    ]
-    fallback = plain_outline(topic, count)
-    caption = _caption_from(topic, [s.title for s in slides]) if slides else fallback.caption
-    return Outline(name=fallback.name, caption=caption, slides=_filled(slides, fallback))
+def _caption(plan: Plan[CarouselOutline, SlidePlan], topic: str, fallback: Outline) -> str:
+    """The JSON answer's caption; a list-planning model's own titles, listed; or the
+    plain outline's."""
+    if plan.answer is not None:
+        caption = _clean(plan.answer.caption, 2500, single_line=False, hashtags=True)
+        return caption or fallback.caption
+    titles = [p.item.title for p in plan.planned if p.source == "model"]
+    return _caption_from(topic, titles) if titles else fallback.caption
 
 
 async def _slide_text(model: TextModel, topic: str, title: str, number: int, count: int) -> str:
@@ -161,15 +170,6 @@ def _caption_from(topic: str, titles: list[str]) -> str:
     )
 
 
-def _filled(slides: list[SlidePlan], fallback: Outline) -> list[SlidePlan]:
-    """The model's slides in order, the rest from the plain outline (its closing
-    slide last), each of those marked as template-made."""
-    missing = len(fallback.slides) - len(slides)
-    if missing <= 0:
-        return slides[: len(fallback.slides)]
-    return slides + fallback.slides[len(fallback.slides) - missing :]
-
-
 def _slide(item: OutlinedSlide) -> SlidePlan | None:
     title = _clean(item.title, MAX_TITLE_CHARS).rstrip(" ,;:-")
     text = _clean(item.text, MAX_TEXT_CHARS, single_line=False)
@@ -179,9 +179,9 @@ def _slide(item: OutlinedSlide) -> SlidePlan | None:
     return SlidePlan(title=title, content=text, image_prompt=image_prompt)
 
 
-def _clean(text: str, limit: int, *, single_line: bool = True) -> str:
+def _clean(text: str, limit: int, *, single_line: bool = True, hashtags: bool = False) -> str:
     """Trimmed text, or "" when it looks like junk (links, markup) or is too long."""
     cleaned = " ".join(text.split()) if single_line else text.strip()
-    if not cleaned or len(cleaned) > limit or any(mark in cleaned.lower() for mark in _JUNK):
+    if not cleaned or len(cleaned) > limit or looks_like_junk(cleaned, hashtags=hashtags):
         return ""
     return cleaned

@@ -1,5 +1,6 @@
 """A carousel run in the terminal: the plan, each slide's image as it is made,
-then where the PDF and thumbnail were written. Events are read through their models."""
+then where the PDF and thumbnail were written. Events are read through their payload
+models."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from socialgen.events.carousel import (
     StoredCarousel,
 )
 from socialgen.events.common import StreamError
-from socialgen.events.registry import read
 from socialgen.files.store import path_for_url
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ class CarouselPrinter:
         self.completed: dict[str, Any] | None = None  # complete's data, as on the wire
 
     def __call__(self, item: Event) -> None:
-        match read(item):
+        match item.payload:
             case PlanGenerated(prompts=prompts) as plan:
                 self.notes.print(f"Plan: {len(prompts)} slides", style="bold")
                 self._template_note(plan)

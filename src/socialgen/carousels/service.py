@@ -28,7 +28,15 @@ from socialgen.carousels.thread_work import ThreadWork, finish
 from socialgen.carousels.views import carousel_view, post_reference
 from socialgen.drafting.fanout import Emit, fan_out
 from socialgen.drafting.quota import Reservation
-from socialgen.events import Event, event
+from socialgen.events import Event
+from socialgen.events.carousel import (
+    CarouselComplete,
+    GeneratingPdf,
+    ImageGenerated,
+    PlanGenerated,
+    StoredCarousel,
+    StreamedSlide,
+)
 from socialgen.files.store import delete_folder, file_url
 from socialgen.store.tables import Carousel, CarouselSlide
 
@@ -48,11 +56,12 @@ async def create_carousel(
         outline = await outline_carousel(
             model, plan.request.prompt, plan.request.slide_count, plan.style
         )
-        yield event(
-            "plan_generated",
-            prompts=outline.image_prompts,
-            source=outline.source,
-            templateSlides=outline.template_slides,
+        yield Event.of(
+            PlanGenerated(
+                prompts=outline.image_prompts,
+                source=outline.source,
+                templateSlides=outline.template_slides,
+            )
         )
         carousel = await work.run(_new_carousel, plan, outline)
         image_files: dict[int, str] = {}
@@ -69,15 +78,16 @@ async def create_carousel(
                 key = await work.run(_store_slide_image, carousel, index, image)
                 image_files[index] = key
                 await emit(
-                    event(
-                        "image_generated",
-                        slideIndex=index,
-                        slide={
-                            "title": slide.title,
-                            "content": slide.content,
-                            "source": slide.source,
-                            "image": file_url(caller.workspace_id, key),
-                        },
+                    Event.of(
+                        ImageGenerated(
+                            slideIndex=index,
+                            slide=StreamedSlide(
+                                title=slide.title,
+                                content=slide.content,
+                                source=slide.source,
+                                image=file_url(caller.workspace_id, key),
+                            ),
+                        )
                     )
                 )
 
@@ -102,7 +112,7 @@ async def create_carousel(
             )
             for index, slide in enumerate(outline.slides)
         ]
-        yield event("generating_pdf", message=f"Rendering {len(slides)} slides to PDF")
+        yield Event.of(GeneratingPdf(message=f"Rendering {len(slides)} slides to PDF"))
         rendered = await work.run(assets.render_files, carousel, slides)
         logger.info(
             "carousel %s rendered: html %.3fs, pdf %.3fs, thumbnail %.3fs",
@@ -133,7 +143,7 @@ async def create_carousel(
 
         await work.run(save)
         view["postId"] = saved[0]
-        yield event("complete", success=True, data=view)
+        yield Event.of(CarouselComplete(success=True, data=StoredCarousel.from_wire(view)))
     finally:
         # Runs on failure, on cancellation (client gone) and on early close.
         await finish(_settle(plan, work, quota, saved))

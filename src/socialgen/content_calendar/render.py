@@ -1,5 +1,5 @@
 """A calendar run in the terminal: sources as they are read, one progress bar for
-the days, then the plan as a table. Events are read through their models."""
+the days, then the plan as a table. Events are read through their payload models."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from socialgen.events.content_calendar import (
     GenerationStarted,
     SourceProcessing,
 )
-from socialgen.events.registry import read
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -38,7 +37,7 @@ class CalendarPrinter:
             self.progress.stop()
 
     def __call__(self, item: Event) -> None:
-        match read(item):
+        match item.payload:
             case GenerationStarted(message=message):
                 self.notes.print(message, style="bold")
             case SourceProcessing(status=status, message=message):

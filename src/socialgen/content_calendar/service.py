@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from socialgen.ai.model import TextModel, complete
 from socialgen.ai.settings import ai_settings, drafts_at_once
@@ -24,22 +24,38 @@ from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
 from socialgen.drafting.writing import finished_post, post_system
 from socialgen.errors import SocialgenError
-from socialgen.events import Event, event
+from socialgen.events import Event
+from socialgen.events.common import StreamError, Summary
+from socialgen.events.content_calendar import (
+    CalendarComplete,
+    CalendarPost,
+    CalendarProgress,
+    CalendarSource,
+    DayStatus,
+    GenerationStarted,
+)
+from socialgen.events.payload import Source
 
 FAILED = "failed to generate content calendar"
+
+
+class _DayNote(TypedDict, total=False):
+    postId: str  # completed
+    source: Source  # generating
 
 
 async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Event]:
     caller = plan.caller
 
-    def progress(day: int, status: str, message: str, **extra: Any) -> Event:
-        return event(
-            "calendar_progress",
-            current=day,
-            total=plan.length,
-            status=status,
-            message=message,
-            **extra,
+    def progress(day: int, status: DayStatus, message: str, **extra: Unpack[_DayNote]) -> Event:
+        return Event.of(
+            CalendarProgress(
+                current=day,
+                total=plan.length,
+                status=status,
+                message=message,
+                **extra,
+            )
         )
 
     async def write(
@@ -84,13 +100,15 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
 
     # Days saved so far stay; the others give their quota back, however the run ends.
     async with Reservation(caller, plan.reserved, plan.reservation_id) as quota:
-        yield event(
-            "generation_started",
-            calendarLength=plan.length,
-            sources=plan.sources,
-            message=(
-                f"Planning a {plan.length}-day content calendar from {len(plan.sources)} source(s)"
-            ),
+        yield Event.of(
+            GenerationStarted(
+                calendarLength=plan.length,
+                sources=[CalendarSource.from_wire(source) for source in plan.sources],
+                message=(
+                    f"Planning a {plan.length}-day content calendar"
+                    f" from {len(plan.sources)} source(s)"
+                ),
+            )
         )
         reading = SourceReading(plan, model)
         try:
@@ -99,7 +117,7 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
             material = reading.material
             themes = await plan_themes(model, material, plan.topic, plan.length)
         except SocialgenError as error:
-            yield event("error", message=f"{FAILED}: {error.message}")
+            yield Event.of(StreamError(message=f"{FAILED}: {error.message}"))
             return
         days = zip(themes, suggested_dates(plan.start, plan.length), strict=True)
         jobs = {
@@ -109,13 +127,14 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
         runner = DraftRunner(quota, drafts_at_once(model.small))
         async for update in runner.run(jobs, failed):
             yield update
-        summary = runner.summary(plan.length)
-        yield event(
-            "calendar_complete",
-            success=summary["generated"] > 0,
-            calendarLength=plan.length,
-            summary=summary,
-            posts=runner.ordered_results(),
+        summary = Summary(**runner.summary(plan.length))
+        yield Event.of(
+            CalendarComplete(
+                success=summary.generated > 0,
+                calendarLength=plan.length,
+                summary=summary,
+                posts=[CalendarPost.from_wire(post) for post in runner.ordered_results()],
+            )
         )
 
 

@@ -11,7 +11,8 @@ from collections.abc import AsyncIterator
 
 from socialgen.ai.model import TextModel
 from socialgen.content_calendar.plan import CalendarPlan
-from socialgen.events import Event, event
+from socialgen.events import Event
+from socialgen.events.content_calendar import SourceProcessing
 
 MATERIAL_CHARS = 6000  # all sources together, condensed to fit a small model's context
 # Read at most this much of one source before condensing: a long transcript would
@@ -41,50 +42,54 @@ class SourceReading:
         if plan.youtube_url:
             from socialgen.sources.video import extract_video
 
-            yield event(
-                "source_processing",
-                type="youtube",
-                status="extracting",
-                message="Reading the video's captions",
+            yield Event.of(
+                SourceProcessing(
+                    type="youtube",
+                    status="extracting",
+                    message="Reading the video's captions",
+                )
             )
             video = await extract_video(plan.youtube_url)
             raw = cut_at_sentence(
                 f"Video: {video.title}\n{video.description}\n\n{video.transcript}", SOURCE_CHARS
             )
             self._parts.append(await condense(model, raw, budget_chars=budget))
-            yield event(
-                "source_processing",
-                type="youtube",
-                status="complete",
-                message=f"Read the captions of {video.title!r}",
+            yield Event.of(
+                SourceProcessing(
+                    type="youtube",
+                    status="complete",
+                    message=f"Read the captions of {video.title!r}",
+                )
             )
         for url in plan.article_urls:
             from socialgen.sources.articles import extract_article
 
-            yield event(
-                "source_processing", type="article", status="extracting", message=f"Reading {url}"
+            yield Event.of(
+                SourceProcessing(type="article", status="extracting", message=f"Reading {url}")
             )
             article = await extract_article(url)
             raw = cut_at_sentence(f"Article: {article.title}\n\n{article.text}", SOURCE_CHARS)
             self._parts.append(await condense(model, raw, budget_chars=budget))
-            yield event(
-                "source_processing",
-                type="article",
-                status="complete",
-                message=f"Read {article.title or url!r}",
+            yield Event.of(
+                SourceProcessing(
+                    type="article",
+                    status="complete",
+                    message=f"Read {article.title or url!r}",
+                )
             )
         if plan.pdf is not None:
-            yield event(
-                "source_processing", type="pdf", status="extracting", message="Reading the PDF"
+            yield Event.of(
+                SourceProcessing(type="pdf", status="extracting", message="Reading the PDF")
             )
             raw = f"Document: {plan.pdf.title}\n\n{plan.pdf.text}"
             self._parts.append(await condense(model, raw, budget_chars=budget))
-            yield event(
-                "source_processing",
-                type="pdf",
-                status="complete",
-                message=(
-                    f"Read {plan.pdf.pages_read} of {plan.pdf.page_count} pages of "
-                    f"{plan.pdf.title!r}"
-                ),
+            yield Event.of(
+                SourceProcessing(
+                    type="pdf",
+                    status="complete",
+                    message=(
+                        f"Read {plan.pdf.pages_read} of {plan.pdf.page_count} pages of "
+                        f"{plan.pdf.title!r}"
+                    ),
+                )
             )

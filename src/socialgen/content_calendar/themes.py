@@ -1,24 +1,21 @@
 """The plan of a calendar: one distinct theme per day, grounded in the sources.
 
-Capable models answer themes with angles as one structured plan (the JSON ladder);
-small models (the embedded one) write the themes as a line list. Days the model
-could not fill get a classic post format applied to the topic, marked
-`source="template"` so the user is told."""
+The drafting core's planning step (drafting.planning) asks the model: themes with
+angles as one JSON plan, or the themes alone as a line list (small models), then
+the missing days only, naming the themes it has. Days still empty after that get a
+classic post format applied to the topic, marked `source="template"` so the user
+is told."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from socialgen.ai.line_lists import ask_lines
 from socialgen.ai.model import TextModel
-from socialgen.ai.structured import (
-    ask_structured_answer,
-    plans_in_lines,
-    remember_plans_in_lines,
-)
+from socialgen.drafting.planning import PlanSpec, looks_like_junk, named, plan_items
 from socialgen.drafting.prompts import Prompts
 
 prompts = Prompts("socialgen.content_calendar")
@@ -40,14 +37,11 @@ FALLBACK_FORMATS = (
 
 
 MAX_THEME_WORDS = 10
-_JUNK = ("http", "www.", "<", ">", "#", "{", "}")
 
 
-def usable(theme: DayTheme) -> bool:
-    words = theme.theme.split()
-    return 0 < len(words) <= MAX_THEME_WORDS and not any(
-        mark in theme.theme.lower() for mark in _JUNK
-    )
+def usable_theme(theme: str) -> bool:
+    """A few plain words, no links or markup."""
+    return 0 < len(theme.split()) <= MAX_THEME_WORDS and not looks_like_junk(theme)
 
 
 class PlannedTheme(BaseModel):
@@ -67,63 +61,60 @@ class DayTheme:
 
 
 async def plan_themes(model: TextModel, material: str, topic: str, count: int) -> list[DayTheme]:
-    if plans_in_lines(model):
-        themes = await _themes_from_lines(model, material, topic, count)
-    else:
-        themes, failed = await _themes_from_json(model, material, count)
-        if not themes and not failed:
-            # An answer, but no usable JSON plan: a list may still work (see
-            # carousels.outline); if it does, this model plans in lists from now on.
-            themes = await _themes_from_lines(model, material, topic, count)
-            if themes:
-                remember_plans_in_lines(model)
-    return (themes + fallback_themes(topic, count, taken=themes))[:count]
+    plan = await plan_items(model, _theme_spec(material, topic, count))
+    return plan.items
 
 
-async def _themes_from_lines(
-    model: TextModel, material: str, topic: str, count: int
-) -> list[DayTheme]:
-    """A small model's themes: short titles, one per line. The material goes with
-    them only when there is more of it than the topic itself."""
+def _theme_spec(material: str, topic: str, count: int) -> PlanSpec[CalendarThemes, DayTheme]:
+    # A line list carries the material only when there is more of it than the topic.
     extra = material.strip()
     if extra == f"Topic: {topic}" or not extra:
         extra = ""
     else:
         extra = "Base them on this material:\n" + extra[:2000]
-    prompt = prompts.render("calendar_theme_lines", count=str(count), topic=topic, material=extra)
-    messages = [{"role": "user", "content": prompt}]
-    lines = await ask_lines(model, messages, count)
-    themes = _distinct([DayTheme(line, "") for line in lines])
-    if 0 < len(themes) < count:
-        # Small models repeat themselves: the days a repeat left empty are asked once
-        # more, warmer; of that answer, lines that carry nothing of the topic or
-        # material (a warmer small model drifts) are dropped.
-        wanted = min(count, count - len(themes) + 2)  # a few spare: the drifting ones go
-        more = await ask_lines(
-            model, messages, wanted, temperature=0.8, about=f"{topic} {material}"
+
+    def json_prompt(wanted: int, planned: Sequence[DayTheme]) -> str:
+        if not planned:
+            return prompts.render("calendar_themes", count=str(wanted), material=material)
+        return prompts.render(
+            "calendar_themes_more",
+            count=str(wanted),
+            planned=named([t.theme for t in planned]),
+            material=material,
         )
-        themes = _distinct(themes + [DayTheme(line, "") for line in more])
-    return themes
 
+    def lines_prompt(wanted: int, planned: Sequence[DayTheme]) -> str:
+        if not planned:
+            return prompts.render(
+                "calendar_theme_lines", count=str(wanted), topic=topic, material=extra
+            )
+        return prompts.render(
+            "calendar_theme_lines_more",
+            count=str(wanted),
+            topic=topic,
+            planned="; ".join(t.theme for t in planned),
+            material=extra,
+        )
 
-async def _themes_from_json(
-    model: TextModel, material: str, count: int
-) -> tuple[list[DayTheme], bool]:
-    """The model's usable themes, and whether the provider failed."""
-    answer = await ask_structured_answer(
-        model,
-        [
-            {
-                "role": "user",
-                "content": prompts.render("calendar_themes", count=str(count), material=material),
-            }
-        ],
-        CalendarThemes,
-        max_tokens=60 * count,
+    async def from_line(line: str, _position: int) -> DayTheme:
+        return DayTheme(line, "")
+
+    def templates(missing: int, planned: Sequence[DayTheme]) -> list[DayTheme]:
+        return fallback_themes(topic, missing, taken=list(planned))[:missing]
+
+    return PlanSpec(
+        count=count,
+        schema=CalendarThemes,
+        items_of=lambda answer: [DayTheme(p.theme.strip(), p.angle.strip()) for p in answer.posts],
+        json_prompt=json_prompt,
+        lines_prompt=lines_prompt,
+        from_line=from_line,
+        title_of=lambda theme: theme.theme,
+        usable_title=usable_theme,
+        templates=templates,
+        # A warmer small model drifts: top-up lines must carry the topic or material.
+        about=f"{topic} {material}",
     )
-    plan = answer.value
-    themes = [DayTheme(p.theme.strip(), p.angle.strip()) for p in plan.posts] if plan else []
-    return _distinct(themes), answer.failed
 
 
 def fallback_themes(
@@ -142,15 +133,3 @@ def fallback_themes(
                 themes.append(DayTheme(label, angle.format(topic=subject), "template"))
                 used.add(label.lower())
     return themes
-
-
-def _distinct(themes: list[DayTheme]) -> list[DayTheme]:
-    """Usable themes once each: a few plain words, no links or markup."""
-    seen: set[str] = set()
-    kept = []
-    for theme in themes:
-        key = " ".join(theme.theme.lower().split())
-        if usable(theme) and key not in seen:
-            seen.add(key)
-            kept.append(theme)
-    return kept

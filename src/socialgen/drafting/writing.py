@@ -10,7 +10,8 @@ from socialgen.ai.settings import ai_settings
 from socialgen.drafting.linkedin import to_linkedin_text
 from socialgen.drafting.prompts import render
 from socialgen.drafting.topic import on_topic, topic_coverage
-from socialgen.events import Event, event
+from socialgen.events import Event
+from socialgen.events.chat import ReasoningDelta, ReasoningEnded, ReasoningStarted
 
 
 def post_system(style: str | None, *, small: bool = False) -> str:
@@ -59,16 +60,16 @@ class TextWriter:
             if chunk.reasoning:
                 if not reasoning:
                     reasoning = True
-                    yield event("reasoning_started")
-                yield event("reasoning_delta", text=chunk.reasoning)
+                    yield Event.of(ReasoningStarted())
+                yield Event.of(ReasoningDelta.token(chunk.reasoning))
             if chunk.text:
                 if reasoning:
                     reasoning = False
-                    yield event("reasoning_ended")
+                    yield Event.of(ReasoningEnded())
                 self.text += chunk.text
                 yield self.delta(chunk.text, self.text)
         if reasoning:
-            yield event("reasoning_ended")
+            yield Event.of(ReasoningEnded())
 
 
 def finished_post(raw: str) -> str:

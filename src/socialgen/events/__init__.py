@@ -6,44 +6,64 @@ API encodes them as Server-Sent Events. Names and payloads are SPEC.md's; each
 payload has a pydantic model (`socialgen.events.registry`), from which the
 renderers read and the docs' event tables are written.
 
-Services build events with `event(name, **fields)`: the payload stays the plain
-dict they give, so the wire is exactly what they wrote. With
-`SOCIALGEN_CHECK_EVENTS=1` (the test suite sets it) every event is checked against
-its model where it is built, so a drift fails at the line that caused it, whichever
-face (SSE, --json, rich) or test consumes the stream. Off by default: a stream
-should not pay a validation per token, and a production stream must not die over
-a contract slip the tests exist to catch.
+An event is built from its payload model, and only from it: `Event.of(ChatDelta(
+text=...))`. The model checks the payload where it is built (a drift raises
+EventContractError at the line that caused it, whichever face or test consumes the
+stream), the event carries the model (printers read its attributes, no second
+check), and the wire dict is dumped from it once, when a face first asks for it.
 """
 
 from __future__ import annotations
 
 import json
-import os
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from socialgen.events.errors import EventContractError
+from socialgen.events.payload import EventPayload
+from socialgen.events.registry import MODELS, model_for
 
-if TYPE_CHECKING:
-    from socialgen.events.payload import EventPayload
+__all__ = ["Event", "EventContractError"]
 
-__all__ = ["Event", "EventContractError", "checking", "event"]
-
-CHECK_ENV = "SOCIALGEN_CHECK_EVENTS"
+# Event name -> its model, patterns (post_{N}_post_ids) left out: the fast check.
+_PLAIN: dict[str, type[EventPayload]] = {
+    name: model for name, model in MODELS.items() if "{N}" not in name
+}
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
+    """One event: its name and its payload model. Build it with `Event.of(payload)`;
+    the constructor refuses anything but a declared model under its own name."""
+
     name: str
-    data: dict[str, Any]
+    payload: EventPayload
+    _wire: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if _PLAIN.get(self.name) is not type(self.payload):
+            _refuse_unless_declared(self.name, self.payload)
 
     @classmethod
     def of(cls, payload: EventPayload, *, name: str | None = None) -> Event:
         """The event of a payload model; `name` only for a pattern (post_{N}_post_ids)."""
+        if not isinstance(payload, EventPayload):
+            raise EventContractError(
+                f"an event is built from its payload model, not from {type(payload).__name__}"
+            )
         name = name or payload.event_name
         if "{N}" in name:
             raise ValueError(f"{name} is a pattern: give the event's own name, e.g. post_1_…")
-        return _checked(cls(name, payload.wire()))
+        return cls(name, payload)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The payload as its JSON object (dumped once, on first use)."""
+        wire = self._wire
+        if wire is None:
+            wire = self.payload.wire()
+            object.__setattr__(self, "_wire", wire)
+        return wire
 
     def json_line(self) -> str:
         return json.dumps({"event": self.name, "data": self.data}, ensure_ascii=False)
@@ -59,18 +79,13 @@ class Event:
         return f"event: {self.name}\ndata: {payload}\n\n"
 
 
-def event(name: str, **data: Any) -> Event:
-    return _checked(Event(name, data))
-
-
-def checking() -> bool:
-    # Read on every event (a dict lookup) so a test's monkeypatch takes effect at once.
-    return os.environ.get(CHECK_ENV) == "1"
-
-
-def _checked(item: Event) -> Event:
-    if checking():
-        from socialgen.events.registry import check  # pydantic only when asked for
-
-        check(item)
-    return item
+def _refuse_unless_declared(name: str, payload: object) -> None:
+    """The slow path of the check: a pattern's instance (post_3_post_ids) passes; a dict,
+    a nested object, an undeclared model or a model under another's name does not."""
+    if not isinstance(payload, EventPayload):
+        raise EventContractError(
+            f"event {name!r} is built from its payload model, not from {type(payload).__name__}"
+        )
+    if "{N}" not in name and model_for(name) is type(payload):
+        return
+    raise EventContractError(f"event {name!r} cannot carry a {type(payload).__name__} payload")

@@ -11,6 +11,7 @@ from socialgen.events.common import Summary
 from socialgen.events.payload import EventPayload, WireObject
 
 BATCH_SIZE = 5  # SPEC.md: a batch is 5 variations; a regeneration at most 5 drafts
+BatchStatus = Literal["generating", "completed", "failed"]
 
 
 class BatchProgress(EventPayload):
@@ -20,7 +21,7 @@ class BatchProgress(EventPayload):
     current: int = Field(ge=1, le=BATCH_SIZE, description="The post's 1-based index.")
     total: int = Field(ge=1, le=BATCH_SIZE, description="How many posts the batch writes.")
     variationName: str = Field(description="e.g. Story-driven.")
-    status: Literal["generating", "completed", "failed"] = Field(description="Where it is.")
+    status: BatchStatus = Field(description="Where it is.")
     postId: str | None = Field(default=None, description="The saved draft; only on completed.")
     error: str | None = Field(
         default=None, description="Why it failed; only on failed (socialgen's addition)."

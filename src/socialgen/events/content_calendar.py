@@ -12,6 +12,7 @@ from socialgen.events.payload import EventPayload, Source, WireObject
 from socialgen.limits import CALENDAR_LENGTHS
 
 MAX_DAYS = max(CALENDAR_LENGTHS)
+DayStatus = Literal["generating", "saving", "completed", "failed"]
 
 
 def _a_calendar_length(days: int) -> int:
@@ -53,9 +54,7 @@ class CalendarProgress(EventPayload):
     event_name: ClassVar[str] = "calendar_progress"
     current: int = Field(ge=1, le=MAX_DAYS, description="The day, 1-based.")
     total: int = Field(ge=1, le=MAX_DAYS, description="Days in the calendar.")
-    status: Literal["generating", "saving", "completed", "failed"] = Field(
-        description="Where the day is."
-    )
+    status: DayStatus = Field(description="Where the day is.")
     message: str = Field(description="A status line for the user.")
     postId: str | None = Field(default=None, description="The saved draft; only on completed.")
     source: Source | None = Field(

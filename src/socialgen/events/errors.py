@@ -1,5 +1,5 @@
-"""The one error of the event contract, apart so the registry needs nothing of
-`socialgen.events` at run time (which imports the registry to check)."""
+"""The one error of the event contract, apart so the payload models and the registry
+need nothing of `socialgen.events` (which imports them)."""
 
 from __future__ import annotations
 

@@ -2,14 +2,18 @@
 
 Strict and closed: a field the model does not declare, a wrong type ("3" for 3),
 or a null where the contract says "absent" is a contract break, so a drift between
-a service and SPEC.md fails a test instead of reaching a client.
+a service and SPEC.md fails a test instead of reaching a client. A payload that breaks
+its model raises EventContractError (a bug, never the user's error) where it is
+built, so no stream turns it into an `error` event and hides it.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from socialgen.events.errors import EventContractError
 
 # Where a piece of generated content came from: the model's answer, or the built-in
 # template that stood in because the model gave nothing usable (DESIGN.md: the user
@@ -21,6 +25,20 @@ class WireObject(BaseModel):
     """An object on the wire. Optional fields are absent when not given, never null."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    def __init__(self, /, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as error:
+            raise _broken(type(self), error) from None
+
+    @classmethod
+    def from_wire(cls, data: Any) -> Self:
+        """The object read from its JSON form (a client's, a stored view's dict)."""
+        try:
+            return cls.model_validate(data)
+        except ValidationError as error:
+            raise _broken(cls, error) from None
 
     @model_validator(mode="before")
     @classmethod
@@ -42,3 +60,9 @@ class EventPayload(WireObject):
     {N} for post_{N}_post_ids)."""
 
     event_name: ClassVar[str]
+
+
+def _broken(model: type[WireObject], error: ValidationError) -> EventContractError:
+    name = getattr(model, "event_name", None)
+    what = f"{model.__name__} ({name})" if name else model.__name__
+    return EventContractError(f"{what} breaks its contract: {error}")

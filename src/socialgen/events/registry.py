@@ -1,4 +1,5 @@
-"""Which events each stream sends, the model of every event name, and the check.
+"""Which events each stream sends, the model of every event name, and the reading of
+an event from the wire (a client's, a test's).
 
 The streams' lists are the single source for the docs' event tables
 (`socialgen.events.docs`) and for the contract tests.
@@ -8,9 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-from pydantic import ValidationError
+from typing import Any
 
 from socialgen.events.batch import BATCH_SIZE, BatchComplete, BatchProgress, NumberedPostIds
 from socialgen.events.carousel import CarouselComplete, GeneratingPdf, ImageGenerated, PlanGenerated
@@ -36,9 +35,6 @@ from socialgen.events.content_calendar import (
 )
 from socialgen.events.errors import EventContractError
 from socialgen.events.payload import EventPayload
-
-if TYPE_CHECKING:
-    from socialgen.events import Event
 
 Model = type[EventPayload]
 
@@ -134,14 +130,7 @@ def model_for(name: str) -> Model:
     raise EventContractError(f"event {name!r} is not one SPEC.md (or socialgen) declares")
 
 
-def read(item: Event) -> EventPayload:
-    """The event's payload as its model; a break of the contract raises EventContractError."""
-    model = model_for(item.name)
-    try:
-        return model.model_validate(item.data)
-    except ValidationError as error:
-        raise EventContractError(f"event {item.name!r} breaks its contract: {error}") from None
-
-
-def check(item: Event) -> None:
-    read(item)
+def read(name: str, data: Any) -> EventPayload:
+    """An event read from the wire as its model; a break of the contract raises
+    EventContractError."""
+    return model_for(name).from_wire(data)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from functools import partial
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from socialgen.ai.model import TextModel
 from socialgen.ai.settings import drafts_at_once
@@ -16,9 +16,24 @@ from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
 from socialgen.drafting.writing import post_messages, write_draft
 from socialgen.errors import SocialgenError
-from socialgen.events import Event, event
+from socialgen.events import Event
+from socialgen.events.batch import (
+    BatchComplete,
+    BatchFailure,
+    BatchPost,
+    BatchProgress,
+    BatchStatus,
+    NumberedPostIds,
+)
+from socialgen.events.chat import ChatDelta
+from socialgen.events.common import Summary
 from socialgen.generation.plan import BatchItem, BatchPlan
 from socialgen.generation.url_context import UrlContext
+
+
+class _Outcome(TypedDict, total=False):
+    postId: str  # completed
+    error: str  # failed
 
 
 async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
@@ -26,14 +41,15 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
     total = len(plan.items)
     items = {item.index: item for item in plan.items}
 
-    def progress(item: BatchItem, status: str, **extra: Any) -> Event:
-        return event(
-            "batch_progress",
-            current=item.index,
-            total=total,
-            variationName=item.variation_name,
-            status=status,
-            **extra,
+    def progress(item: BatchItem, status: BatchStatus, **extra: Unpack[_Outcome]) -> Event:
+        return Event.of(
+            BatchProgress(
+                current=item.index,
+                total=total,
+                variationName=item.variation_name,
+                status=status,
+                **extra,
+            )
         )
 
     async def write(item: BatchItem, sources: str, emit: Emit) -> dict[str, Any]:
@@ -66,11 +82,13 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
         )
         await emit(progress(item, "completed", postId=saved.post_id))
         await emit(
-            event(
-                f"post_{item.index}_post_ids",
-                postId=saved.post_id,
-                conversationId=saved.conversation_id,
-                variationName=item.variation_name,
+            Event.of(
+                NumberedPostIds(
+                    postId=saved.post_id,
+                    conversationId=saved.conversation_id,
+                    variationName=item.variation_name,
+                ),
+                name=f"post_{item.index}_post_ids",
             )
         )
         return {
@@ -95,22 +113,23 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
             jobs = {index: partial(write, item, sources) for index, item in items.items()}
             async for update in runner.run(jobs, failed):
                 yield update
-        summary = runner.summary(total)
+        summary = Summary(**runner.summary(total))
         errors = [
-            {"index": index, "variationName": items[index].variation_name, "message": message}
+            BatchFailure(index=index, variationName=items[index].variation_name, message=message)
             for index, message in sorted(runner.failures.items())
         ]
-        yield event(
-            "batch_complete",
-            success=summary["generated"] > 0,
-            originalPrompt=plan.user_input,
-            isRegeneration=plan.is_regeneration,
-            posts=runner.ordered_results(),
-            errors=errors,
-            summary=summary,
+        yield Event.of(
+            BatchComplete(
+                success=summary.generated > 0,
+                originalPrompt=plan.user_input,
+                isRegeneration=plan.is_regeneration,
+                posts=[BatchPost.from_wire(post) for post in runner.ordered_results()],
+                errors=errors,
+                summary=summary,
+            )
         )
         verb = "Regenerated" if plan.is_regeneration else "Generated"
-        text = f"{verb} {summary['generated']} of {total} posts as drafts."
+        text = f"{verb} {summary.generated} of {total} posts as drafts."
         if errors:
-            text += f" {len(errors)} failed: " + "; ".join(str(e["message"]) for e in errors[:3])
-        yield event("chat_delta", text=text)
+            text += f" {len(errors)} failed: " + "; ".join(e.message for e in errors[:3])
+        yield Event.of(ChatDelta(text=text))

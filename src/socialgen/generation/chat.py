@@ -10,7 +10,9 @@ from socialgen.drafting import persist
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.writing import TextWriter
 from socialgen.errors import SocialgenError
-from socialgen.events import Event, event
+from socialgen.events import Event
+from socialgen.events.chat import ChatResponse, HistoryItem
+from socialgen.events.common import StreamError
 from socialgen.generation.intent import classify_intent
 from socialgen.generation.plan import ChatPlan
 from socialgen.generation.posting import PostRequest, PostWriting
@@ -59,12 +61,13 @@ async def _answer(plan: ChatPlan, model: TextModel, sources: str) -> AsyncIterat
     conversation = await asyncio.to_thread(
         persist.read_conversation_history, caller.engine, conversation_id
     )
-    yield event(
-        "chat_response",
-        conversationId=conversation_id,
-        response=answer,
-        suggestedQuestions=suggestions,
-        conversationHistory=conversation,
+    yield Event.of(
+        ChatResponse(
+            conversationId=conversation_id,
+            response=answer,
+            suggestedQuestions=suggestions,
+            conversationHistory=[HistoryItem.from_wire(message) for message in conversation],
+        )
     )
 
 
@@ -73,7 +76,7 @@ async def _write_post(plan: ChatPlan, model: TextModel, sources: str) -> AsyncIt
     try:
         reservation_id = await asyncio.to_thread(_reserve_one, plan)
     except SocialgenError as error:
-        yield event("error", message=error.message)
+        yield Event.of(StreamError(message=error.message))
         return
     request = PostRequest(caller, plan.user_input, plan.conversation_id, plan.style, plan.history)
     async with Reservation(caller, 1, reservation_id) as quota:

@@ -19,7 +19,8 @@ from socialgen.drafting.caller import Caller
 from socialgen.drafting.persist import SavedPost
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.writing import TextWriter, finished_post, post_messages
-from socialgen.events import Event, event
+from socialgen.events import Event
+from socialgen.events.chat import PostIds
 from socialgen.generation.writing import refinement_questions
 
 
@@ -79,9 +80,10 @@ class PostWriting:
         )
         self.quota.spend()
         questions = await refinement_questions(self.model, content)
-        yield event(
-            "post_ids",
-            conversationId=self.saved.conversation_id,
-            postId=self.saved.post_id,
-            refinementQuestions=questions,
+        yield Event.of(
+            PostIds(
+                conversationId=self.saved.conversation_id,
+                postId=self.saved.post_id,
+                refinementQuestions=questions,
+            )
         )

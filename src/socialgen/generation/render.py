@@ -1,7 +1,8 @@
 """Generation events in the terminal: text as it is written, a live batch table.
 
-Each event is read through its model (`socialgen.events.registry.read`), so a
-printer can only use fields the contract declares, and mypy checks it.
+Each event carries its payload model (`Event.payload`, checked where the event was
+built), so a printer can only use fields the contract declares, mypy checks it, and
+nothing is validated again here.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from socialgen.events.chat import (
     UrlProcessingStart,
 )
 from socialgen.events.common import StreamError
-from socialgen.events.registry import read
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -44,7 +44,7 @@ class StreamPrinter:
         self.in_reasoning = False
 
     def __call__(self, item: Event) -> None:
-        match read(item):
+        match item.payload:
             case ChatDelta(text=text) | ContentDelta(text=text):
                 sys.stdout.write(text)
                 sys.stdout.flush()
@@ -122,7 +122,7 @@ class BatchPrinter:
 
     def __call__(self, item: Event) -> None:
         assert self.progress is not None
-        match read(item):
+        match item.payload:
             case BatchProgress() as step:
                 self._step(self.progress, step)
             case BatchComplete() as result:

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING
 from socialgen.ai.model import ModelError, TextModel, complete
 from socialgen.drafting.prompts import render
 from socialgen.errors import SocialgenError
-from socialgen.events import Event, event
+from socialgen.events import Event
+from socialgen.events.chat import (
+    ExtractionCompleted,
+    ScrapingUrl,
+    SummarizingContent,
+    UrlFailure,
+    UrlProcessingStart,
+)
 
 if TYPE_CHECKING:
     from socialgen.sources.articles import Article
@@ -50,31 +57,33 @@ class UrlContext:
     async def process(self) -> AsyncIterator[Event]:
         if not self.urls:
             return
-        yield event(
-            "url_processing_start",
-            message=f"Reading {len(self.urls)} link(s) from your message",
-            count=len(self.urls),
+        yield Event.of(
+            UrlProcessingStart(
+                message=f"Reading {len(self.urls)} link(s) from your message",
+                count=len(self.urls),
+            )
         )
         summaries: list[str] = []
-        failures: list[dict[str, str]] = []
+        failures: list[UrlFailure] = []
         for url in self.urls:
-            yield event("scraping_url", url=url, message=f"Fetching {url}")
+            yield Event.of(ScrapingUrl(url=url, message=f"Fetching {url}"))
             try:
                 article = await self._article(url)
-                yield event("summarizing_content", url=url, title=article.title or url)
+                yield Event.of(SummarizingContent(url=url, title=article.title or url))
                 summaries.append(await self._summary(url, article))
             except ModelError:
                 raise
             except SocialgenError as error:
                 logger.info("could not use %s: %s", url, error.message)
-                failures.append({"url": url, "message": error.message})
+                failures.append(UrlFailure(url=url, message=error.message))
         self.text = _material(summaries)
-        yield event(
-            "extraction_completed",
-            count=len(summaries),
-            urls=self.urls,
-            failed=failures,
-            message=f"Read {len(summaries)} of {len(self.urls)} link(s)",
+        yield Event.of(
+            ExtractionCompleted(
+                count=len(summaries),
+                urls=self.urls,
+                failed=failures,
+                message=f"Read {len(summaries)} of {len(self.urls)} link(s)",
+            )
         )
 
     async def _article(self, url: str) -> Article:

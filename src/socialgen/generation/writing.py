@@ -10,7 +10,8 @@ from socialgen.ai.model import Message, TextModel
 from socialgen.ai.settings import ai_settings
 from socialgen.ai.structured import ask_structured
 from socialgen.drafting.prompts import Prompts
-from socialgen.events import Event, event
+from socialgen.events import Event
+from socialgen.events.chat import ChatDelta, ContentDelta
 
 _prompts = Prompts("socialgen.generation")
 MAX_QUESTION_CHARS = 100
@@ -30,11 +31,11 @@ def chat_messages(
 
 def content_delta(text: str, so_far: str) -> Event:
     """A piece of post text in the chat stream (SPEC.md: {text, accumulated})."""
-    return event("content_delta", text=text, accumulated=so_far)
+    return Event.of(ContentDelta.token(text, so_far))
 
 
 def chat_delta(text: str, _so_far: str) -> Event:
-    return event("chat_delta", text=text)
+    return Event.of(ChatDelta.token(text))
 
 
 def _side_answer_tokens() -> int:

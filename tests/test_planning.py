@@ -1,0 +1,185 @@
+"""The one planning step (drafting.planning): a short plan is topped up with the
+missing items only, the template stands in only for what is still missing and says
+so, and how a model is asked comes from its profile, chosen once per model."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from socialgen.ai.scripted import ScriptedCall, ScriptedModel
+from socialgen.ai.structured import forget_rungs, profile_of
+from socialgen.carousels.outline import outline_carousel
+from socialgen.content_calendar.themes import plan_themes
+from socialgen.drafting.planning import looks_like_junk
+
+
+@pytest.fixture(autouse=True)
+def fresh_profiles() -> None:
+    forget_rungs()
+
+
+def slides(*titles: str) -> dict[str, Any]:
+    return {
+        "name": "Ship weekly",
+        "caption": "Small teams ship weekly.",
+        "slides": [
+            {"title": t, "text": f"What {t.lower()} means.", "image_prompt": f"{t}, drawn"}
+            for t in titles
+        ],
+    }
+
+
+def themes(*names: str) -> dict[str, Any]:
+    return {"posts": [{"theme": n, "angle": f"Why {n.lower()} matters."} for n in names]}
+
+
+def test_a_partial_outline_is_topped_up_with_the_missing_slides_only() -> None:
+    model = ScriptedModel(
+        slides("Ship small", "Review daily"),
+        slides("Release on Friday", "Measure lead time", "Start this week"),
+    )
+    outline = asyncio.run(outline_carousel(model, "why small teams ship weekly", 5))
+    assert [s.title for s in outline.slides] == [
+        "Ship small",
+        "Review daily",
+        "Release on Friday",
+        "Measure lead time",
+        "Start this week",
+    ]
+    assert outline.template_slides == 0 and outline.source == "model"
+    first, second = model.calls
+    assert first.schema_name == second.schema_name == "carousel_outline"
+    # The second request asks for the 3 missing slides and names the 2 it has.
+    assert second.prompt.startswith("Plan a LinkedIn carousel of 3 slides")
+    assert "- Ship small\n- Review daily" in second.prompt
+    assert "Ship small" not in first.prompt
+    assert outline.name == "Ship weekly"  # the first answer's name and caption stay
+
+
+def test_partial_calendar_themes_are_topped_up_naming_the_ones_it_has() -> None:
+    model = ScriptedModel(
+        themes("Sourdough at dawn", "Pricing a loaf"),
+        # A repeat in the top-up is dropped, not counted.
+        themes("Pricing a loaf", "Hiring help", "Flour costs", "Weekend markets"),
+    )
+    planned = asyncio.run(plan_themes(model, "Topic: baking", "baking", 5))
+    assert [t.theme for t in planned] == [
+        "Sourdough at dawn",
+        "Pricing a loaf",
+        "Hiring help",
+        "Flour costs",
+        "Weekend markets",
+    ]
+    assert {t.source for t in planned} == {"model"}
+    second = model.calls[1]
+    assert second.prompt.startswith("Plan 3 LinkedIn posts")
+    assert "- Sourdough at dawn\n- Pricing a loaf" in second.prompt
+
+
+def test_what_the_top_up_did_not_give_is_template_marked() -> None:
+    model = ScriptedModel(
+        themes("Sourdough at dawn", "Pricing a loaf"),
+        themes("Sourdough at dawn", "Hiring help"),  # one new theme of the 3 missing
+        "",  # the top-up's last resort, a list: nothing
+    )
+    planned = asyncio.run(plan_themes(model, "Topic: baking", "baking", 5))
+    assert [t.source for t in planned] == ["model"] * 3 + ["template"] * 2
+    assert [t.theme for t in planned[:3]] == ["Sourdough at dawn", "Pricing a loaf", "Hiring help"]
+    assert len(model.calls) == 2  # a top-up that gave something is not asked again
+    assert len({t.theme for t in planned}) == 5
+
+
+def test_a_json_top_up_with_nothing_usable_is_asked_once_as_a_list() -> None:
+    def answer(call: ScriptedCall) -> Any:
+        if call.schema_name == "carousel_outline":
+            return slides("Ship small", "Review daily") if len(model.calls) == 1 else "no JSON"
+        if call.prompt.startswith("List"):
+            return "Ship small\nRelease weekly on Friday\nMeasure shipping lead time\n"
+        return "It keeps every change small enough to ship weekly."
+
+    model = ScriptedModel(responder=answer)
+    outline = asyncio.run(outline_carousel(model, "why small teams ship weekly", 4))
+    assert [s.source for s in outline.slides] == ["model"] * 4
+    assert outline.slides[2].title == "Release weekly on Friday"
+    listed = [c for c in model.calls if c.prompt.startswith("List")]
+    assert len(listed) == 1 and "Ship small; Review daily" in listed[0].prompt
+    assert listed[0].output is not None and listed[0].output.grammar is not None
+
+
+def test_a_failed_top_up_leaves_the_rest_to_the_template() -> None:
+    from socialgen.ai.model import ModelError
+
+    model = ScriptedModel(slides("Ship small", "Review daily"), ModelError("down"))
+    outline = asyncio.run(outline_carousel(model, "shipping weekly", 4))
+    assert [s.source for s in outline.slides] == ["model", "model", "template", "template"]
+    assert outline.slides[-1].title == "Your turn"
+    assert len(model.calls) == 2  # a provider failure is not asked again as a list
+
+
+def test_the_plan_format_comes_from_the_models_profile_chosen_once() -> None:
+    model = ScriptedModel(responder=lambda _call: "Sourdough at dawn\nPricing a loaf\n")
+    profile = profile_of(model)
+    assert profile is profile_of(ScriptedModel(name=model.name))  # one per model
+    assert profile.plan_format == "json" and profile_of(ScriptedModel(small=True)) is not profile
+    assert profile_of(ScriptedModel(small=True)).plan_format == "lines"
+    # What the process learnt about the model is what planning reads: no other check.
+    profile.plan_format = "lines"
+    planned = asyncio.run(plan_themes(model, "Topic: baking", "baking", 2))
+    assert [t.theme for t in planned] == ["Sourdough at dawn", "Pricing a loaf"]
+    assert all(call.schema_name is None for call in model.calls)
+
+
+def test_a_junk_json_plan_switches_the_profile_to_lists_for_every_plan() -> None:
+    def answer(call: ScriptedCall) -> Any:
+        if call.schema_name is not None:
+            return {"posts": []}
+        if "slide titles" in call.prompt:
+            return "Ship small batches\nReview code daily\n"
+        if call.prompt.startswith("List"):
+            return "Sourdough at dawn\nPricing a loaf\n"
+        return "Small batches keep every release calm."
+
+    model = ScriptedModel(responder=answer)
+    asyncio.run(plan_themes(model, "Topic: baking", "baking", 2))
+    assert profile_of(model).plan_format == "lines"
+    asked = len(model.calls)
+    outline = asyncio.run(outline_carousel(model, "shipping small batches", 2))
+    assert outline.template_slides == 0
+    assert all(call.schema_name is None for call in model.calls[asked:])
+
+
+def test_one_junk_rule_for_every_plan() -> None:
+    for junk in ("See https://x.example", "<b>Bold</b>", "## Heading", "Grow #startups", "{x}"):
+        assert looks_like_junk(junk)
+    for fine in ("The #1 mistake", "C# for beginners", "Ship weekly"):
+        assert not looks_like_junk(fine)
+    assert not looks_like_junk("Ship it.\n\n#shipping", hashtags=True)  # a caption
+    model = ScriptedModel(themes("Grow #startups", "Ship weekly"), themes("Hire slowly"))
+    planned = asyncio.run(plan_themes(model, "Topic: startups", "startups", 2))
+    assert [t.theme for t in planned] == ["Ship weekly", "Hire slowly"]
+    model = ScriptedModel(slides("Grow #startups", "Ship weekly"), slides("Hire slowly"))
+    outline = asyncio.run(outline_carousel(model, "startups", 2))
+    assert [s.title for s in outline.slides] == ["Ship weekly", "Hire slowly"]
+
+
+def test_a_small_models_list_top_up_still_short_asks_the_first_question_again() -> None:
+    def answer(call: ScriptedCall) -> str:
+        if "taken" in call.prompt:  # the naming top-up: an echo of the instruction
+            return "Not these, they are taken: Sourdough at dawn\nSourdough at dawn\n"
+        if len(model.calls) == 1:
+            return "Sourdough at dawn\nSourdough at dawn\n"
+        return "Sourdough at dawn\nBaking bread at night\nPricing baking classes\n"
+
+    model = ScriptedModel(responder=answer, small=True)
+    planned = asyncio.run(plan_themes(model, "Topic: baking", "baking", 3))
+    assert [t.theme for t in planned] == [
+        "Sourdough at dawn",
+        "Baking bread at night",
+        "Pricing baking classes",
+    ]
+    assert {t.source for t in planned} == {"model"}
+    first, top_up, again = (call.prompt for call in model.calls)
+    assert "Sourdough at dawn" in top_up and again == first
