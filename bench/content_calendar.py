@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from serving import POST_PREFIXES, PacedResponder, post_text
+from harness.fake import POST_PREFIXES, PacedResponder, post_text
 
 if TYPE_CHECKING:
     from socialgen.drafting.caller import Caller

@@ -38,8 +38,7 @@ import httpx
 
 from carousel_create import RenderTimes, ScriptedModel, one_run
 from carousel_pdf import build_slides
-from carousel_pdf_http import create_key
-from serving import free_port, start_server, stop_server
+from harness import create_key, free_port, start_server, stop_server
 
 BUCKET_ENV = ("SOCIALGEN_FILES_URL", "SOCIALGEN_FILES_REDIRECT", "AWS_ENDPOINT_URL")
 TARGET_RATIO = 1.15
@@ -139,7 +138,7 @@ def bench_pdf(base_env: dict[str, str], bucket_env: dict[str, str], home: Path, 
     from socialgen.carousels.slides_html import render_slides
     from socialgen.carousels.templates import get_template
 
-    key = create_key()
+    key, _workspace = create_key(base_env)
     slides, brand = build_slides(10, "JPEG")
     pages = render_slides(
         "bold", slides, get_template("bold").theme, brand, width=1080, height=1350
@@ -193,7 +192,7 @@ def _default_workspace(engine: object) -> tuple[str]:
 def bench_gets(
     base_env: dict[str, str], bucket_env: dict[str, str], home: Path, count: int
 ) -> None:
-    key = create_key()
+    key, _workspace = create_key(base_env)
     cases = {
         "local file (FileResponse)": ({}, False),
         "bucket, streamed by serve": (bucket_env, False),

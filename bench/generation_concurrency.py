@@ -62,13 +62,8 @@ from tests.fakes.openai_server import (  # noqa: E402
     FakeOpenAI,
 )
 
-from serving import (  # noqa: E402
-    PacedResponder,
-    free_port,
-    post_text,
-    start_server,
-    stop_server,
-)
+from harness import free_port, start_server, stop_server  # noqa: E402
+from harness.fake import PacedResponder, post_text  # noqa: E402
 
 API_PREFIX = "/api/v1/ai-conversation"
 POST_PREFIX = "Write a LinkedIn post about"

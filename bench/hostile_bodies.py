@@ -13,22 +13,20 @@ Per endpoint, three bodies, all generated as they are sent:
 * with a key, chunked: the cap plus 1 MB, refused while it streams in;
 * with a key, a Content-Length of 100 MB: refused on the headers.
 
+Prints one row per request (code, seconds to the 4xx, MB sent, slowest small request,
+RSS growth). The server, key and home come from the bench harness (bench/harness/).
+
     .venv/bin/python bench/hostile_bodies.py
 """
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-from bench.serving import free_port, start_server, stop_server  # noqa: E402
-from tests.hostile_support import (  # noqa: E402
+# isort: off
+# The harness first: it puts the repository (and so `tests`) on sys.path.
+from harness import bench_env, bench_home, create_key, serve
+from tests.hostile_support import (
     FORM_TYPE,
     JSON_TYPE,
     MB,
@@ -40,6 +38,8 @@ from tests.hostile_support import (  # noqa: E402
     measure,
     repeat,
 )
+
+# isort: on
 
 
 def endpoint_cases(workspace_id: str, key: str) -> list[Hostile]:
@@ -98,37 +98,23 @@ def row(figures: Figures) -> str:
 def main() -> None:
     if not sys.platform.startswith("linux"):
         raise SystemExit("Linux only: the server's memory is read from /proc")
-    home = Path(tempfile.mkdtemp(prefix="hostile-bench-")) / "home"
-    os.environ["SOCIALGEN_HOME"] = str(home)
-    os.environ.pop("SOCIALGEN_DATABASE_URL", None)
-    os.environ["SOCIALGEN_SCHEDULER"] = "0"
-    from socialgen.auth.service import create_api_key
-    from socialgen.startup import open_store
-    from socialgen.store.engine import transaction
-    from socialgen.workspaces.service import default_workspace
-
-    with transaction(open_store()) as session:
-        workspace = default_workspace(session)
-        assert workspace is not None
-        workspace_id = workspace.id
-        key = create_api_key(session, name="bench", workspace_id=workspace_id)[1]
-    port = free_port()
-    server = start_server(dict(os.environ), port, home.parent / "serve.log")
-    try:
-        header = (
-            f"{'request':78} {'code':4} {'to 4xx':>8} {'sent':>10} "
-            f"{'small max':>10} {'(n)':5} {'RSS +':>10}"
-        )
-        print(header)
-        print("-" * len(header))
-        print("# the security review's requests")
-        for case in issue_cases(workspace_id, key):
-            print(row(measure(port, server.pid, case.hostile)), flush=True)
-        print("# every endpoint with a body")
-        for hostile in endpoint_cases(workspace_id, key):
-            print(row(measure(port, server.pid, hostile)), flush=True)
-    finally:
-        print(f"server: {stop_server(server)}")
+    with bench_home("hostile-bench-") as home:
+        env = bench_env(home / "home", SOCIALGEN_SCHEDULER="0")
+        key, workspace_id = create_key(env)
+        with serve(env, home / "serve.log") as server:
+            header = (
+                f"{'request':78} {'code':4} {'to 4xx':>8} {'sent':>10} "
+                f"{'small max':>10} {'(n)':5} {'RSS +':>10}"
+            )
+            print(header)
+            print("-" * len(header))
+            print("# the security review's requests")
+            for case in issue_cases(workspace_id, key):
+                print(row(measure(server.port, server.pid, case.hostile)), flush=True)
+            print("# every endpoint with a body")
+            for hostile in endpoint_cases(workspace_id, key):
+                print(row(measure(server.port, server.pid, hostile)), flush=True)
+        print(f"server: {server.stopped}")
 
 
 if __name__ == "__main__":

@@ -22,8 +22,10 @@ Bounded: every phase has a deadline inside --budget seconds (default 110); a wat
 kills the server and exits if the whole run ever passes --budget + 20 s. 127.0.0.1 only.
 The soft open-file limit is raised (resource.setrlimit) when it is too low.
 
-Run from the repository root (the script puts the repository on sys.path itself, so
-`tests.fakes` imports without PYTHONPATH=.):
+The server, the key, /proc figures and the fake come from the bench harness
+(bench/harness/), which also puts the repository on sys.path (`tests.fakes` imports
+without PYTHONPATH=.). Prints the stream tally, the memory rows and the per-stream
+growth; exits 1 when a stream misses its keep-alives. Run from the repository root:
 
     .venv/bin/python bench/idle_streams.py
     .venv/bin/python bench/idle_streams.py --streams 200 --keepalive 1 --hold 5
@@ -37,31 +39,26 @@ import contextlib
 import itertools
 import os
 import resource
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch it
+import httpx
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-import httpx  # noqa: E402
-from tests.fakes.openai_server import FakeOpenAI, Reply, last_user_message, wants_json  # noqa: E402
-
-from serving import (  # noqa: E402
-    free_port,
-    start_server,
-    stop_server,
+from harness import (
+    Server,
+    Status,
+    bench_env,
+    bench_home,
+    create_key,
+    machine_line,
+    proc_status,
+    serve,
 )
+from harness.fake import FakeOpenAI, Reply, last_user_message, wants_json
 
 API_PREFIX = "/api/v1/ai-conversation"
 now = time.monotonic
@@ -92,49 +89,11 @@ class Responder:
 # --------------------------------------------------------------------------- the server
 
 
-@dataclass(frozen=True)
-class Status:
-    rss_kb: int
-    hwm_kb: int
-    threads: int
-    fds: int
-
-
-def server_status(pid: int) -> Status:
-    fields: dict[str, str] = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        name, _, value = line.partition(":")
-        fields[name] = value.strip()
-    fds = len(os.listdir(f"/proc/{pid}/fd"))
-    return Status(
-        rss_kb=int(fields["VmRSS"].split()[0]),
-        hwm_kb=int(fields["VmHWM"].split()[0]),
-        threads=int(fields["Threads"]),
-        fds=fds,
-    )
-
-
 def show(label: str, status: Status) -> None:
     print(
         f"  {label:38} VmRSS {status.rss_kb / 1024:7.1f} MiB   VmHWM {status.hwm_kb / 1024:7.1f} "
         f"MiB   threads {status.threads:4}   fds {status.fds:5}"
     )
-
-
-def create_key() -> tuple[str, str]:
-    from socialgen.auth.service import create_api_key
-    from socialgen.startup import open_store
-    from socialgen.store.engine import transaction
-    from socialgen.workspaces.service import default_workspace
-
-    engine = open_store()
-    with transaction(engine) as session:
-        workspace = default_workspace(session)
-        assert workspace is not None
-        _key, secret = create_api_key(session, name="bench", workspace_id=workspace.id)
-        workspace_id = workspace.id
-    engine.dispose()
-    return secret, workspace_id
 
 
 def raise_fd_limit(wanted: int) -> str:
@@ -234,9 +193,9 @@ async def run_streams(
         before_hold = {id(s): len(s.keepalives) for s in streams}
         hold_until = min(now() + args.hold, deadline - 8)
         while now() < hold_until:
-            samples.append(server_status(pid))
+            samples.append(proc_status(pid))
             await asyncio.sleep(1.0)
-        samples.append(server_status(pid))
+        samples.append(proc_status(pid))
         fresh = [len(s.keepalives) - before_hold[id(s)] for s in streams]
         gaps = [b - a for s in streams for a, b in itertools.pairwise(s.keepalives)]
         print(
@@ -259,6 +218,54 @@ async def run_streams(
 # --------------------------------------------------------------------------- main
 
 
+def watch(
+    args: argparse.Namespace,
+    server: Server,
+    responder: Responder,
+    api_key: str,
+    workspace: str,
+    deadline: float,
+) -> bool:
+    """Memory before, with and after the streams; True when every stream kept alive."""
+    url = f"{server.url}{API_PREFIX}/chat/{workspace}"
+    print(
+        f"`socialgen serve` pid {server.pid} on 127.0.0.1:{server.port}, keep-alive every "
+        f"{args.keepalive:g} s; the fake waits {args.first_delay:g} s before any answer"
+    )
+    print("\nserver memory:")
+    show("started, nothing served", proc_status(server.pid))
+    warm = httpx.post(
+        url, json={"userInput": "How do I write a hook?"},
+        headers={"x-api-key": api_key}, timeout=30,
+    )  # fmt: skip
+    if warm.status_code != 200 or "chat_response" not in warm.text:
+        raise SystemExit(f"warm-up chat failed: {warm.status_code} {warm.text[:300]}")
+    time.sleep(0.5)
+    before = proc_status(server.pid)
+    show("after one chat (litellm warm): before", before)
+    responder.slow = True
+    ok, opened, last = asyncio.run(run_streams(args, server.pid, url, api_key, deadline))
+    time.sleep(1.0)
+    after = proc_status(server.pid)
+    print("\nserver memory:")
+    show("before the streams", before)
+    show(f"{args.streams} streams open (peak sample)", opened)
+    show(f"{args.streams} streams open (last sample)", last)
+    show("1 s after closing them all", after)
+    per_stream = (opened.rss_kb - before.rss_kb) / args.streams
+    print(
+        f"\n  with {args.streams} streams: +{(opened.rss_kb - before.rss_kb) / 1024:.1f} "
+        f"MiB RSS, {per_stream:.1f} KiB per stream; peak (VmHWM) "
+        f"+{(opened.hwm_kb - before.hwm_kb) / 1024:.1f} MiB"
+    )
+    print(
+        f"  model requests that reached the fake while slow: {responder.slow_requests} "
+        f"(each stream's intent request, held by the fake)"
+    )
+    print(f"  server stopped: {server.stop()}")
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--streams", type=int, default=500, help="concurrent chat streams")
@@ -273,79 +280,30 @@ def main() -> int:
 
     began = now()
     deadline = began + args.budget
-    home = Path(tempfile.mkdtemp(prefix="socialgen-bench-idle-"))
-    server: subprocess.Popen[bytes] | None = None
+    running: list[Server] = []
 
     def watchdog() -> None:
-        if server is not None and server.poll() is None:
-            server.kill()
+        for server in running:
+            if server.process.poll() is None:
+                server.process.kill()
         print("!! watchdog: the run passed its budget; server killed", flush=True)
         os._exit(2)
 
     guard = threading.Timer(args.budget + 20, watchdog)
     guard.daemon = True
     guard.start()
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load}")
+    print(machine_line())
     print(raise_fd_limit(args.streams * 3 + 256))
     responder = Responder(args.first_delay)
     ok = False
     try:
-        with FakeOpenAI(responder) as fake:
-            env = {
-                key: value
-                for key, value in os.environ.items()
-                if not key.startswith("SOCIALGEN_") and key != "OPENAI_API_KEY"
-            }
-            env |= fake.env() | {
-                "SOCIALGEN_HOME": str(home),
-                "SOCIALGEN_KEEPALIVE_SECONDS": str(args.keepalive),
-            }
-            os.environ.update({"SOCIALGEN_HOME": str(home)})
-            os.environ.pop("SOCIALGEN_DATABASE_URL", None)
-            api_key, workspace = create_key()
-            port = free_port()
-            server = start_server(env, port, home / "serve.log")
-            url = f"http://127.0.0.1:{port}{API_PREFIX}/chat/{workspace}"
-            print(
-                f"`socialgen serve` pid {server.pid} on 127.0.0.1:{port}, keep-alive every "
-                f"{args.keepalive:g} s; the fake waits {args.first_delay:g} s before any answer"
-            )
-            print("\nserver memory:")
-            show("started, nothing served", server_status(server.pid))
-            warm = httpx.post(
-                url, json={"userInput": "How do I write a hook?"},
-                headers={"x-api-key": api_key}, timeout=30,
-            )  # fmt: skip
-            if warm.status_code != 200 or "chat_response" not in warm.text:
-                raise SystemExit(f"warm-up chat failed: {warm.status_code} {warm.text[:300]}")
-            time.sleep(0.5)
-            before = server_status(server.pid)
-            show("after one chat (litellm warm): before", before)
-            responder.slow = True
-            ok, opened, last = asyncio.run(run_streams(args, server.pid, url, api_key, deadline))
-            time.sleep(1.0)
-            after = server_status(server.pid)
-            print("\nserver memory:")
-            show("before the streams", before)
-            show(f"{args.streams} streams open (peak sample)", opened)
-            show(f"{args.streams} streams open (last sample)", last)
-            show("1 s after closing them all", after)
-            per_stream = (opened.rss_kb - before.rss_kb) / args.streams
-            print(
-                f"\n  with {args.streams} streams: +{(opened.rss_kb - before.rss_kb) / 1024:.1f} "
-                f"MiB RSS, {per_stream:.1f} KiB per stream; peak (VmHWM) "
-                f"+{(opened.hwm_kb - before.hwm_kb) / 1024:.1f} MiB"
-            )
-            print(
-                f"  model requests that reached the fake while slow: {responder.slow_requests} "
-                f"(each stream's intent request, held by the fake)"
-            )
-            print(f"  server stopped: {stop_server(server)}")
+        with bench_home("socialgen-bench-idle-") as home, FakeOpenAI(responder) as fake:
+            env = bench_env(home, **fake.env(), SOCIALGEN_KEEPALIVE_SECONDS=str(args.keepalive))
+            api_key, workspace = create_key(env)
+            with serve(env, home / "serve.log") as server:
+                running.append(server)
+                ok = watch(args, server, responder, api_key, workspace, deadline)
     finally:
-        if server is not None and server.poll() is None:
-            stop_server(server)
-        shutil.rmtree(home, ignore_errors=True)
         guard.cancel()
     print(f"\nwhole run {now() - began:.1f} s; {'OK' if ok else 'streams MISSED the check'}")
     return 0 if ok else 1

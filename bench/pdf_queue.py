@@ -26,7 +26,7 @@ from pathlib import Path
 
 import httpx
 
-from serving import free_port, start_server, stop_server
+from harness import free_port, start_server, stop_server
 
 HEAVY = "<table>" + "<tr><td>x</td></tr>" * 20000 + "</table>"
 ONE_LINE = "<p>One line</p>"

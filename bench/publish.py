@@ -94,10 +94,14 @@ def throughput(engine: object, server: object, account: str) -> None:
     from socialgen.clock import utcnow
 
     server.senders.clear()  # type: ignore[attr-defined]
-    due = utcnow() + timedelta(seconds=5)
-    keys = [_queue(engine, account, due, f"burst {i}") for i in range(200)]
+    keys = [
+        _queue(engine, account, utcnow() + timedelta(hours=1), f"burst {i}") for i in range(200)
+    ]
     serves = [_serve(), _serve()]
     try:
+        # Due once both serves are up (each takes seconds to start): then all three race.
+        due = utcnow() + timedelta(seconds=1)
+        _make_due(engine, due)
         time.sleep(max(0.0, (due - utcnow()).total_seconds()))
         cron = subprocess.run([SOCIALGEN, "publish-due", "--json"], capture_output=True, cwd=ROOT)
         _wait(lambda: all(key in server.sent_at for key in keys), 120)  # type: ignore[attr-defined]
@@ -171,6 +175,19 @@ def idle_cpu(engine: object, account: str) -> None:
 
 
 # --- helpers --------------------------------------------------------------------------
+
+
+def _make_due(engine: object, due: datetime) -> None:
+    """Every queued publication becomes due at `due`."""
+    from sqlalchemy import update
+
+    from socialgen.store.engine import transaction
+    from socialgen.store.tables import Publication
+
+    with transaction(engine) as session:  # type: ignore[arg-type]
+        session.connection().execute(
+            update(Publication).where(Publication.state == "queued").values(due_at=due)  # type: ignore[arg-type]
+        )
 
 
 def _schema(database_url: str, *, create: bool) -> None:

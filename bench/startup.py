@@ -14,26 +14,35 @@ hold (`socialgen --help` under 0.25 s and under 2x `import typer`), and which
 heavy modules `socialgen --help` imports (from `python -X importtime`, i.e.
 PYTHONPROFILEIMPORTTIME, on the real console script).
 
+Prints the timing table (median, p90, x typer), the two targets, and per command the
+heavy modules and costliest top-level imports; exits 1 when a target is missed. Timing,
+the temporary home and the table come from the bench harness (bench/harness/).
+
 Run from the repository root:
 
     .venv/bin/python bench/startup.py            # 20 runs each
-    .venv/bin/python bench/startup.py --runs 50
+    .venv/bin/python bench/startup.py --runs 50 --json startup.json
 """
 
 from __future__ import annotations
 
 import argparse
-import math
-import os
-import shutil
-import statistics
 import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+
+from harness import (
+    Report,
+    Samples,
+    Table,
+    bench_env,
+    bench_home,
+    interleave,
+    machine_line,
+    socialgen_command,
+    timed,
+)
 
 HEAVY_MODULES = (
     "sqlalchemy",
@@ -50,20 +59,6 @@ HELP_TARGET_RATIO = 2.0
 
 
 @dataclass(frozen=True)
-class Timing:
-    label: str
-    samples: list[float]
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.samples)
-
-    @property
-    def p90(self) -> float:
-        return percentile(self.samples, 90)
-
-
-@dataclass(frozen=True)
 class ImportRecord:
     module: str
     self_us: int
@@ -71,58 +66,15 @@ class ImportRecord:
     depth: int
 
 
-def percentile(samples: Sequence[float], pct: float) -> float:
-    """Nearest-rank percentile (no interpolation; honest for small N)."""
-    ordered = sorted(samples)
-    rank = max(1, math.ceil(pct * len(ordered) / 100))
-    return ordered[min(rank, len(ordered)) - 1]
-
-
-def socialgen_command() -> list[str]:
-    """The installed console script next to this interpreter, else `python -m socialgen`."""
-    script = Path(sys.executable).parent / "socialgen"
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-m", "socialgen"]
-
-
-def clean_env(home: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("SOCIALGEN_DATABASE_URL", None)
-    env.pop("SOCIALGEN_WORKSPACE", None)
-    env["SOCIALGEN_HOME"] = str(home)
-    env.pop("PYTHONPROFILEIMPORTTIME", None)
-    return env
-
-
-def run_once(command: Sequence[str], env: dict[str, str]) -> float:
-    start = time.perf_counter()
+def run_once(command: Sequence[str], env: dict[str, str]) -> None:
     result = subprocess.run(
         command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False
     )
-    elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise SystemExit(
             f"{' '.join(command)} failed ({result.returncode}):\n"
             + result.stderr.decode(errors="replace")
         )
-    return elapsed
-
-
-@dataclass(frozen=True)
-class Case:
-    label: str
-    command: list[str]
-    env: dict[str, str]
-
-
-def measure(cases: Sequence[Case], runs: int) -> list[Timing]:
-    """Round-robin over the cases, so a change of machine load hits them all alike."""
-    samples: list[list[float]] = [[] for _ in cases]
-    for _ in range(runs):
-        for case, sink in zip(cases, samples, strict=True):
-            sink.append(run_once(case.command, case.env))
-    return [Timing(case.label, sink) for case, sink in zip(cases, samples, strict=True)]
 
 
 def import_profile(command: Sequence[str], env: dict[str, str]) -> list[ImportRecord]:
@@ -159,51 +111,57 @@ def top_level_costs(records: Sequence[ImportRecord], limit: int) -> list[ImportR
     return sorted(roots, key=lambda record: record.cumulative_us, reverse=True)[:limit]
 
 
-def print_timings(timings: Sequence[Timing], baseline: Timing) -> None:
-    width = max(len(timing.label) for timing in timings)
-    print(f"{'command':<{width}}  {'median':>9}  {'p90':>9}  {'x typer':>8}")
-    for timing in timings:
-        ratio = timing.median / baseline.median
-        print(
-            f"{timing.label:<{width}}  {timing.median * 1000:7.1f}ms  "
-            f"{timing.p90 * 1000:7.1f}ms  {ratio:7.2f}x"
-        )
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=20, help="runs per command (default 20)")
     parser.add_argument("--top", type=int, default=8, help="top imports to list (default 8)")
+    Report.add_option(parser)
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
 
     socialgen = socialgen_command()
-    home = Path(tempfile.mkdtemp(prefix="socialgen-bench-startup-"))
-    try:
-        env = clean_env(home)
+    with bench_home("socialgen-bench-startup-") as home:
+        env = bench_env(home)
         plain_env = dict(env, TYPER_USE_RICH="0")
-        cases = [
-            Case("python -c 'import typer'", [sys.executable, "-c", "import typer"], env),
-            Case("socialgen --help", [*socialgen, "--help"], env),
-            Case("socialgen posts recent", [*socialgen, "posts", "recent"], env),
+        cases = {
+            "python -c 'import typer'": ([sys.executable, "-c", "import typer"], env),
+            "socialgen --help": ([*socialgen, "--help"], env),
+            "socialgen posts recent": ([*socialgen, "posts", "recent"], env),
             # Diagnostic, not a target: the same help without Typer's rich renderer.
-            Case("socialgen --help, TYPER_USE_RICH=0", [*socialgen, "--help"], plain_env),
-        ]
-        # Warm-up: the OS page cache, .pyc files, and the store for `posts recent`.
-        for case in cases:
-            run_once(case.command, case.env)
-        baseline, help_run, recent, plain_help = measure(cases, args.runs)
+            "socialgen --help, TYPER_USE_RICH=0": ([*socialgen, "--help"], plain_env),
+        }
+        # Warm-up round: the OS page cache, .pyc files, and the store for `posts recent`.
+        runs = interleave(
+            {
+                label: timed(lambda command=command, env=env: run_once(command, env))
+                for label, (command, env) in cases.items()
+            },
+            args.runs,
+            warmup=1,
+        )
         help_imports = import_profile([*socialgen, "--help"], env)
         recent_imports = import_profile([*socialgen, "posts", "recent"], env)
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
+    timings = {label: Samples(values) for label, values in runs.items()}
+    baseline, help_run = timings["python -c 'import typer'"], timings["socialgen --help"]
 
     print(f"socialgen start-up, {args.runs} runs each ({' '.join(socialgen)})")
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    print(f"python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} CPUs, load {load}")
+    print(machine_line())
     print()
-    print_timings([baseline, help_run, recent, plain_help], baseline)
+    table = Table("command", "median", "p90", "x typer")
+    report = Report("startup")
+    for label, samples in timings.items():
+        ratio = samples.ratio(baseline)
+        table.add(
+            label,
+            f"{samples.median * 1000:.1f}ms",
+            f"{samples.percentile(90) * 1000:.1f}ms",
+            f"{ratio:.2f}x",
+        )
+        report.add(
+            label, {"median_s": samples.median, "p90_s": samples.percentile(90), "ratio": ratio}
+        )
+    table.print()
     print("(the TYPER_USE_RICH=0 row is a diagnostic: plain click help, no rich renderer)")
     print()
 
@@ -237,6 +195,7 @@ def main() -> int:
         for record in top_level_costs(records, args.top):
             print(f"    {record.cumulative_us / 1000:7.1f} ms  {record.module}")
         print()
+    report.write(args.json)
     return 0 if under_time and under_ratio else 1
 
 

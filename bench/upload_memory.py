@@ -34,7 +34,7 @@ from pathlib import Path
 
 import httpx
 
-from serving import free_port, start_server, stop_server
+from harness import free_port, start_server, stop_server
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "tests" / "upload_memory_probe.py"

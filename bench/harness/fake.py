@@ -1,63 +1,35 @@
-"""What the bench scripts share: starting and stopping a real `socialgen serve`,
-and the fake provider's paced answers."""
+"""Model providers a bench talks to over HTTP: the fake OpenAI-compatible server with
+a paced responder, and llama-cpp-python's own server on the embedded GGUF."""
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
-import httpx
+# The repository root is on sys.path: the package's __init__ put it there.
+from tests.fakes.openai_server import (
+    FAKE_API_KEY,
+    FAKE_MODEL,
+    FakeOpenAI,
+    Reply,
+    last_user_message,
+    wants_json,
+)
+from tests.llama_server import LlamaServer
 
-
-def socialgen_command() -> list[str]:
-    """The `socialgen` of the running environment."""
-    script = Path(sys.executable).parent / "socialgen"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "socialgen"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
-    """`socialgen serve` on 127.0.0.1:port, once it answers (30 s at most)."""
-    command = [*socialgen_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    with log.open("wb") as sink:
-        server = subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"server exited ({server.returncode}):\n{log.read_text()[-2000:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1).status_code == 200:
-                return server
-        except httpx.TransportError:
-            pass
-        time.sleep(0.05)
-    stop_server(server)
-    raise SystemExit(f"server did not answer within 30 s:\n{log.read_text()[-2000:]}")
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> str:
-    """Stop it (SIGTERM, then SIGKILL after 10 s); says how it ended."""
-    if server.poll() is not None:
-        return f"had exited ({server.returncode})"
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-        return f"SIGTERM, exit status {server.returncode}"
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
-        return "did not stop within 10 s of SIGTERM: killed"
-
+__all__ = [
+    "FAKE_API_KEY",
+    "FAKE_MODEL",
+    "POST_PREFIXES",
+    "FakeOpenAI",
+    "LlamaServer",
+    "PacedResponder",
+    "Reply",
+    "last_user_message",
+    "post_text",
+    "wants_json",
+]
 
 POST_PREFIXES = ("Write a LinkedIn post about", "Write a LinkedIn post for day")
 SENTENCES = (
@@ -95,8 +67,6 @@ class PacedResponder:
         self._lock = threading.Lock()
 
     def __call__(self, body: dict[str, Any]) -> Any:
-        from tests.fakes.openai_server import Reply, last_user_message, wants_json
-
         prompt = last_user_message(body)
         if wants_json(body):
             if prompt.startswith("Decide what the user wants"):
