@@ -38,25 +38,39 @@ def used(store: Store) -> int:
         return get_usage(session, store.workspace_id).posts_used
 
 
-def reserve(store: Store, count: int) -> Caller:
+def reserve(store: Store, count: int) -> tuple[Caller, str]:
+    """A caller and its quota ledger row, as every plan makes them."""
     with transaction(store.engine) as session:
-        reserve_posts(session, store.workspace_id, count)
-    return Caller(store.engine, store.workspace_id, None)
+        ledger_id = reserve_posts(session, store.workspace_id, count)
+    return Caller(store.engine, store.workspace_id, None), ledger_id
+
+
+def save(caller: Caller, ledger_id: str) -> None:
+    persist.save_post(
+        caller.engine,
+        workspace_id=caller.workspace_id,
+        user_id=None,
+        conversation_id=None,
+        user_input="idea",
+        content="a post",
+        reservation_id=ledger_id,
+    )
 
 
 def test_the_refund_runs_off_the_event_loop(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[str] = []
-    real_refund = persist.refund
+    real_give_back = persist.give_back
 
-    def watched(*args: Any) -> None:
+    def watched(*args: Any) -> int:
         threads.append(threading.current_thread().name)
-        real_refund(*args)
+        return real_give_back(*args)
 
-    monkeypatch.setattr(quota.persist, "refund", watched)
-    caller = reserve(store, 3)
+    monkeypatch.setattr(quota.persist, "give_back", watched)
+    caller, ledger_id = reserve(store, 3)
 
     async def run() -> None:
-        async with Reservation(caller, 3) as reservation:
+        async with Reservation(caller, 3, ledger_id) as reservation:
+            save(caller, ledger_id)
             reservation.spend()
 
     asyncio.run(run())
@@ -65,10 +79,10 @@ def test_the_refund_runs_off_the_event_loop(store: Store, monkeypatch: pytest.Mo
 
 
 def test_a_cancelled_stream_still_gives_its_quota_back(store: Store) -> None:
-    caller = reserve(store, 2)
+    caller, ledger_id = reserve(store, 2)
 
     async def run() -> None:
-        async with Reservation(caller, 2):
+        async with Reservation(caller, 2, ledger_id):
             await asyncio.sleep(10)
 
     async def cancel_it() -> None:
@@ -83,13 +97,14 @@ def test_a_cancelled_stream_still_gives_its_quota_back(store: Store) -> None:
 
 
 def test_the_runner_keeps_results_failures_and_one_summary(store: Store) -> None:
-    caller = reserve(store, 3)
+    caller, ledger_id = reserve(store, 3)
 
     def job(index: int) -> Callable[[Emit], Any]:
         async def write(emit: Emit) -> dict[str, Any]:
             await emit(Event.of(ChatDelta(text=f"writing {index}")))
             if index == 2:
                 raise BadRequest("the model said no")
+            save(caller, ledger_id)  # as a draft job does: the save spends the ledger row
             return {"index": index}
 
         return write
@@ -98,7 +113,7 @@ def test_the_runner_keeps_results_failures_and_one_summary(store: Store) -> None
         return Event.of(ChatDelta(text=f"{index} failed: {message}"))
 
     async def run() -> tuple[list[str], DraftRunner]:
-        async with Reservation(caller, 3) as reservation:
+        async with Reservation(caller, 3, ledger_id) as reservation:
             runner = DraftRunner(reservation, limit=2)
             texts = [
                 e.data["text"] async for e in runner.run({n: job(n) for n in (1, 2, 3)}, failed)

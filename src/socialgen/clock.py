@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import overload
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+@overload
+def iso(moment: datetime) -> str: ...
+@overload
+def iso(moment: None) -> None: ...
+@overload
+def iso(moment: datetime | None) -> str | None: ...
 
 
 def iso(moment: datetime | None) -> str | None:

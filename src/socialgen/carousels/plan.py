@@ -39,10 +39,10 @@ class CarouselPlan:
     style: str | None
     author_name: str | None
     artwork: Artwork
+    reservation_id: str  # the quota ledger row (workspaces/usage.py)
     width: int = DEFAULT_SLIDE_WIDTH
     height: int = DEFAULT_SLIDE_HEIGHT
     reserved: int = 1  # the carousel's post
-    reservation_id: str | None = None  # the quota ledger row (workspaces/usage.py)
 
 
 def prepare_carousel(caller: Caller, request: CarouselRequest, artwork: Artwork) -> CarouselPlan:

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from typing import cast
 
 from socialgen.ai.images import ImageModel, ImageResult
@@ -45,13 +46,21 @@ logger = logging.getLogger("socialgen.carousels")
 IMAGE_CONCURRENCY = 3
 
 
+@dataclass
+class SaveOutcome:
+    """Set by the worker thread as the carousel's rows commit: a run cancelled during
+    the save reads it to know the carousel is stored and must be kept."""
+
+    post_id: str | None = None
+
+
 async def create_carousel(
     plan: CarouselPlan, model: TextModel, images: ImageModel
 ) -> AsyncIterator[Event]:
     caller = plan.caller
     quota = Reservation(caller, plan.reserved, plan.reservation_id)
     work = ThreadWork()  # every blocking call of the run: the cleanup waits for them
-    saved: list[str] = []  # the post id, once the carousel's rows are committed
+    saved = SaveOutcome()
     try:
         outline = await outline_carousel(
             model, plan.request.prompt, plan.request.slide_count, plan.style
@@ -129,20 +138,18 @@ async def create_carousel(
         def save() -> None:
             # Noted in the thread as it commits: a run cancelled during the save
             # learns from here that the carousel is stored and must be kept.
-            saved.append(
-                repository.save_new_carousel(
-                    caller.engine,
-                    record,
-                    user_id=caller.user_id,
-                    prompt=plan.request.prompt,
-                    caption=outline.caption,
-                    reference=post_reference(carousel, slides),
-                    reservation_id=plan.reservation_id,
-                )
+            saved.post_id = repository.save_new_carousel(
+                caller.engine,
+                record,
+                user_id=caller.user_id,
+                prompt=plan.request.prompt,
+                caption=outline.caption,
+                reference=post_reference(carousel, slides),
+                reservation_id=plan.reservation_id,
             )
 
         await work.run(save)
-        view["postId"] = saved[0]
+        view["postId"] = saved.post_id
         yield Event.of(CarouselComplete(success=True, data=StoredCarousel.from_wire(view)))
     finally:
         # Runs on failure, on cancellation (client gone) and on early close.
@@ -150,12 +157,12 @@ async def create_carousel(
 
 
 async def _settle(
-    plan: CarouselPlan, work: ThreadWork, quota: Reservation, saved: list[str]
+    plan: CarouselPlan, work: ThreadWork, quota: Reservation, saved: SaveOutcome
 ) -> None:
     """Once no thread of the run is left to write, keep the carousel if its save
     committed, or else remove its folder; then give back the unspent quota."""
     await work.ended()
-    if saved:
+    if saved.post_id is not None:
         quota.spend()  # the carousel's post is stored: its quota stays used
     else:
         folder = assets.carousel_folder(plan.carousel_id)

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from socialgen.cli_events import JsonLines, consume, current_model
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
-
-if TYPE_CHECKING:
-    pass
 
 
 def calendar(

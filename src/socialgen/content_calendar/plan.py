@@ -30,8 +30,8 @@ class CalendarPlan:
     pdf: Any  # socialgen.sources.pdf.PdfSource, text already read
     style: str | None
     start: date
+    reservation_id: str  # the quota ledger row (workspaces/usage.py)
     sources: list[dict[str, str]] = field(default_factory=list)  # {type, title}
-    reservation_id: str | None = None  # the quota ledger row (workspaces/usage.py)
 
     @property
     def reserved(self) -> int:

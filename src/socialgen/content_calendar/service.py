@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from datetime import datetime
 from functools import partial
-from typing import Any, TypedDict, Unpack
+from typing import TypedDict, Unpack
 
 from socialgen.ai.model import TextModel, complete
 from socialgen.ai.settings import ai_settings, drafts_at_once
@@ -60,7 +60,7 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
 
     async def write(
         day: int, theme: DayTheme, when: datetime, themes: list[DayTheme], material: str, emit: Emit
-    ) -> dict[str, Any]:
+    ) -> CalendarPost:
         await emit(
             progress(day, "generating", f"Writing day {day}: {theme.theme}", source=theme.source)
         )
@@ -84,16 +84,16 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
             reservation_id=plan.reservation_id,
         )
         await emit(progress(day, "completed", f"Day {day} saved", postId=saved.post_id))
-        return {
-            "index": day,
-            "postId": saved.post_id,
-            "conversationId": saved.conversation_id,
-            "content": content,
-            "theme": theme.theme,
-            "suggestedDate": iso(when),
-            "status": "draft",
-            "source": theme.source,
-        }
+        return CalendarPost(
+            index=day,
+            postId=saved.post_id,
+            conversationId=saved.conversation_id,
+            content=content,
+            theme=theme.theme,
+            suggestedDate=iso(when),
+            status="draft",
+            source=theme.source,
+        )
 
     def failed(day: int, message: str) -> Event:
         return progress(day, "failed", f"Day {day} failed: {message}")
@@ -124,7 +124,7 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
             day: partial(write, day, theme, when, themes, material)
             for day, (theme, when) in enumerate(days, start=1)
         }
-        runner = DraftRunner(quota, drafts_at_once(model.small))
+        runner = DraftRunner[CalendarPost](quota, drafts_at_once(model.small))
         async for update in runner.run(jobs, failed):
             yield update
         summary = Summary(**runner.summary(plan.length))
@@ -133,7 +133,7 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
                 success=summary.generated > 0,
                 calendarLength=plan.length,
                 summary=summary,
-                posts=[CalendarPost.from_wire(post) for post in runner.ordered_results()],
+                posts=runner.ordered_results(),
             )
         )
 

@@ -10,11 +10,11 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from socialgen.posts import conversations
-from socialgen.posts.service import create_draft, get_post, update_content
+from socialgen.posts.service import create_draft, update_content
 from socialgen.posts.views import snippet
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Post
-from socialgen.workspaces.usage import give_back_reserved, release_posts, spend_reserved
+from socialgen.workspaces.usage import give_back_reserved, spend_reserved
 
 
 @dataclass(frozen=True)
@@ -135,21 +135,10 @@ def write_post(
     return post
 
 
-def refund(engine: Engine, workspace_id: str, count: int) -> None:
-    if count > 0:
-        with transaction(engine) as session:
-            release_posts(session, workspace_id, count)
-
-
 def give_back(engine: Engine, reservation_id: str) -> int:
     """End a quota reservation: refund its unspent posts, delete its ledger row."""
     with transaction(engine) as session:
         return give_back_reserved(session, reservation_id)
-
-
-def post_conversation(engine: Engine, workspace_id: str, post_id: str) -> str | None:
-    with transaction(engine) as session:
-        return get_post(session, workspace_id, post_id).conversation_id
 
 
 def _conversation(

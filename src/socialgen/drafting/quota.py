@@ -9,15 +9,13 @@ event loop and every other stream on it.
 The plan's reservation is a ledger row (`ledger_id`, see workspaces/usage.py): the
 save of each post spends it in the database, in the post's own transaction, and the
 give-back refunds what the row says is unspent and deletes it. `spent` here is the
-stream's own count, kept for the callers; the row is the truth. Without a ledger id
-(an older caller) the give-back refunds the unspent count as counted here."""
+stream's own count, kept for the callers; the row is the truth."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from types import TracebackType
-from typing import Any
 
 from socialgen.drafting import persist
 from socialgen.drafting.caller import Caller
@@ -26,11 +24,12 @@ from socialgen.drafting.caller import Caller
 class Reservation:
     """`async with Reservation(caller, n) as quota:` ... `quota.spend()` per post saved."""
 
-    def __init__(self, caller: Caller, reserved: int, ledger_id: str | None = None) -> None:
+    def __init__(self, caller: Caller, reserved: int, ledger_id: str) -> None:
         self.caller = caller
         self.reserved = reserved
         self.ledger_id = ledger_id
         self.spent = 0
+        self.given_back = False
 
     def spend(self, count: int = 1) -> None:
         self.spent = min(self.reserved, self.spent + count)
@@ -53,16 +52,12 @@ class Reservation:
     async def give_back(self) -> None:
         """Refund what was not spent, once. Shielded: a second cancellation while the
         refund runs does not lose it (the thread finishes the transaction)."""
-        count, self.reserved = self.unspent, self.spent
-        ledger_id, self.ledger_id = self.ledger_id, None
-        caller = self.caller
-        refund: Coroutine[Any, Any, object]
-        if ledger_id is not None:  # even if all was spent: the row goes
-            refund = asyncio.to_thread(persist.give_back, caller.engine, ledger_id)
-        elif count > 0:
-            refund = asyncio.to_thread(persist.refund, caller.engine, caller.workspace_id, count)
-        else:
+        if self.given_back:
             return
+        self.given_back = True
+        self.reserved = self.spent
+        # Even if all was spent: the ledger row goes.
+        refund = asyncio.to_thread(persist.give_back, self.caller.engine, self.ledger_id)
         await asyncio.shield(asyncio.ensure_future(refund))
 
 

@@ -10,29 +10,32 @@ reservation gives back the quota of every draft not saved, however the run ends.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any
+from typing import Generic, TypeVar
 
 from socialgen.drafting.fanout import Emit, fan_out
 from socialgen.drafting.quota import Reservation
 from socialgen.errors import SocialgenError
 from socialgen.events import Event
 
-DraftJob = Callable[[Emit], Awaitable[dict[str, Any]]]
+ResultT = TypeVar("ResultT")  # what the summary lists about one saved draft
+DraftJob = Callable[[Emit], Awaitable[ResultT]]
 FailedEvent = Callable[[int, str], Event]
 
 
-class DraftRunner:
+class DraftRunner(Generic[ResultT]):
     def __init__(self, quota: Reservation, limit: int) -> None:
         self.quota = quota
         self.limit = limit
-        self.results: dict[int, dict[str, Any]] = {}
+        self.results: dict[int, ResultT] = {}
         self.failures: dict[int, str] = {}
 
-    async def run(self, jobs: Mapping[int, DraftJob], failed: FailedEvent) -> AsyncIterator[Event]:
+    async def run(
+        self, jobs: Mapping[int, DraftJob[ResultT]], failed: FailedEvent
+    ) -> AsyncIterator[Event]:
         """Run `jobs` (keyed by their 1-based index); `failed(index, message)` is the
         event a failing job emits."""
 
-        def guarded(index: int, job: DraftJob) -> Callable[[Emit], Awaitable[None]]:
+        def guarded(index: int, job: DraftJob[ResultT]) -> Callable[[Emit], Awaitable[None]]:
             async def run_one(emit: Emit) -> None:
                 try:
                     result = await job(emit)
@@ -53,7 +56,7 @@ class DraftRunner:
         for index in indexes:
             self.failures[index] = message
 
-    def ordered_results(self) -> list[dict[str, Any]]:
+    def ordered_results(self) -> list[ResultT]:
         return [self.results[index] for index in sorted(self.results)]
 
     def summary(self, total: int) -> dict[str, int]:

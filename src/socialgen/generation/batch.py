@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from functools import partial
-from typing import Any, TypedDict, Unpack
+from typing import TypedDict, Unpack
 
 from socialgen.ai.model import TextModel
 from socialgen.ai.settings import drafts_at_once
@@ -52,7 +52,7 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
             )
         )
 
-    async def write(item: BatchItem, sources: str, emit: Emit) -> dict[str, Any]:
+    async def write(item: BatchItem, sources: str, emit: Emit) -> BatchPost:
         await emit(progress(item, "generating"))
         variation = (
             item.instruction
@@ -91,20 +91,20 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
                 name=f"post_{item.index}_post_ids",
             )
         )
-        return {
-            "index": item.index,
-            "postId": saved.post_id,
-            "conversationId": saved.conversation_id,
-            "content": content,
-            "variationName": item.variation_name,
-            "status": "draft",
-        }
+        return BatchPost(
+            index=item.index,
+            postId=saved.post_id,
+            conversationId=saved.conversation_id,
+            content=content,
+            variationName=item.variation_name,
+            status="draft",
+        )
 
     def failed(index: int, message: str) -> Event:
         return progress(items[index], "failed", error=message)
 
     async with Reservation(caller, plan.reserved, plan.reservation_id) as quota:
-        runner = DraftRunner(quota, drafts_at_once(model.small))
+        runner = DraftRunner[BatchPost](quota, drafts_at_once(model.small))
         try:
             sources = await UrlContext(model, plan.user_input).read()
         except SocialgenError as error:  # the shared sources failed: every item fails
@@ -123,7 +123,7 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
                 success=summary.generated > 0,
                 originalPrompt=plan.user_input,
                 isRegeneration=plan.is_regeneration,
-                posts=[BatchPost.from_wire(post) for post in runner.ordered_results()],
+                posts=runner.ordered_results(),
                 errors=errors,
                 summary=summary,
             )

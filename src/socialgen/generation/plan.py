@@ -44,9 +44,9 @@ class PostPlan:
     conversation_id: str | None
     post_id: str | None
     style: str | None
+    reservation_id: str  # the quota ledger row (workspaces/usage.py)
     history: list[dict[str, str]] = field(default_factory=list)
     reserved: int = 1
-    reservation_id: str | None = None  # the quota ledger row (workspaces/usage.py)
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class BatchPlan:
     style: str | None
     items: list[BatchItem]
     is_regeneration: bool
-    reservation_id: str | None = None  # the quota ledger row (workspaces/usage.py)
+    reservation_id: str  # the quota ledger row (workspaces/usage.py)
 
     @property
     def reserved(self) -> int:
@@ -96,9 +96,7 @@ def prepare_post(caller: Caller, request: GeneratePostRequest) -> PostPlan:
             post_id = _latest_editable_post(session, caller.workspace_id, conversation_id)
         past = history(session, conversation_id) if conversation_id else []
         reservation_id = reserve_posts(session, caller.workspace_id, 1)
-    return PostPlan(
-        caller, user_input, conversation_id, post_id, style, past, reservation_id=reservation_id
-    )
+    return PostPlan(caller, user_input, conversation_id, post_id, style, reservation_id, past)
 
 
 def prepare_batch(caller: Caller, request: BatchRequest) -> BatchPlan:

@@ -33,11 +33,6 @@ class ContentStyleView(TypedDict):
     updatedAt: str
 
 
-class ScrapedPostView(TypedDict):
-    content: str
-    date: str
-
-
 # Request bodies. The service checks values with SPEC.md's messages; the models refuse
 # wrong types (strict: no "5" for a number, no 5 for a string), and their schemas state
 # what the service accepts. A null optional field is the same as leaving it out.
