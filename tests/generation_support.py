@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from socialgen.events.registry import STREAMS, read
+from socialgen.events.registry import read
+from socialgen.features import streams
 from tests.fakes.openai_server import FakeOpenAI, Reply, last_user_message
 
 POST_TEXT = (
@@ -146,7 +147,7 @@ def check_contract(events: list[SseEvent], stream: str | None = None) -> None:
     (socialgen.events.registry): the contract lives with the models, not here. With
     `stream` ("chat", "post", "batch", "calendar", "carousel"), each event is also one
     that stream sends."""
-    sent_by = {model for s in STREAMS if s.key == stream for model in s.events}
+    sent_by = {model for s in streams() if s.key == stream for model in s.events}
     for item in events:
         assert isinstance(item.data, dict), item
         payload = read(item.name, item.data)

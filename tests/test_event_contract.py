@@ -17,11 +17,12 @@ import pytest
 from fastapi.testclient import TestClient
 from rich.console import Console
 
+from socialgen.event_docs import BEGIN, END, event_tables, main, with_tables
 from socialgen.events import Event, EventContractError
 from socialgen.events.chat import ChatDelta
-from socialgen.events.docs import BEGIN, END, event_tables, main, with_tables
 from socialgen.events.payload import WireObject
-from socialgen.events.registry import MODELS, STREAMS, model_for, read
+from socialgen.events.registry import MODELS, model_for, read
+from socialgen.features import streams
 from socialgen.sources.articles import Article
 from tests.carousel_support import CREATE_URL, typed_events
 from tests.conftest import Store
@@ -52,7 +53,7 @@ RENDERERS = (
 
 def test_every_event_has_a_model_and_every_model_an_example() -> None:
     assert {model_for(name) for name, _ in EXAMPLES} == set(MODELS.values())
-    assert {m for stream in STREAMS for m in stream.events} == set(MODELS.values())
+    assert {m for stream in streams() for m in stream.events} == set(MODELS.values())
 
 
 def _wire_bytes(name: str, data: dict[str, Any]) -> tuple[str, str, str]:
@@ -315,6 +316,6 @@ def test_the_docs_event_tables_are_written_from_the_models() -> None:
     document = DOCS.read_text(encoding="utf-8")
     assert document.count(BEGIN) == document.count(END) == 1
     assert with_tables(document, event_tables()) == document, (
-        "docs/http-api.md is out of date: run `python -m socialgen.events.docs`"
+        "docs/http-api.md is out of date: run `python -m socialgen.event_docs`"
     )
     assert main(["--check", str(DOCS)]) == 0

@@ -7,18 +7,8 @@ from typing import Annotated
 
 import typer
 
-from socialgen.auth.cli import key_app, token_app
-from socialgen.carousels.cli import app as carousel_app
 from socialgen.cli_support import SocialgenGroup
-from socialgen.content_calendar.cli import calendar
-from socialgen.files.cli import app as files_app
-from socialgen.generation.cli import batch, chat, post
-from socialgen.posts.cli import app as posts_app
-from socialgen.posts.cli import conversations
-from socialgen.publishing.accounts_cli import app as accounts_app
-from socialgen.publishing.publish_cli import extend_posts_group, publish_due
-from socialgen.styles.cli import app as style_app
-from socialgen.workspaces.cli import member_app, user_app, workspace_app
+from socialgen.features import add_commands
 
 app = typer.Typer(
     name="socialgen",
@@ -29,23 +19,7 @@ app = typer.Typer(
     rich_markup_mode=None,  # plain help: typer's rich help renderer doubles start-up time
     add_completion=False,
 )
-app.command()(chat)
-app.command()(post)
-app.command()(batch)
-app.command()(calendar)
-app.add_typer(posts_app, name="posts")
-app.command("conversations")(conversations)
-app.add_typer(style_app, name="style")
-app.add_typer(carousel_app, name="carousel")
-app.add_typer(workspace_app, name="workspace")
-app.add_typer(user_app, name="user")
-app.add_typer(member_app, name="member")
-app.add_typer(key_app, name="key")
-app.add_typer(token_app, name="token")
-app.add_typer(files_app, name="files")
-app.add_typer(accounts_app, name="accounts")
-extend_posts_group(posts_app)  # posts publish/schedule --to/stats: the outbox's commands
-app.command("publish-due")(publish_due)
+add_commands(app)  # every feature's commands: socialgen/*/feature.py
 
 
 def _print_version(value: bool) -> None:

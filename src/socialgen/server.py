@@ -24,14 +24,7 @@ from socialgen.text_check import malformed_json
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app on a migrated store (uvicorn calls this with factory=True)."""
-    from socialgen.carousels.api import router as carousel_router
-    from socialgen.content_calendar.api import router as calendar_router
-    from socialgen.files.api import router as files_router
-    from socialgen.generation.api import router as generation_router
-    from socialgen.posts.api import router as posts_router
-    from socialgen.publishing.accounts_api import router as social_accounts_router
-    from socialgen.publishing.publish_api import router as publish_router
-    from socialgen.styles.api import router as styles_router
+    from socialgen.features import include_routers
 
     app = FastAPI(
         title="socialgen",
@@ -42,16 +35,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dependencies=[Depends(check_request_text)],
     )
     app.state.engine = open_store(settings)
-    app.include_router(posts_router)
-    app.include_router(generation_router)
-    app.include_router(styles_router)
-    app.include_router(calendar_router)
-    app.include_router(carousel_router)
-    app.include_router(files_router)
+    include_routers(app)  # every feature's routes: socialgen/*/feature.py
     # Key and access, content type, size cap and quota before any body is read (issue 19).
     app.add_middleware(BodyGate)
-    app.include_router(social_accounts_router)
-    app.include_router(publish_router)
     app.add_exception_handler(SocialgenError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

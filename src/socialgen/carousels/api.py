@@ -19,12 +19,11 @@ from socialgen.carousels.requests import whole_number
 from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
 from socialgen.drafting.caller import Caller
-from socialgen.drafting.quota import leftover_release
 from socialgen.errors import BadRequest
 from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
 from socialgen.request_body import json_object, route_limit
 from socialgen.store.tables import Role
-from socialgen.streaming import sse_response
+from socialgen.stream_endpoint import plan_and_stream
 from socialgen.uploads import read_capped
 
 router = APIRouter(prefix="/api/v1/carousel", tags=["carousels"])
@@ -60,11 +59,12 @@ async def generate_with_images(
     plan_generated, image_generated (per slide), generating_pdf, complete."""
     body = await read_create_body(request)
     caller = Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
-    plan = await run_in_threadpool(prepare_carousel, caller, body.request, body.artwork)
-    return sse_response(
-        create_carousel(plan, model, images),
+    return await plan_and_stream(
+        lambda caller, body: prepare_carousel(caller, body.request, body.artwork),
+        caller,
+        body,
+        lambda plan: create_carousel(plan, model, images),
         typed=True,
-        on_close=leftover_release(caller, plan.reservation_id),
     )
 
 

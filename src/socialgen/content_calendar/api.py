@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
-from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
 
 from socialgen.api_support import EngineDep, TextModelDep, error_responses
@@ -15,8 +14,7 @@ from socialgen.content_calendar.body_schema import CALENDAR_BODY
 from socialgen.content_calendar.plan import prepare_calendar
 from socialgen.content_calendar.service import run_calendar
 from socialgen.drafting.caller import Caller
-from socialgen.drafting.quota import leftover_release
-from socialgen.streaming import sse_response
+from socialgen.stream_endpoint import plan_and_stream
 
 router = APIRouter(prefix="/api/v1/content-calendar", tags=["content calendar"])
 
@@ -39,7 +37,6 @@ async def generate_calendar(
     generation_started, source_processing, calendar_progress, calendar_complete."""
     calendar_request = await read_calendar_request(request)
     caller = Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
-    plan = await run_in_threadpool(prepare_calendar, caller, calendar_request)
-    return sse_response(
-        run_calendar(plan, model), on_close=leftover_release(caller, plan.reservation_id)
+    return await plan_and_stream(
+        prepare_calendar, caller, calendar_request, lambda plan: run_calendar(plan, model)
     )

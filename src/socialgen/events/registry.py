@@ -1,112 +1,40 @@
-"""Which events each stream sends, the model of every event name, and the reading of
-an event from the wire (a client's, a test's).
+"""The model of every event name, and the reading of an event from the wire (a
+client's, a test's).
 
-The streams' lists are the single source for the docs' event tables
-(`socialgen.events.docs`) and for the contract tests.
+Every payload model declares its own name (`event_name`); importing the modules
+below is what registers them. Which stream sends which events is the streams' own
+business: each slice declares its streams (`<slice>/streams.py`), and the features
+list them (`socialgen.features`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
 
-from socialgen.events.batch import BATCH_SIZE, BatchComplete, BatchProgress, NumberedPostIds
-from socialgen.events.carousel import CarouselComplete, GeneratingPdf, ImageGenerated, PlanGenerated
-from socialgen.events.chat import (
-    ChatDelta,
-    ChatResponse,
-    ContentDelta,
-    ExtractionCompleted,
-    PostIds,
-    ReasoningDelta,
-    ReasoningEnded,
-    ReasoningStarted,
-    ScrapingUrl,
-    SummarizingContent,
-    UrlProcessingStart,
-)
-from socialgen.events.common import Keepalive, StreamError
-from socialgen.events.content_calendar import (
-    CalendarComplete,
-    CalendarProgress,
-    GenerationStarted,
-    SourceProcessing,
-)
+# Imported for their models: defining a payload model registers its event name.
+from socialgen.events import batch, carousel, chat, common, content_calendar  # noqa: F401
+from socialgen.events.batch import BATCH_SIZE
 from socialgen.events.errors import EventContractError
 from socialgen.events.payload import EventPayload
 
 Model = type[EventPayload]
 
 
-@dataclass(frozen=True)
-class Stream:
-    key: str
-    title: str
-    endpoint: str
-    events: tuple[Model, ...]
-    typed: bool = False  # each SSE data is {type, data} (the carousel stream)
-
-
-_URLS = (UrlProcessingStart, ScrapingUrl, SummarizingContent, ExtractionCompleted)
-_REASONING = (ReasoningStarted, ReasoningDelta, ReasoningEnded)
-
-STREAMS: tuple[Stream, ...] = (
-    Stream(
-        "chat",
-        "Chat stream",
-        "POST /api/v1/ai-conversation/chat/{workspaceId}",
-        (
-            *_URLS,
-            *_REASONING,
-            ChatDelta,
-            ContentDelta,
-            ChatResponse,
-            PostIds,
-            Keepalive,
-            StreamError,
-        ),
-    ),
-    Stream(
-        "post",
-        "Generate-post stream",
-        "POST /api/v1/ai-conversation/generate-post/{workspaceId}",
-        (*_URLS, *_REASONING, ChatDelta, PostIds, Keepalive, StreamError),
-    ),
-    Stream(
-        "batch",
-        "Batch stream",
-        "POST /api/v1/ai-conversation/generate-batch-posts/{workspaceId}",
-        (BatchProgress, NumberedPostIds, BatchComplete, ChatDelta, Keepalive, StreamError),
-    ),
-    Stream(
-        "calendar",
-        "Content calendar stream",
-        "POST /api/v1/content-calendar/generate/{workspaceId}",
-        (
-            GenerationStarted,
-            SourceProcessing,
-            CalendarProgress,
-            CalendarComplete,
-            Keepalive,
-            StreamError,
-        ),
-    ),
-    Stream(
-        "carousel",
-        "Carousel stream",
-        "POST /api/v1/carousel/generate-with-images/{workspaceId}",
-        (PlanGenerated, ImageGenerated, GeneratingPdf, CarouselComplete, Keepalive, StreamError),
-        typed=True,
-    ),
-)
+def _declared(base: Model) -> Iterator[Model]:
+    """Every payload model under `base`, in the order the modules above define them."""
+    for model in base.__subclasses__():
+        if "event_name" in vars(model):
+            yield model
+        yield from _declared(model)
 
 
 def _all_models() -> dict[str, Model]:
     models: dict[str, Model] = {}
-    for stream in STREAMS:
-        for model in stream.events:
-            models.setdefault(model.event_name, model)
+    for model in _declared(EventPayload):
+        if models.setdefault(model.event_name, model) is not model:
+            raise EventContractError(f"two models declare the event {model.event_name!r}")
     return models
 
 

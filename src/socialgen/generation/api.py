@@ -5,19 +5,17 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends
-from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
 
 from socialgen.api_support import EngineDep, TextModelDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.drafting.caller import Caller
-from socialgen.drafting.quota import leftover_release
 from socialgen.generation.batch import run_batch
 from socialgen.generation.chat import run_chat
 from socialgen.generation.plan import prepare_batch, prepare_chat, prepare_post
 from socialgen.generation.requests import BatchRequest, ChatRequest, GeneratePostRequest
 from socialgen.generation.single import run_generate_post
-from socialgen.streaming import sse_response
+from socialgen.stream_endpoint import plan_and_stream
 
 router = APIRouter(prefix="/api/v1/ai-conversation", tags=["generation"])
 
@@ -49,8 +47,9 @@ async def chat(
 ) -> StreamingResponse:
     """A general answer (chat_delta, chat_response) or, when asked for, a post
     (content_delta, post_ids)."""
-    plan = await run_in_threadpool(prepare_chat, _caller(engine, access), body)
-    return sse_response(run_chat(plan, model))
+    return await plan_and_stream(
+        prepare_chat, _caller(engine, access), body, lambda plan: run_chat(plan, model)
+    )
 
 
 @router.post(
@@ -65,9 +64,8 @@ async def generate_post(
     body: Annotated[GeneratePostRequest, Body()],
 ) -> StreamingResponse:
     """One post, streamed as chat_delta, saved as a draft, then post_ids."""
-    plan = await run_in_threadpool(prepare_post, _caller(engine, access), body)
-    return sse_response(
-        run_generate_post(plan, model), on_close=leftover_release(plan.caller, plan.reservation_id)
+    return await plan_and_stream(
+        prepare_post, _caller(engine, access), body, lambda plan: run_generate_post(plan, model)
     )
 
 
@@ -84,7 +82,6 @@ async def generate_batch_posts(
 ) -> StreamingResponse:
     """Five variations (or the listed drafts regenerated): batch_progress,
     post_{N}_post_ids, batch_complete, chat_delta."""
-    plan = await run_in_threadpool(prepare_batch, _caller(engine, access), body)
-    return sse_response(
-        run_batch(plan, model), on_close=leftover_release(plan.caller, plan.reservation_id)
+    return await plan_and_stream(
+        prepare_batch, _caller(engine, access), body, lambda plan: run_batch(plan, model)
     )

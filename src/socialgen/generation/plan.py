@@ -35,6 +35,9 @@ class ChatPlan:
     conversation_id: str | None
     style: str | None
     history: list[dict[str, str]] = field(default_factory=list)
+    # Nothing is reserved up front: the chat reserves a post in the stream, only when
+    # it writes one (and gives it back there).
+    reservation_id: None = None
 
 
 @dataclass(frozen=True)

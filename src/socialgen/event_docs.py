@@ -1,6 +1,7 @@
-"""The docs' event tables, written from the event models.
+"""The docs' event tables, written from the event models and the streams the
+features declare.
 
-`python -m socialgen.events.docs` rewrites the part of docs/http-api.md between
+`python -m socialgen.event_docs` rewrites the part of docs/http-api.md between
 `<!-- events:begin -->` and `<!-- events:end -->`; `--check` only says whether it is
 current (a test does the same), so the tables cannot drift from the models.
 """
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin
 
 from socialgen.events.payload import EventPayload, WireObject
-from socialgen.events.registry import STREAMS
+from socialgen.features import streams
 
 BEGIN = "<!-- events:begin -->"
 END = "<!-- events:end -->"
@@ -28,18 +29,18 @@ def event_tables() -> str:
     """The Markdown between the markers: which stream sends what, then each event once
     (under the first stream that sends it) with its fields."""
     lines = [
-        "<!-- Written by `python -m socialgen.events.docs` from socialgen/events/*.py;"
+        "<!-- Written by `python -m socialgen.event_docs` from socialgen/events/*.py;"
         " edit the models, not this. -->",
         "",
         "| Stream | Endpoint | Events |",
         "|---|---|---|",
     ]
-    for stream in STREAMS:
+    for stream in streams():
         names = ", ".join(f"`{model.event_name}`" for model in stream.events)
         form = " (data is `{type, data}`)" if stream.typed else ""
         lines.append(f"| {stream.title}{form} | `{stream.endpoint}` | {names} |")
     shown: set[str] = set()
-    for stream in STREAMS:
+    for stream in streams():
         new = [model for model in stream.events if model.event_name not in shown]
         if not new:
             continue
@@ -94,7 +95,7 @@ def _type(annotation: Any) -> str:
         return "object"
     if annotation in _SCALARS:
         return _SCALARS[annotation]
-    raise TypeError(f"no docs type for {annotation!r}: teach socialgen.events.docs")
+    raise TypeError(f"no docs type for {annotation!r}: teach socialgen.event_docs")
 
 
 def _without_none(annotation: Any) -> Any:
@@ -134,7 +135,7 @@ def main(argv: list[str]) -> int:
     if updated == document:
         return 0
     if check:
-        print(f"{path}: the event tables are out of date; run python -m socialgen.events.docs")
+        print(f"{path}: the event tables are out of date; run python -m socialgen.event_docs")
         return 1
     path.write_text(updated, encoding="utf-8")
     print(f"{path}: event tables written")

@@ -1,0 +1,11 @@
+"""7 or 30 days of drafts from a prompt, a video, articles or a PDF."""
+
+from socialgen.registration import Feature
+
+FEATURE = Feature(
+    name="content_calendar",
+    order=5,
+    routers=("socialgen.content_calendar.api:router",),
+    commands=(("calendar", "socialgen.content_calendar.cli:calendar"),),
+    streams="socialgen.content_calendar.streams:STREAMS",
+)

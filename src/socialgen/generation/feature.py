@@ -1,0 +1,15 @@
+"""Posts written by the model: chat, post and batch, in the terminal and over HTTP."""
+
+from socialgen.registration import Feature
+
+FEATURE = Feature(
+    name="generation",
+    order=0,
+    routers=("socialgen.generation.api:router",),
+    commands=(
+        ("chat", "socialgen.generation.cli:chat"),
+        ("post", "socialgen.generation.cli:post"),
+        ("batch", "socialgen.generation.cli:batch"),
+    ),
+    streams="socialgen.generation.streams:STREAMS",
+)

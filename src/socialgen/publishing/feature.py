@@ -1,0 +1,16 @@
+"""Social accounts, and posts published to them now or on time, with their metrics."""
+
+from socialgen.registration import Feature
+
+FEATURE = Feature(
+    name="publishing",
+    order=70,
+    routers=(
+        "socialgen.publishing.accounts_api:router",
+        "socialgen.publishing.publish_api:router",
+    ),
+    groups=(("accounts", "socialgen.publishing.accounts_cli:app"),),
+    commands=(("publish-due", "socialgen.publishing.publish_cli:publish_due"),),
+    # posts publish, posts schedule --to, posts stats: the outbox's commands.
+    extends=(("posts", "socialgen.publishing.publish_cli:extend_posts_group"),),
+)
