@@ -86,7 +86,7 @@ async def one_run(
 ) -> dict[str, float]:
     from socialgen.ai.procedural import ProceduralImageModel
     from socialgen.carousels.plan import Artwork, prepare_carousel
-    from socialgen.carousels.requests import CarouselRequest
+    from socialgen.carousels.schemas import CarouselRequest
     from socialgen.carousels.service import create_carousel
     from socialgen.drafting.caller import Caller
     from socialgen.startup import open_store

@@ -158,7 +158,7 @@ async def single_post(caller: Caller) -> float:
     """Seconds for prepare_post + run_generate_post, to the end of the stream."""
     from socialgen.ai.registry import text_model
     from socialgen.generation.plan import prepare_post
-    from socialgen.generation.requests import GeneratePostRequest
+    from socialgen.generation.schemas import GeneratePostRequest
     from socialgen.generation.single import run_generate_post
 
     started = now()
@@ -177,7 +177,7 @@ async def calendar(
     from socialgen.ai.registry import text_model
     from socialgen.ai.settings import ai_settings
     from socialgen.content_calendar.plan import prepare_calendar
-    from socialgen.content_calendar.requests import CalendarRequest
+    from socialgen.content_calendar.schemas import CalendarRequest
     from socialgen.content_calendar.service import run_calendar
 
     with concurrency_env(concurrency):

@@ -152,7 +152,7 @@ def inproc_pair(responder: PacedResponder) -> tuple[Timed, Timed]:
     from socialgen.drafting.caller import Caller
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import prepare_batch, prepare_post
-    from socialgen.generation.requests import BatchRequest, GeneratePostRequest
+    from socialgen.generation.schemas import BatchRequest, GeneratePostRequest
     from socialgen.generation.single import run_generate_post
     from socialgen.startup import open_store
     from socialgen.store.engine import read_session

@@ -148,7 +148,7 @@ def profile_pipeline(fake: FakeOpenAI, home: Path, max_tokens: int) -> None:
     from socialgen.ai.registry import text_model
     from socialgen.drafting.caller import Caller
     from socialgen.generation.plan import prepare_post
-    from socialgen.generation.requests import GeneratePostRequest
+    from socialgen.generation.schemas import GeneratePostRequest
     from socialgen.generation.single import run_generate_post
     from socialgen.startup import open_store
     from socialgen.store.engine import read_session

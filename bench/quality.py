@@ -84,7 +84,7 @@ async def run_topic(caller: Any, topic: str) -> TopicResult:
     from socialgen.content_calendar.themes import plan_themes
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import prepare_batch
-    from socialgen.generation.requests import BatchRequest
+    from socialgen.generation.schemas import BatchRequest
 
     model = text_model()
     result = TopicResult(topic)

@@ -79,7 +79,7 @@ from socialgen.ai.registry import text_model
 from socialgen.ai.settings import ai_settings
 from socialgen.drafting.caller import Caller
 from socialgen.generation.plan import prepare_post
-from socialgen.generation.requests import GeneratePostRequest
+from socialgen.generation.schemas import GeneratePostRequest
 from socialgen.generation.single import run_generate_post
 from socialgen.posts.service import get_post
 from socialgen.startup import open_store

@@ -28,7 +28,7 @@ from socialgen.ai.scripted import ScriptedModel
 from socialgen.ai.scripted_images import ScriptedImageModel
 from socialgen.carousels import assets, repository, service
 from socialgen.carousels.plan import Artwork, prepare_carousel
-from socialgen.carousels.requests import CarouselRequest
+from socialgen.carousels.schemas import CarouselRequest
 from socialgen.carousels.service import create_carousel
 from socialgen.drafting.caller import Caller
 from socialgen.files import store as file_store

@@ -13,7 +13,7 @@ from socialgen.ai.procedural import procedural_image
 from socialgen.ai.registry import text_model
 from socialgen.carousels.outline import outline_carousel, plain_outline
 from socialgen.carousels.plan import Artwork, prepare_carousel
-from socialgen.carousels.requests import CarouselRequest
+from socialgen.carousels.schemas import CarouselRequest
 from socialgen.carousels.service import create_carousel
 from socialgen.drafting.caller import Caller
 from socialgen.events import Event

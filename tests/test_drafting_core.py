@@ -24,7 +24,7 @@ from socialgen.events import Event
 from socialgen.events.chat import ChatDelta
 from socialgen.generation.batch import run_batch
 from socialgen.generation.plan import prepare_batch
-from socialgen.generation.requests import BatchRequest
+from socialgen.generation.schemas import BatchRequest
 from socialgen.store.engine import read_session, transaction
 from socialgen.workspaces.service import get_usage
 from socialgen.workspaces.usage import reserve_posts

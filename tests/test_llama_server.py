@@ -115,7 +115,7 @@ def test_a_batch_through_a_small_local_server_writes_every_post(
     from socialgen.drafting.caller import Caller
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import prepare_batch
-    from socialgen.generation.requests import BatchRequest
+    from socialgen.generation.schemas import BatchRequest
 
     monkeypatch.setenv("SOCIALGEN_SMALL_MODEL", "1")
     monkeypatch.setenv("SOCIALGEN_MAX_TOKENS", "120")  # short posts: this is about count

@@ -17,14 +17,14 @@ from socialgen.ai.scripted_images import ScriptedImageModel
 from socialgen.ai.structured import ask_structured, forget_rungs
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.plan import prepare_calendar
-from socialgen.content_calendar.requests import CalendarRequest
+from socialgen.content_calendar.schemas import CalendarRequest
 from socialgen.content_calendar.service import run_calendar
 from socialgen.events import Event
 from socialgen.generation.batch import run_batch
 from socialgen.generation.chat import run_chat
 from socialgen.generation.intent import Intent, intent_from_wording
 from socialgen.generation.plan import prepare_batch, prepare_chat
-from socialgen.generation.requests import BatchRequest, ChatRequest
+from socialgen.generation.schemas import BatchRequest, ChatRequest
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Post
 from socialgen.workspaces.service import get_usage

@@ -12,10 +12,9 @@ from starlette.responses import Response, StreamingResponse
 from socialgen.api_support import EngineDep, ImageModelDep, TextModelDep, error_responses
 from socialgen.auth.api import AuthenticatedUser, WorkspaceAccess, WorkspaceGuard
 from socialgen.carousels.body import read_create_body, read_regenerate_body
-from socialgen.carousels.body_schema import CREATE_BODY, PDF_BODY, REGENERATE_BODY
 from socialgen.carousels.plan import prepare_carousel
 from socialgen.carousels.regenerate import regenerate_slide
-from socialgen.carousels.requests import whole_number
+from socialgen.carousels.schemas import CREATE_BODY, PDF_BODY, REGENERATE_BODY, whole_number
 from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
 from socialgen.drafting.caller import Caller

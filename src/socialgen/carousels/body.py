@@ -12,9 +12,13 @@ from dataclasses import dataclass
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
-from socialgen.carousels.body_schema import CREATE_BODY, REGENERATE_BODY
 from socialgen.carousels.plan import Artwork
-from socialgen.carousels.requests import CarouselRequest, RegenerateSlideRequest
+from socialgen.carousels.schemas import (
+    CREATE_BODY,
+    REGENERATE_BODY,
+    CarouselRequest,
+    RegenerateSlideRequest,
+)
 from socialgen.carousels.uploads import (
     CheckedImage,
     check_image,

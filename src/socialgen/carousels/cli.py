@@ -60,7 +60,7 @@ def create(
     from socialgen.ai.images import image_model
     from socialgen.carousels.plan import prepare_carousel
     from socialgen.carousels.render_cli import CarouselPrinter
-    from socialgen.carousels.requests import CarouselRequest
+    from socialgen.carousels.schemas import CarouselRequest
     from socialgen.carousels.service import create_carousel
     from socialgen.cli_events import JsonLines, consume, current_model
     from socialgen.cli_support import open_workspace
@@ -117,7 +117,7 @@ def regenerate_slide(
 
     from socialgen.ai.images import image_model
     from socialgen.carousels.regenerate import regenerate_slide as regenerate
-    from socialgen.carousels.requests import RegenerateSlideRequest
+    from socialgen.carousels.schemas import RegenerateSlideRequest
     from socialgen.cli_support import open_workspace
     from socialgen.drafting.caller import Caller
     from socialgen.files.store import path_for_url
@@ -234,7 +234,7 @@ def show(
 ) -> None:
     """A carousel, its slides and where its files are."""
     from socialgen.carousels.repository import load_carousel
-    from socialgen.carousels.views import carousel_view
+    from socialgen.carousels.schemas import carousel_view
     from socialgen.cli_support import open_workspace, print_rows
     from socialgen.files.store import path_for_url
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from sqlmodel import select
 
-from socialgen.carousels.requests import CarouselRequest
+from socialgen.carousels.schemas import CarouselRequest
 from socialgen.carousels.templates import DEFAULT_TEMPLATE, SlideTemplate, get_template
 from socialgen.carousels.uploads import CheckedImage
 from socialgen.drafting.caller import Caller

@@ -16,10 +16,9 @@ from typing import Any
 
 from socialgen.ai.images import ImageModel
 from socialgen.carousels import assets, repository
-from socialgen.carousels.requests import RegenerateSlideRequest
+from socialgen.carousels.schemas import RegenerateSlideRequest, carousel_view, post_reference
 from socialgen.carousels.thread_work import ThreadWork, finish
 from socialgen.carousels.uploads import CheckedImage
-from socialgen.carousels.views import carousel_view, post_reference
 from socialgen.drafting.caller import Caller
 from socialgen.errors import BadRequest
 from socialgen.files.store import delete_file

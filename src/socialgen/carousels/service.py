@@ -25,8 +25,8 @@ from socialgen.carousels import assets, repository
 from socialgen.carousels.outline import outline_carousel
 from socialgen.carousels.plain_outline import Outline
 from socialgen.carousels.plan import CarouselPlan
+from socialgen.carousels.schemas import carousel_view, post_reference
 from socialgen.carousels.thread_work import ThreadWork, finish
-from socialgen.carousels.views import carousel_view, post_reference
 from socialgen.drafting.fanout import Emit, fan_out
 from socialgen.drafting.quota import Reservation
 from socialgen.events import Event

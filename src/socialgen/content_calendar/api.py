@@ -10,8 +10,8 @@ from starlette.responses import StreamingResponse
 from socialgen.api_support import EngineDep, TextModelDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.content_calendar.body import read_calendar_request
-from socialgen.content_calendar.body_schema import CALENDAR_BODY
 from socialgen.content_calendar.plan import prepare_calendar
+from socialgen.content_calendar.schemas import CALENDAR_BODY
 from socialgen.content_calendar.service import run_calendar
 from socialgen.drafting.caller import Caller
 from socialgen.stream_endpoint import plan_and_stream

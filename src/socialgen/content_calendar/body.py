@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from socialgen.content_calendar.body_schema import CALENDAR_BODY
-from socialgen.content_calendar.requests import CalendarRequest
+from socialgen.content_calendar.schemas import CALENDAR_BODY, CalendarRequest
 from socialgen.errors import BadRequest
 from socialgen.limits import MAX_PDF_BYTES
 from socialgen.request_body import FormSpec, form_fields, media_type, read_body

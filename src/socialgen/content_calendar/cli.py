@@ -37,7 +37,7 @@ def calendar(
     from socialgen.cli_support import open_workspace
     from socialgen.content_calendar.plan import prepare_calendar
     from socialgen.content_calendar.render import CalendarPrinter
-    from socialgen.content_calendar.requests import CalendarRequest
+    from socialgen.content_calendar.schemas import CalendarRequest
     from socialgen.content_calendar.service import run_calendar
     from socialgen.drafting.caller import Caller
     from socialgen.errors import BadRequest

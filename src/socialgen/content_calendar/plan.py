@@ -7,17 +7,14 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from socialgen.content_calendar.requests import CalendarRequest
 from socialgen.content_calendar.rhythm import tomorrow
+from socialgen.content_calendar.schemas import MAX_ARTICLE_URLS, MAX_PROMPT_CHARS, CalendarRequest
 from socialgen.drafting.caller import Caller
 from socialgen.errors import BadRequest
 from socialgen.limits import CALENDAR_LENGTHS
 from socialgen.store.engine import transaction
 from socialgen.styles.guide import style_guide
 from socialgen.workspaces.usage import reserve_posts
-
-MAX_ARTICLE_URLS = 5
-MAX_PROMPT_CHARS = 10_000
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from socialgen.drafting.caller import Caller
 from socialgen.generation.batch import run_batch
 from socialgen.generation.chat import run_chat
 from socialgen.generation.plan import prepare_batch, prepare_chat, prepare_post
-from socialgen.generation.requests import BatchRequest, ChatRequest, GeneratePostRequest
+from socialgen.generation.schemas import BatchRequest, ChatRequest, GeneratePostRequest
 from socialgen.generation.single import run_generate_post
 from socialgen.stream_endpoint import plan_and_stream
 

@@ -35,7 +35,7 @@ def chat(
     """Ask anything, or ask for a post: the answer streams as it is written."""
     from socialgen.generation.chat import run_chat
     from socialgen.generation.plan import prepare_chat
-    from socialgen.generation.requests import ChatRequest
+    from socialgen.generation.schemas import ChatRequest
 
     caller = _caller(workspace, json_output)
     if message is not None:
@@ -75,7 +75,7 @@ def post(
 ) -> None:
     """Write one post; it streams as it is written and is saved as a draft."""
     from socialgen.generation.plan import prepare_post
-    from socialgen.generation.requests import GeneratePostRequest
+    from socialgen.generation.schemas import GeneratePostRequest
     from socialgen.generation.single import run_generate_post
 
     caller = _caller(workspace, json_output)
@@ -107,7 +107,7 @@ def batch(
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import prepare_batch
     from socialgen.generation.render import BatchPrinter
-    from socialgen.generation.requests import BatchRequest
+    from socialgen.generation.schemas import BatchRequest
 
     if extra_ids and not regenerate:
         raise BadRequest(f"Unexpected arguments {' '.join(extra_ids)}: quote the topic")

@@ -13,7 +13,7 @@ from socialgen.drafting.persist import history
 from socialgen.drafting.prompts import variations
 from socialgen.errors import BadRequest, NotFound
 from socialgen.events.batch import BATCH_SIZE
-from socialgen.generation.requests import (
+from socialgen.generation.schemas import (
     MAX_INPUT_CHARS,
     USER_INPUT_REQUIRED,
     BatchRequest,

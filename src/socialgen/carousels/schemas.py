@@ -1,0 +1,333 @@
+"""The carousel's data shapes: its requests (from JSON, multipart form fields or CLI
+options alike), its rows as SPEC.md shows them, and the OpenAPI bodies of the endpoints
+that read their bodies by hand (carousels/body.py) and say what that code accepts.
+
+Rules the reading code follows, and so the schemas: text is trimmed, and a blank or
+null optional field is the same as leaving it out; numbers are JSON numbers (a form
+sends them as digits, the only way a form can).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from socialgen.carousels.templates import TEMPLATES
+from socialgen.errors import BadRequest
+from socialgen.files.store import file_url
+from socialgen.limits import (
+    BLANK_PATTERN,
+    DEFAULT_SLIDE_HEIGHT,
+    DEFAULT_SLIDE_WIDTH,
+    DEFAULT_SLIDES,
+    MAX_PDF_SLIDES,
+    MAX_REFERENCE_IMAGES,
+    MAX_SLIDE_SIDE,
+    MAX_SLIDES,
+    MIN_SLIDES,
+    NOT_BLANK_PATTERN,
+    SPACE_CLASS,
+)
+from socialgen.request_body import optional_text as text
+from socialgen.store.tables import Carousel, CarouselSlide
+
+# --- requests ---------------------------------------------------------------------
+
+MAX_PROMPT_CHARS = 4000
+_HANDLE_FORM = re.compile(r"^@?[A-Za-z0-9_.-]{1,60}$")
+
+
+@dataclass(frozen=True)
+class CarouselRequest:
+    prompt: str
+    handle: str | None = None
+    profile_image_url: str | None = None
+    template: str | None = None
+    content_style_id: str | None = None
+    slide_count: int = DEFAULT_SLIDES
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any], *, form: bool = False) -> CarouselRequest:
+        return cls(
+            prompt=prompt(fields.get("prompt")),
+            handle=handle(text(fields.get("socialMediaHandle"), "socialMediaHandle")),
+            profile_image_url=text(fields.get("userProfileImage"), "userProfileImage"),
+            template=text(fields.get("template"), "template"),
+            content_style_id=text(fields.get("contentStyleId"), "contentStyleId"),
+            slide_count=slide_count(fields.get("slideCount"), form=form),
+        )
+
+
+@dataclass(frozen=True)
+class RegenerateSlideRequest:
+    carousel_id: str
+    slide_index: int
+    prompt: str
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any], *, form: bool = False) -> RegenerateSlideRequest:
+        carousel_id = text(fields.get("carouselId"), "carouselId")
+        if carousel_id is None:
+            raise BadRequest("carouselId is required")
+        return cls(
+            carousel_id=carousel_id,
+            slide_index=slide_index(fields.get("slideIndex"), form=form),
+            prompt=prompt(fields.get("prompt")),
+        )
+
+
+def prompt(value: Any) -> str:
+    cleaned = text(value, "prompt")
+    if cleaned is None:
+        raise BadRequest("prompt is required")
+    if len(cleaned) > MAX_PROMPT_CHARS:
+        raise BadRequest(f"prompt is longer than {MAX_PROMPT_CHARS} characters")
+    return cleaned
+
+
+def handle(value: str | None) -> str | None:
+    """`ada` or `@ada` → `@ada`; letters, digits, `_`, `.`, `-` only."""
+    if value is None:
+        return None
+    if not _HANDLE_FORM.match(value):
+        raise BadRequest(
+            "socialMediaHandle must be a handle such as @ada_lovelace "
+            "(letters, digits, _ . - ; at most 60 characters)"
+        )
+    return value if value.startswith("@") else f"@{value}"
+
+
+def slide_count(value: Any, *, form: bool = False) -> int:
+    if value is None or (form and value == ""):
+        return DEFAULT_SLIDES
+    number = whole_number(value, "slideCount", text=form)
+    if not MIN_SLIDES <= number <= MAX_SLIDES:
+        raise BadRequest(f"slideCount must be between {MIN_SLIDES} and {MAX_SLIDES}")
+    return number
+
+
+def slide_index(value: Any, *, form: bool = False) -> int:
+    if value is None or (form and value == ""):
+        raise BadRequest("slideIndex is required")
+    number = whole_number(value, "slideIndex", text=form)
+    if number < 0:
+        raise BadRequest("slideIndex must be 0 or more (0 is the first slide)")
+    return number
+
+
+def whole_number(value: Any, name: str, *, text: bool = False) -> int:
+    """An integer from JSON (1, and 1.0, which JSON Schema counts as an integer), or
+    with `text` (a form field) digits ("1"); refuses 1.5, true, "x", and "1" in JSON."""
+    if isinstance(value, bool):
+        raise BadRequest(f"{name} must be an integer")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    # Up to 18 digits: any size the callers' range checks refuse by name, far below
+    # what makes int() slow.
+    if text and isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,18}\s*", value):
+        return int(value)
+    raise BadRequest(f"{name} must be an integer")
+
+
+# --- rows as SPEC.md shows them ----------------------------------------------------
+
+
+def slide_view(carousel: Carousel, slide: CarouselSlide) -> dict[str, Any]:
+    """A slide: id, title, content, source, image (URL), user {name, profileImage {url}},
+    theme."""
+    profile = (
+        file_url(carousel.workspace_id, carousel.profile_image_file)
+        if carousel.profile_image_file
+        else ""
+    )
+    return {
+        "id": slide.id,
+        "slideIndex": slide.position,
+        "title": slide.title,
+        "content": slide.content,
+        "source": slide.source,
+        "image": file_url(carousel.workspace_id, slide.image_file),
+        "user": {
+            "name": carousel.author_name or carousel.handle or "",
+            "profileImage": {"url": profile},
+        },
+        "theme": dict(carousel.theme),
+    }
+
+
+def carousel_view(carousel: Carousel, slides: Sequence[CarouselSlide]) -> dict[str, Any]:
+    """The complete event's data: carouselId, name, status, pdfUrl, thumbnailUrl, slides."""
+    return {
+        "carouselId": carousel.id,
+        "name": carousel.name,
+        "status": carousel.status,
+        "template": carousel.template,
+        "postId": carousel.post_id,
+        "pdfUrl": file_url(carousel.workspace_id, carousel.pdf_file),
+        "thumbnailUrl": file_url(carousel.workspace_id, carousel.thumbnail_file),
+        "slides": [slide_view(carousel, slide) for slide in slides],
+    }
+
+
+def post_reference(carousel: Carousel, slides: Sequence[CarouselSlide]) -> dict[str, Any]:
+    """What the carousel's post carries: SPEC.md's timeline shape {id, name,
+    thumbnailUrl, pdfUrl}, plus status and slides so the post alone shows it."""
+    view = carousel_view(carousel, slides)
+    return {
+        "id": carousel.id,
+        "name": carousel.name,
+        "status": carousel.status,
+        "thumbnailUrl": view["thumbnailUrl"],
+        "pdfUrl": view["pdfUrl"],
+        "slides": view["slides"],
+    }
+
+
+# --- the OpenAPI request bodies -----------------------------------------------------
+
+_BLANK: dict[str, Any] = {"type": "string", "pattern": BLANK_PATTERN}
+_NULL: dict[str, Any] = {"type": "null"}
+
+
+def _optional(*schemas: dict[str, Any], description: str) -> dict[str, Any]:
+    """A field that may also be blank or null (both mean: not given)."""
+    return {"anyOf": [*schemas, _BLANK, _NULL], "description": description}
+
+
+_PROMPT: dict[str, Any] = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_PROMPT_CHARS,
+    "pattern": NOT_BLANK_PATTERN,
+    "description": f"At most {MAX_PROMPT_CHARS} characters once trimmed.",
+}
+_HANDLE: dict[str, Any] = {
+    "type": "string",
+    "pattern": f"^[{SPACE_CLASS}]*@?[A-Za-z0-9_.-]{{1,60}}[{SPACE_CLASS}]*$",
+}
+_TEMPLATE: dict[str, Any] = {
+    "type": "string",
+    "pattern": f"^[{SPACE_CLASS}]*({'|'.join(TEMPLATES)})[{SPACE_CLASS}]*$",
+}
+_URL: dict[str, Any] = {"type": "string", "format": "uri", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"}
+_SLIDE_COUNT: dict[str, Any] = {"type": "integer", "minimum": MIN_SLIDES, "maximum": MAX_SLIDES}
+_IMAGE: dict[str, Any] = {"type": "string", "format": "binary"}
+_REFERENCES: dict[str, Any] = {
+    "type": "array",
+    "items": _IMAGE,
+    "maxItems": MAX_REFERENCE_IMAGES,
+    "description": "PNG, JPEG, WebP or GIF images, at most 8 MB each; repeat the field.",
+}
+
+_CREATE_FIELDS: dict[str, Any] = {
+    "prompt": _PROMPT,
+    "socialMediaHandle": _optional(
+        _HANDLE, description="ada or @ada: letters, digits, _ . - (at most 60)."
+    ),
+    "template": _optional(_TEMPLATE, description="The slide template (default bold)."),
+    "contentStyleId": _optional({"type": "string"}, description="A content style's id."),
+    "slideCount": {
+        "anyOf": [_SLIDE_COUNT, _NULL],
+        "default": DEFAULT_SLIDES,
+        "description": f"Slides, {MIN_SLIDES} to {MAX_SLIDES}.",
+    },
+}
+CREATE_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["prompt"],
+                    "properties": {
+                        **_CREATE_FIELDS,
+                        "userProfileImage": _optional(
+                            _URL, description="URL of the author's picture (public http(s))."
+                        ),
+                    },
+                }
+            },
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["prompt"],
+                    "properties": {
+                        **_CREATE_FIELDS,
+                        "slideCount": {"anyOf": [_SLIDE_COUNT, _BLANK]},
+                        # In a form, a part with a file name is a file, a text part a URL.
+                        "userProfileImage": {
+                            "anyOf": [_IMAGE, _URL, _BLANK],
+                            "description": "The author's picture: an image file or a URL.",
+                        },
+                        "brandLogo": _IMAGE,
+                        "referenceImages": _REFERENCES,
+                    },
+                }
+            },
+        },
+    }
+}
+
+_REGENERATE_FIELDS: dict[str, Any] = {
+    "carouselId": {"type": "string", "minLength": 1, "pattern": NOT_BLANK_PATTERN},
+    "slideIndex": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": MAX_SLIDES - 1,  # no carousel has more slides
+        "description": "The slide, counting from 0; less than the carousel's slide count.",
+    },
+    "prompt": _PROMPT,
+}
+REGENERATE_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": list(_REGENERATE_FIELDS),
+                    "properties": _REGENERATE_FIELDS,
+                }
+            },
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": list(_REGENERATE_FIELDS),
+                    "properties": {**_REGENERATE_FIELDS, "referenceImages": _REFERENCES},
+                }
+            },
+        },
+    }
+}
+
+_SIDE: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": MAX_SLIDE_SIDE}
+PDF_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["slidesHtml"],
+                    "properties": {
+                        "slidesHtml": {
+                            "type": "array",
+                            "items": {"type": "string", "pattern": NOT_BLANK_PATTERN},
+                            "minItems": 1,
+                            "maxItems": MAX_PDF_SLIDES,
+                            "description": "One HTML document per slide, each not blank; at "
+                            "most 2 MB of UTF-8 per slide and 16 MB in all.",
+                        },
+                        "width": {**_SIDE, "default": DEFAULT_SLIDE_WIDTH},
+                        "height": {**_SIDE, "default": DEFAULT_SLIDE_HEIGHT},
+                    },
+                }
+            }
+        },
+    }
+}
