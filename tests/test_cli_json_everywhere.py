@@ -149,6 +149,12 @@ class Sandbox:
         with transaction(self.store.engine) as session:
             return add_account(session, self.store.workspace_id, "bluesky", connected).id
 
+    def provider_key(self) -> str:
+        from socialgen.config.provider_keys import store_key
+
+        store_key("openai", "sk-sample-key")
+        return "openai"
+
     def file(self, name: str, text: str) -> str:
         path = self.tmp / name
         path.write_text(text, encoding="utf-8")
@@ -215,11 +221,21 @@ SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
     "posts publications": lambda s: [s.post()],
     "posts stats": lambda s: [],
     "publish-due": lambda s: [],
+    "config path": lambda s: [],
+    "config list": lambda s: [],
+    "config get": lambda s: ["model"],
+    "config set": lambda s: ["publish_grace", "2h"],
+    "config unset": lambda s: ["publish_grace"],
+    "provider-key set": lambda s: ["openai", "--stdin"],
+    "provider-key list": lambda s: [],
+    "provider-key remove": lambda s: [s.provider_key()],
 }
+# What a command reads on stdin (a secret it must not take as an argument).
+STDIN = {"provider-key set": "sk-sample-key\n"}
 
 
-def invoke(args: list[str]) -> Result:
-    return runner.invoke(app, args)
+def invoke(args: list[str], input: str | None = None) -> Result:
+    return runner.invoke(app, args, input=input)
 
 
 def json_values(stdout: str) -> list[Any]:
@@ -291,7 +307,7 @@ def test_every_command_prints_json(
         request.getfixturevalue("bucket")  # a moto S3 server, SOCIALGEN_FILES_URL set
     args = [*path.split(), *SAMPLES[path](Sandbox(store, tmp_path, feed_url)), "--json"]
 
-    result = invoke(args)
+    result = invoke(args, STDIN.get(path))
 
     assert result.exit_code == 0, f"{args}: {result.output}"
     assert "Traceback" not in result.output
