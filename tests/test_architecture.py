@@ -45,6 +45,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "request_body",
                 "streaming",
                 "startup",
+                "runtime",
             }
         ),
     ),

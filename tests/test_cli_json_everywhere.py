@@ -27,6 +27,7 @@ from socialgen.auth.service import create_api_key, create_token
 from socialgen.cli import app
 from socialgen.publishing.accounts import add_account
 from socialgen.publishing.registry import register_network, unregister_network
+from socialgen.runtime import Runtime
 from socialgen.sources import guard
 from socialgen.store.engine import transaction
 from socialgen.store.tables import PostStatus
@@ -234,8 +235,12 @@ SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
 STDIN = {"provider-key set": "sk-sample-key\n"}
 
 
+# What the commands run with: the scripted text model, handed in as the CLI's Runtime.
+RUNTIME: Runtime | None = None
+
+
 def invoke(args: list[str], input: str | None = None) -> Result:
-    return runner.invoke(app, args, input=input)
+    return runner.invoke(app, args, input=input, obj=RUNTIME)
 
 
 def json_values(stdout: str) -> list[Any]:
@@ -259,7 +264,7 @@ def json_values(stdout: str) -> list[Any]:
 def _offline_cli(monkeypatch: pytest.MonkeyPatch, scripted_model: ScriptedModel) -> Iterator[None]:
     """The CLI built once; its text model the scripted one (images stay procedural)."""
     monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
-    monkeypatch.setattr("socialgen.ai.registry.text_model", lambda: scripted_model)
+    monkeypatch.setattr(f"{__name__}.RUNTIME", Runtime(text_model=scripted_model))
     monkeypatch.delenv("SOCIALGEN_IMAGE_MODEL", raising=False)
     monkeypatch.setenv("COLUMNS", "200")
     # Publishing reaches no real network here: every network is a scripted one.

@@ -9,7 +9,7 @@ import typer
 
 from socialgen.auth.cli import key_app, token_app
 from socialgen.carousels.cli import app as carousel_app
-from socialgen.cli_support import SocialgenGroup
+from socialgen.cli_support import SocialgenGroup, use_runtime
 from socialgen.config.cli import app as config_app
 from socialgen.config.provider_keys_cli import app as provider_key_app
 from socialgen.content_calendar.cli import calendar
@@ -62,6 +62,7 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def root(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -73,6 +74,7 @@ def root(
     ] = False,
 ) -> None:
     """Write and manage LinkedIn-style posts with AI, offline by default."""
+    use_runtime(ctx)  # settings and models, each made on first use
 
 
 @app.command()
