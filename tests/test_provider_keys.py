@@ -6,6 +6,7 @@ not by `list`, not in --json, not in an error. The wire is the fake OpenAI serve
 from __future__ import annotations
 
 import json
+import logging
 import os
 import stat
 from collections.abc import Iterator
@@ -33,11 +34,12 @@ def cli(*args: str, input: str | None = None) -> Result:
 
 
 @pytest.fixture(autouse=True)
-def _no_key_anywhere() -> Iterator[None]:
-    """After each test: the key appeared in nothing the CLI printed."""
+def _no_key_anywhere(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """After each test: the key appeared in nothing the CLI printed or logged."""
     outputs.clear()
+    caplog.set_level(logging.DEBUG)
     yield
-    for text in outputs:
+    for text in [*outputs, caplog.text]:
         assert KEY not in text
         assert KEY[-8:] not in text  # not even its tail
 
