@@ -301,3 +301,15 @@ def test_set_says_when_the_environment_still_wins(
     assert result.exit_code == 0
     assert "SOCIALGEN_MODEL is set in the environment and wins" in result.stdout
     assert json.loads(cli("config", "get", "model", "--json").stdout)["value"] == "openai/env"
+
+
+def test_a_config_path_that_is_a_folder_is_a_clear_error(
+    config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config.mkdir(parents=True)  # config.toml is a directory
+    for args in (["config", "set", "model", "openai/x"], ["config", "list"]):
+        result = cli(*args)
+        assert result.exit_code == 1
+        assert "Traceback" not in result.output
+        assert f"{config}: cannot" in result.output
+    assert list(config.parent.iterdir()) == [config]  # no temporary file left behind

@@ -192,10 +192,13 @@ def write_atomically(path: Path, text: str, mode: int | None = None) -> None:
     """A temporary file beside the target, flushed, renamed over it: readers see the
     old file or the new one, never half of it. `mode`: else the old file's (a new
     one is 0600, as mkstemp makes it)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if mode is None and path.exists():
-        mode = path.stat().st_mode & 0o777
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if mode is None and path.exists():
+            mode = path.stat().st_mode & 0o777
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot write the file ({error.strerror})") from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
@@ -204,6 +207,8 @@ def write_atomically(path: Path, text: str, mode: int | None = None) -> None:
         if mode is not None:
             os.chmod(temporary, mode)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise ConfigError(f"{path}: cannot write the file ({error.strerror})") from None
         raise
