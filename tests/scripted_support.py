@@ -1,6 +1,6 @@
 """Test support for the in-process scripted models (socialgen.ai.scripted): fixtures
 that hand them to services directly or put them in the app's place of the
-configured models (`app.dependency_overrides`), and a responder that answers every
+configured models (a Runtime handed to create_app), and a responder that answers every
 kind of request the pipeline makes.
 
 The fake OpenAI server (tests/fakes) stays the way to test the wire: litellm,
@@ -102,15 +102,12 @@ def scripted_client(
     """The `client` fixture's app, its endpoints given the scripted models."""
     from fastapi.testclient import TestClient
 
-    from socialgen.api_support import get_image_model, get_text_model
+    from socialgen.runtime import Runtime
     from socialgen.server import create_app
 
-    app = create_app()
-    app.dependency_overrides[get_text_model] = lambda: scripted_model
-    app.dependency_overrides[get_image_model] = lambda: scripted_images
+    app = create_app(runtime=Runtime(text_model=scripted_model, image_model=scripted_images))
     with TestClient(app) as test_client:
         yield test_client
-    app.dependency_overrides.clear()
 
 
 def caller(store: Store) -> Caller:

@@ -49,6 +49,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "streaming",
                 "stream_endpoint",
                 "startup",
+                "runtime",
             }
         ),
     ),
@@ -67,6 +68,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "events",
                 "limits",
                 "config",
+                "config_file",
                 "clock",
                 "ids",
                 "uploads",

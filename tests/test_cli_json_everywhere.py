@@ -27,6 +27,7 @@ from socialgen.auth.service import create_api_key, create_token
 from socialgen.cli import app
 from socialgen.publishing.accounts import add_account
 from socialgen.publishing.registry import register_network, unregister_network
+from socialgen.runtime import Runtime
 from socialgen.sources import guard
 from socialgen.store.engine import transaction
 from socialgen.store.tables import PostStatus
@@ -149,6 +150,12 @@ class Sandbox:
         with transaction(self.store.engine) as session:
             return add_account(session, self.store.workspace_id, "bluesky", connected).id
 
+    def provider_key(self) -> str:
+        from socialgen.config.provider_keys import store_key
+
+        store_key("openai", "sk-sample-key")
+        return "openai"
+
     def file(self, name: str, text: str) -> str:
         path = self.tmp / name
         path.write_text(text, encoding="utf-8")
@@ -215,11 +222,25 @@ SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
     "posts publications": lambda s: [s.post()],
     "posts stats": lambda s: [],
     "publish-due": lambda s: [],
+    "config path": lambda s: [],
+    "config list": lambda s: [],
+    "config get": lambda s: ["model"],
+    "config set": lambda s: ["publish_grace", "2h"],
+    "config unset": lambda s: ["publish_grace"],
+    "provider-key set": lambda s: ["openai", "--stdin"],
+    "provider-key list": lambda s: [],
+    "provider-key remove": lambda s: [s.provider_key()],
 }
+# What a command reads on stdin (a secret it must not take as an argument).
+STDIN = {"provider-key set": "sk-sample-key\n"}
 
 
-def invoke(args: list[str]) -> Result:
-    return runner.invoke(app, args)
+# What the commands run with: the scripted text model, handed in as the CLI's Runtime.
+RUNTIME: Runtime | None = None
+
+
+def invoke(args: list[str], input: str | None = None) -> Result:
+    return runner.invoke(app, args, input=input, obj=RUNTIME)
 
 
 def json_values(stdout: str) -> list[Any]:
@@ -243,7 +264,7 @@ def json_values(stdout: str) -> list[Any]:
 def _offline_cli(monkeypatch: pytest.MonkeyPatch, scripted_model: ScriptedModel) -> Iterator[None]:
     """The CLI built once; its text model the scripted one (images stay procedural)."""
     monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
-    monkeypatch.setattr("socialgen.ai.registry.text_model", lambda: scripted_model)
+    monkeypatch.setattr(f"{__name__}.RUNTIME", Runtime(text_model=scripted_model))
     monkeypatch.delenv("SOCIALGEN_IMAGE_MODEL", raising=False)
     monkeypatch.setenv("COLUMNS", "200")
     # Publishing reaches no real network here: every network is a scripted one.
@@ -291,7 +312,7 @@ def test_every_command_prints_json(
         request.getfixturevalue("bucket")  # a moto S3 server, SOCIALGEN_FILES_URL set
     args = [*path.split(), *SAMPLES[path](Sandbox(store, tmp_path, feed_url)), "--json"]
 
-    result = invoke(args)
+    result = invoke(args, STDIN.get(path))
 
     assert result.exit_code == 0, f"{args}: {result.output}"
     assert "Traceback" not in result.output

@@ -15,6 +15,7 @@ from sqlalchemy import Engine
 from socialgen.ai.image_types import ImageModel
 from socialgen.ai.model import TextModel
 from socialgen.errors import SocialgenError
+from socialgen.runtime import Runtime
 
 logger = logging.getLogger("socialgen.api")
 
@@ -40,21 +41,25 @@ def _engine(request: Request) -> Engine:
 EngineDep = Annotated[Engine, Depends(_engine)]
 
 
-async def get_text_model() -> TextModel:
-    """The text model the environment configures. A dependency, so that tests put a
-    scripted model in its place (`app.dependency_overrides[get_text_model]`).
+def get_runtime(request: Request) -> Runtime:
+    """The app's Runtime (create_app made it, or a test handed one in)."""
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+
+
+async def get_text_model(runtime: RuntimeDep) -> TextModel:
+    """The app's text model, from its Runtime. A dependency of its own, so that a test
+    may also put a scripted model in its place (`app.dependency_overrides`).
     Async only to skip the thread pool FastAPI runs sync dependencies in: it is cheap."""
-    # Imported here: every API module imports this one, and most never need a model.
-    from socialgen.ai.registry import text_model
-
-    return text_model()
+    return runtime.text_model()
 
 
-async def get_image_model() -> ImageModel:
-    """The image model the environment configures (overridable like get_text_model)."""
-    from socialgen.ai.images import image_model
-
-    return image_model()
+async def get_image_model(runtime: RuntimeDep) -> ImageModel:
+    """The app's image model, from its Runtime (overridable like get_text_model)."""
+    return runtime.image_model()
 
 
 # Declare these after the workspace guard in an endpoint's signature: FastAPI solves

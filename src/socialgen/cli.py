@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from socialgen.cli_support import SocialgenGroup
+from socialgen.cli_support import SocialgenGroup, use_runtime
 from socialgen.features import add_commands
 
 app = typer.Typer(
@@ -32,6 +32,7 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def root(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -43,27 +44,42 @@ def root(
     ] = False,
 ) -> None:
     """Write and manage LinkedIn-style posts with AI, offline by default."""
+    use_runtime(ctx)  # settings and models, each made on first use
 
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
+    host: Annotated[
+        str | None,
+        typer.Option(help="Interface to listen on [setting host; default 127.0.0.1]."),
+    ] = None,
+    port: Annotated[
+        int | None,
+        typer.Option(min=1, max=65535, help="TCP port [setting port; default 8000]."),
+    ] = None,
     workers: Annotated[
         int, typer.Option(min=1, max=64, help="Worker processes (use PostgreSQL for many).")
     ] = 1,
     scheduler: Annotated[
-        bool,
-        typer.Option("--scheduler/--no-scheduler", help="Publish due posts from this server."),
-    ] = True,
+        bool | None,
+        typer.Option(
+            "--scheduler/--no-scheduler",
+            help="Publish due posts from this server [setting scheduler; default on].",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Run the HTTP API (OpenAPI docs at /docs)."""
     import os
 
     import uvicorn
 
-    if not scheduler:  # read by the app factory in each worker (it takes no arguments)
-        os.environ["SOCIALGEN_SCHEDULER"] = "0"
+    from socialgen.config.loading import current_settings
+
+    # Options win over the environment and the config file (unset options: None).
+    settings = current_settings(host=host, port=port, scheduler=scheduler)
+    # Read by the app factory in each worker (it takes no arguments): the resolved value.
+    os.environ["SOCIALGEN_SCHEDULER"] = "1" if settings.scheduler else "0"
 
     from socialgen.startup import open_store
 
@@ -79,8 +95,8 @@ def serve(
     uvicorn.run(
         "socialgen.server:create_app",
         factory=True,
-        host=host,
-        port=port,
+        host=settings.host,
+        port=settings.port,
         workers=workers,
         log_level="info",
     )

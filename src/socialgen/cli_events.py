@@ -6,7 +6,7 @@ import sys
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Protocol
 
-from socialgen.cli_support import fail
+from socialgen.cli_support import current_runtime, fail
 
 if TYPE_CHECKING:
     from socialgen.ai.model import TextModel
@@ -49,9 +49,8 @@ class JsonLines:
 
 
 def current_model() -> TextModel:
-    from socialgen.ai.registry import text_model
-
-    return text_model()
+    """The running command's text model (its Runtime's: a test may hand one in)."""
+    return current_runtime().text_model()
 
 
 def consume(events: AsyncIterator[Event], printer: EventPrinter) -> bool:

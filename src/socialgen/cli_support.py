@@ -20,7 +20,10 @@ if TYPE_CHECKING:
     from rich.text import Text
     from sqlalchemy import Engine
 
+    from socialgen.runtime import Runtime
+
 _json_mode: ContextVar[bool] = ContextVar("socialgen_json_mode", default=False)
+_runtime: ContextVar[Runtime | None] = ContextVar("socialgen_runtime", default=None)
 V = TypeVar("V")
 
 
@@ -91,13 +94,39 @@ def print_rows(out: Console, title: str, rows: list[dict[str, Any]]) -> None:
     out.print(table)
 
 
+def use_runtime(ctx: typer.Context) -> None:
+    """The root callback's part: this invocation's Runtime in `ctx.obj` (a test may
+    have handed one in: `invoke(app, args, obj=Runtime(...))`), reachable from any
+    command's helpers through current_runtime() until the invocation ends."""
+    from socialgen.runtime import Runtime
+
+    if not isinstance(ctx.obj, Runtime):
+        ctx.obj = Runtime()
+    token = _runtime.set(ctx.obj)
+    ctx.call_on_close(lambda: _runtime.reset(token))
+
+
+def current_runtime() -> Runtime:
+    """The Runtime of the command running now (a default one outside any command)."""
+    runtime = _runtime.get()
+    if runtime is None:
+        from socialgen.runtime import Runtime
+
+        runtime = Runtime()
+    return runtime
+
+
 def open_workspace(ref: str | None) -> tuple[Engine, str]:
-    """The store's engine and the id of the workspace the command acts on."""
+    """The store's engine and the id of the workspace the command acts on: `ref`
+    (--workspace or SOCIALGEN_WORKSPACE), else the config file's `workspace`."""
+    from socialgen.config import current_settings
     from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import resolve_workspace
 
     engine = open_store()
+    if ref is None:
+        ref = current_settings().workspace
     with read_session(engine) as session:
         return engine, resolve_workspace(session, ref).id
 

@@ -18,12 +18,15 @@ from socialgen.body_gate import BodyGate
 from socialgen.config import Settings
 from socialgen.errors import NotAuthenticated, SocialgenError
 from socialgen.request_body import check_request_text
+from socialgen.runtime import Runtime
 from socialgen.startup import open_store, quota_upkeep
 from socialgen.text_check import malformed_json
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the app on a migrated store (uvicorn calls this with factory=True)."""
+def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
+    """Build the app on a migrated store (uvicorn calls this with factory=True).
+    `runtime`: what requests run with (settings, models); a test hands in one with the
+    scripted model; by default each part follows the settings."""
     from socialgen.features import include_routers
 
     app = FastAPI(
@@ -35,6 +38,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dependencies=[Depends(check_request_text)],
     )
     app.state.engine = open_store(settings)
+    app.state.runtime = runtime or Runtime()
     include_routers(app)  # every feature's routes: socialgen/*/feature.py
     # Key and access, content type, size cap and quota before any body is read (issue 19).
     app.add_middleware(BodyGate)

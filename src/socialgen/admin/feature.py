@@ -1,5 +1,5 @@
-"""Workspaces, users, roles, API keys and bearer tokens (CLI only: the HTTP API acts
-inside a workspace)."""
+"""Workspaces, users, roles, API keys and bearer tokens; this installation's settings
+and provider keys (CLI only: the HTTP API acts inside a workspace)."""
 
 from socialgen.registration import Feature
 
@@ -12,5 +12,7 @@ FEATURE = Feature(
         ("member", "socialgen.admin.cli:member_app"),
         ("key", "socialgen.admin.keys_cli:key_app"),
         ("token", "socialgen.admin.keys_cli:token_app"),
+        ("config", "socialgen.admin.config_cli:app"),
+        ("provider-key", "socialgen.admin.provider_keys_cli:app"),
     ),
 )

@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, command_group, console, emit
+from socialgen.cli_support import (
+    JsonOpt,
+    WorkspaceOpt,
+    command_group,
+    console,
+    current_runtime,
+    emit,
+)
 from socialgen.limits import (
     DEFAULT_SLIDE_HEIGHT,
     DEFAULT_SLIDE_WIDTH,
@@ -57,7 +64,6 @@ def create(
     json_output: JsonOpt = False,
 ) -> None:
     """Plan the slides, make an image per slide, render the PDF and thumbnail."""
-    from socialgen.ai.images import image_model
     from socialgen.carousels.plan import prepare_carousel
     from socialgen.carousels.render_cli import CarouselPrinter
     from socialgen.carousels.schemas import CarouselRequest
@@ -82,7 +88,7 @@ def create(
     plan = prepare_carousel(
         Caller(engine=engine, workspace_id=workspace_id, user_id=None), request, artwork
     )
-    events = create_carousel(plan, current_model(), image_model())
+    events = create_carousel(plan, current_model(), current_runtime().image_model())
     completed: dict[str, Any] | None
     if json_output:
         lines = JsonLines()
@@ -115,7 +121,6 @@ def regenerate_slide(
     """Replace one slide's image, then render the PDF and thumbnail again."""
     import asyncio
 
-    from socialgen.ai.images import image_model
     from socialgen.carousels.regenerate import regenerate_slide as regenerate
     from socialgen.carousels.schemas import RegenerateSlideRequest
     from socialgen.cli_support import open_workspace
@@ -129,7 +134,7 @@ def regenerate_slide(
     references = _references(reference_image or [])
     engine, workspace_id = open_workspace(workspace)
     caller = Caller(engine=engine, workspace_id=workspace_id, user_id=None)
-    data = asyncio.run(regenerate(caller, request, references, image_model()))
+    data = asyncio.run(regenerate(caller, request, references, current_runtime().image_model()))
 
     def show(out: Any) -> None:
         out.print(f"slide {data['slideIndex']}: {data['slide']['title']}")

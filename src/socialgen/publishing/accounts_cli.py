@@ -145,6 +145,10 @@ def add_linkedin(
     if token_stdin:
         connected = connect_account("linkedin", None, "", _read_stdin("access token"))
     else:
+        if not client_id:  # not given, nor exported: the config file's, if any
+            from socialgen.config import current_settings
+
+            client_id = current_settings().linkedin_client_id
         if not client_id:
             raise BadRequest(
                 "Give your LinkedIn app with --client-id ID (and its client secret), "
