@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from socialgen.ai.models_cli import app as models_app
 from socialgen.auth.cli import key_app, token_app
 from socialgen.carousels.cli import app as carousel_app
 from socialgen.cli_support import SocialgenGroup
@@ -44,6 +45,7 @@ app.add_typer(key_app, name="key")
 app.add_typer(token_app, name="token")
 app.add_typer(files_app, name="files")
 app.add_typer(accounts_app, name="accounts")
+app.add_typer(models_app, name="models")
 extend_posts_group(posts_app)  # posts publish/schedule --to/stats: the outbox's commands
 app.command("publish-due")(publish_due)
 

@@ -13,7 +13,9 @@ class AISettings:
     max_tokens: int
     timeout: float
     batch_concurrency: int
-    small_model: bool  # SOCIALGEN_SMALL_MODEL: plan in line lists, as the embedded model does
+    # SOCIALGEN_SMALL_MODEL: plan in line lists, as the embedded model does; None (unset)
+    # lets the model's size decide (ai/model_files.py).
+    small_model: bool | None
 
 
 def _int(name: str, default: int) -> int:
@@ -34,6 +36,12 @@ def _flag(name: str) -> bool:
     return (os.environ.get(name) or "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _optional_flag(name: str) -> bool | None:
+    if not (os.environ.get(name) or "").strip():
+        return None
+    return _flag(name)
+
+
 def drafts_at_once(small: bool) -> int:
     """How many drafts a batch or calendar writes at once: SOCIALGEN_BATCH_CONCURRENCY
     when set; else 5, or 1 for a small model (it runs on one local server, and
@@ -50,5 +58,5 @@ def ai_settings() -> AISettings:
         max_tokens=_int("SOCIALGEN_MAX_TOKENS", 700),
         timeout=_float("SOCIALGEN_TIMEOUT", 120.0),
         batch_concurrency=_int("SOCIALGEN_BATCH_CONCURRENCY", 5),
-        small_model=_flag("SOCIALGEN_SMALL_MODEL"),
+        small_model=_optional_flag("SOCIALGEN_SMALL_MODEL"),
     )
