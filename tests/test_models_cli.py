@@ -18,7 +18,10 @@ from typer.testing import CliRunner, Result
 from socialgen.ai import registry
 from socialgen.ai.local import LlamaCppModel, embedded_model_path
 from socialgen.ai.remote import LiteLLMModel
+from socialgen.ai.scripted import ScriptedModel
 from socialgen.cli import app
+from socialgen.cli_events import BETTER_MODEL_HINT
+from tests.conftest import Store
 from tests.fakes.hf_hub_server import FakeHub, running_hub
 from tests.fakes.ollama_server import running_ollama, tag
 
@@ -305,3 +308,35 @@ def test_a_local_model_that_is_not_there_is_named(
 
     assert result.exit_code == 1
     assert message in result.stderr, result.stderr
+
+
+# --------------------------------------------------------------- the way up, hinted
+
+COMMANDS = [
+    ["post", "why small teams ship weekly"],
+    ["chat", "how do I write a good hook?"],
+    ["batch", "why small teams ship weekly"],
+    ["calendar", "7", "--prompt", "shipping weekly"],
+]
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda args: args[0])
+def test_until_a_model_is_chosen_the_output_ends_with_the_way_up(
+    store: Store,
+    scripted_model: ScriptedModel,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+) -> None:
+    """The scripted model stands in for the embedded one (marked as it is): its speed,
+    not its words, would make these slow; test_embedded_model.py runs the real one."""
+    monkeypatch.setattr("socialgen.ai.registry.text_model", lambda: scripted_model)
+    chosen = invoke(*args)
+    monkeypatch.setattr(scripted_model, "embedded", True, raising=False)
+    default = invoke(*args)
+    as_json = invoke(*args, "--json")
+
+    assert chosen.exit_code == default.exit_code == as_json.exit_code == 0, default.output
+    assert BETTER_MODEL_HINT not in chosen.output
+    assert default.stderr.strip().splitlines()[-1] == BETTER_MODEL_HINT
+    assert default.output.count(BETTER_MODEL_HINT) == 1
+    assert BETTER_MODEL_HINT not in as_json.output

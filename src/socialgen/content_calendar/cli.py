@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from socialgen.cli_events import JsonLines, consume, current_model
+from socialgen.cli_events import JsonLines, consume, current_model, hint_better_model
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
 
 if TYPE_CHECKING:
@@ -72,6 +72,7 @@ def calendar(
     _export(posts, ics=ics, csv=csv, markdown=markdown, days=days, quiet=json_output)
     if failed:
         raise typer.Exit(1)
+    hint_better_model(json_output)
 
 
 def _export(
