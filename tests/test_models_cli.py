@@ -340,3 +340,19 @@ def test_until_a_model_is_chosen_the_output_ends_with_the_way_up(
     assert default.stderr.strip().splitlines()[-1] == BETTER_MODEL_HINT
     assert default.output.count(BETTER_MODEL_HINT) == 1
     assert BETTER_MODEL_HINT not in as_json.output
+
+
+def test_one_pull_of_a_file_at_a_time(hub: FakeHub) -> None:
+    from filelock import FileLock
+
+    from socialgen.ai.hub_pull import partial_path, pull_target, remote_file
+
+    target = pull_target("qwen2.5-1.5b")
+    partial = partial_path(target, remote_file(target))
+    partial.parent.mkdir(parents=True)
+    with FileLock(f"{partial}.lock"):  # another process pulling it now
+        result = invoke("models", "pull", "qwen2.5-1.5b")
+
+    assert result.exit_code == 1
+    assert f"Another pull of {QWEN_FILE} is running" in result.stderr
+    assert hub.ranges() == []

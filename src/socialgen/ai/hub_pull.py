@@ -143,15 +143,39 @@ def download(
     target: PullTarget, remote: RemoteFile, progress: type[Any], on_check: Callable[[], None]
 ) -> Pulled:
     """Fetch (or resume), check the sha256, move into place. `progress` is a tqdm-like
-    class huggingface_hub drives; `on_check` runs before the sha256 is computed."""
+    class huggingface_hub drives; `on_check` runs before the sha256 is computed.
+    One pull of a file at a time: two appending to one partial file would ruin it."""
+    from filelock import FileLock, Timeout
+
+    partial = partial_path(target, remote)
+    partial.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(f"{partial}.lock", timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise BadRequest(
+            f"Another pull of {target.local_name} is running: wait for it to finish"
+        ) from None
+    try:
+        return _fetch_and_check(target, remote, partial, progress, on_check)
+    finally:
+        Path(lock.lock_file).unlink(missing_ok=True)  # the folder holds models, not locks
+        lock.release()
+
+
+def _fetch_and_check(
+    target: PullTarget,
+    remote: RemoteFile,
+    partial: Path,
+    progress: type[Any],
+    on_check: Callable[[], None],
+) -> Pulled:
     import httpx2
     from huggingface_hub import errors
     from huggingface_hub.file_download import http_get
 
     # Its retry notes name URLs and the library's exceptions; the bar says enough.
     logging.getLogger("huggingface_hub").setLevel(logging.ERROR)
-    partial = partial_path(target, remote)
-    partial.parent.mkdir(parents=True, exist_ok=True)
     have = partial.stat().st_size if partial.exists() else 0
     if have > remote.size:  # not a prefix of this file: start again
         partial.unlink()
