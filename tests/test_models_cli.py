@@ -159,6 +159,8 @@ def test_too_little_disk_space_is_said_before_anything_is_downloaded(hub: FakeHu
         ("gpt-5", "Unknown model 'gpt-5': pull one of qwen2.5-1.5b"),
         ("nobody/nothing-GGUF/x.gguf", "No model repository nobody/nothing-GGUF"),
         (f"{QWEN_REPO}/missing.gguf", f"{QWEN_REPO} has no file missing.gguf"),
+        ("a b/c/x.gguf", "Not a hub repository id: 'a b/c'"),
+        ("a/b/.gguf", "Unknown model 'a/b/.gguf'"),
     ],
 )
 def test_a_model_that_cannot_be_pulled_is_named_clearly(

@@ -73,7 +73,7 @@ def pull_target(name: str, revision: str = "main") -> PullTarget:
     if known:
         return PullTarget(known.repo, known.filename, revision)
     parts = name.strip().strip("/").split("/")
-    if len(parts) >= 3 and parts[-1].endswith(GGUF) and all(parts):
+    if len(parts) >= 3 and parts[-1].endswith(GGUF) and parts[-1] != GGUF and all(parts):
         return PullTarget("/".join(parts[:2]), "/".join(parts[2:]), revision)
     names = ", ".join(model.name for model in CATALOGUE)
     raise BadRequest(
@@ -98,9 +98,13 @@ def remote_file(target: PullTarget) -> RemoteFile:
 
     endpoint = hub_endpoint()
     where = f"{target.repo}/{target.filename} at {endpoint}"
-    url = hf_hub_url(target.repo, target.filename, revision=target.revision, endpoint=endpoint)
     try:
+        url = hf_hub_url(target.repo, target.filename, revision=target.revision, endpoint=endpoint)
         metadata = get_hf_file_metadata(url, timeout=HEAD_TIMEOUT, endpoint=endpoint)
+    except errors.HFValidationError:
+        raise BadRequest(
+            f"Not a hub repository id: {target.repo!r} (letters, digits, '-', '_' and '.')"
+        ) from None
     except errors.GatedRepoError:
         raise BadRequest(
             f"{target.repo} is gated: accept its licence on the hub, then set HF_TOKEN"
