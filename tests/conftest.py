@@ -43,6 +43,13 @@ def pytest_report_header() -> str:
     return f"socialgen store backend: {BACKEND}"
 
 
+@pytest.fixture(autouse=True)
+def _own_config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test reads its own (absent) config file, never the user's own
+    ~/.config/socialgen/config.toml; tests of the file set or clear SOCIALGEN_CONFIG."""
+    monkeypatch.setenv("SOCIALGEN_CONFIG", str(tmp_path / "config" / "config.toml"))
+
+
 @pytest.fixture(scope="session")
 def _pg_schema_url() -> Iterator[str | None]:
     if not PG_URL:

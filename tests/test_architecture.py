@@ -63,6 +63,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "events",
                 "limits",
                 "config",
+                "config_file",
                 "clock",
                 "ids",
                 "uploads",

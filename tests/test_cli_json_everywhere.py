@@ -156,6 +156,12 @@ class Sandbox:
         (folder / "tiny.gguf").write_bytes(b"GGUF")
         return "someone/tiny-GGUF/tiny.gguf"
 
+    def provider_key(self) -> str:
+        from socialgen.config.provider_keys import store_key
+
+        store_key("openai", "sk-sample-key")
+        return "openai"
+
     def file(self, name: str, text: str) -> str:
         path = self.tmp / name
         path.write_text(text, encoding="utf-8")
@@ -224,11 +230,22 @@ SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
     "publish-due": lambda s: [],
     "models list": lambda s: [],
     "models pull": lambda s: [s.pulled_model()],
+    "models default": lambda s: ["openai/gpt-4o-mini"],
+    "config path": lambda s: [],
+    "config list": lambda s: [],
+    "config get": lambda s: ["model"],
+    "config set": lambda s: ["publish_grace", "2h"],
+    "config unset": lambda s: ["publish_grace"],
+    "provider-key set": lambda s: ["openai", "--stdin"],
+    "provider-key list": lambda s: [],
+    "provider-key remove": lambda s: [s.provider_key()],
 }
+# What a command reads on stdin (a secret it must not take as an argument).
+STDIN = {"provider-key set": "sk-sample-key\n"}
 
 
-def invoke(args: list[str]) -> Result:
-    return runner.invoke(app, args)
+def invoke(args: list[str], input: str | None = None) -> Result:
+    return runner.invoke(app, args, input=input)
 
 
 def json_values(stdout: str) -> list[Any]:
@@ -300,7 +317,7 @@ def test_every_command_prints_json(
         request.getfixturevalue("bucket")  # a moto S3 server, SOCIALGEN_FILES_URL set
     args = [*path.split(), *SAMPLES[path](Sandbox(store, tmp_path, feed_url)), "--json"]
 
-    result = invoke(args)
+    result = invoke(args, STDIN.get(path))
 
     assert result.exit_code == 0, f"{args}: {result.output}"
     assert "Traceback" not in result.output

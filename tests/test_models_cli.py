@@ -358,3 +358,64 @@ def test_one_pull_of_a_file_at_a_time(hub: FakeHub) -> None:
     assert result.exit_code == 1
     assert f"Another pull of {QWEN_FILE} is running" in result.stderr
     assert hub.ranges() == []
+
+
+# --------------------------------------------------------------------------- default
+
+
+def test_models_default_writes_the_config_and_the_hint_goes(
+    hub: FakeHub, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from socialgen.config_file import config_path
+
+    assert invoke("models", "pull", "qwen2.5-1.5b").exit_code == 0
+    assert registry.text_model().name.endswith("(embedded)")
+
+    result = invoke("models", "default", "qwen2.5-1.5b", "--json")
+
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data == {
+        "success": True,
+        "model": "local/qwen2.5-1.5b",
+        "path": str(config_path()),
+        "shadowedBy": None,
+    }
+    assert 'model = "local/qwen2.5-1.5b"' in config_path().read_text()
+    model = registry.text_model()
+    assert isinstance(model, LlamaCppModel) and model.path == models_dir() / QWEN_FILE
+    listed = json.loads(invoke("models", "list", "--json").stdout)
+    assert [m["use"] for m in listed["models"] if m["inUse"]] == ["local/qwen2.5-1.5b"]
+
+
+def test_models_default_takes_any_listed_value_and_says_when_the_environment_wins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from socialgen.config_file import config_path
+
+    monkeypatch.setenv("SOCIALGEN_MODEL", "openai/gpt-4o-mini")
+
+    result = invoke("models", "default", "ollama/llama3.2:3b")
+
+    assert result.exit_code == 0, result.output
+    assert "Default model: ollama/llama3.2:3b" in result.stdout
+    assert "SOCIALGEN_MODEL=openai/gpt-4o-mini is set here and wins" in result.stdout
+    assert 'model = "ollama/llama3.2:3b"' in config_path().read_text()
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("llama3.2-3b", "Model llama3.2-3b is not pulled yet: run `socialgen models pull"),
+        ("nothing", "Model file not found: nothing"),
+        ("  ", "Name a model"),
+    ],
+)
+def test_models_default_refuses_a_model_that_is_not_there(name: str, message: str) -> None:
+    from socialgen.config_file import config_path
+
+    result = invoke("models", "default", name)
+
+    assert result.exit_code == 1
+    assert message in result.stderr, result.stderr
+    assert not config_path().exists()

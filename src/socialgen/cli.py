@@ -11,6 +11,8 @@ from socialgen.ai.models_cli import app as models_app
 from socialgen.auth.cli import key_app, token_app
 from socialgen.carousels.cli import app as carousel_app
 from socialgen.cli_support import SocialgenGroup
+from socialgen.config.cli import app as config_app
+from socialgen.config.provider_keys_cli import app as provider_key_app
 from socialgen.content_calendar.cli import calendar
 from socialgen.files.cli import app as files_app
 from socialgen.generation.cli import batch, chat, post
@@ -48,6 +50,8 @@ app.add_typer(accounts_app, name="accounts")
 app.add_typer(models_app, name="models")
 extend_posts_group(posts_app)  # posts publish/schedule --to/stats: the outbox's commands
 app.command("publish-due")(publish_due)
+app.add_typer(config_app, name="config")
+app.add_typer(provider_key_app, name="provider-key")
 
 
 def _print_version(value: bool) -> None:
@@ -75,23 +79,37 @@ def root(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
+    host: Annotated[
+        str | None,
+        typer.Option(help="Interface to listen on [setting host; default 127.0.0.1]."),
+    ] = None,
+    port: Annotated[
+        int | None,
+        typer.Option(min=1, max=65535, help="TCP port [setting port; default 8000]."),
+    ] = None,
     workers: Annotated[
         int, typer.Option(min=1, max=64, help="Worker processes (use PostgreSQL for many).")
     ] = 1,
     scheduler: Annotated[
-        bool,
-        typer.Option("--scheduler/--no-scheduler", help="Publish due posts from this server."),
-    ] = True,
+        bool | None,
+        typer.Option(
+            "--scheduler/--no-scheduler",
+            help="Publish due posts from this server [setting scheduler; default on].",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Run the HTTP API (OpenAPI docs at /docs)."""
     import os
 
     import uvicorn
 
-    if not scheduler:  # read by the app factory in each worker (it takes no arguments)
-        os.environ["SOCIALGEN_SCHEDULER"] = "0"
+    from socialgen.config.loading import current_settings
+
+    # Options win over the environment and the config file (unset options: None).
+    settings = current_settings(host=host, port=port, scheduler=scheduler)
+    # Read by the app factory in each worker (it takes no arguments): the resolved value.
+    os.environ["SOCIALGEN_SCHEDULER"] = "1" if settings.scheduler else "0"
 
     from socialgen.startup import open_store
 
@@ -107,8 +125,8 @@ def serve(
     uvicorn.run(
         "socialgen.server:create_app",
         factory=True,
-        host=host,
-        port=port,
+        host=settings.host,
+        port=settings.port,
         workers=workers,
         log_level="info",
     )

@@ -92,12 +92,16 @@ def print_rows(out: Console, title: str, rows: list[dict[str, Any]]) -> None:
 
 
 def open_workspace(ref: str | None) -> tuple[Engine, str]:
-    """The store's engine and the id of the workspace the command acts on."""
+    """The store's engine and the id of the workspace the command acts on: `ref`
+    (--workspace or SOCIALGEN_WORKSPACE), else the config file's `workspace`."""
+    from socialgen.config import current_settings
     from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import resolve_workspace
 
     engine = open_store()
+    if ref is None:
+        ref = current_settings().workspace
     with read_session(engine) as session:
         return engine, resolve_workspace(session, ref).id
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from starlette.responses import StreamingResponse
@@ -28,12 +27,9 @@ SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Connecti
 
 
 def keepalive_seconds() -> float:
-    try:
-        return max(
-            0.01, float(os.environ.get("SOCIALGEN_KEEPALIVE_SECONDS", DEFAULT_KEEPALIVE_SECONDS))
-        )
-    except ValueError:
-        return DEFAULT_KEEPALIVE_SECONDS
+    from socialgen.config import current_settings
+
+    return current_settings().keepalive_seconds
 
 
 async def guarded(events: AsyncIterator[Event]) -> AsyncIterator[Event]:

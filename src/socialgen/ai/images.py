@@ -12,15 +12,15 @@ import binascii
 import io
 import logging
 import math
-import os
 from collections.abc import Sequence
 from typing import Any
 
 from socialgen.ai.image_types import ImageModel as ImageModel  # re-exported for callers
 from socialgen.ai.image_types import ImageResult as ImageResult
 from socialgen.ai.model import ModelError
-from socialgen.ai.remote import describe_error, load_litellm
+from socialgen.ai.remote import describe_error, load_litellm, stored_api_key
 from socialgen.ai.settings import ai_settings
+from socialgen.config import current_settings
 from socialgen.errors import BadRequest, SocialgenError
 from socialgen.images.check import CheckedImage, check_image
 from socialgen.limits import MAX_IMAGE_BYTES, MAX_REFERENCE_IMAGES
@@ -39,7 +39,8 @@ GENERATED = "the generated image"
 
 def image_model() -> ImageModel:
     """The image model the environment asks for (read on each call; cheap)."""
-    name = (os.environ.get("SOCIALGEN_IMAGE_MODEL") or "").strip()
+    configured = current_settings()
+    name = (configured.image_model or "").strip()
     if not name:
         # Imported on use: it loads Pillow's drawing code, which a configured
         # provider never needs.
@@ -47,7 +48,7 @@ def image_model() -> ImageModel:
 
         return ProceduralImageModel()
     settings = ai_settings()
-    api_base = (os.environ.get("SOCIALGEN_IMAGE_API_BASE") or "").strip() or settings.api_base
+    api_base = (configured.image_api_base or "").strip() or settings.api_base
     return LiteLLMImageModel(name, api_base=api_base, timeout=settings.timeout)
 
 
@@ -84,6 +85,8 @@ class LiteLLMImageModel:
         }
         if self.api_base:
             options["api_base"] = self.api_base
+        if api_key := stored_api_key(litellm, self.name):
+            options["api_key"] = api_key
         extra: dict[str, Any] = {}
         if "dall-e" in self.name:
             # DALL-E answers a URL that expires unless asked for base64. litellm >= 1.110
@@ -102,7 +105,7 @@ class LiteLLMImageModel:
                 )
             except Exception as error:  # litellm maps every provider failure to its own classes
                 raise ModelError(
-                    f"The AI provider failed to make an image: {_short(error)}"
+                    f"The AI provider failed to make an image: {_short(error, options)}"
                 ) from error
         return await self._result(response)
 
@@ -117,9 +120,11 @@ class LiteLLMImageModel:
         except Exception as error:
             if not _edit_unsupported(error):
                 raise ModelError(
-                    f"The AI provider failed to make an image: {_short(error)}"
+                    f"The AI provider failed to make an image: {_short(error, options)}"
                 ) from error
-            logger.info("%s takes no reference images (%s): prompt only", self.name, _short(error))
+            logger.info(
+                "%s takes no reference images (%s): prompt only", self.name, _short(error, options)
+            )
             return None
 
     async def _result(self, response: Any) -> ImageResult:
@@ -195,7 +200,9 @@ def _as_result(image: CheckedImage) -> ImageResult:
     return ImageResult(data=out.getvalue(), media_type="image/png")
 
 
-def _short(error: Exception) -> str:
+def _short(error: Exception, options: dict[str, Any]) -> str:
     """remote.py's one-line description, without the traceback litellm sometimes
-    puts in the message of its own errors."""
-    return describe_error(error).split(" Traceback (most recent call last)", 1)[0]
+    puts in the message of its own errors, nor a stored key a provider echoed."""
+    text = describe_error(error).split(" Traceback (most recent call last)", 1)[0]
+    api_key = options.get("api_key")
+    return text.replace(api_key, "[stored key]") if api_key else text

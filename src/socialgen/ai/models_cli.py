@@ -150,3 +150,45 @@ def _report(json_output: bool, data: dict[str, Any]) -> None:
         )
 
     emit(json_output, data, render)
+
+
+@app.command("default")
+def default(
+    name: Annotated[
+        str,
+        typer.Argument(
+            help="A pulled model (qwen2.5-1.5b), or any value `models list` prints "
+            "(local/…, ollama/…, openai/…).",
+            show_default=False,
+        ),
+    ],
+    json_output: JsonOpt = False,
+) -> None:
+    """Make a model the default: written to the config file as `model`."""
+    import os
+
+    from socialgen.ai.model_files import resolve_local
+    from socialgen.config_file import set_value
+    from socialgen.errors import BadRequest
+
+    value = name.strip()
+    if not value:
+        raise BadRequest("Name a model: `socialgen models list` shows them")
+    if "/" not in value:
+        value = f"local/{value}"  # a bare name is a local model's
+    if value.startswith("local/"):
+        resolve_local(value.removeprefix("local/"))  # pulled? else a message saying how
+    path = set_value("model", value)
+    shadowed = (os.environ.get("SOCIALGEN_MODEL") or "").strip()
+    data = {"success": True, "model": value, "path": str(path), "shadowedBy": shadowed or None}
+
+    def render(out: Console) -> None:
+        out.print(styled("Default model: ", (value, "bold"), f" (in {path})"))
+        if shadowed:
+            out.print(
+                f"SOCIALGEN_MODEL={shadowed} is set here and wins over the config file: "
+                "unset it to write with the default.",
+                style="yellow",
+            )
+
+    emit(json_output, data, render)

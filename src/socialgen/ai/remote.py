@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from socialgen.ai.model import Chunk, FormatRefused, Message, ModelError, Output
+from socialgen.config.provider_keys import key_for, provider_prefix
 
 _warmed = False
 
@@ -59,6 +60,9 @@ class LiteLLMModel:
         options: dict[str, Any] = {"num_retries": 0, "timeout": self.timeout}
         if self.api_base:
             options["api_base"] = self.api_base
+        api_key = stored_api_key(litellm, self.name)
+        if api_key:
+            options["api_key"] = api_key
         if max_tokens is not None:
             options["max_tokens"] = max_tokens
         if temperature is not None:
@@ -80,9 +84,24 @@ class LiteLLMModel:
             raise
         except Exception as error:  # litellm maps every provider failure to its own classes
             message = f"The AI provider failed: {describe_error(error)}"
+            if api_key:  # a provider that echoes the key it refused must not show it
+                message = message.replace(api_key, "[stored key]")
             if refuses_format(error, output):
                 raise FormatRefused(message) from error
             raise ModelError(message) from error
+
+
+def stored_api_key(litellm: Any, model: str) -> str | None:
+    """The key `provider-key set` stored for the model's provider (None when the
+    provider's variable is exported: litellm reads that itself). A bare model name
+    ("gpt-4o-mini") gets its provider from litellm."""
+    provider = provider_prefix(model)
+    if provider is None and "/" not in model:
+        try:
+            provider = litellm.get_llm_provider(model)[1]
+        except Exception:  # a name litellm cannot place: it will say so on the call
+            return None
+    return key_for(provider)
 
 
 def format_options(output: Output | None) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import os
 import threading
 from pathlib import Path
 
-from socialgen.config import data_dir
+from socialgen.config import current_settings, data_dir
 from socialgen.files.backend import FileBackend
 from socialgen.files.local import LocalFolder
 
@@ -38,7 +38,7 @@ def local_root() -> Path:
 
 
 def files_url() -> str | None:
-    return os.environ.get(FILES_URL_ENV, "").strip() or None
+    return (current_settings().files_url or "").strip() or None
 
 
 def current_backend() -> FileBackend:
@@ -63,4 +63,4 @@ def redirects_enabled() -> bool:
     """Whether GET /files answers with a presigned redirect to the bucket. Off by
     default: the browser must reach the bucket's endpoint, which a private MinIO or
     Ceph may not allow; streaming through serve works everywhere."""
-    return os.environ.get(REDIRECT_ENV, "").strip().lower() in {"1", "true", "yes", "on"}
+    return current_settings().files_redirect

@@ -1,5 +1,5 @@
-"""The publishing settings, read from the environment each time they are used (tests
-and operators change them without restarting anything but the process that reads).
+"""The publishing settings, read from the one settings object each time they are used
+(option > environment > config file > default; see socialgen.config).
 
 - SOCIALGEN_PUBLISH_GRACE: how late a due publication may still go out (default 6h);
   later, a worker marks it `missed` and reports it instead of posting it late.
@@ -11,15 +11,17 @@ and operators change them without restarting anything but the process that reads
   claim that ended belongs to a worker that died.
 - SOCIALGEN_SCHEDULER_POLL: seconds between two looks at the outbox (default 1).
 
-Durations are seconds ("90", "1.5") or a number with s/m/h/d ("30m", "6h").
+Durations are seconds ("90", "1.5") or a number with s/m/h/d ("30m", "6h"); a value
+in the environment that is not one is logged and the default used (config/keys.py).
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import re
 from datetime import timedelta
+
+from socialgen.config import current_settings
+from socialgen.config.keys import parse_duration
 
 logger = logging.getLogger("socialgen.publishing")
 
@@ -38,47 +40,24 @@ METRICS_WINDOW = timedelta(days=30)
 # Attempts per publication before a retryable error becomes `failed`.
 MAX_ATTEMPTS = 5
 
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$", re.IGNORECASE)
-_OFF = frozenset({"0", "off", "false", "no"})
-
-
-def parse_duration(text: str) -> timedelta:
-    """ "90" or "1.5" seconds, or "30m", "6h", "1d"; ValueError otherwise."""
-    match = _DURATION.match(text)
-    if match is None:
-        raise ValueError(f"not a duration: {text!r} (e.g. 90, 30m, 6h)")
-    number, unit = match.groups()
-    return timedelta(seconds=float(number) * _UNITS[(unit or "s").lower()])
-
-
-def _duration(name: str, default: timedelta) -> timedelta:
-    raw = (os.environ.get(name) or "").strip()
-    if not raw:
-        return default
-    try:
-        return parse_duration(raw)
-    except ValueError:
-        # A typo must not stop the scheduler; say so where an operator looks.
-        logger.warning("%s=%r is not a duration; using %s", name, raw, default)
-        return default
+__all__ = ["parse_duration"]
 
 
 def publish_grace() -> timedelta:
-    return _duration(GRACE_ENV, DEFAULT_GRACE)
+    return current_settings().publish_grace
 
 
 def metrics_interval() -> timedelta:
-    return _duration(METRICS_INTERVAL_ENV, DEFAULT_METRICS_INTERVAL)
+    return current_settings().metrics_interval
 
 
 def claim_duration() -> timedelta:
-    return _duration(CLAIM_ENV, DEFAULT_CLAIM)
+    return current_settings().publish_claim
 
 
 def poll_interval() -> float:
-    return max(0.05, _duration(POLL_ENV, DEFAULT_POLL).total_seconds())
+    return max(0.05, current_settings().scheduler_poll.total_seconds())
 
 
 def scheduler_enabled() -> bool:
-    return (os.environ.get(SCHEDULER_ENV) or "").strip().lower() not in _OFF
+    return current_settings().scheduler

@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
-import os
 import threading
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -41,10 +40,9 @@ class RenderTooSlow(BadRequest):
 
 
 def render_timeout() -> float:
-    try:
-        return max(0.1, float(os.environ.get("SOCIALGEN_PDF_TIMEOUT", DEFAULT_TIMEOUT_SECONDS)))
-    except ValueError:
-        return DEFAULT_TIMEOUT_SECONDS
+    from socialgen.config import current_settings
+
+    return current_settings().pdf_timeout
 
 
 class _Worker:

@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import logging
 import math
-import os
 import threading
 import time
 from collections import Counter, deque
@@ -64,24 +63,12 @@ class PoolSettings:
 
     @classmethod
     def from_environment(cls) -> PoolSettings:
-        workers = _setting("SOCIALGEN_PDF_WORKERS", DEFAULT_WORKERS, minimum=1)
-        queue = _setting("SOCIALGEN_PDF_QUEUE", DEFAULT_QUEUE, minimum=0)
-        per_caller = _setting("SOCIALGEN_PDF_PER_CALLER", workers, minimum=1)
-        return cls(workers=workers, queue=queue, per_caller=per_caller)
+        from socialgen.config import current_settings
 
-
-def _setting(name: str, default: int, *, minimum: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = minimum - 1
-    if value < minimum:
-        logger.warning("%s=%r is not a whole number >= %d; using %d", name, raw, minimum, default)
-        return default
-    return value
+        settings = current_settings()
+        workers = settings.pdf_workers
+        per_caller = settings.pdf_per_caller or workers
+        return cls(workers=workers, queue=settings.pdf_queue, per_caller=per_caller)
 
 
 @dataclass(eq=False)

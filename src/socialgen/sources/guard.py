@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import os
 import socket
 from dataclasses import dataclass
 
@@ -69,7 +68,9 @@ class Destination:
 
 def private_urls_allowed() -> bool:
     """Read on every call so tests can flip it with monkeypatch."""
-    return os.environ.get(ALLOW_PRIVATE_ENV, "").strip().lower() in {"1", "true", "yes", "on"}
+    from socialgen.config import current_settings
+
+    return current_settings().allow_private_urls
 
 
 def resolve(host: str, port: int) -> list[str]:

@@ -44,14 +44,9 @@ _keeper: threading.Thread | None = None
 
 def lease_seconds() -> float:
     """How long a process counts as alive after its last refresh."""
-    raw = (os.environ.get(LEASE_ENV) or "").strip()
-    if not raw:
-        return DEFAULT_LEASE_SECONDS
-    try:
-        return max(MIN_LEASE_SECONDS, float(raw))
-    except ValueError:
-        logger.warning("%s=%r is not a number of seconds; using 120", LEASE_ENV, raw)
-        return DEFAULT_LEASE_SECONDS
+    from socialgen.config import current_settings
+
+    return current_settings().quota_lease_seconds
 
 
 def lease_cutoff() -> datetime:

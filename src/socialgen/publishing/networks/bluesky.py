@@ -13,13 +13,13 @@ calls to its AppView, as Bluesky's apps do) or from SOCIALGEN_BLUESKY_APPVIEW.
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime
 from typing import Any
 
 from atproto import Client  # type: ignore[import-untyped]
 from atproto_client.models import get_model_as_dict  # type: ignore[import-untyped]
 
+from socialgen.config import current_settings
 from socialgen.publishing.networks.base import (
     AccountCredentials,
     AccountIdentity,
@@ -166,7 +166,7 @@ class BlueskyAdapter:
 
     def metrics(self, published: Published) -> Metrics:
         uri = published.remote_id
-        appview = os.environ.get(APPVIEW_ENV, "").strip()
+        appview = (current_settings().bluesky_appview or "").strip()
         if appview:
             # getPosts is public on an AppView: no session needed.
             client = Client(base_url=check_url(appview).rstrip("/"))

@@ -28,6 +28,7 @@ from typing import Any
 import httpx
 
 from socialgen.clock import utcnow
+from socialgen.config import current_settings
 from socialgen.publishing.networks.base import PublishError, SecretSaver
 
 # LinkedIn versions its API by month and retires each version about a year after its
@@ -44,7 +45,7 @@ _VERSION = re.compile(r"^\d{6}(\.\d{2})?$")
 
 
 def api_version() -> str:
-    version = (os.environ.get(VERSION_ENV) or "").strip() or DEFAULT_VERSION
+    version = current_settings().linkedin_version.strip() or DEFAULT_VERSION
     if not _VERSION.match(version):
         raise PublishError(f"{VERSION_ENV}={version!r} is not a LinkedIn API version (YYYYMM)")
     return version
@@ -55,10 +56,7 @@ def oauth_url() -> str:
 
 
 def timeout() -> float:
-    try:
-        return max(0.1, float(os.environ.get(TIMEOUT_ENV) or DEFAULT_TIMEOUT))
-    except ValueError:
-        return DEFAULT_TIMEOUT
+    return current_settings().linkedin_timeout
 
 
 class LinkedInClient:

@@ -7,10 +7,10 @@ https://public.api.bsky.app): for a self-hosted AppView, and for tests.
 
 from __future__ import annotations
 
-import os
 import re
 from urllib.parse import SplitResult, quote, unquote, urlencode, urlsplit
 
+from socialgen.config import current_settings
 from socialgen.errors import BadRequest
 from socialgen.sources.fetch import SourceError
 from socialgen.sources.profiles.base import Adapter, RawPost, get_json, host_of
@@ -38,7 +38,7 @@ async def read(url: str, limit: int) -> list[RawPost] | None:
             f"{url} is not a Bluesky profile: profile links look like "
             "https://bsky.app/profile/<handle>"
         )
-    appview = os.environ.get(APPVIEW_ENV, "").strip().rstrip("/") or DEFAULT_APPVIEW
+    appview = (current_settings().bluesky_appview or "").strip().rstrip("/") or DEFAULT_APPVIEW
     # Reposts are dropped here, after the fact: ask for more so `limit` own posts remain.
     query = urlencode(
         {"actor": handle, "limit": min(limit * 2, MAX_PAGE), "filter": "posts_no_replies"}

@@ -20,10 +20,10 @@ never answered with an empty list.
 
 from __future__ import annotations
 
-import os
 import re
 from urllib.parse import SplitResult, quote, urlsplit
 
+from socialgen.config import current_settings
 from socialgen.errors import BadRequest, SocialgenError
 from socialgen.sources.fetch import SourceError
 from socialgen.sources.profiles.base import Adapter, RawPost, get_json, host_of, text_field
@@ -51,7 +51,7 @@ async def read(url: str, limit: int) -> list[RawPost] | None:
             f"{url} is not a LinkedIn profile: profile links look like "
             "https://www.linkedin.com/in/<name> or https://www.linkedin.com/company/<name>"
         )
-    template = os.environ.get(ENDPOINT_ENV, "").strip()
+    template = (current_settings().linkedin_profile_endpoint or "").strip()
     if not template:
         raise LinkedInNeedsEndpoint(
             "LinkedIn does not show posts to anonymous visitors: set "

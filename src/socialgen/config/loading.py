@@ -1,0 +1,168 @@
+"""The one settings object: every setting README lists, typed, from (highest first)
+a command-line option, the environment (SOCIALGEN_*), the config file, the default.
+
+`current_settings()` is called wherever a setting is used, and is cheap: the object
+is cached on what it was built from (the SOCIALGEN_* variables, the config file's
+stamp, the overrides), so a test's monkeypatch.setenv, a `config set`, or an operator
+editing the file is seen on the next call without any reload step, while a scheduler
+polling every second does not rebuild anything.
+
+pydantic-settings costs ~0.1 s to import, so this module is imported on use only,
+never at `socialgen --help`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationInfo, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    InitSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from socialgen.config.file import FileValue, config_path, file_stamp, read_values
+from socialgen.config.keys import BY_NAME, ENV_PREFIX, KEYS, lenient
+
+# The config file's values while one AppSettings is built (its sources take no arguments).
+_file_values: ContextVar[dict[str, Any] | None] = ContextVar("socialgen_file_values", default=None)
+
+
+class AppSettings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, env_ignore_empty=True, extra="ignore", frozen=True
+    )
+
+    home: Path | None = None
+    database_url: str | None = None
+    workspace: str | None = None
+    model: str | None = None
+    api_base: str | None = None
+    small_model: bool | None = None  # None: the model's size decides
+    image_model: str | None = None
+    image_api_base: str | None = None
+    pdf_timeout: float = 30.0
+    pdf_workers: int = 2
+    pdf_queue: int = 8
+    pdf_per_caller: int | None = None
+    max_tokens: int = 700
+    timeout: float = 120.0
+    batch_concurrency: int | None = None
+    keepalive_seconds: float = 15.0
+    quota_lease_seconds: float = 120.0
+    linkedin_profile_endpoint: str | None = None
+    files_url: str | None = None
+    files_redirect: bool = False
+    allow_private_urls: bool = False
+    secret_key: str | None = None
+    publish_grace: timedelta = timedelta(hours=6)
+    metrics_interval: timedelta = timedelta(hours=1)
+    scheduler: bool = True
+    scheduler_poll: timedelta = timedelta(seconds=1)
+    publish_claim: timedelta = timedelta(minutes=5)
+    bluesky_appview: str | None = None
+    bluesky_app_password: str | None = None
+    linkedin_client_id: str | None = None
+    linkedin_client_secret: str | None = None
+    linkedin_version: str = "202610"
+    linkedin_timeout: float = 10.0
+    host: str = "127.0.0.1"
+    port: int = 8000
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _as_before(cls, value: Any, info: ValidationInfo) -> Any:
+        """Texts (from the environment) read as they always were: keys.lenient."""
+        key = BY_NAME.get(info.field_name or "")
+        if key is not None and isinstance(value, str):
+            return lenient(key, value)
+        return value
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # No .env file and no secrets dir: options, then the environment, then the file.
+        file_source = InitSettingsSource(settings_cls, init_kwargs=_file_values.get() or {})
+        return (init_settings, env_settings, file_source)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a setting's value came from, as `config list` shows it."""
+
+    kind: str  # "option", "env", "file", "default"
+    detail: str = ""  # the variable, or PATH:LINE
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.detail}".strip()
+
+
+@dataclass(frozen=True)
+class Loaded:
+    settings: AppSettings
+    path: Path
+    file: dict[str, FileValue]
+    overrides: Mapping[str, Any]
+
+    def origin(self, name: str) -> Origin:
+        key = BY_NAME[name]
+        if name in self.overrides:
+            return Origin("option")
+        if (os.environ.get(key.env) or "").strip():
+            return Origin("env", key.env)
+        if name in self.file:
+            return Origin("file", f"{self.path}:{self.file[name].line}")
+        return Origin("default")
+
+
+_cache: dict[tuple[Any, ...], Loaded] = {}
+_CACHE_SIZE = 16
+
+
+def current_settings(**overrides: Any) -> AppSettings:
+    """The settings now; keyword arguments are command-line options (they win)."""
+    return load(overrides).settings
+
+
+def load(overrides: Mapping[str, Any] | None = None) -> Loaded:
+    overrides = {name: value for name, value in (overrides or {}).items() if value is not None}
+    unknown = set(overrides) - set(BY_NAME)
+    if unknown:
+        raise TypeError(f"not settings: {sorted(unknown)}")
+    path = config_path()
+    environment = tuple(sorted(item for item in os.environ.items() if _ours(item[0])))
+    key = (path, file_stamp(path), environment, tuple(sorted(overrides.items())))
+    loaded = _cache.get(key)
+    if loaded is None:
+        file = read_values(path)
+        token = _file_values.set({name: found.value for name, found in file.items()})
+        try:
+            settings = AppSettings(**overrides)
+        finally:
+            _file_values.reset(token)
+        loaded = Loaded(settings, path, file, overrides)
+        if len(_cache) >= _CACHE_SIZE:
+            _cache.clear()
+        _cache[key] = loaded
+    return loaded
+
+
+def _ours(name: str) -> bool:
+    return name.upper().startswith(ENV_PREFIX)
+
+
+__all__ = ["KEYS", "AppSettings", "Loaded", "Origin", "current_settings", "load"]
