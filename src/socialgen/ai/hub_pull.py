@@ -94,7 +94,7 @@ def remote_file(target: PullTarget) -> RemoteFile:
     """What the hub says about the file; a clear error when it cannot say."""
     import httpx2
     from huggingface_hub import errors, get_hf_file_metadata, hf_hub_url
-    from huggingface_hub.utils._headers import build_hf_headers
+    from huggingface_hub.utils import build_hf_headers  # type: ignore[attr-defined]
 
     endpoint = hub_endpoint()
     where = f"{target.repo}/{target.filename} at {endpoint}"

@@ -56,7 +56,7 @@ def list_(json_output: JsonOpt = False) -> None:
         if not ollama_running:
             out.print(f"No Ollama server answered at {ollama_address()}.", style="dim")
         out.print(
-            "Use one: SOCIALGEN_MODEL=<value above>, or socialgen config set model <value>.",
+            "Use one: socialgen models default <value above>, or SOCIALGEN_MODEL=<value>.",
             style="dim",
         )
 
@@ -145,7 +145,7 @@ def _report(json_output: bool, data: dict[str, Any]) -> None:
             styled(
                 "Write with it: ",
                 (f"SOCIALGEN_MODEL={data['use']}", "bold"),
-                f", or socialgen config set model {data['use']}",
+                f", or socialgen models default {data['name']}",
             )
         )
 
