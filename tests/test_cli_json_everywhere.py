@@ -150,6 +150,13 @@ class Sandbox:
         with transaction(self.store.engine) as session:
             return add_account(session, self.store.workspace_id, "bluesky", connected).id
 
+    def pulled_model(self) -> str:
+        """A model already in the models folder: `models pull` finds it, asks no hub."""
+        folder = self.store.home / "models"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "tiny.gguf").write_bytes(b"GGUF")
+        return "someone/tiny-GGUF/tiny.gguf"
+
     def provider_key(self) -> str:
         from socialgen.config.provider_keys import store_key
 
@@ -222,6 +229,9 @@ SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
     "posts publications": lambda s: [s.post()],
     "posts stats": lambda s: [],
     "publish-due": lambda s: [],
+    "models list": lambda s: [],
+    "models pull": lambda s: [s.pulled_model()],
+    "models default": lambda s: ["openai/gpt-4o-mini"],
     "config path": lambda s: [],
     "config list": lambda s: [],
     "config get": lambda s: ["model"],

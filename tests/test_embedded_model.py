@@ -20,6 +20,7 @@ from typer.main import get_command
 from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
+from socialgen.cli_events import BETTER_MODEL_HINT
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Conversation, Message, Post, PostStatus
 from socialgen.workspaces.service import get_usage
@@ -44,6 +45,7 @@ def _embedded_model(monkeypatch: pytest.MonkeyPatch) -> None:
 def run_json(*args: str) -> tuple[Result, list[SseEvent]]:
     result = runner.invoke(app, [*args, "--json"])
     assert "Traceback" not in result.output, result.output
+    assert BETTER_MODEL_HINT not in result.output  # for a person, never in --json
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(
         result.exception
     )
@@ -101,6 +103,15 @@ def test_post_writes_and_stores_a_draft(store: Store) -> None:
     assert post.conversation_id == ids["conversationId"]
     assert count(store, Post) == 1
     assert posts_used(store) == 1
+
+
+def test_in_the_terminal_a_post_ends_with_the_way_to_a_better_model(store: Store) -> None:
+    result = runner.invoke(app, ["post", "why small teams ship weekly"])
+
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip()  # the post itself
+    assert result.stderr.strip().splitlines()[-1] == BETTER_MODEL_HINT
+    assert result.stderr.count(BETTER_MODEL_HINT) == 1
 
 
 def test_chat_ends_with_an_answer_or_a_post(store: Store) -> None:

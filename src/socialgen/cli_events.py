@@ -53,6 +53,22 @@ def current_model() -> TextModel:
     return current_runtime().text_model()
 
 
+BETTER_MODEL_HINT = (
+    "Better drafts are one command away: socialgen models pull qwen2.5-1.5b "
+    "(1.1 GB, runs here), or socialgen config set model PROVIDER/MODEL"
+)
+
+
+def hint_better_model(json_output: bool) -> None:
+    """Until the user picks a model, what the embedded one wrote ends with one dim line
+    naming the way up. For a person only: never in --json output."""
+    if json_output or not getattr(current_model(), "embedded", False):
+        return
+    from socialgen.cli_support import console
+
+    console(stderr=True).print(BETTER_MODEL_HINT, style="dim")
+
+
 def consume(events: AsyncIterator[Event], printer: EventPrinter) -> bool:
     """Run the stream to its end on a fresh event loop; True when it reported a failure."""
     import asyncio

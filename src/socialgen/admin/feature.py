@@ -14,5 +14,6 @@ FEATURE = Feature(
         ("token", "socialgen.admin.keys_cli:token_app"),
         ("config", "socialgen.admin.config_cli:app"),
         ("provider-key", "socialgen.admin.provider_keys_cli:app"),
+        ("models", "socialgen.admin.models_cli:app"),
     ),
 )

@@ -50,6 +50,7 @@ class LlamaCppModel:
         if not path.is_file():
             raise BadRequest(f"Model file not found: {path}")
         self.path = path
+        self.embedded = embedded  # the default nobody chose: the CLI points to better ones
         self.name = f"local/{path.name}" + (" (embedded)" if embedded else "")
         self.small = small if small is not None else embedded
 

@@ -38,8 +38,8 @@ class Output:
 
 class TextModel(Protocol):
     name: str
-    # Small models (the embedded one, or any SOCIALGEN_SMALL_MODEL marks) plan in
-    # short line lists rather than JSON: they can write the first, not the second.
+    # Small models (under a billion parameters, or any SOCIALGEN_SMALL_MODEL marks) plan
+    # in short line lists rather than JSON: they can write the first, not the second.
     small: bool
 
     def stream(

@@ -14,7 +14,9 @@ class AISettings:
     max_tokens: int
     timeout: float
     batch_concurrency: int
-    small_model: bool  # small_model: plan in line lists, as the embedded model does
+    # small_model: plan in line lists, as the embedded model does; None (unset) lets
+    # the model's size decide (ai/model_files.py).
+    small_model: bool | None
 
 
 def drafts_at_once(small: bool) -> int:

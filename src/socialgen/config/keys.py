@@ -67,9 +67,21 @@ KEYS: tuple[Key, ...] = (
         schemes=("sqlite", "postgres", "postgresql", "postgresql+psycopg"),
     ),
     _k("workspace", "text", None, "workspace the CLI acts on; default: the default workspace"),
-    _k("model", "text", None, "litellm model string, or local/PATH.gguf; default: embedded"),
+    _k(
+        "model",
+        "text",
+        None,
+        "litellm model string, or local/NAME (socialgen models list) or local/PATH.gguf; "
+        "default: embedded",
+    ),
     _k("api_base", "url", None, "base URL of an OpenAI-compatible server", schemes=_HTTP),
-    _k("small_model", "flag", False, "the model is small: plan in line lists under a grammar"),
+    _k(
+        "small_model",
+        "flag",
+        None,
+        "the model is small (or not): plan in line lists under a grammar; "
+        "default: by its size (under 1B parameters)",
+    ),
     _k("image_model", "text", None, "litellm image model; default: procedural images offline"),
     _k("image_api_base", "url", None, "base URL of the image provider", schemes=_HTTP),
     _k("pdf_timeout", "float", 30.0, "seconds generate-pdf may spend rendering", minimum=0.1),

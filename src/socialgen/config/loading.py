@@ -46,7 +46,7 @@ class AppSettings(BaseSettings):
     workspace: str | None = None
     model: str | None = None
     api_base: str | None = None
-    small_model: bool = False
+    small_model: bool | None = None  # None: the model's size decides
     image_model: str | None = None
     image_api_base: str | None = None
     pdf_timeout: float = 30.0

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from socialgen.cli_events import JsonLines, consume, current_model
+from socialgen.cli_events import JsonLines, consume, current_model, hint_better_model
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
 
 
@@ -69,6 +69,7 @@ def calendar(
     _export(posts, ics=ics, csv=csv, markdown=markdown, days=days, quiet=json_output)
     if failed:
         raise typer.Exit(1)
+    hint_better_model(json_output)
 
 
 def _export(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from socialgen.cli_events import JsonLines, consume, current_model
+from socialgen.cli_events import JsonLines, consume, current_model, hint_better_model
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ def chat(
             ChatRequest(userInput=message, conversationId=conversation, contentStyleId=style),
         )
         _stream(run_chat(plan, current_model()), json_output)
+        hint_better_model(json_output)
         return
     notes = console(stderr=True)
     notes.print("Chat with socialgen. An empty line or Ctrl-D ends it.", style="dim")
@@ -61,6 +62,7 @@ def chat(
             _stream(run_chat(plan, current_model()), json_output, stop_on_error=False)
             or conversation
         )
+    hint_better_model(json_output)
 
 
 def post(
@@ -86,6 +88,7 @@ def post(
         ),
     )
     _stream(run_generate_post(plan, current_model()), json_output)
+    hint_better_model(json_output)
 
 
 def batch(
@@ -124,6 +127,7 @@ def batch(
         failed = consume(events, printer)
     if failed:
         raise typer.Exit(1)
+    hint_better_model(json_output)
 
 
 def _caller(workspace: str | None, json_output: bool) -> Caller:

@@ -1,0 +1,194 @@
+"""`socialgen models ...`: what can write, and better local models one command away."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from socialgen.cli_support import JsonOpt, command_group, console, emit, fail, print_rows, styled
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+app = command_group("Text models: list what can write, pull a better local one.")
+
+
+@app.command("list")
+def list_(json_output: JsonOpt = False) -> None:
+    """The models that can write now (with the exact SOCIALGEN_MODEL value), and the
+    local models `models pull` knows by name."""
+    from socialgen.ai.catalogue import readable_bytes, readable_parameters
+    from socialgen.ai.model_listing import ollama_address, to_pull, usable_models
+
+    usable, ollama_running = usable_models()
+    available = to_pull(usable)
+    data: dict[str, Any] = {
+        "models": [model.as_json() for model in usable],
+        "available": available,
+        "ollama": {"address": ollama_address(), "running": ollama_running},
+    }
+
+    def render(out: Console) -> None:
+        rows = [
+            {
+                "": "*" if model["inUse"] else "",
+                "SOCIALGEN_MODEL": model["use"],
+                "source": model["source"],
+                "size": readable_bytes(model["sizeBytes"]) if model["sizeBytes"] else "",
+                "params": readable_parameters(model["parameters"]),
+                "plans": "small" if model["small"] else "full",
+            }
+            for model in data["models"]
+        ]
+        print_rows(out, "Models that can write (* in use)", rows)
+        if available:
+            pull_rows = [
+                {
+                    "name": known["name"],
+                    "size": readable_bytes(known["sizeBytes"]),
+                    "memory": readable_bytes(known["memoryBytes"]),
+                    "licence": known["licence"],
+                }
+                for known in available
+            ]
+            print_rows(out, "Ready to pull: socialgen models pull NAME", pull_rows)
+        if not ollama_running:
+            out.print(f"No Ollama server answered at {ollama_address()}.", style="dim")
+        out.print(
+            "Use one: socialgen models default <value above>, or SOCIALGEN_MODEL=<value>.",
+            style="dim",
+        )
+
+    emit(json_output, data, render)
+
+
+@app.command("pull")
+def pull(
+    name: Annotated[
+        str,
+        typer.Argument(
+            help="A name from `models list` (e.g. qwen2.5-1.5b) or REPO/FILE.gguf.",
+            show_default=False,
+        ),
+    ],
+    revision: Annotated[
+        str, typer.Option("--revision", help="The hub revision (branch, tag or commit).")
+    ] = "main",
+    json_output: JsonOpt = False,
+) -> None:
+    """Download a GGUF from Hugging Face (HF_ENDPOINT for a mirror) into the models
+    folder: resumed after an interruption, checked against the hub's sha256."""
+    from socialgen.ai import hub_pull
+    from socialgen.ai.catalogue import known_model, readable_bytes
+    from socialgen.ai.model_files import short_name
+    from socialgen.ai.pull_progress import NoBar, RichBar
+
+    target = hub_pull.pull_target(name, revision)
+    final = hub_pull.destination(target)
+    if final.is_file():
+        _report(json_output, _pulled_json(short_name(final), final, None, 0, already=True))
+        return
+    remote = hub_pull.remote_file(target)
+    notes = console(stderr=True)
+    if not json_output:
+        known = known_model(name)
+        memory = f"; about {readable_bytes(known.memory_bytes)} of memory to run" if known else ""
+        notes.print(
+            f"Pulling {target.repo}/{target.filename}: {readable_bytes(remote.size)}{memory}",
+            style="dim",
+        )
+    status = notes.status("Checking the sha256 ...") if not json_output else None
+    try:
+        pulled = hub_pull.download(
+            target,
+            remote,
+            NoBar if json_output else RichBar,
+            on_check=status.start if status else lambda: None,
+        )
+    except KeyboardInterrupt:
+        raise fail(
+            "Pull interrupted: what arrived is kept; run the same command again to resume",
+            code=130,
+        ) from None
+    finally:
+        if status:
+            status.stop()
+    _report(
+        json_output,
+        _pulled_json(pulled.name, pulled.path, pulled.sha256, pulled.resumed_from, already=False),
+    )
+
+
+def _pulled_json(
+    name: str, path: Any, sha256: str | None, resumed_from: int, *, already: bool
+) -> dict[str, Any]:
+    return {
+        "success": True,
+        "name": name,
+        "use": f"local/{name}",
+        "path": str(path),
+        "sizeBytes": path.stat().st_size,
+        "sha256": sha256,
+        "resumedFrom": resumed_from,
+        "alreadyPulled": already,
+    }
+
+
+def _report(json_output: bool, data: dict[str, Any]) -> None:
+    from socialgen.ai.catalogue import readable_bytes
+
+    def render(out: Console) -> None:
+        verb = "Already pulled" if data["alreadyPulled"] else "Pulled"
+        out.print(f"{verb} {data['name']} ({readable_bytes(data['sizeBytes'])}): {data['path']}")
+        out.print(
+            styled(
+                "Write with it: ",
+                (f"SOCIALGEN_MODEL={data['use']}", "bold"),
+                f", or socialgen models default {data['name']}",
+            )
+        )
+
+    emit(json_output, data, render)
+
+
+@app.command("default")
+def default(
+    name: Annotated[
+        str,
+        typer.Argument(
+            help="A pulled model (qwen2.5-1.5b), or any value `models list` prints "
+            "(local/…, ollama/…, openai/…).",
+            show_default=False,
+        ),
+    ],
+    json_output: JsonOpt = False,
+) -> None:
+    """Make a model the default: written to the config file as `model`."""
+    import os
+
+    from socialgen.ai.model_files import resolve_local
+    from socialgen.config_file import set_value
+    from socialgen.errors import BadRequest
+
+    value = name.strip()
+    if not value:
+        raise BadRequest("Name a model: `socialgen models list` shows them")
+    if "/" not in value:
+        value = f"local/{value}"  # a bare name is a local model's
+    if value.startswith("local/"):
+        resolve_local(value.removeprefix("local/"))  # pulled? else a message saying how
+    path = set_value("model", value)
+    shadowed = (os.environ.get("SOCIALGEN_MODEL") or "").strip()
+    data = {"success": True, "model": value, "path": str(path), "shadowedBy": shadowed or None}
+
+    def render(out: Console) -> None:
+        out.print(styled("Default model: ", (value, "bold"), f" (in {path})"))
+        if shadowed:
+            out.print(
+                f"SOCIALGEN_MODEL={shadowed} is set here and wins over the config file: "
+                "unset it to write with the default.",
+                style="yellow",
+            )
+
+    emit(json_output, data, render)
