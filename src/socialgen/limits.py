@@ -61,6 +61,10 @@ CALENDAR_LENGTHS = (7, 30)
 MAX_REFERENCE_IMAGES = 5  # SPEC.md: generate-with-images
 MAX_IMAGE_BYTES = 8 * 1024 * 1024  # any one uploaded or fetched image
 MAX_IMAGE_PIXELS = 40_000_000  # decoded size; refuses decompression bombs
+# WebP has no scaled decoding and Pillow's decoder keeps extra full-size buffers: a
+# 39.9 MP WebP grew `serve` by 666 MB. Slides are 1080x1350 (1.5 MP), so 16 MP is
+# still ten times what a slide can show.
+MAX_WEBP_PIXELS = 16_000_000
 DEFAULT_SLIDES = 6
 MIN_SLIDES = 2
 MAX_SLIDES = 12  # carousel create
