@@ -43,6 +43,11 @@ MAX_PAGE_LIMIT = 100
 MAX_PAGE = 1_000_000  # SPEC.md gives none; 100 million conversations at the largest limit
 PAGE = IntRange("page", 1, MAX_PAGE)
 PAGE_LIMIT = IntRange("limit", 1, MAX_PAGE_LIMIT)
+# recent-posts and posts-timeline: `limit` is optional (SPEC.md: the whole window);
+# the terminal table shows the newest DEFAULT_TABLE_POSTS unless told otherwise.
+MAX_POST_LIST_LIMIT = 1000
+POST_LIST_LIMIT = IntRange("limit", 1, MAX_POST_LIST_LIMIT)
+DEFAULT_TABLE_POSTS = 50
 
 DEFAULT_TOKEN_DAYS = 30
 MAX_TOKEN_DAYS = 3650
