@@ -87,8 +87,7 @@ def _list_posts(
     otherwise; --json gives the whole window (SPEC.md's shape) unless --limit or
     --cursor asks for a page."""
     from socialgen.errors import BadRequest
-    from socialgen.posts import listing
-    from socialgen.store.engine import read_session
+    from socialgen.posts.quick_listing import quick_listing
 
     if show_all and limit is not None:
         raise BadRequest("Give --limit N or --all, not both")
@@ -96,10 +95,16 @@ def _list_posts(
         POST_LIST_LIMIT.check(limit)
     elif not show_all and not json_output:
         limit = DEFAULT_TABLE_POSTS
-    read = listing.recent_posts if kind == "recent" else listing.posts_timeline
-    engine, workspace_id = open_workspace(workspace)
-    with read_session(engine) as session:
-        data = read(session, workspace_id, limit=limit, cursor=cursor)
+    # A SQLite store ready for use is read without SQLAlchemy (a quicker start).
+    data = quick_listing(kind, workspace, limit=limit, cursor=cursor)
+    if data is None:
+        from socialgen.posts import listing
+        from socialgen.store.engine import read_session
+
+        read = listing.recent_posts if kind == "recent" else listing.posts_timeline
+        engine, workspace_id = open_workspace(workspace)
+        with read_session(engine) as session:
+            data = read(session, workspace_id, limit=limit, cursor=cursor)
     title = "Recent posts" if kind == "recent" else "Timeline"
     emit(json_output, data, lambda out: _print_post_table(out, data, title, cursor))
 
