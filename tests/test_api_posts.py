@@ -173,7 +173,9 @@ def test_a_cursor_alone_gives_the_rest_of_the_window(
             {"cursor": "not-a-cursor"},
             "cursor is not valid: pass the nextCursor of the previous page",
         ),
-        ({"cursor": "MjAyNi0xMS0yMlQwNDo1OToxMC4wMDAwMDA"}, "cursor is not valid"),
+        ({"cursor": "1795322110123456"}, "cursor is not valid"),
+        ({"cursor": "123456789012345678_abc"}, "cursor is not valid"),
+        ({"cursor": "-5_abc"}, "cursor is not valid"),
     ],
 )
 def test_listings_refuse_a_bad_limit_or_cursor(

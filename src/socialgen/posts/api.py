@@ -10,7 +10,7 @@ from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import ACCESS_DENIED, WorkspaceAccess, WorkspaceGuard
 from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT, POST_LIST_LIMIT
 from socialgen.posts import listing, service
-from socialgen.posts.cursor import MAX_CURSOR_CHARS
+from socialgen.posts.cursor import CURSOR_PATTERN
 from socialgen.posts.removal import remove_post
 from socialgen.posts.schemas import (
     ConversationListResponse,
@@ -43,9 +43,9 @@ ListLimit = Annotated[
 ListCursor = Annotated[
     str | None,
     Query(
-        min_length=1,
-        max_length=MAX_CURSOR_CHARS,
         description="The nextCursor of the previous page: the posts after it.",
+        # Documented, checked by posts.cursor (one message for the CLI and the API).
+        json_schema_extra={"pattern": CURSOR_PATTERN},
     ),
 ]
 
