@@ -308,7 +308,9 @@ def _print_post_table(out: Console, data: PostList, title: str, cursor: str | No
     if not data["posts"]:
         out.print(f"{title}: nothing more." if cursor else f"{title}: nothing in the last 90 days.")
         return
-    table = Table(title=f"{title} ({data['total']})", title_justify="left")
+    shown, total = len(data["posts"]), data["total"]
+    count = f"{shown} of {total}" if shown < total else f"{total}"
+    table = Table(title=f"{title} ({count})", title_justify="left")
     for column in ("id", "status", "type", "when", "post"):
         table.add_column(column, overflow="fold" if column == "id" else "ellipsis")
     for post in data["posts"]:
@@ -318,8 +320,7 @@ def _print_post_table(out: Console, data: PostList, title: str, cursor: str | No
     out.print(table)
     next_cursor = data.get("nextCursor")
     if next_cursor:
-        shown = len(data["posts"])
-        more = f"{data['total'] - shown} more" if cursor is None else "More"
+        more = f"{total - shown} more" if cursor is None else "More"
         out.print(
             f"{more} not shown: --limit N or --all for more at once, "
             f"or --cursor {next_cursor} for the next {shown}."
