@@ -303,6 +303,27 @@ def test_json_lists_the_whole_window_unless_paged(store: Store) -> None:
     assert sum(post_id in table_rest.stdout for post_id in newest) == 3
 
 
+def test_the_listing_json_is_written_in_chunks_as_one_document(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from socialgen.posts import cli as posts_cli
+    from socialgen.posts.cli import write_post_list
+
+    monkeypatch.setattr(posts_cli, "JSON_CHUNK_POSTS", 2)  # chunks joined, a short last one
+    many_drafts(store, 4)
+    store.post("Ünïcödé “quotes” and\nnew lines", status="scheduled", when=days_ahead(2))
+    for data in (ok_json("posts", "recent"), ok_json("posts", "recent", "--limit", "2")):
+        written = io.StringIO()
+        write_post_list(data, written)
+        assert written.getvalue() == json.dumps(data, ensure_ascii=False) + "\n"
+    empty = {"posts": [], "total": 0, "dateRange": {"from": "a", "to": "b"}}
+    written = io.StringIO()
+    write_post_list(empty, written)  # type: ignore[arg-type]
+    assert written.getvalue() == json.dumps(empty) + "\n"
+
+
 def test_bad_listing_options_are_refused(store: Store) -> None:
     for command in ("recent", "timeline"):
         refuse(store, ["posts", command, "--limit", "5", "--all"], "--limit N or --all")

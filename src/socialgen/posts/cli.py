@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+import sys
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
@@ -106,7 +107,27 @@ def _list_posts(
         with read_session(engine) as session:
             data = read(session, workspace_id, limit=limit, cursor=cursor)
     title = "Recent posts" if kind == "recent" else "Timeline"
-    emit(json_output, data, lambda out: _print_post_table(out, data, title, cursor))
+    if json_output:
+        write_post_list(data, sys.stdout)
+        return
+    emit(False, data, lambda out: _print_post_table(out, data, title, cursor))
+
+
+JSON_CHUNK_POSTS = 1000
+
+
+def write_post_list(data: PostList, stream: TextIO) -> None:
+    """`data` as emit's one JSON line, byte for byte, written 1,000 posts at a time: a
+    window of 100,000 posts never becomes one 50 MB string (and its encoded copy)."""
+    import json
+
+    posts = data["posts"]
+    stream.write('{"posts": [')
+    for start in range(0, len(posts), JSON_CHUNK_POSTS):
+        chunk = json.dumps(posts[start : start + JSON_CHUNK_POSTS], ensure_ascii=False)
+        stream.write((", " if start else "") + chunk[1:-1])  # without the brackets
+    rest = json.dumps({k: v for k, v in data.items() if k != "posts"}, ensure_ascii=False)
+    stream.write("], " + rest[1:] + "\n")
 
 
 @app.command()
