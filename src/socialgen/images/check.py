@@ -55,7 +55,8 @@ def check_image(data: bytes, what: str) -> CheckedImage:
         try:
             return _check(data, what)
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise _too_many_pixels(what) from None
+            # Named by its signature, so that a huge WebP is told WebP's own limit.
+            raise _too_many_pixels(what, None, format_name_of(data) or "") from None
 
 
 def _check(data: bytes, what: str) -> CheckedImage:

@@ -146,11 +146,10 @@ def _page(
     )
     if cursor is not None:
         after = decode_cursor(cursor)
+        # `<=` first: a range on the index (an OR alone makes SQLite sort the window).
         statement = statement.where(
-            sa.or_(
-                col(Post.timeline_at) < after.timeline_at,
-                sa.and_(col(Post.timeline_at) == after.timeline_at, col(Post.id) < after.post_id),
-            )
+            col(Post.timeline_at) <= after.timeline_at,
+            sa.or_(col(Post.timeline_at) < after.timeline_at, col(Post.id) < after.post_id),
         )
     if limit is not None:
         statement = statement.limit(limit + 1)  # one more: is there a next page?

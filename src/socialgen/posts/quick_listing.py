@@ -144,7 +144,8 @@ def _window(
     page_where, page_params = where, list(params)
     if cursor is not None:
         after = decode_cursor(cursor)
-        page_where += " AND (p.timeline_at < ? OR (p.timeline_at = ? AND p.id < ?))"
+        # As posts.listing: `<=` gives the index a range, the OR splits ties by id.
+        page_where += " AND p.timeline_at <= ? AND (p.timeline_at < ? OR p.id < ?)"
         page_params += [_stored(after.timeline_at), _stored(after.timeline_at), after.post_id]
     statement = f"{select} WHERE {page_where} ORDER BY p.timeline_at DESC, p.id DESC"
     if limit is not None:
