@@ -89,6 +89,9 @@ LISTINGS: dict[str, Listing] = {"recent_posts": recent_posts, "posts_timeline": 
 ENDPOINTS: dict[str, str] = {"recent-posts": "recent_posts", "posts-timeline": "posts_timeline"}
 
 
+PAGE_LIMIT = 50  # the table's default page
+
+
 def summary_ms(samples: Samples) -> str:
     """p50 and p99 by nearest rank, as this bench has always reported them."""
     return (
@@ -309,6 +312,20 @@ def run(
             print(
                 f"  !! {name} returned {returned} posts, the store holds {expected} in the window"
             )
+
+    print(f"\npages of {PAGE_LIMIT} (limit and cursor), {args.calls} calls each:")
+    for name, listing in LISTINGS.items():
+        with read_session(engine) as session:
+            first = listing(session, workspaces.main, limit=PAGE_LIMIT)
+        for page, cursor in (("first page", None), ("second page", first.get("nextCursor"))):
+
+            def paged(listing: Listing = listing, cursor: str | None = cursor) -> None:
+                with read_session(engine) as session:
+                    listing(session, workspaces.main, limit=PAGE_LIMIT, cursor=cursor)
+
+            samples = repeat_calls(paged, args.calls)
+            report.add(f"{name} {page}", {"p50_ms": samples.percentile(50) * 1000})
+            print(f"  {name:<15} {page:<12} {summary_ms(samples)}")
 
     for name, query in queries.items():
         print(f"\nwhere one {name} call goes (median and min of {args.calls} runs of each part):")

@@ -27,7 +27,7 @@ from socialgen.workspaces.bootstrap import LOCAL_OWNER_EMAIL
 from socialgen.workspaces.service import create_workspace, default_workspace
 
 OTHER_WORKSPACE_NAME = "bench-other"
-Listing = Callable[[Session, str], PostList]
+Listing = Callable[..., PostList]  # (session, workspace_id, *, limit=, cursor=)
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """How much memory does the largest accepted image upload cost?
 
-The largest image the checks accept is 39.9 megapixels (MAX_IMAGE_PIXELS is 40 M).
-For a JPEG (RGB) and a PNG (RGBA) of that size, and a WebP for comparison:
+The largest image the checks accept is 39.9 megapixels (MAX_IMAGE_PIXELS is 40 M),
+a WebP 15.96 megapixels (MAX_WEBP_PIXELS is 16 M). For a JPEG (RGB), a PNG (RGBA)
+and a WebP (RGB), each the largest of its format:
 
 * pipeline: `tests/upload_memory_probe.py` in a process of its own takes the file
   through the upload path (content check, logo shrunk to 400 px, the procedural
@@ -144,6 +145,12 @@ def show(label: str, figures: dict[str, float]) -> None:
     )
 
 
+def largest_size(format_name: str) -> tuple[int, int]:
+    from tests.upload_memory_probe import largest_size as probe_size
+
+    return probe_size(format_name)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--formats", nargs="+", default=["JPEG", "PNG", "WEBP"])
@@ -163,7 +170,11 @@ def main() -> None:
             path = Path(folder) / f"largest.{format_name.lower()}"
             run_probe(["--make", format_name, str(path)], env)
             size = path.stat().st_size / 1e6
-            print(f"{format_name}, 7300x5465 (39.9 MP), {size:.2f} MB file:")
+            width, height = largest_size(format_name)
+            print(
+                f"{format_name}, {width}x{height} ({width * height / 1e6:.1f} MP), "
+                f"{size:.2f} MB file:"
+            )
             started = time.perf_counter()
             figures = json.loads(run_probe([str(path)], env).strip().splitlines()[-1])
             show("pipeline", figures)

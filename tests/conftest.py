@@ -231,6 +231,7 @@ def live_server(store: Store) -> Iterator[LiveServer]:
     thread.join(timeout=10)
 
 
+from tests.carousel_support import files_at  # noqa: E402,F401  (folder and bucket)
 from tests.generation_support import fake_ai  # noqa: E402,F401  (a shared fixture)
 from tests.s3_support import bucket, faulty_bucket, s3_server  # noqa: E402,F401
 from tests.scripted_support import scripted_client, scripted_images, scripted_model  # noqa: E402,F401

@@ -77,6 +77,7 @@ def test_recent_posts_returns_the_window_with_spec_fields(
     posts = body["data"]["posts"]
     assert [p["id"] for p in posts] == [scheduled.id, draft.id, published.id]
     assert body["data"]["total"] == 3
+    assert set(body["data"]) == {"posts", "total", "dateRange"}  # no nextCursor unasked
     assert set(body["data"]["dateRange"]) == {"from", "to"}
     assert body["data"]["dateRange"]["to"] >= posts[0]["scheduledAt"]
     for post in posts:
@@ -98,6 +99,93 @@ def test_timeline_excludes_drafts(client: TestClient, store: Store, owner: dict[
 
     assert response.status_code == 200
     assert [p["id"] for p in response.json()["data"]["posts"]] == [scheduled.id, published.id]
+
+
+def page_through(
+    client: TestClient, url: str, headers: dict[str, str], limit: int
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """Every post id, following nextCursor page by page; and each page's data."""
+    seen: list[str] = []
+    pages: list[dict[str, Any]] = []
+    params: dict[str, Any] = {"limit": limit}
+    while True:
+        response = client.get(url, headers=headers, params=params)
+        assert response.status_code == 200, response.text
+        data = response.json()["data"]
+        pages.append(data)
+        seen += [post["id"] for post in data["posts"]]
+        if data["nextCursor"] is None:
+            return seen, pages
+        params = {"limit": limit, "cursor": data["nextCursor"]}
+
+
+def test_listings_page_by_limit_and_cursor_without_repeats_or_gaps(
+    client: TestClient, store: Store, owner: dict[str, str]
+) -> None:
+    tie = days_ago(3)
+    for number in range(4):  # the same timeline time: the cursor must split ties exactly
+        store.post(f"tie {number}", status=PostStatus.PUBLISHED, when=tie)
+    store.post("future", status=PostStatus.SCHEDULED, when=days_ahead(9))
+    for number in range(3):
+        store.post(f"draft {number}", when=days_ago(number + 1))
+    store.post("too old", status=PostStatus.PUBLISHED, when=days_ago(100))
+
+    for path, expected_total, sizes in (
+        ("recent-posts", 8, [3, 3, 2]),
+        ("posts-timeline", 5, [3, 2]),
+    ):
+        url = f"{BASE}/{path}/{store.workspace_id}"
+        whole = client.get(url, headers=owner).json()["data"]
+        seen, pages = page_through(client, url, owner, limit=3)
+
+        assert len(seen) == len(set(seen)) == expected_total
+        assert set(seen) == {post["id"] for post in whole["posts"]}
+        assert [len(page["posts"]) for page in pages] == sizes
+        assert {page["total"] for page in pages} == {expected_total}  # the whole window
+        assert {page["dateRange"]["to"] for page in pages} == {whole["dateRange"]["to"]}
+        assert all(set(page["posts"][0]) == POST_KEYS for page in pages)
+    # A limit as large as the window: one page, no next one.
+    one = client.get(f"{BASE}/recent-posts/{store.workspace_id}?limit=8", headers=owner).json()
+    assert len(one["data"]["posts"]) == 8
+    assert one["data"]["nextCursor"] is None
+
+
+def test_a_cursor_alone_gives_the_rest_of_the_window(
+    client: TestClient, store: Store, owner: dict[str, str]
+) -> None:
+    newest = [store.post(f"post {n}", when=days_ago(10 - n)).id for n in range(5)][::-1]
+    url = f"{BASE}/recent-posts/{store.workspace_id}"
+    first = client.get(url, headers=owner, params={"limit": 2}).json()["data"]
+
+    rest = client.get(url, headers=owner, params={"cursor": first["nextCursor"]}).json()["data"]
+
+    assert [post["id"] for post in first["posts"]] == newest[:2]
+    assert [post["id"] for post in rest["posts"]] == newest[2:]
+    assert rest["nextCursor"] is None
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"limit": "0"}, "limit must be a positive integer"),
+        ({"limit": "1001"}, "limit must be at most 1000"),
+        (
+            {"cursor": "not-a-cursor"},
+            "cursor is not valid: pass the nextCursor of the previous page",
+        ),
+        ({"cursor": "1795322110123456"}, "cursor is not valid"),
+        ({"cursor": "123456789012345678_abc"}, "cursor is not valid"),
+        ({"cursor": "-5_abc"}, "cursor is not valid"),
+    ],
+)
+def test_listings_refuse_a_bad_limit_or_cursor(
+    client: TestClient, store: Store, owner: dict[str, str], params: dict[str, str], message: str
+) -> None:
+    for path in ("recent-posts", "posts-timeline"):
+        response = client.get(f"{BASE}/{path}/{store.workspace_id}", headers=owner, params=params)
+        assert response.status_code == 400
+        assert response.json()["success"] is False
+        assert response.json()["message"].startswith(message)
 
 
 def test_recent_posts_requires_a_bearer_token(client: TestClient, store: Store) -> None:

@@ -40,7 +40,7 @@ def pdf_pages(data: bytes) -> list[tuple[float, float]]:
 
 
 def test_a_carousel_streams_its_plan_images_pdf_then_the_stored_carousel(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    files_at: str, client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
 ) -> None:
     events = create(
         client,
@@ -123,7 +123,7 @@ def test_the_carousel_is_reachable_from_its_post(
 
 
 def test_reference_images_logo_and_profile_picture_as_multipart(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    files_at: str, client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
 ) -> None:
     files = [
         ("referenceImages", ("a.png", png("#112233"), "image/png")),
@@ -157,7 +157,7 @@ def test_reference_images_logo_and_profile_picture_as_multipart(
 
 
 def test_files_are_only_served_to_their_workspace(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    files_at: str, client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
 ) -> None:
     carousel = create(client, store, headers, json={"prompt": "x", "slideCount": 2})[-1]
     pdf_url = carousel.data["data"]["pdfUrl"]
@@ -231,7 +231,7 @@ def test_bad_input_is_refused_before_anything_is_made(
 
 
 def test_an_oversized_image_is_refused(
-    client: TestClient, store: Store, headers: dict[str, str]
+    files_at: str, client: TestClient, store: Store, headers: dict[str, str]
 ) -> None:
     from socialgen.limits import MAX_IMAGE_BYTES
 
@@ -260,6 +260,7 @@ def test_the_quota_is_checked_first(
 
 
 def test_a_failed_image_leaves_nothing_and_refunds_the_quota(
+    files_at: str,
     client: TestClient,
     store: Store,
     headers: dict[str, str],
@@ -301,7 +302,7 @@ def test_images_come_from_the_configured_provider(
 
 
 def test_regenerating_a_slide_replaces_its_image_pdf_and_thumbnail(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    files_at: str, client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
 ) -> None:
     carousel = create(client, store, headers, json={"prompt": "x", "slideCount": 3})[-1].data[
         "data"
@@ -338,7 +339,7 @@ def test_regenerating_a_slide_replaces_its_image_pdf_and_thumbnail(
 
 
 def test_regenerate_with_new_reference_images_as_multipart(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    files_at: str, client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
 ) -> None:
     carousel = create(client, store, headers, json={"prompt": "x", "slideCount": 2})[-1].data[
         "data"
@@ -493,7 +494,7 @@ def test_templates_are_public_and_distinct(client: TestClient) -> None:
 
 
 def test_deleting_the_post_deletes_the_carousel(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    files_at: str, client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
 ) -> None:
     carousel = create(client, store, headers, json={"prompt": "x", "slideCount": 2})[-1].data[
         "data"

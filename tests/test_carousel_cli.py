@@ -29,7 +29,7 @@ def create_json(*args: str) -> dict[str, object]:
 
 
 def test_create_prints_the_plan_each_image_and_the_files(
-    store: Store, fake_ai: FakeAI, tmp_path: Path
+    files_at: str, store: Store, fake_ai: FakeAI, tmp_path: Path
 ) -> None:
     logo = tmp_path / "logo.png"
     logo.write_bytes(png("#ff0000", (32, 32)))
@@ -54,7 +54,7 @@ def test_create_prints_the_plan_each_image_and_the_files(
     assert Path(thumbnail.split(None, 1)[1]).read_bytes().startswith(b"\x89PNG")
 
 
-def test_regenerate_list_and_show(store: Store, fake_ai: FakeAI) -> None:
+def test_regenerate_list_and_show(files_at: str, store: Store, fake_ai: FakeAI) -> None:
     carousel = create_json("shipping", "--slides", "2")
     carousel_id = str(carousel["carouselId"])
     result = runner.invoke(

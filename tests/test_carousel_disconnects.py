@@ -32,10 +32,9 @@ from socialgen.carousels.schemas import CarouselRequest
 from socialgen.carousels.service import create_carousel
 from socialgen.drafting.caller import Caller
 from socialgen.files import store as file_store
-from socialgen.files.store import file_path
 from socialgen.render import pdf, thumbnail
 from socialgen.store.tables import Carousel
-from tests.carousel_support import CREATE_URL, counts, png
+from tests.carousel_support import CREATE_URL, counts, png, stored_keys
 from tests.conftest import Store
 from tests.generation_support import parse_sse
 
@@ -165,7 +164,7 @@ def settle(store: Store, expected: Callable[[dict[str, int]], bool]) -> dict[str
 def assert_nothing_left(store: Store, before: dict[str, int]) -> None:
     after = settle(store, lambda now: now == before)
     assert after == before  # no folder, no files, no rows, the quota given back
-    assert not list((store.home / "files").glob("*/carousels/*"))
+    assert not [key for key in stored_keys(store) if key.split("/")[1] == "carousels"]
 
 
 def create_json(slides: int = SLIDES) -> dict[str, Any]:
@@ -177,7 +176,11 @@ def count(names: list[str], name: str) -> int:
 
 
 def test_leaving_after_the_plan_while_the_logo_is_stored(
-    server: Server, store: Store, cleaned: threading.Event, monkeypatch: pytest.MonkeyPatch
+    files_at: str,
+    server: Server,
+    store: Store,
+    cleaned: threading.Event,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gate = Gate()
 
@@ -200,6 +203,7 @@ def test_leaving_after_the_plan_while_the_logo_is_stored(
 
 @pytest.mark.parametrize("images_seen", range(1, SLIDES + 1))
 def test_leaving_after_each_image(
+    files_at: str,
     server: Server,
     store: Store,
     cleaned: threading.Event,
@@ -237,6 +241,7 @@ def test_leaving_after_each_image(
     ids=["pdf", "thumbnail"],
 )
 def test_leaving_during_the_render(
+    files_at: str,
     server: Server,
     store: Store,
     cleaned: threading.Event,
@@ -252,7 +257,11 @@ def test_leaving_during_the_render(
 
 
 def test_leaving_during_the_save_keeps_the_whole_carousel(
-    server: Server, store: Store, cleaned: threading.Event, monkeypatch: pytest.MonkeyPatch
+    files_at: str,
+    server: Server,
+    store: Store,
+    cleaned: threading.Event,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The save goes on in its thread and commits: the carousel is then kept whole,
     every file it names on disk, its post counted against the quota."""
@@ -270,8 +279,8 @@ def test_leaving_during_the_save_keeps_the_whole_carousel(
     record = repository.load_carousel(store.engine, store.workspace_id, carousel_id)
     named = {record.carousel.pdf_file, record.carousel.thumbnail_file}
     named |= {slide.image_file for slide in record.slides}
-    folder = file_path(store.workspace_id, assets.carousel_folder(carousel_id))
-    on_disk = {f"{assets.carousel_folder(carousel_id)}/{p.name}" for p in folder.iterdir()}
+    folder = f"{store.workspace_id}/{assets.carousel_folder(carousel_id)}/"
+    on_disk = {key.split("/", 1)[1] for key in stored_keys(store) if key.startswith(folder)}
     assert on_disk == named
     assert after["files"] == before["files"] + len(named)
 
@@ -289,7 +298,7 @@ class OneImageFails:
 
 
 def test_a_failed_image_leaves_no_file_from_the_images_still_coming(
-    store: Store, scripted_model: ScriptedModel
+    files_at: str, store: Store, scripted_model: ScriptedModel
 ) -> None:
     """The other images of a failed run arrive after its cleanup: none is stored."""
     before = counts(store)

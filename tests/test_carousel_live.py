@@ -9,13 +9,13 @@ import httpx
 import pypdfium2 as pdfium
 import pytest
 
-from tests.carousel_support import CREATE_URL, counts, typed_events
+from tests.carousel_support import CREATE_URL, counts, stored_keys, typed_events
 from tests.conftest import LiveServer, Store
 from tests.generation_support import FakeAI
 
 
 def test_a_carousel_over_a_real_socket_then_its_pdf(
-    live_server: LiveServer, store: Store, fake_ai: FakeAI
+    files_at: str, live_server: LiveServer, store: Store, fake_ai: FakeAI
 ) -> None:
     headers = {"x-api-key": store.api_key(), "Accept": "text/event-stream"}
     response = httpx.post(
@@ -33,7 +33,11 @@ def test_a_carousel_over_a_real_socket_then_its_pdf(
 
 
 def test_a_client_that_leaves_mid_way_leaves_nothing_behind(
-    live_server: LiveServer, store: Store, fake_ai: FakeAI, monkeypatch: pytest.MonkeyPatch
+    files_at: str,
+    live_server: LiveServer,
+    store: Store,
+    fake_ai: FakeAI,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("SOCIALGEN_IMAGE_MODEL", "openai/fake-image-model")
     monkeypatch.setenv("SOCIALGEN_IMAGE_API_BASE", fake_ai.server.env()["SOCIALGEN_API_BASE"])
@@ -68,7 +72,7 @@ def _mean_colour(image: object) -> tuple[float, ...]:
 
 
 def test_two_slides_regenerated_at_once_both_reach_the_pdf(
-    live_server: LiveServer, store: Store, fake_ai: FakeAI
+    files_at: str, live_server: LiveServer, store: Store, fake_ai: FakeAI
 ) -> None:
     import io
     import threading
@@ -125,8 +129,11 @@ def test_two_slides_regenerated_at_once_both_reach_the_pdf(
         stored = _mean_colour(Image.open(io.BytesIO(read_file(store.workspace_id, images[index]))))
         assert all(abs(a - b) < 12 for a, b in zip(shown, stored, strict=True)), index
     document.close()
-    # Nothing on disk that the carousel does not use.
-    folder = store.home / "files" / store.workspace_id / "carousels" / created["carouselId"]
-    on_disk = {f"carousels/{created['carouselId']}/{p.name}" for p in folder.iterdir()}
+    # Nothing stored (on disk or in the bucket) that the carousel does not use.
+    on_disk = {
+        key.split("/", 1)[1]
+        for key in stored_keys(store)
+        if key.startswith(f"{store.workspace_id}/carousels/{created['carouselId']}/")
+    }
     used = {record.carousel.pdf_file, record.carousel.thumbnail_file, *images}
     assert on_disk == used

@@ -80,7 +80,7 @@ def _plan(store: Store, slides: int = 4) -> object:
 
 
 def test_closing_the_stream_mid_way_removes_its_files_and_refunds(
-    store: Store, fake_ai: FakeAI
+    files_at: str, store: Store, fake_ai: FakeAI
 ) -> None:
     before = counts(store)
     plan = _plan(store)
@@ -102,7 +102,7 @@ def test_closing_the_stream_mid_way_removes_its_files_and_refunds(
 
 
 def test_cancelling_the_task_mid_way_removes_its_files_and_refunds(
-    store: Store, fake_ai: FakeAI
+    files_at: str, store: Store, fake_ai: FakeAI
 ) -> None:
     before = counts(store)
     plan = _plan(store)

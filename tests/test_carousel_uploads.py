@@ -135,6 +135,28 @@ def test_our_pixel_limit_is_below_pillows_own() -> None:
     assert message == "brandLogo has too many pixels (7000x7000): at most 40 megapixels are allowed"
 
 
+def test_webp_has_a_lower_pixel_limit_than_the_other_formats() -> None:
+    # 16 megapixels and one row: refused by its header, naming the WebP limit ...
+    over = io.BytesIO()
+    Image.new("RGB", (4000, 4001), (9, 9, 9)).save(over, "WEBP", quality=10)
+    # ... while a PNG of the same size, under the 40 MP limit, passes.
+    png = io.BytesIO()
+    Image.new("RGB", (4000, 4001), (9, 9, 9)).save(png, "PNG", compress_level=1)
+
+    assert refused(over.getvalue()) == (
+        "brandLogo has too many pixels (4000x4001): "
+        "at most 16 megapixels are allowed for a WebP image"
+    )
+    assert check_image(png.getvalue(), "brandLogo").height == 4001
+
+
+def test_a_webp_of_exactly_sixteen_megapixels_is_accepted() -> None:
+    at_limit = io.BytesIO()
+    Image.new("RGB", (4000, 4000), (9, 9, 9)).save(at_limit, "WEBP", quality=10)
+
+    assert check_image(at_limit.getvalue(), "brandLogo").media_type == "image/webp"
+
+
 @pytest.mark.parametrize("format_name", ["PNG", "JPEG", "WEBP", "GIF"])
 def test_a_truncated_image_is_refused(format_name: str) -> None:
     whole = io.BytesIO()

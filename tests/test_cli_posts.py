@@ -255,6 +255,83 @@ def test_listings_human_output(store: Store) -> None:
     assert "{" not in result.stdout
 
 
+def many_drafts(store: Store, count: int) -> list[str]:
+    """`count` drafts in one transaction, newest first (one day apart)."""
+    from socialgen.posts.service import create_draft
+
+    with transaction(store.engine) as session:
+        posts = [create_draft(session, store.workspace_id, f"Draft {n}") for n in range(count)]
+        for age, post in enumerate(posts):
+            post.updated_at = days_ago(age % 80) - timedelta(minutes=age)
+            post.place_on_timeline()
+            session.add(post)
+        return [post.id for post in posts]
+
+
+def test_the_table_shows_the_newest_fifty_and_says_how_many_more(store: Store) -> None:
+    newest = many_drafts(store, 53)
+    wide = {"COLUMNS": "200"}
+
+    table = run("posts", "recent", env=wide)
+    three = run("posts", "recent", "--limit", "3", env=wide)
+    every = run("posts", "recent", "--all", env=wide)
+
+    assert table.exit_code == 0, table.output
+    assert sum(post_id in table.stdout for post_id in newest) == 50
+    assert newest[0] in table.stdout and newest[52] not in table.stdout
+    assert "3 more not shown: --limit N or --all" in table.stdout
+    assert "Recent posts (50 of 53)" in table.stdout
+    assert sum(post_id in three.stdout for post_id in newest) == 3
+    assert "50 more not shown" in three.stdout
+    assert all(post_id in every.stdout for post_id in newest)
+    assert "more not shown" not in every.stdout
+
+
+def test_json_lists_the_whole_window_unless_paged(store: Store) -> None:
+    newest = many_drafts(store, 53)
+
+    whole = ok_json("posts", "recent")
+    first = ok_json("posts", "recent", "--limit", "50")
+    rest = ok_json("posts", "recent", "--limit", "50", "--cursor", first["nextCursor"])
+    table_rest = run("posts", "recent", "--cursor", first["nextCursor"], env={"COLUMNS": "200"})
+
+    assert [post["id"] for post in whole["posts"]] == newest
+    assert set(whole) == {"posts", "total", "dateRange"}
+    assert [post["id"] for post in first["posts"] + rest["posts"]] == newest
+    assert first["total"] == rest["total"] == 53
+    assert rest["nextCursor"] is None
+    assert sum(post_id in table_rest.stdout for post_id in newest) == 3
+
+
+def test_the_listing_json_is_written_in_chunks_as_one_document(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from socialgen.posts import cli as posts_cli
+    from socialgen.posts.cli import write_post_list
+
+    monkeypatch.setattr(posts_cli, "JSON_CHUNK_POSTS", 2)  # chunks joined, a short last one
+    many_drafts(store, 4)
+    store.post("Ünïcödé “quotes” and\nnew lines", status="scheduled", when=days_ahead(2))
+    for data in (ok_json("posts", "recent"), ok_json("posts", "recent", "--limit", "2")):
+        written = io.StringIO()
+        write_post_list(data, written)
+        assert written.getvalue() == json.dumps(data, ensure_ascii=False) + "\n"
+    empty = {"posts": [], "total": 0, "dateRange": {"from": "a", "to": "b"}}
+    written = io.StringIO()
+    write_post_list(empty, written)  # type: ignore[arg-type]
+    assert written.getvalue() == json.dumps(empty) + "\n"
+
+
+def test_bad_listing_options_are_refused(store: Store) -> None:
+    for command in ("recent", "timeline"):
+        refuse(store, ["posts", command, "--limit", "5", "--all"], "--limit N or --all")
+        refuse(store, ["posts", command, "--limit", "0"], "limit must be a positive integer")
+        refuse(store, ["posts", command, "--limit", "1001"], "limit must be at most 1000")
+        refuse(store, ["posts", command, "--cursor", "zzz"], "cursor is not valid")
+
+
 # --------------------------------------------------------------------------- workspaces
 
 

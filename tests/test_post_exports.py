@@ -324,7 +324,11 @@ def test_import_csv_and_json(store: Store, tmp_path: Path) -> None:
         ),
     )
 
-    data = imported(run("posts", "import", csv_file, "--json"))
+    counts = imported(run("posts", "import", csv_file, "--json"))
+    assert counts == {"imported": 3, "scheduled": 1}  # ids only when asked for
+    data = imported(
+        run("posts", "import", csv_file, "--json", "--ids", "-w", store.workspace("Ids"))
+    )
 
     assert (data["imported"], data["scheduled"]) == (3, 1)
     with read_session(store.engine) as session:
@@ -357,7 +361,12 @@ def test_import_csv_and_json(store: Store, tmp_path: Path) -> None:
     )
     human = run("posts", "import", json_file)
     assert human.exit_code == 0, human.output
-    assert "Imported 2 posts (1 scheduled)" in human.stdout
+    assert human.stdout.strip().splitlines() == ["Imported 2 posts (1 scheduled)"]
+    other = store.workspace("Listed")
+    listed = run("posts", "import", json_file, "--ids", "-w", other).stdout.strip().splitlines()
+    assert listed[0] == "Imported 2 posts (1 scheduled)"
+    assert {p.id for p in post_rows(store, other)} == set(listed[1:])
+    assert len(listed) == 3
     wrapped = write(tmp_path, "wrapped.json", json.dumps({"posts": [{"content": "Wrapped"}]}))
     assert imported(run("posts", "import", wrapped, "--json"))["imported"] == 1
 
@@ -436,6 +445,41 @@ def test_import_refuses_bad_files_and_imports_nothing(store: Store, tmp_path: Pa
     assert error["success"] is False
     assert "row 2: unknown status 'sent'" in error["message"]
     assert snapshot(store) == before
+
+
+def test_a_large_import_goes_in_whole_or_not_at_all(store: Store, tmp_path: Path) -> None:
+    from socialgen.errors import BadRequest
+    from socialgen.posts.imports import INSERT_BATCH_ROWS, import_posts, parse_import
+    from socialgen.store.engine import transaction
+
+    count = INSERT_BATCH_ROWS * 2 + 7  # three batches
+    soon = days_ahead(1)
+    rows = [["", f"Theme {n}", "", "", f"Post number {n}"] for n in range(count - 1)]
+    rows.append([iso(soon) or "", "", "scheduled", "", "The last one"])
+    path = Path(write(tmp_path, "many.csv", csv_text(list(CSV_HEADER), *rows)))
+    parsed = parse_import(path)
+    before = snapshot(store)
+
+    # The last row's date passes between the check and the insert: two batches are in
+    # by then, and the transaction takes them back.
+    later = soon + timedelta(minutes=1)
+    with (
+        pytest.raises(BadRequest, match=f"Nothing imported: row {count + 1}: "),
+        transaction(store.engine) as session,
+    ):
+        import_posts(session, store.workspace_id, parsed, now=later)
+    assert snapshot(store) == before
+
+    data = imported(run("posts", "import", str(path), "--json"))
+    assert data == {"imported": count, "scheduled": 1}
+    with read_session(store.engine) as session:
+        for table in (Post, PostVersion, Conversation):
+            assert session.scalar(sa.select(sa.func.count()).select_from(table)) == count
+        titles = session.scalars(sa.select(col(Conversation.title))).all()
+    assert "Theme 4000" in titles and "The last one" in titles
+    newest = json.loads(run("posts", "recent", "--json", "--limit", "2").stdout)["posts"]
+    # Scheduled ahead first, then the file's last draft: rows keep the file's order.
+    assert [post["postContent"] for post in newest] == ["The last one", f"Post number {count - 2}"]
 
 
 def test_export_then_import_round_trip(store: Store, tmp_path: Path) -> None:

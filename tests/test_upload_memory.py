@@ -19,6 +19,7 @@ import pytest
 PROBE = Path(__file__).with_name("upload_memory_probe.py")
 ROOT = PROBE.parent.parent
 LARGEST_PIXELS = 7300 * 5465  # the probe's image: just under MAX_IMAGE_PIXELS
+LARGEST_WEBP_PIXELS = 4600 * 3470  # just under MAX_WEBP_PIXELS
 MIB = 1024 * 1024
 
 pytestmark = pytest.mark.skipif(
@@ -57,3 +58,12 @@ def test_a_largest_png_is_decoded_at_full_size_once_and_never_copied(tmp_path: P
     decoded = LARGEST_PIXELS * 4 / MIB
 
     assert growth_mb("PNG", tmp_path) < decoded + 48
+
+
+def test_a_largest_webp_stays_within_a_few_decoded_copies(tmp_path: Path) -> None:
+    # No scaled decoding either, and libwebp holds about four RGBA-sized buffers
+    # while it decodes (~240 MB at 15.96 MP, 61 MB each): a 39.9 MP WebP grew
+    # `serve` by 666 MB, hence the 16 MP cap (test_carousel_uploads refuses above it).
+    decoded = LARGEST_WEBP_PIXELS * 4 / MIB
+
+    assert growth_mb("WEBP", tmp_path) < 5 * decoded

@@ -15,7 +15,8 @@ worst. Linux and macOS (ru_maxrss is in KiB on Linux, bytes on macOS).
     python tests/upload_memory_probe.py /tmp/logo.png
     python tests/upload_memory_probe.py --make PNG /tmp/logo.png   # the largest accepted
 
-`--make` writes the largest image the upload checks accept (39.9 megapixels) in
+`--make` writes the largest image the upload checks accept (39.9 megapixels, a
+WebP 15.96) in
 its own process, so that making it costs the measuring process nothing.
 """
 
@@ -28,8 +29,15 @@ import sys
 import threading
 from pathlib import Path
 
-# 7300 x 5465 = 39.9 megapixels: just under MAX_IMAGE_PIXELS (40 M).
+# 7300 x 5465 = 39.9 megapixels: just under MAX_IMAGE_PIXELS (40 M); WebP's own
+# limit is lower (MAX_WEBP_PIXELS, 16 M): 4600 x 3470 = 15.96 megapixels.
 LARGEST = (7300, 5465)
+LARGEST_WEBP = (4600, 3470)
+
+
+def largest_size(format_name: str) -> tuple[int, int]:
+    """The largest picture of this format the upload checks accept."""
+    return LARGEST_WEBP if format_name.upper() == "WEBP" else LARGEST
 
 
 def _status_mb(field: str) -> float | None:
@@ -88,10 +96,11 @@ def small_like(data: bytes) -> bytes:
 
 
 def make_largest(format_name: str, path: Path) -> None:
-    """A 39.9 MP logo-like picture: JPEG as RGB, PNG as RGBA (the costliest)."""
+    """The largest accepted logo-like picture (39.9 MP; WebP 15.96 MP): JPEG and
+    WebP as RGB, PNG as RGBA (the costliest)."""
     from PIL import Image, ImageDraw
 
-    image = Image.new("RGB", LARGEST, (30, 90, 160))
+    image = Image.new("RGB", largest_size(format_name), (30, 90, 160))
     draw = ImageDraw.Draw(image)
     draw.ellipse((1000, 1000, 5000, 4000), (220, 80, 40))
     draw.rectangle((200, 200, 2000, 900), (250, 250, 250))

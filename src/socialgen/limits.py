@@ -43,6 +43,11 @@ MAX_PAGE_LIMIT = 100
 MAX_PAGE = 1_000_000  # SPEC.md gives none; 100 million conversations at the largest limit
 PAGE = IntRange("page", 1, MAX_PAGE)
 PAGE_LIMIT = IntRange("limit", 1, MAX_PAGE_LIMIT)
+# recent-posts and posts-timeline: `limit` is optional (SPEC.md: the whole window);
+# the terminal table shows the newest DEFAULT_TABLE_POSTS unless told otherwise.
+MAX_POST_LIST_LIMIT = 1000
+POST_LIST_LIMIT = IntRange("limit", 1, MAX_POST_LIST_LIMIT)
+DEFAULT_TABLE_POSTS = 50
 
 DEFAULT_TOKEN_DAYS = 30
 MAX_TOKEN_DAYS = 3650
@@ -61,6 +66,10 @@ CALENDAR_LENGTHS = (7, 30)
 MAX_REFERENCE_IMAGES = 5  # SPEC.md: generate-with-images
 MAX_IMAGE_BYTES = 8 * 1024 * 1024  # any one uploaded or fetched image
 MAX_IMAGE_PIXELS = 40_000_000  # decoded size; refuses decompression bombs
+# WebP has no scaled decoding and Pillow's decoder keeps extra full-size buffers: a
+# 39.9 MP WebP grew `serve` by 666 MB. Slides are 1080x1350 (1.5 MP), so 16 MP is
+# still ten times what a slide can show.
+MAX_WEBP_PIXELS = 16_000_000
 DEFAULT_SLIDES = 6
 MIN_SLIDES = 2
 MAX_SLIDES = 12  # carousel create

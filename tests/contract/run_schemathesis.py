@@ -187,7 +187,7 @@ def _seed_here(home: Path) -> None:
     token = cli("token", "create", "contract@example.com")["token"]
     posts_file = home / "seed-posts.json"
     posts_file.write_text(json.dumps(SEED_POSTS), encoding="utf-8")
-    post_ids = cli("posts", "import", str(posts_file), "--workspace", workspace)["postIds"]
+    post_ids = cli("posts", "import", str(posts_file), "--ids", "--workspace", workspace)["postIds"]
     style = cli("style", "create", "Contract style", "--workspace", workspace)["_id"]
     seeds = {
         "CONTRACT_WORKSPACE": workspace,

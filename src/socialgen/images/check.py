@@ -20,7 +20,7 @@ from pathlib import Path
 from PIL import Image, UnidentifiedImageError
 
 from socialgen.errors import BadRequest
-from socialgen.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS
+from socialgen.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_WEBP_PIXELS
 from socialgen.local_files import read_regular_file
 
 # Pillow format name -> media type. Nothing else is accepted (no SVG, TIFF, BMP ...).
@@ -55,7 +55,8 @@ def check_image(data: bytes, what: str) -> CheckedImage:
         try:
             return _check(data, what)
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise _too_many_pixels(what) from None
+            # Named by its signature, so that a huge WebP is told WebP's own limit.
+            raise _too_many_pixels(what, None, format_name_of(data) or "") from None
 
 
 def _check(data: bytes, what: str) -> CheckedImage:
@@ -65,8 +66,8 @@ def _check(data: bytes, what: str) -> CheckedImage:
             format_name = image.format or ""
             width, height = image.size
             # The header's size, before a single pixel is decoded.
-            if width * height > MAX_IMAGE_PIXELS:
-                raise _too_many_pixels(what, (width, height))
+            if width * height > pixel_limit(format_name):
+                raise _too_many_pixels(what, (width, height), format_name)
             image.verify()  # structure and checksums, without decoding the pixels
         # verify() leaves the image unusable and misses truncated pixel data:
         # decode it for real (bounded by the pixel check above), as small as the
@@ -114,11 +115,20 @@ def read_image_file(path: Path, what: str) -> CheckedImage:
     return check_image(data, f"{what} file {path}")
 
 
-def _too_many_pixels(what: str, size: tuple[int, int] | None = None) -> BadRequest:
+def pixel_limit(format_name: str) -> int:
+    """The most pixels an image of this Pillow format may decode to."""
+    return MAX_WEBP_PIXELS if format_name == "WEBP" else MAX_IMAGE_PIXELS
+
+
+def _too_many_pixels(
+    what: str, size: tuple[int, int] | None = None, format_name: str = ""
+) -> BadRequest:
     shown = f" ({size[0]}x{size[1]})" if size else ""
+    limit = pixel_limit(format_name)
+    kind = " for a WebP image" if format_name == "WEBP" else ""
     return BadRequest(
         f"{what} has too many pixels{shown}: at most "
-        f"{MAX_IMAGE_PIXELS / 1_000_000:g} megapixels are allowed"
+        f"{limit / 1_000_000:g} megapixels are allowed{kind}"
     )
 
 

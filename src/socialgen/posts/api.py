@@ -8,8 +8,9 @@ from fastapi import APIRouter, Body, Depends, Path, Query
 
 from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import ACCESS_DENIED, WorkspaceAccess, WorkspaceGuard
-from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT
+from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT, POST_LIST_LIMIT
 from socialgen.posts import listing, service
+from socialgen.posts.cursor import CURSOR_PATTERN
 from socialgen.posts.removal import remove_post
 from socialgen.posts.schemas import (
     ConversationListResponse,
@@ -29,30 +30,60 @@ RecentPostsCaller = Annotated[
 ]
 WorkspaceCaller = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
 PostIdPath = Annotated[str, Path(alias="postId")]
+# Optional paging of the two post listings; without both, SPEC.md's response as is.
+ListLimit = Annotated[
+    int | None,
+    Query(
+        ge=POST_LIST_LIMIT.low,
+        le=POST_LIST_LIMIT.high,
+        description="At most this many posts (latest first); the answer then carries "
+        "nextCursor. Without limit and cursor: the whole window, as SPEC.md shapes it.",
+    ),
+]
+ListCursor = Annotated[
+    str | None,
+    Query(
+        description="The nextCursor of the previous page: the posts after it.",
+        # Documented, checked by posts.cursor (one message for the CLI and the API).
+        json_schema_extra={"pattern": CURSOR_PATTERN},
+    ),
+]
 
 
 @router.get(
     "/recent-posts/{workspaceId}",
     response_model=PostListResponse,
-    responses=error_responses(401, 403, 500),
+    responses=error_responses(400, 401, 403, 500),
 )
 @fails_with("Failed to retrieve recent posts")
-def get_recent_posts(caller: RecentPostsCaller, engine: EngineDep) -> PostListResponse:
+def get_recent_posts(
+    caller: RecentPostsCaller,
+    engine: EngineDep,
+    limit: ListLimit = None,
+    cursor: ListCursor = None,
+) -> PostListResponse:
     """Drafts, scheduled and published posts of the last 90 days, plus future scheduled posts."""
     with read_session(engine) as session:
-        return {"success": True, "data": listing.recent_posts(session, caller.workspace_id)}
+        data = listing.recent_posts(session, caller.workspace_id, limit=limit, cursor=cursor)
+    return {"success": True, "data": data}
 
 
 @router.get(
     "/posts-timeline/{workspaceId}",
     response_model=PostListResponse,
-    responses=error_responses(401, 403, 500),
+    responses=error_responses(400, 401, 403, 500),
 )
 @fails_with("Failed to retrieve the posts timeline")
-def get_posts_timeline(caller: WorkspaceCaller, engine: EngineDep) -> PostListResponse:
+def get_posts_timeline(
+    caller: WorkspaceCaller,
+    engine: EngineDep,
+    limit: ListLimit = None,
+    cursor: ListCursor = None,
+) -> PostListResponse:
     """Published posts of the last 90 days plus future scheduled posts; no drafts."""
     with read_session(engine) as session:
-        return {"success": True, "data": listing.posts_timeline(session, caller.workspace_id)}
+        data = listing.posts_timeline(session, caller.workspace_id, limit=limit, cursor=cursor)
+    return {"success": True, "data": data}
 
 
 @router.get(

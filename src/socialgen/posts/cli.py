@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+import sys
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
@@ -14,7 +15,14 @@ from socialgen.cli_support import (
     open_workspace,
     styled,
 )
-from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT
+from socialgen.limits import (
+    DEFAULT_PAGE,
+    DEFAULT_PAGE_LIMIT,
+    DEFAULT_TABLE_POSTS,
+    PAGE,
+    PAGE_LIMIT,
+    POST_LIST_LIMIT,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -28,30 +36,98 @@ app.command("export")(export_posts)
 app.command("import")(import_posts_command)
 
 PostIdArg = Annotated[str, typer.Argument(help="Post id.", show_default=False)]
+LimitOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--limit",
+        help=f"At most N posts, latest first ({POST_LIST_LIMIT.describe()}). Default: "
+        f"{DEFAULT_TABLE_POSTS} in the table, all with --json.",
+        show_default=False,
+    ),
+]
+AllOpt = Annotated[bool, typer.Option("--all", help="Every post of the window in the table.")]
+CursorOpt = Annotated[
+    str | None,
+    typer.Option("--cursor", help="Continue after this nextCursor.", show_default=False),
+]
 
 
 @app.command()
-def recent(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
+def recent(
+    limit: LimitOpt = None,
+    show_all: AllOpt = False,
+    cursor: CursorOpt = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
     """Drafts, scheduled and published posts of the last 90 days, plus future scheduled ones."""
-    from socialgen.posts.listing import recent_posts
-    from socialgen.store.engine import read_session
-
-    engine, workspace_id = open_workspace(workspace)
-    with read_session(engine) as session:
-        data = recent_posts(session, workspace_id)
-    emit(json_output, data, lambda out: _print_post_table(out, data, "Recent posts"))
+    _list_posts("recent", limit, show_all, cursor, workspace, json_output)
 
 
 @app.command()
-def timeline(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
+def timeline(
+    limit: LimitOpt = None,
+    show_all: AllOpt = False,
+    cursor: CursorOpt = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
     """Published posts of the last 90 days and scheduled posts (no drafts)."""
-    from socialgen.posts.listing import posts_timeline
-    from socialgen.store.engine import read_session
+    _list_posts("timeline", limit, show_all, cursor, workspace, json_output)
 
-    engine, workspace_id = open_workspace(workspace)
-    with read_session(engine) as session:
-        data = posts_timeline(session, workspace_id)
-    emit(json_output, data, lambda out: _print_post_table(out, data, "Timeline"))
+
+def _list_posts(
+    kind: str,
+    limit: int | None,
+    show_all: bool,
+    cursor: str | None,
+    workspace: str | None,
+    json_output: bool,
+) -> None:
+    """The table shows the newest DEFAULT_TABLE_POSTS unless --limit or --all says
+    otherwise; --json gives the whole window (SPEC.md's shape) unless --limit or
+    --cursor asks for a page."""
+    from socialgen.errors import BadRequest
+    from socialgen.posts.quick_listing import quick_listing
+
+    if show_all and limit is not None:
+        raise BadRequest("Give --limit N or --all, not both")
+    if limit is not None:
+        POST_LIST_LIMIT.check(limit)
+    elif not show_all and not json_output:
+        limit = DEFAULT_TABLE_POSTS
+    # A SQLite store ready for use is read without SQLAlchemy (a quicker start).
+    data = quick_listing(kind, workspace, limit=limit, cursor=cursor)
+    if data is None:
+        from socialgen.posts import listing
+        from socialgen.store.engine import read_session
+
+        read = listing.recent_posts if kind == "recent" else listing.posts_timeline
+        engine, workspace_id = open_workspace(workspace)
+        with read_session(engine) as session:
+            data = read(session, workspace_id, limit=limit, cursor=cursor)
+    title = "Recent posts" if kind == "recent" else "Timeline"
+    if json_output:
+        write_post_list(data, sys.stdout)
+        return
+    emit(False, data, lambda out: _print_post_table(out, data, title, cursor))
+
+
+JSON_CHUNK_POSTS = 1000
+
+
+def write_post_list(data: PostList, stream: TextIO) -> None:
+    """`data` as emit's one JSON line, byte for byte, written 1,000 posts at a time: a
+    window of 100,000 posts never becomes one 50 MB string (and its encoded copy)."""
+    import json
+
+    posts = data["posts"]
+    stream.write('{"posts": [')
+    for start in range(0, len(posts), JSON_CHUNK_POSTS):
+        chunk = json.dumps(posts[start : start + JSON_CHUNK_POSTS], ensure_ascii=False)
+        stream.write((", " if start else "") + chunk[1:-1])  # without the brackets
+    rest = json.dumps({k: v for k, v in data.items() if k != "posts"}, ensure_ascii=False)
+    stream.write("], " + rest[1:] + "\n")
 
 
 @app.command()
@@ -245,15 +321,17 @@ def _parse_moment(text: str) -> Any:
         raise BadRequest(f"Not an ISO 8601 time: {text!r} (e.g. 2026-12-01T09:00:00Z)") from None
 
 
-def _print_post_table(out: Console, data: PostList, title: str) -> None:
+def _print_post_table(out: Console, data: PostList, title: str, cursor: str | None) -> None:
     from rich.table import Table
 
     from socialgen.posts.views import snippet
 
     if not data["posts"]:
-        out.print(f"{title}: nothing in the last 90 days.")
+        out.print(f"{title}: nothing more." if cursor else f"{title}: nothing in the last 90 days.")
         return
-    table = Table(title=f"{title} ({data['total']})", title_justify="left")
+    shown, total = len(data["posts"]), data["total"]
+    count = f"{shown} of {total}" if shown < total else f"{total}"
+    table = Table(title=f"{title} ({count})", title_justify="left")
     for column in ("id", "status", "type", "when", "post"):
         table.add_column(column, overflow="fold" if column == "id" else "ellipsis")
     for post in data["posts"]:
@@ -261,6 +339,13 @@ def _print_post_table(out: Console, data: PostList, title: str) -> None:
             post["id"], post["status"], post["postType"], _when(post), snippet(post["postContent"])
         )
     out.print(table)
+    next_cursor = data.get("nextCursor")
+    if next_cursor:
+        more = f"{total - shown} more" if cursor is None else "More"
+        out.print(
+            f"{more} not shown: --limit N or --all for more at once, "
+            f"or --cursor {next_cursor} for the next {shown}."
+        )
 
 
 def _when(post: PostView) -> str:

@@ -11,6 +11,11 @@ named by their position, from item 1.
 Status is `draft` (the default) or `scheduled`, which needs a future `date`; a
 draft's date is not kept (a draft has no date of its own). `theme` becomes the
 title of the post's conversation.
+
+The rows go in as batches (store.bulk: COPY on PostgreSQL, executemany on SQLite),
+conversation, post and first version alike, inside the caller's one transaction:
+100,000 posts in seconds, where one ORM object (and a flush, and a version lookup)
+per row took minutes and held them all in the session.
 """
 
 from __future__ import annotations
@@ -18,9 +23,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +33,17 @@ from sqlmodel import Session
 
 from socialgen.clock import iso, parse_iso, utcnow
 from socialgen.errors import BadRequest
+from socialgen.ids import new_id
 from socialgen.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
+from socialgen.posts.conversations import TITLE_CHARS
 from socialgen.posts.rules import valid_content
-from socialgen.posts.service import create_draft, schedule
-from socialgen.store.tables import Post, PostStatus
+from socialgen.posts.views import snippet
+from socialgen.store.bulk import insert_rows, table_of
+from socialgen.store.tables import Conversation, Post, PostStatus, PostVersion
 
 IMPORT_STATUSES = (PostStatus.DRAFT, PostStatus.SCHEDULED)
 MAX_REPORTED_PROBLEMS = 10
+INSERT_BATCH_ROWS = 2000  # rows per executemany: bounded memory, few round trips
 
 # Accepted names of each field, compared case-insensitively.
 _FIELDS: dict[str, tuple[str, ...]] = {
@@ -66,7 +75,7 @@ def parse_import(path: Path, *, now: datetime | None = None) -> list[ImportedPos
             "use a .csv or .json file"
         )
     text = _read_text(path)
-    records = _csv_records(text) if suffix == ".csv" else _json_records(text)
+    records = _csv_records(text) if suffix == ".csv" else iter(_json_records(text))
     now = now or utcnow()
     posts: list[ImportedPost] = []
     problems: list[str] = []
@@ -90,6 +99,12 @@ def parse_import(path: Path, *, now: datetime | None = None) -> list[ImportedPos
     return posts
 
 
+@dataclass
+class ImportResult:
+    post_ids: list[str] = field(default_factory=list)  # in the file's order
+    scheduled: int = 0
+
+
 def import_posts(
     session: Session,
     workspace_id: str,
@@ -97,26 +112,81 @@ def import_posts(
     *,
     user_id: str | None = None,
     now: datetime | None = None,
-) -> list[Post]:
-    """Create the posts as drafts (version source "import") and schedule those
-    marked scheduled. Never commits: the caller's transaction makes it all or nothing."""
-    created: list[Post] = []
-    for imported in posts:
-        post = create_draft(
-            session,
-            workspace_id,
-            imported.content,
-            title=imported.theme,
-            user_id=user_id,
-            source="import",
+) -> ImportResult:
+    """Create each post with its conversation and first version (source "import"), as
+    a draft or, marked scheduled, scheduled at its date. Never commits: the caller's
+    transaction makes it all or nothing."""
+    now = now or utcnow()
+    # One microsecond apart in the file's order, as creating them one by one did: the
+    # listings (latest first) then show the last row on top, and ties never arise.
+    start = utcnow()
+    result = ImportResult()
+    connection = session.connection()
+    for first in range(0, len(posts), INSERT_BATCH_ROWS):
+        conversations: list[dict[str, Any]] = []
+        rows: list[dict[str, Any]] = []
+        versions: list[dict[str, Any]] = []
+        batch = posts[first : first + INSERT_BATCH_ROWS]
+        for index, imported in enumerate(batch, start=first):
+            created = start + timedelta(microseconds=index)
+            scheduled_at = _scheduled_at(imported, now)
+            conversation_id, post_id = new_id(), new_id()
+            conversations.append(
+                {
+                    "id": conversation_id,
+                    "workspace_id": workspace_id,
+                    "user_id": user_id,
+                    "title": (imported.theme or snippet(imported.content))[:TITLE_CHARS],
+                    "status": "active",
+                    "metadata": {},
+                    "current_content": imported.content,
+                    "created_at": created,
+                    "updated_at": created,
+                }
+            )
+            rows.append(
+                {
+                    "id": post_id,
+                    "workspace_id": workspace_id,
+                    "conversation_id": conversation_id,
+                    "content": imported.content,
+                    "post_type": "text",
+                    "status": PostStatus.SCHEDULED if scheduled_at else PostStatus.DRAFT,
+                    "created_at": created,
+                    "updated_at": created,
+                    "scheduled_at": scheduled_at,
+                    "timeline_at": scheduled_at or created,  # Post.place_on_timeline
+                    "likes": 0,
+                    "comments": 0,
+                }
+            )
+            versions.append(
+                {
+                    "id": new_id(),
+                    "post_id": post_id,
+                    "version": 1,
+                    "content": imported.content,
+                    "source": "import",
+                    "created_at": created,
+                }
+            )
+            result.post_ids.append(post_id)
+            result.scheduled += scheduled_at is not None
+        insert_rows(connection, table_of(Conversation), conversations)
+        insert_rows(connection, table_of(Post), rows)
+        insert_rows(connection, table_of(PostVersion), versions)
+    return result
+
+
+def _scheduled_at(imported: ImportedPost, now: datetime) -> datetime | None:
+    if imported.status != PostStatus.SCHEDULED or imported.date is None:
+        return None
+    if imported.date <= now:  # the date passed since the file was checked
+        raise BadRequest(
+            f"Nothing imported: {imported.where}: "
+            f"The scheduled time must be in the future (got {iso(imported.date)})"
         )
-        if imported.status == PostStatus.SCHEDULED and imported.date is not None:
-            try:
-                post = schedule(session, workspace_id, post.id, imported.date, now)
-            except BadRequest as error:  # the date passed since the file was checked
-                raise BadRequest(f"Nothing imported: {imported.where}: {error.message}") from None
-        created.append(post)
-    return created
+    return imported.date
 
 
 # --------------------------------------------------------------------------- reading
@@ -132,7 +202,8 @@ def _read_text(path: Path) -> str:
         ) from None
 
 
-def _csv_records(text: str) -> list[tuple[str, dict[str, Any]]]:
+def _csv_records(text: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """One record at a time, so that a large file is never held twice as dicts."""
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader, None)
@@ -144,14 +215,12 @@ def _csv_records(text: str) -> list[tuple[str, dict[str, Any]]]:
                 "The CSV file has no content column: its first row must name the columns "
                 "(date,theme,status,post_id,content)"
             )
-        records: list[tuple[str, dict[str, Any]]] = []
         # Numbered as a spreadsheet shows them (a multi-line cell is still one row).
         for number, row in enumerate(reader, start=2):
             if any(cell.strip() for cell in row):  # skip blank lines
-                records.append((f"row {number}", dict(zip(columns, row, strict=False))))
+                yield f"row {number}", dict(zip(columns, row, strict=False))
     except csv.Error as error:
         raise BadRequest(f"Not a valid CSV file (near line {reader.line_num}): {error}") from None
-    return records
 
 
 def _json_records(text: str) -> list[tuple[str, dict[str, Any]]]:

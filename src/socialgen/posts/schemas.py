@@ -49,8 +49,11 @@ DateRange = TypedDict("DateRange", {"from": str, "to": str})
 
 class PostList(TypedDict):
     posts: list[PostView]
-    total: int
+    total: int  # every post of the window, also when `limit` shows fewer
     dateRange: DateRange
+    # Only when the request gave `limit` or `cursor`: pass it back as `cursor` for the
+    # next page; null on the last one (posts.cursor).
+    nextCursor: NotRequired[str | None]
 
 
 class PostListResponse(TypedDict):

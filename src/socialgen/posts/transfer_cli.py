@@ -101,6 +101,9 @@ def import_posts_command(
     file: Annotated[
         Path, typer.Argument(help="A .csv or .json file of posts.", show_default=False)
     ],
+    show_ids: Annotated[
+        bool, typer.Option("--ids", help="Also list the new posts' ids (postIds with --json).")
+    ] = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -114,16 +117,17 @@ def import_posts_command(
     parsed = parse_import(file)
     engine, workspace_id = open_workspace(workspace)
     with transaction(engine) as session:
-        created = import_posts(session, workspace_id, parsed)
-        post_ids = [post.id for post in created]
-        scheduled = sum(1 for post in created if post.status == StatusChoice.SCHEDULED)
-    data = {"imported": len(post_ids), "scheduled": scheduled, "postIds": post_ids}
+        result = import_posts(session, workspace_id, parsed)
+    post_ids, scheduled = result.post_ids, result.scheduled
+    data: dict[str, object] = {"imported": len(post_ids), "scheduled": scheduled}
+    if show_ids:
+        data["postIds"] = post_ids
 
     def render(out: Console) -> None:
         noun = "post" if len(post_ids) == 1 else "posts"
         out.print(styled(("Imported", "green"), f" {len(post_ids)} {noun} ({scheduled} scheduled)"))
-        for post_id in post_ids:
-            out.print(post_id)
+        if show_ids:
+            sys.stdout.write("".join(f"{post_id}\n" for post_id in post_ids))
 
     emit(json_output, data, render)
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from socialgen.clock import iso
-from socialgen.posts.schemas import PostView, SocialAccount
-from socialgen.store.tables import Post
+
+if TYPE_CHECKING:  # not at run time: the CLI's quick read path stays free of pydantic
+    from socialgen.posts.schemas import PostView, SocialAccount
+    from socialgen.store.tables import Post
 
 TITLE_SNIPPET_CHARS = 60
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
-# The newest revision under migrations/versions; a test keeps the two in step.
-HEAD_REVISION = "0006"
+from socialgen.store.revision import HEAD_REVISION as HEAD_REVISION
+
 _PG_LOCK_KEY = 0x50C1A1  # arbitrary, constant: "socialgen migrations"
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""`socialgen posts import` of a large CSV file: wall time and peak RSS.
+
+Writes a CSV of --posts rows (default 100,000; themes, drafts and 1 in 10 scheduled
+ahead, texts of 40 to 150 characters:
+100,000 rows stay under the 16 MB an import file may have), then runs the real console script
+`socialgen posts import FILE --json` in a process of its own on a fresh store and
+reports its wall time, its peak RSS (the child's ru_maxrss) and what it printed.
+
+Stores: SQLite in a temporary SOCIALGEN_HOME, and with `--postgres URL` (a server
+where the user may create databases, e.g. postgresql://postgres@127.0.0.1:5432/test)
+a scratch database created for the run and dropped after it. Targets: under 15 s and
+under 200 MB on each; exits 1 when one is missed.
+
+    .venv/bin/python bench/posts_import.py
+    .venv/bin/python bench/posts_import.py --posts 100000 \\
+        --postgres postgresql://postgres@127.0.0.1:5432/test
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import random
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from harness import Report, Table, bench_env, bench_home, machine_line, socialgen_command
+
+TARGET_SECONDS = 15.0
+TARGET_MB = 200.0
+WORDS = [
+    "ship",
+    "small",
+    "batches",
+    "weekly",
+    "and",
+    "write",
+    "down",
+    "what",
+    "you",
+    "learned",
+    "from",
+    "each",
+    "one",
+]
+
+
+def write_csv(path: Path, count: int) -> None:
+    rng = random.Random(20)
+    ahead = datetime.now(UTC) + timedelta(days=30)
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["date", "theme", "status", "post_id", "content"])
+        for number in range(count):
+            text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 24)))
+            scheduled = number % 10 == 0
+            date = (ahead + timedelta(minutes=number)).isoformat() if scheduled else ""
+            theme = f"Theme {number % 50}" if number % 3 else ""
+            writer.writerow([date, theme, "scheduled" if scheduled else "", "", text])
+
+
+def child_peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def run_import(path: Path, env: dict[str, str]) -> tuple[float, float, dict[str, object]]:
+    """Seconds, peak MB and the --json answer of one import in a fresh process.
+    Each import runs in a helper process of its own, so ru_maxrss is this import's."""
+    code = (
+        "import resource, subprocess, sys, time\n"
+        "start = time.perf_counter()\n"
+        "done = subprocess.run(sys.argv[1:], capture_output=True)\n"
+        "took = time.perf_counter() - start\n"
+        "sys.stderr.buffer.write(done.stderr)\n"
+        "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
+        "print(took, peak, done.returncode)\n"
+        "sys.stdout.buffer.write(done.stdout)\n"
+    )
+    command = [*socialgen_command(), "posts", "import", str(path), "--json"]
+    done = subprocess.run(
+        [sys.executable, "-c", code, *command], env=env, capture_output=True, text=True
+    )
+    head, _, answer = done.stdout.partition("\n")
+    took, peak, code_ = head.split()
+    if code_ != "0":
+        raise SystemExit(f"import failed ({code_}):\n{done.stderr[-3000:]}")
+    return float(took), float(peak), json.loads(answer)
+
+
+@contextmanager
+def scratch_database(admin_url: str) -> Iterator[str]:
+    import psycopg
+
+    name = f"socialgen_bench_import_{int(time.time())}"
+    plain = admin_url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(plain, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield plain.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with psycopg.connect(plain, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def prepared_env(home: Path, database_url: str | None) -> dict[str, str]:
+    """The store created and migrated before the timed run (a first `posts recent`)."""
+    env = bench_env(home, database_url)
+    subprocess.run(
+        [*socialgen_command(), "posts", "recent"], env=env, check=True, capture_output=True
+    )
+    return env
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--posts", type=int, default=100_000)
+    parser.add_argument("--postgres", metavar="URL", help="also on this PostgreSQL server")
+    Report.add_option(parser)
+    args = parser.parse_args()
+    report = Report("posts_import")
+    table = Table("store", "posts", "seconds", "peak RSS", "answer")
+    missed = False
+    print(f"`socialgen posts import` of {args.posts:,} posts")
+    print(machine_line())
+    with bench_home("socialgen-bench-import-") as home:
+        path = home / "posts.csv"
+        write_csv(path, args.posts)
+        print(f"CSV: {path.stat().st_size / 1e6:.1f} MB\n")
+        stores: list[tuple[str, str | None]] = [("sqlite", None)]
+        if args.postgres:
+            stores.append(("postgresql", args.postgres))
+        for label, admin_url in stores:
+            with bench_home(f"socialgen-bench-import-{label}-") as store_home:
+                if admin_url is None:
+                    took, peak, answer = run_import(path, prepared_env(store_home, None))
+                else:
+                    with scratch_database(admin_url) as url:
+                        took, peak, answer = run_import(path, prepared_env(store_home, url))
+            table.add(
+                label, f"{args.posts:,}", f"{took:.1f} s", f"{peak:.0f} MB", json.dumps(answer)
+            )
+            report.add(label, {"seconds": took, "peak_mb": peak, "answer": answer})
+            missed |= took > TARGET_SECONDS or peak > TARGET_MB
+    table.print()
+    print(
+        f"\ntargets: under {TARGET_SECONDS:.0f} s and {TARGET_MB:.0f} MB each: "
+        f"{'MISSED' if missed else 'OK'}"
+    )
+    report.write(args.json)
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""Many rows into one table inside the caller's transaction, as fast as the backend
+allows: COPY on PostgreSQL, executemany elsewhere (SQLite prepares the INSERT once).
+
+Rows are plain dicts keyed by column name, every dict with the same keys; values are
+what the column's type takes in Python (aware or naive-UTC datetimes, dicts for
+JSON). No ORM objects: nothing is kept in a session, so memory stays flat however
+many batches go in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Connection
+
+
+def table_of(model: Any) -> sa.Table:
+    """The table of a SQLModel table class (typed: SQLModel does not declare it)."""
+    table = model.__table__
+    assert isinstance(table, sa.Table)
+    return table
+
+
+def insert_rows(connection: Connection, table: sa.Table, rows: Sequence[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    if connection.dialect.name == "postgresql":
+        _copy(connection, table, rows)
+    else:
+        connection.execute(sa.insert(table), list(rows))
+
+
+def _copy(connection: Connection, table: sa.Table, rows: Sequence[dict[str, Any]]) -> None:
+    names = list(rows[0])
+    quoted = ", ".join(f'"{name}"' for name in names)
+    json_columns = {name for name in names if isinstance(table.c[name].type, sa.JSON)}
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    with (
+        driver.cursor() as cursor,
+        cursor.copy(f'COPY "{table.name}" ({quoted}) FROM STDIN') as copy,
+    ):
+        for row in rows:
+            copy.write_row([_copy_value(row[name], name in json_columns) for name in names])
+
+
+def _copy_value(value: Any, is_json: bool) -> Any:
+    """What the column would store: JSON as text, timestamps as naive UTC (the
+    UTCDateTime convention), since COPY bypasses SQLAlchemy's bind processing."""
+    if is_json:
+        return None if value is None else json.dumps(value)
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        return value.astimezone(UTC).replace(tzinfo=None)
+    return value

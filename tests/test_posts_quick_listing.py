@@ -1,0 +1,112 @@
+"""The CLI's quick read path (posts.quick_listing: sqlite3 alone) answers exactly as
+posts.listing does, and steps aside (None) whenever it cannot: PostgreSQL, a store
+not yet created or migrated, no default workspace."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from socialgen.clock import utcnow
+from socialgen.errors import BadRequest, NotFound
+from socialgen.posts import listing
+from socialgen.posts.quick_listing import quick_listing
+from socialgen.store.engine import read_session, transaction
+from socialgen.store.tables import PostStatus, Workspace
+from tests.conftest import Store, days_ago, days_ahead
+
+
+@pytest.fixture
+def sqlite_only(store: Store) -> Store:
+    if not store.url.startswith("sqlite"):
+        pytest.skip("the quick path reads SQLite only (PostgreSQL: see the None test)")
+    return store
+
+
+def full_listing(store: Store, kind: str, workspace_id: str, **paging: Any) -> Any:
+    read = listing.recent_posts if kind == "recent" else listing.posts_timeline
+    with read_session(store.engine) as session:
+        return read(session, workspace_id, **paging)
+
+
+def test_the_quick_path_answers_as_the_full_one(sqlite_only: Store) -> None:
+    store = sqlite_only
+    tie = days_ago(2)
+    for number in range(3):
+        store.post(f"tie {number}", status=PostStatus.PUBLISHED, when=tie, likes=number)
+    store.post("far ahead", status=PostStatus.SCHEDULED, when=days_ahead(30))
+    store.post("a draft", when=days_ago(1), post_url="https://example.com/x")
+    store.post("too old", when=days_ago(120))
+    store.post("another workspace", workspace_id=store.workspace("Agency"))
+    now = utcnow()
+
+    for kind in ("recent", "timeline"):
+        for limit in (None, 1, 2, 10):
+            quick = quick_listing(kind, None, limit=limit, cursor=None, now=now)
+            full = full_listing(store, kind, store.workspace_id, now=now, limit=limit)
+            assert quick == full, (kind, limit)
+            cursor = full.get("nextCursor")
+            while cursor:  # every later page too
+                quick = quick_listing(kind, None, limit=limit, cursor=cursor, now=now)
+                full = full_listing(
+                    store, kind, store.workspace_id, now=now, limit=limit, cursor=cursor
+                )
+                assert quick == full, (kind, limit, cursor)
+                cursor = full["nextCursor"]
+    by_name = quick_listing("recent", "Agency", limit=None, cursor=None)
+    assert by_name is not None
+    assert [post["postContent"] for post in by_name["posts"]] == ["another workspace"]
+
+
+def test_the_quick_path_refuses_as_the_full_one(sqlite_only: Store) -> None:
+    # Two workspaces of one name, written directly: `workspace create` refuses twins.
+    with transaction(sqlite_only.engine) as session:
+        session.add_all([Workspace(name="Twin"), Workspace(name="Twin")])
+
+    with pytest.raises(NotFound, match="Workspace not found: Nowhere"):
+        quick_listing("recent", "Nowhere", limit=None, cursor=None)
+    with pytest.raises(BadRequest, match="Several workspaces are named 'Twin'"):
+        quick_listing("recent", "Twin", limit=None, cursor=None)
+    with pytest.raises(BadRequest, match="cursor is not valid"):
+        quick_listing("timeline", None, limit=5, cursor="bogus")
+
+
+def test_the_quick_path_steps_aside_when_it_cannot_answer(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not store.url.startswith("sqlite"):  # PostgreSQL: always the full path
+        assert quick_listing("recent", None, limit=None, cursor=None) is None
+        return
+    database = store.home / "socialgen.db"
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE workspace SET is_default = 0")
+    assert quick_listing("recent", None, limit=None, cursor=None) is None  # defaults to make
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '0001'")
+    assert quick_listing("recent", None, limit=None, cursor=None) is None  # to migrate
+    monkeypatch.setenv("SOCIALGEN_HOME", str(tmp_path / "new"))
+    assert quick_listing("recent", None, limit=None, cursor=None) is None  # no store yet
+    assert not (tmp_path / "new" / "socialgen.db").exists()  # and none made
+
+
+def test_posts_recent_never_imports_sqlalchemy_on_a_ready_store(sqlite_only: Store) -> None:
+    sqlite_only.post("Shipping weekly")
+    code = (
+        "import sys\n"
+        "from socialgen.cli import app\n"
+        "try:\n"
+        "    app(['posts', 'recent', '--json'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        # pydantic may load: Typer's own parameter handling imports it.
+        "print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'fastapi') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+
+    assert '"Shipping weekly"' in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "[]"
