@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
 from typing import Any
@@ -59,14 +59,26 @@ async def publishing_scheduler(app: Any) -> AsyncIterator[None]:
         await asyncio.to_thread(executor.shutdown, wait=True)
 
 
+def _or_last(read: Callable[[], float], last: float) -> float:
+    """A setting read by a loop that must keep running: a config file that cannot be
+    read for a moment (half edited by hand) leaves the last good value in place."""
+    try:
+        return read()
+    except Exception:
+        logger.warning("publishing scheduler: could not read its settings", exc_info=True)
+        return last
+
+
 async def _outbox_loop(engine: Engine, executor: ThreadPoolExecutor, stop: threading.Event) -> None:
     worker = worker_name("serve")
+    pause = 1.0
     while not stop.is_set():
         try:
             await asyncio.to_thread(_tick, engine, worker, executor, stop)
         except Exception:  # a store hiccup: the next tick tries again
             logger.warning("publishing scheduler tick failed", exc_info=True)
-        await asyncio.sleep(poll_interval())
+        pause = _or_last(poll_interval, pause)
+        await asyncio.sleep(pause)
 
 
 def _tick(engine: Engine, worker: str, executor: ThreadPoolExecutor, stop: threading.Event) -> None:
@@ -85,4 +97,5 @@ async def _metrics_loop(engine: Engine, stop: threading.Event) -> None:
                 logger.info("read metrics of %d publication(s)", read)
         except Exception:
             logger.warning("metrics refresh failed", exc_info=True)
-        await asyncio.sleep(min(METRICS_LOOK_SECONDS, metrics_interval().total_seconds()))
+        interval = _or_last(lambda: metrics_interval().total_seconds(), METRICS_LOOK_SECONDS)
+        await asyncio.sleep(min(METRICS_LOOK_SECONDS, interval))

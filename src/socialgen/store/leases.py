@@ -97,11 +97,18 @@ def refresh_lease(engine: Engine) -> None:
 
 
 def _keep_leases() -> None:
-    # Short ticks, so a changed SOCIALGEN_QUOTA_LEASE_SECONDS takes effect promptly.
+    # Short ticks, so a changed SOCIALGEN_QUOTA_LEASE_SECONDS takes effect promptly. A
+    # setting that cannot be read for a moment (a config file half edited by hand)
+    # keeps the last good value: this thread must not die, or the lease lapses.
+    period = DEFAULT_LEASE_SECONDS
     last = time.monotonic()
     while True:
-        time.sleep(min(1.0, lease_seconds() / 4))
-        if time.monotonic() - last < lease_seconds() / 4:
+        try:
+            period = lease_seconds()
+        except Exception:
+            logger.warning("could not read the lease setting; keeping %.0f s", period)
+        time.sleep(min(1.0, period / 4))
+        if time.monotonic() - last < period / 4:
             continue
         last = time.monotonic()
         for engine in list(_engines):
