@@ -313,3 +313,31 @@ def test_a_config_path_that_is_a_folder_is_a_clear_error(
         assert "Traceback" not in result.output
         assert f"{config}: cannot" in result.output
     assert list(config.parent.iterdir()) == [config]  # no temporary file left behind
+
+
+@pytest.mark.parametrize("name", ["home", "database_url", "workspace"])
+def test_the_light_read_agrees_with_the_settings_object(
+    config: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """light_setting (what every command reads first, without pydantic-settings) gives
+    what current_settings gives: default, then the file, then the environment."""
+    from socialgen.config import light_setting
+
+    def both() -> tuple[object, object]:
+        value = light_setting(name)
+        return (str(value) if value is not None else None), (
+            str(getattr(current_settings(), name))
+            if getattr(current_settings(), name) is not None
+            else None
+        )
+
+    monkeypatch.delenv(f"SOCIALGEN_{name.upper()}", raising=False)
+    light, full = both()
+    assert light == full
+    values = {"home": "/srv/social", "database_url": "sqlite:////srv/x.db", "workspace": "Acme"}
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(f'{name} = "{values[name]}"\n')
+    assert both() == (values[name], values[name])
+    monkeypatch.setenv(f"SOCIALGEN_{name.upper()}", "/from/env" if name == "home" else "envval")
+    light, full = both()
+    assert light == full and light in {"/from/env", "envval"}

@@ -8,9 +8,10 @@ Nothing here imports a heavy module at import time.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from socialgen.config.loading import AppSettings
@@ -36,11 +37,27 @@ def current_settings() -> AppSettings:
     return loading.current_settings()
 
 
+def light_setting(name: str) -> Any:
+    """One setting, read as current_settings() reads it (environment, then the config
+    file, then the default; no command-line option sets these), without building the
+    settings object: pydantic-settings stays unimported. For what every command needs
+    first (where the store is, which workspace), so a quick command stays quick."""
+    from socialgen.config.file import config_path, read_values
+    from socialgen.config.keys import BY_NAME, lenient
+
+    key = BY_NAME[name]
+    text = os.environ.get(key.env) or ""
+    if text:  # as the settings object: an empty variable is not set
+        return lenient(key, text)
+    found = read_values(config_path()).get(name)
+    return key.default if found is None else found.value
+
+
 def data_dir() -> Path:
     """The data directory: the `home` setting when set, else the platform's data dir."""
-    home = current_settings().home
-    if home is not None:
-        return home.expanduser()
+    home = light_setting("home")
+    if home:
+        return Path(home).expanduser()
     from platformdirs import user_data_dir
 
     return Path(user_data_dir(APP_NAME, appauthor=False))
@@ -48,7 +65,7 @@ def data_dir() -> Path:
 
 def get_settings() -> Settings:
     home = data_dir()
-    url = current_settings().database_url or f"sqlite:///{home / DATABASE_FILENAME}"
+    url = light_setting("database_url") or f"sqlite:///{home / DATABASE_FILENAME}"
     return Settings(home=home, database_url=normalise_database_url(url))
 
 

@@ -97,9 +97,9 @@ def _list_posts(
     elif not show_all and not json_output:
         limit = DEFAULT_TABLE_POSTS
     if workspace is None:  # --workspace and SOCIALGEN_WORKSPACE win over the config file
-        from socialgen.config import current_settings
+        from socialgen.config import light_setting
 
-        workspace = current_settings().workspace
+        workspace = light_setting("workspace")
     # A SQLite store ready for use is read without SQLAlchemy (a quicker start).
     data = quick_listing(kind, workspace, limit=limit, cursor=cursor)
     if data is None:
