@@ -47,13 +47,13 @@ WITHOUT_JSON = {"serve": "runs the HTTP server until stopped; it prints no resul
 
 
 def command_paths(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Any]]:
-    """Every leaf command under `command` as ("group sub", command), depth first."""
-    children = getattr(command, "commands", None)
-    if children is None:
+    """Every leaf command under `command` as ("group sub", command), depth first;
+    groups loaded on use are loaded here (click's list_commands/get_command)."""
+    if not hasattr(command, "list_commands"):
         yield " ".join(path), command
         return
-    for name, child in sorted(children.items()):
-        yield from command_paths(child, (*path, name))
+    for name in sorted(command.list_commands(None)):
+        yield from command_paths(command.get_command(None, name), (*path, name))
 
 
 COMMANDS = dict(command_paths(_COMMAND))

@@ -9,7 +9,8 @@ import json
 import sys
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
 
 import typer
 from typer.core import TyperGroup
@@ -32,9 +33,10 @@ def _remember_json(value: bool) -> bool:
     return value
 
 
-def command_group(help_text: str) -> typer.Typer:
+def command_group(help_text: str | None = None) -> typer.Typer:
     """A sub-command group. Help is plain text (no rich renderer): importing typer's
-    rich help alone costs more than the rest of `socialgen --help`."""
+    rich help alone costs more than the rest of `socialgen --help`. A top-level group's
+    help is written in its feature.py (it is shown before the group is loaded)."""
     return typer.Typer(help=help_text, no_args_is_help=True, rich_markup_mode=None)
 
 
@@ -141,8 +143,57 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
+@dataclass(frozen=True)
+class LazyGroup:
+    """A command group `socialgen --help` lists by its help, loaded when it is named."""
+
+    help: str
+    load: Callable[[], Any]  # -> the group's click command
+
+
 class SocialgenGroup(TyperGroup):
-    """Root command group: turns domain errors into a message and exit 1, never a traceback."""
+    """Root command group: turns domain errors into a message and exit 1, never a
+    traceback; loads a command group only when a command line names it."""
+
+    lazy_groups: ClassVar[dict[str, LazyGroup]] = {}  # filled by features.add_commands
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = super().list_commands(ctx)
+        return [*names, *(name for name in self.lazy_groups if name not in self.commands)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        lazy = self.lazy_groups.get(cmd_name)
+        if cmd_name not in self.commands and lazy is not None:
+            command = lazy.load()
+            _check_text_everywhere(command)
+            self.commands[cmd_name] = command
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """As click lists commands, but a group not loaded yet shows its declared help."""
+        from typer._click.utils import make_default_short_help
+
+        rows: list[tuple[str, str | None]] = []
+        for name in self.list_commands(ctx):
+            command = self.commands.get(name)
+            if command is not None and not command.hidden:
+                rows.append((name, None))
+            elif command is None:
+                rows.append((name, self.lazy_groups[name].help))
+        if not rows:
+            return
+        limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+        listed = [
+            (
+                name,
+                self.commands[name].get_short_help_str(limit)
+                if text is None
+                else make_default_short_help(text, limit),
+            )
+            for name, text in rows
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(listed)
 
     def invoke(self, ctx: Any) -> Any:
         from socialgen.errors import SocialgenError

@@ -7,11 +7,13 @@ nothing here names it. Found once per process; a scan of one directory, so cheap
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from socialgen.registration import Feature, resolve
+from socialgen.cli_support import LazyGroup, SocialgenGroup
+from socialgen.registration import Feature, Group, resolve
 
 if TYPE_CHECKING:
     import typer
@@ -35,20 +37,38 @@ def features() -> tuple[Feature, ...]:
 
 
 def add_commands(app: typer.Typer) -> None:
-    """Every feature's commands and command groups, in the features' order; then the
-    extensions, once every group exists."""
-    groups: dict[str, typer.Typer] = {}
+    """Every feature's commands, then its command groups, in the features' order. A
+    group is loaded (its module imported, the features that extend it applied) when a
+    command line names it: `socialgen --help` and `socialgen post ...` import none."""
+    extensions: dict[str, list[str]] = {}
+    for feature in features():
+        for group_name, target in feature.extends:
+            extensions.setdefault(group_name, []).append(target)
+    groups = {group.name: group for feature in features() for group in feature.groups}
+    if unknown := set(extensions) - set(groups):
+        raise LookupError(f"features extend unknown command groups: {sorted(unknown)}")
     for feature in features():
         for name, target in feature.commands:
             app.command(name)(resolve(target))
-        for name, target in feature.groups:
-            groups[name] = resolve(target)
-            app.add_typer(groups[name], name=name)
-    for feature in features():
-        for group, target in feature.extends:
-            if group not in groups:
-                raise LookupError(f"feature {feature.name} extends an unknown group {group!r}")
-            resolve(target)(groups[group])
+    for group in groups.values():
+        SocialgenGroup.lazy_groups[group.name] = LazyGroup(
+            group.help, _loader(group, extensions.get(group.name, []))
+        )
+
+
+def _loader(group: Group, extensions: list[str]) -> Callable[[], Any]:
+    def load() -> Any:
+        from typer.main import get_group
+
+        sub_app = resolve(group.target)
+        for target in extensions:
+            resolve(target)(sub_app)
+        command = get_group(sub_app)
+        command.name = group.name
+        command.help = group.help
+        return command
+
+    return load
 
 
 def include_routers(app: FastAPI) -> None:

@@ -14,12 +14,22 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class Group:
+    """A command group, loaded when it is used: `socialgen --help` shows `help` without
+    importing `target`, so the help of every group is written here, not in its module."""
+
+    name: str
+    target: str  # "module:app", a typer.Typer
+    help: str
+
+
+@dataclass(frozen=True)
 class Feature:
     name: str
     order: int  # its place in `socialgen --help` and in /openapi.json (lowest first)
     routers: tuple[str, ...] = ()  # "module:router" (FastAPI APIRouter)
     commands: tuple[tuple[str, str], ...] = ()  # (command name, "module:function")
-    groups: tuple[tuple[str, str], ...] = ()  # (group name, "module:typer app")
+    groups: tuple[Group, ...] = ()
     # (another feature's group name, "module:function") called with that group, to add
     # commands to it (publishing adds `posts publish`, `posts schedule --to` ...).
     extends: tuple[tuple[str, str], ...] = ()

@@ -9,9 +9,9 @@ import typer
 from socialgen.cli_support import JsonOpt, command_group, emit, print_rows
 from socialgen.limits import POST_QUOTA
 
-workspace_app = command_group("Create and list workspaces; set their post quota.")
-user_app = command_group("Create and list users.")
-member_app = command_group("Give users a role in a workspace, or take it away.")
+workspace_app = command_group()  # its help: the feature's Group (feature.py)
+user_app = command_group()  # its help: the feature's Group (feature.py)
+member_app = command_group()  # its help: the feature's Group (feature.py)
 
 WorkspaceArg = Annotated[str, typer.Argument(help="Workspace id or name.", show_default=False)]
 EmailArg = Annotated[str, typer.Argument(help="The user's email.", show_default=False)]

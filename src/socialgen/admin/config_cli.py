@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from socialgen.config.keys import Key
     from socialgen.config.loading import Loaded
 
-app = command_group("Read and change settings in the config file (config.toml).")
+app = command_group()  # its help: the feature's Group (feature.py)
 
 KeyArg = Annotated[str, typer.Argument(help="A setting, e.g. model, api_base, publish_grace.")]
 

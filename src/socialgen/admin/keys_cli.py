@@ -12,8 +12,8 @@ from socialgen.limits import DEFAULT_TOKEN_DAYS, TOKEN_DAYS
 if TYPE_CHECKING:
     from rich.console import Console
 
-key_app = command_group("API keys for the HTTP API (x-api-key header).")
-token_app = command_group("Bearer tokens that identify users to the HTTP API.")
+key_app = command_group()  # its help: the feature's Group (feature.py)
+token_app = command_group()  # its help: the feature's Group (feature.py)
 
 
 @key_app.command("create")

@@ -11,7 +11,7 @@ from socialgen.cli_support import JsonOpt, command_group, console, emit, fail, p
 if TYPE_CHECKING:
     from rich.console import Console
 
-app = command_group("Text models: list what can write, pull a better local one.")
+app = command_group()  # its help: the feature's Group (feature.py)
 
 
 @app.command("list")

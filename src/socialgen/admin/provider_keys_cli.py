@@ -15,7 +15,7 @@ from socialgen.cli_support import JsonOpt, command_group, emit, print_rows, styl
 if TYPE_CHECKING:
     from rich.console import Console
 
-app = command_group("Store AI provider API keys (OpenAI, Anthropic, Gemini ...) for litellm.")
+app = command_group()  # its help: the feature's Group (feature.py)
 
 ProviderArg = Annotated[
     str, typer.Argument(help="Provider: openai, anthropic, gemini, groq, mistral, ...")

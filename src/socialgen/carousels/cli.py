@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from socialgen.carousels.plan import Artwork
     from socialgen.carousels.uploads import CheckedImage
 
-app = command_group("Carousels: AI slides with images, rendered to a vector PDF.")
+app = command_group()  # its help: the feature's Group (feature.py)
 
 ReferenceOpt = Annotated[
     list[Path] | None,

@@ -1,11 +1,17 @@
 """Carousels: AI slides with images, rendered to a vector PDF."""
 
-from socialgen.registration import Feature
+from socialgen.registration import Feature, Group
 
 FEATURE = Feature(
     name="carousels",
     order=30,
     routers=("socialgen.carousels.api:router",),
-    groups=(("carousel", "socialgen.carousels.cli:app"),),
+    groups=(
+        Group(
+            "carousel",
+            "socialgen.carousels.cli:app",
+            "Carousels: AI slides with images, rendered to a vector PDF.",
+        ),
+    ),
     streams="socialgen.carousels.streams:STREAMS",
 )

@@ -9,7 +9,7 @@ import typer
 
 from socialgen.cli_support import JsonOpt, command_group, console, emit, fail
 
-app = command_group("Stored files: carousel images, PDFs and thumbnails.")
+app = command_group()  # its help: the feature's Group (feature.py)
 
 
 @app.command()

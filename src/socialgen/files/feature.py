@@ -1,10 +1,16 @@
 """Stored files: carousel images, PDFs and thumbnails."""
 
-from socialgen.registration import Feature
+from socialgen.registration import Feature, Group
 
 FEATURE = Feature(
     name="files",
     order=60,
     routers=("socialgen.files.api:router",),
-    groups=(("files", "socialgen.files.cli:app"),),
+    groups=(
+        Group(
+            "files",
+            "socialgen.files.cli:app",
+            "Stored files: carousel images, PDFs and thumbnails.",
+        ),
+    ),
 )

@@ -25,11 +25,9 @@ from socialgen.limits import (
 )
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from socialgen.posts.schemas import PostList
 
-    from socialgen.posts.schemas import PostDetail, PostList, PostView
-
-app = command_group("List, read, edit, schedule and delete posts.")
+app = command_group()  # its help: the feature's Group (feature.py)
 from socialgen.posts.transfer_cli import export_posts, import_posts_command  # noqa: E402
 
 app.command("export")(export_posts)
@@ -114,7 +112,9 @@ def _list_posts(
     if json_output:
         write_post_list(data, sys.stdout)
         return
-    emit(False, data, lambda out: _print_post_table(out, data, title, cursor))
+    from socialgen.posts.tables_cli import print_post_table
+
+    emit(False, data, lambda out: print_post_table(out, data, title, cursor))
 
 
 JSON_CHUNK_POSTS = 1000
@@ -143,7 +143,9 @@ def show(post_id: PostIdArg, workspace: WorkspaceOpt = None, json_output: JsonOp
     engine, workspace_id = open_workspace(workspace)
     with read_session(engine) as session:
         detail = show_post(session, workspace_id, post_id)
-    emit(json_output, detail, lambda out: _print_post_detail(out, detail))
+    from socialgen.posts.tables_cli import print_post_detail
+
+    emit(json_output, detail, lambda out: print_post_detail(out, detail))
 
 
 @app.command()
@@ -312,7 +314,9 @@ def conversations(
     engine, workspace_id = open_workspace(workspace)
     with read_session(engine) as session:
         data = conversations_page(session, workspace_id, page, limit)
-    emit(json_output, data, lambda out: _print_conversations(out, data))
+    from socialgen.posts.tables_cli import print_conversations
+
+    emit(json_output, data, lambda out: print_conversations(out, data))
 
 
 def _parse_moment(text: str) -> Any:
@@ -323,81 +327,3 @@ def _parse_moment(text: str) -> Any:
         return parse_iso(text)
     except ValueError:
         raise BadRequest(f"Not an ISO 8601 time: {text!r} (e.g. 2026-12-01T09:00:00Z)") from None
-
-
-def _print_post_table(out: Console, data: PostList, title: str, cursor: str | None) -> None:
-    from rich.table import Table
-
-    from socialgen.posts.views import snippet
-
-    if not data["posts"]:
-        out.print(f"{title}: nothing more." if cursor else f"{title}: nothing in the last 90 days.")
-        return
-    shown, total = len(data["posts"]), data["total"]
-    count = f"{shown} of {total}" if shown < total else f"{total}"
-    table = Table(title=f"{title} ({count})", title_justify="left")
-    for column in ("id", "status", "type", "when", "post"):
-        table.add_column(column, overflow="fold" if column == "id" else "ellipsis")
-    for post in data["posts"]:
-        table.add_row(
-            post["id"], post["status"], post["postType"], _when(post), snippet(post["postContent"])
-        )
-    out.print(table)
-    next_cursor = data.get("nextCursor")
-    if next_cursor:
-        more = f"{total - shown} more" if cursor is None else "More"
-        out.print(
-            f"{more} not shown: --limit N or --all for more at once, "
-            f"or --cursor {next_cursor} for the next {shown}."
-        )
-
-
-def _when(post: PostView) -> str:
-    moment = post["scheduledAt"] if post["status"] == "scheduled" else post["createdAt"]
-    return (moment or "")[:16].replace("T", " ")
-
-
-def _print_post_detail(out: Console, detail: PostDetail) -> None:
-    from rich.panel import Panel
-
-    facts = [
-        f"status {detail['status']}",
-        f"type {detail['postType']}",
-        f"created {detail['createdAt']}",
-    ]
-    if detail["scheduledAt"]:
-        facts.append(f"scheduled {detail['scheduledAt']}")
-    if detail["publishedAt"]:
-        facts.append(f"published {detail['publishedAt']}")
-    if detail["postUrl"]:
-        facts.append(detail["postUrl"])
-    out.print(styled((detail["conversationTitle"], "bold"), f"  ({detail['id']})"))
-    out.print(" · ".join(facts))
-    out.print(Panel(detail["postContent"], expand=False))
-    out.print(f"{len(detail['versions'])} version(s); conversation {detail['conversationId']}")
-
-
-def _print_conversations(out: Console, data: Any) -> None:
-    from rich.table import Table
-
-    pagination = data["pagination"]
-    if not data["conversations"]:
-        out.print(
-            "No conversations on this page." if pagination["total"] else "No conversations yet."
-        )
-        return
-    table = Table(
-        title=f"Conversations (page {pagination['page']} of {max(pagination['pages'], 1)}, "
-        f"{pagination['total']} in all)",
-        title_justify="left",
-    )
-    for column in ("id", "title", "updated", "status"):
-        table.add_column(column)
-    for conversation in data["conversations"]:
-        table.add_row(
-            conversation["_id"],
-            conversation["title"],
-            conversation["updatedAt"][:16].replace("T", " "),
-            conversation["status"],
-        )
-    out.print(table)

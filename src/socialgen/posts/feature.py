@@ -1,11 +1,13 @@
 """Posts and conversations: list, read, edit, schedule, export, delete."""
 
-from socialgen.registration import Feature
+from socialgen.registration import Feature, Group
 
 FEATURE = Feature(
     name="posts",
     order=10,
     routers=("socialgen.posts.api:router",),
-    groups=(("posts", "socialgen.posts.cli:app"),),
+    groups=(
+        Group("posts", "socialgen.posts.cli:app", "List, read, edit, schedule and delete posts."),
+    ),
     commands=(("conversations", "socialgen.posts.cli:conversations"),),
 )

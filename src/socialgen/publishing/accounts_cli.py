@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from socialgen.publishing.networks.base import Connected
 
-app = command_group("Connect the social accounts posts are published to.")
+app = command_group()  # its help: the feature's Group (feature.py)
 add_app = command_group("Connect an account (again, to renew its credentials).")
 app.add_typer(add_app, name="add")
 

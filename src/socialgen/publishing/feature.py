@@ -1,6 +1,6 @@
 """Social accounts, and posts published to them now or on time, with their metrics."""
 
-from socialgen.registration import Feature
+from socialgen.registration import Feature, Group
 
 FEATURE = Feature(
     name="publishing",
@@ -9,7 +9,13 @@ FEATURE = Feature(
         "socialgen.publishing.accounts_api:router",
         "socialgen.publishing.publish_api:router",
     ),
-    groups=(("accounts", "socialgen.publishing.accounts_cli:app"),),
+    groups=(
+        Group(
+            "accounts",
+            "socialgen.publishing.accounts_cli:app",
+            "Connect the social accounts posts are published to.",
+        ),
+    ),
     commands=(("publish-due", "socialgen.publishing.publish_cli:publish_due"),),
     # posts publish, posts schedule --to, posts stats: the outbox's commands.
     extends=(("posts", "socialgen.publishing.publish_cli:extend_posts_group"),),

@@ -19,7 +19,7 @@ from socialgen.cli_support import (
 if TYPE_CHECKING:
     from rich.console import Console
 
-app = command_group("Writing styles learned from example posts.")
+app = command_group()  # its help: the feature's Group (feature.py)
 
 StyleIdArg = Annotated[str, typer.Argument(help="Style id.", show_default=False)]
 POST_SEPARATOR = "---"

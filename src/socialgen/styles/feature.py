@@ -1,10 +1,12 @@
 """Writing styles learned from example posts."""
 
-from socialgen.registration import Feature
+from socialgen.registration import Feature, Group
 
 FEATURE = Feature(
     name="styles",
     order=20,
     routers=("socialgen.styles.api:router",),
-    groups=(("style", "socialgen.styles.cli:app"),),
+    groups=(
+        Group("style", "socialgen.styles.cli:app", "Writing styles learned from example posts."),
+    ),
 )

@@ -1,0 +1,90 @@
+"""The posts commands' terminal output: the listings, one post, conversations."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from socialgen.cli_support import styled
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from socialgen.posts.schemas import PostDetail, PostList, PostView
+
+
+def print_post_table(out: Console, data: PostList, title: str, cursor: str | None) -> None:
+    from rich.table import Table
+
+    from socialgen.posts.views import snippet
+
+    if not data["posts"]:
+        out.print(f"{title}: nothing more." if cursor else f"{title}: nothing in the last 90 days.")
+        return
+    shown, total = len(data["posts"]), data["total"]
+    count = f"{shown} of {total}" if shown < total else f"{total}"
+    table = Table(title=f"{title} ({count})", title_justify="left")
+    for column in ("id", "status", "type", "when", "post"):
+        table.add_column(column, overflow="fold" if column == "id" else "ellipsis")
+    for post in data["posts"]:
+        table.add_row(
+            post["id"], post["status"], post["postType"], when(post), snippet(post["postContent"])
+        )
+    out.print(table)
+    next_cursor = data.get("nextCursor")
+    if next_cursor:
+        more = f"{total - shown} more" if cursor is None else "More"
+        out.print(
+            f"{more} not shown: --limit N or --all for more at once, "
+            f"or --cursor {next_cursor} for the next {shown}."
+        )
+
+
+def when(post: PostView) -> str:
+    moment = post["scheduledAt"] if post["status"] == "scheduled" else post["createdAt"]
+    return (moment or "")[:16].replace("T", " ")
+
+
+def print_post_detail(out: Console, detail: PostDetail) -> None:
+    from rich.panel import Panel
+
+    facts = [
+        f"status {detail['status']}",
+        f"type {detail['postType']}",
+        f"created {detail['createdAt']}",
+    ]
+    if detail["scheduledAt"]:
+        facts.append(f"scheduled {detail['scheduledAt']}")
+    if detail["publishedAt"]:
+        facts.append(f"published {detail['publishedAt']}")
+    if detail["postUrl"]:
+        facts.append(detail["postUrl"])
+    out.print(styled((detail["conversationTitle"], "bold"), f"  ({detail['id']})"))
+    out.print(" · ".join(facts))
+    out.print(Panel(detail["postContent"], expand=False))
+    out.print(f"{len(detail['versions'])} version(s); conversation {detail['conversationId']}")
+
+
+def print_conversations(out: Console, data: Any) -> None:
+    from rich.table import Table
+
+    pagination = data["pagination"]
+    if not data["conversations"]:
+        out.print(
+            "No conversations on this page." if pagination["total"] else "No conversations yet."
+        )
+        return
+    table = Table(
+        title=f"Conversations (page {pagination['page']} of {max(pagination['pages'], 1)}, "
+        f"{pagination['total']} in all)",
+        title_justify="left",
+    )
+    for column in ("id", "title", "updated", "status"):
+        table.add_column(column)
+    for conversation in data["conversations"]:
+        table.add_row(
+            conversation["_id"],
+            conversation["title"],
+            conversation["updatedAt"][:16].replace("T", " "),
+            conversation["status"],
+        )
+    out.print(table)
