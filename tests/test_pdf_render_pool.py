@@ -181,3 +181,34 @@ def test_one_caller_cannot_starve_another(pdf_server: PdfServer) -> None:
     response, seconds = pdf_server.post(pdf_server.caller("Patient"), ONE_LINE, timeout=30)
     assert response.status_code == 200, response.text
     assert seconds < 10
+
+
+def _noise_png(side: int) -> str:
+    """A PNG of random pixels (it does not compress), as a data: URI."""
+    import base64
+    import io
+    import os
+
+    from PIL import Image
+
+    image = Image.frombytes("RGB", (side, side), os.urandom(side * side * 3))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+
+
+def test_a_pdf_larger_than_a_pipe_buffer_comes_back_from_the_same_worker_twice(
+    pdf_server: PdfServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer crosses the worker's pipe in many reads, and the next job in many
+    writes. uvicorn runs on uvloop, whose reader on the pipe left it non-blocking: the
+    answer then failed with EAGAIN, a 422 for any PDF over 64 KB."""
+    monkeypatch.setenv("SOCIALGEN_PDF_WORKERS", "1")
+    reset_render_pool()
+    key = pdf_server.caller("big pdfs")
+    html = f'<img src="{_noise_png(300)}" style="width:100%">'
+    for _ in range(2):
+        response, _ = pdf_server.post(key, html, timeout=60)
+        assert response.status_code == 200, response.text
+        assert response.content.startswith(b"%PDF")
+        assert len(response.content) > 200_000  # several pipe buffers

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import os
 import threading
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -69,6 +70,11 @@ class _Worker:
             await ready
         finally:
             loop.remove_reader(descriptor)
+            # uvloop (uvicorn's loop) leaves a watched descriptor non-blocking: the
+            # threads' recv of a large answer, and the next job's send, would fail
+            # with EAGAIN halfway. The pipe calls below expect a blocking pipe.
+            with contextlib.suppress(OSError):  # closed meanwhile: the calls fail anyway
+                os.set_blocking(descriptor, True)
         answer: tuple[str, object] = await asyncio.to_thread(self.connection.recv)
         return answer
 
