@@ -44,7 +44,7 @@ from harness.servers import (  # noqa: E402
     start_server,
     stop_server,
 )
-from harness.timing import Samples, interleave, repeat_calls, timed  # noqa: E402
+from harness.timing import Samples, interleave, repeat_calls, timed, timed_runs  # noqa: E402
 
 __all__ = [
     "REPO",
@@ -71,4 +71,5 @@ __all__ = [
     "start_server",
     "stop_server",
     "timed",
+    "timed_runs",
 ]
