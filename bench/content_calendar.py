@@ -45,13 +45,20 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from harness import Samples, Table, bench_env, bench_home, machine_line
-from harness.fake import POST_PREFIXES, FakeOpenAI, PacedResponder, post_text
+from harness import Samples, Table, bench_env, bench_home, environ, machine_line
+from harness.fake import (
+    POST_PREFIXES,
+    FakeOpenAI,
+    PacedResponder,
+    add_pace_options,
+    litellm_stream,
+    pace_line,
+    paced_responder,
+)
 
 if TYPE_CHECKING:
     from socialgen.drafting.caller import Caller
@@ -116,24 +123,6 @@ class Series:
 # --------------------------------------------------------------------------- runs
 
 
-@contextmanager
-def concurrency_env(value: int | None) -> Iterator[None]:
-    """SOCIALGEN_BATCH_CONCURRENCY = value for the block (None: unset, the default)."""
-    name = "SOCIALGEN_BATCH_CONCURRENCY"
-    before = os.environ.get(name)
-    if value is None:
-        os.environ.pop(name, None)
-    else:
-        os.environ[name] = str(value)
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = before
-
-
 def open_caller() -> Caller:
     from socialgen.drafting.caller import Caller
     from socialgen.startup import open_store
@@ -174,7 +163,9 @@ async def calendar(
     from socialgen.content_calendar.schemas import CalendarRequest
     from socialgen.content_calendar.service import run_calendar
 
-    with concurrency_env(concurrency):
+    # None: unset, the default.
+    value = None if concurrency is None else str(concurrency)
+    with environ({"SOCIALGEN_BATCH_CONCURRENCY": value}):
         run = CalendarRun(length, ai_settings().batch_concurrency)
         mark = responder.count() if responder is not None else 0
         started = now()
@@ -230,19 +221,10 @@ class FakeResults:
 
 async def direct_streams(base_url: str, count: int) -> float:
     """Seconds for `count` post streams at once through litellm alone (no socialgen)."""
-    import litellm
+    messages = [{"role": "user", "content": f"{POST_PREFIXES[0]}: {TOPIC}"}]
 
     async def stream() -> None:
-        response = await litellm.acompletion(
-            model="openai/fake-model",
-            api_base=base_url,
-            messages=[{"role": "user", "content": f"{POST_PREFIXES[0]}: {TOPIC}"}],
-            stream=True,
-            num_retries=0,
-            timeout=60,
-            max_tokens=700,
-        )
-        async for _part in response:
+        async for _part in litellm_stream(base_url, messages):
             pass
 
     started = now()
@@ -405,9 +387,7 @@ def report_embedded(run: CalendarRun) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3, help="runs of each (>= 3)")
-    parser.add_argument("--chunks", type=int, default=100, help="chunks per post")
-    parser.add_argument("--chunk-chars", type=int, default=4)
-    parser.add_argument("--token-delay", type=float, default=0.01, help="seconds per chunk")
+    add_pace_options(parser, chunks=100)
     parser.add_argument(
         "--concurrency", default="5,10", help="comma-separated SOCIALGEN_BATCH_CONCURRENCY values"
     )
@@ -434,14 +414,9 @@ def main() -> int:
         parser.error("--concurrency takes whole numbers of 1 or more")
 
     print(machine_line())
-    print(
-        f"fake provider: {args.chunks} chunks of {args.chunk_chars} characters per post, "
-        f"{args.token_delay * 1000:.0f} ms apart; JSON side requests at once; "
-        f"{args.repeats} runs each after a warm-up, interleaved, medians"
-    )
+    print(f"{pace_line(args)}; {args.repeats} runs each after a warm-up, interleaved, medians")
     print("(PDF text of a 10 MB, 2,000-page PDF within 5 s: see bench/pdf_text.py)")
-    text = post_text(args.chunks * args.chunk_chars)
-    responder = PacedResponder(text, args.chunk_chars, args.token_delay)
+    responder = paced_responder(args)
     with bench_home("socialgen-bench-calendar-") as home:
         with FakeOpenAI(responder) as fake:
             # In process, on the temporary home and the fake only.

@@ -30,14 +30,14 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
 
 from carousel_create import RenderTimes, ScriptedModel, one_run
 from carousel_pdf import build_slides
-from harness import Samples, bench_env, bench_home, create_key, free_port, serve
+from harness import Samples, bench_env, bench_home, create_key, environ, free_port, serve
 
 BUCKET_ENV = ("SOCIALGEN_FILES_URL", "SOCIALGEN_FILES_REDIRECT", "AWS_ENDPOINT_URL")
 TARGET_RATIO = 1.15
@@ -78,20 +78,9 @@ def new_bucket(endpoint: str) -> dict[str, str]:
     }
 
 
-@contextmanager
-def environment(values: dict[str, str]) -> Iterator[None]:
-    saved = {name: os.environ.get(name) for name in {*values, *BUCKET_ENV}}
-    for name in BUCKET_ENV:
-        os.environ.pop(name, None)
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+def environment(values: dict[str, str]) -> AbstractContextManager[None]:
+    """This process on the bucket `values` name, or on the local folder (no values)."""
+    return environ({**dict.fromkeys(BUCKET_ENV), **values})
 
 
 def ratio_line(label: str, local: list[float], bucket: list[float], unit: str = "s") -> None:

@@ -50,7 +50,14 @@ from pathlib import Path
 # isort: off
 # The harness first: it puts the repository (and so `tests`) on sys.path.
 from harness import Samples, Table, bench_env, bench_home, create_key, machine_line, serve
-from harness.fake import FAKE_API_KEY, FAKE_MODEL, FakeOpenAI, PacedResponder, post_text
+from harness.fake import (
+    FakeOpenAI,
+    PacedResponder,
+    add_pace_options,
+    litellm_stream,
+    pace_line,
+    paced_responder,
+)
 
 # isort: on
 import httpx
@@ -106,21 +113,7 @@ def direct_pair(fake: FakeOpenAI, responder: PacedResponder) -> tuple[Timed, Tim
     messages = post_messages(TOPIC, style=None, sources="", history=[])
 
     async def stream() -> float:
-        import litellm
-
-        litellm.telemetry = False
-        litellm.suppress_debug_info = True
-        response = await litellm.acompletion(
-            model=f"openai/{FAKE_MODEL}",
-            api_base=fake.base_url,
-            api_key=FAKE_API_KEY,
-            messages=messages,
-            stream=True,
-            num_retries=0,
-            timeout=60,
-            max_tokens=700,
-        )
-        async for _part in response:
+        async for _part in litellm_stream(fake.base_url, messages):
             pass
         return now()
 
@@ -283,9 +276,7 @@ def profile_batch(batch: Timed) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5, help="runs of each (>= 3)")
-    parser.add_argument("--chunks", type=int, default=200, help="chunks per post")
-    parser.add_argument("--chunk-chars", type=int, default=4)
-    parser.add_argument("--token-delay", type=float, default=0.01, help="seconds per chunk")
+    add_pace_options(parser, chunks=200)
     parser.add_argument(
         "--modes", default="direct,inproc,sse", help="comma-separated: direct,inproc,sse"
     )
@@ -297,15 +288,10 @@ def main() -> int:
     if not set(modes) <= {"direct", "inproc", "sse"}:
         parser.error("--modes takes direct, inproc and sse")
 
-    text = post_text(args.chunks * args.chunk_chars)
     floor = (args.chunks - 1) * args.token_delay
     print(machine_line())
-    print(
-        f"fake provider: {args.chunks} chunks of {args.chunk_chars} characters per post, "
-        f"{args.token_delay * 1000:.0f} ms apart; JSON side requests at once; "
-        f"{args.repeats} runs each after a warm-up, medians"
-    )
-    responder = PacedResponder(text, args.chunk_chars, args.token_delay)
+    print(f"{pace_line(args)}; {args.repeats} runs each after a warm-up, medians")
+    responder = paced_responder(args)
     pairs: list[Pair] = []
     with bench_home("socialgen-bench-batch-") as home, FakeOpenAI(responder) as fake:
         env = bench_env(home, **fake.env())

@@ -44,7 +44,7 @@ from typing import Any
 
 # isort: off
 # The harness first: it puts the repository (and so `tests`) on sys.path.
-from harness import REPO as ROOT, Samples, Table, bench_env, bench_home, machine_line
+from harness import REPO as ROOT, Samples, Table, bench_env, bench_home, environ, machine_line
 from harness.fake import FakeOpenAI, LlamaServer
 
 # isort: on
@@ -134,15 +134,11 @@ async def intent_accuracy(limit: int | None) -> tuple[int, int, float]:
 @contextmanager
 def provider(name: str) -> Iterator[None]:
     """The environment that points socialgen at `name`, restored afterwards."""
-    saved = {key: os.environ.get(key) for key in ENV_NAMES}
-    for key in ENV_NAMES:
-        os.environ.pop(key, None)
-    try:
+    with environ(dict.fromkeys(ENV_NAMES)):
         if name == "embedded":
             yield
         elif name in ("llama-server", "llama-json"):
-            with LlamaServer() as server:
-                os.environ.update(server.env(small=name == "llama-server"))
+            with LlamaServer() as server, environ(server.env(small=name == "llama-server")):
                 yield
         elif name == "json-object":
             from tests.generation_support import FakeAI
@@ -151,16 +147,10 @@ def provider(name: str) -> Iterator[None]:
                 ai = FakeAI(server=fake)
                 fake.responder = ai.respond
                 fake.refused_formats = {"json_schema"}
-                os.environ.update(fake.env())
-                yield
+                with environ(fake.env()):
+                    yield
         else:
             raise SystemExit(f"unknown provider {name!r}")
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 def open_caller() -> Any:
