@@ -11,7 +11,8 @@ does, with the procedural images (no image provider), and splits each run into:
 
 Two text models: the embedded SmolLM2-135M (the offline default; its first run
 includes loading it) and an instant scripted model, which shows the pipeline's own
-cost without any LLM.
+cost without any LLM. The temporary home and the table come from the bench harness
+(bench/harness/).
 
     .venv/bin/python bench/carousel_create.py
     .venv/bin/python bench/carousel_create.py --runs 5 --slides 10 --model scripted
@@ -25,11 +26,10 @@ import json
 import logging
 import os
 import re
-import statistics
-import tempfile
 import time
 from collections.abc import AsyncIterator
 
+from harness import Samples, Table, bench_env, bench_home, machine_line
 from socialgen.ai.model import Chunk, Message, Output, TextModel
 
 PHASES = ("outline", "images", "html", "pdf", "thumbnail", "save", "total")
@@ -127,10 +127,12 @@ async def one_run(
 
 
 def report(label: str, runs: list[dict[str, float]]) -> None:
-    print(f"\n{label} ({len(runs)} runs; seconds, median / min / first run)")
+    print(f"\n{label} ({len(runs)} runs; seconds)")
+    table = Table("", "median", "min", "first run", indent="  ")
     for phase in PHASES:
-        values = [run[phase] for run in runs]
-        print(f"  {phase:<10} {statistics.median(values):7.3f} {min(values):7.3f} {values[0]:7.3f}")
+        samples = Samples([run[phase] for run in runs])
+        table.add(phase, f"{samples.median:.3f}", f"{samples.min:.3f}", f"{samples.values[0]:.3f}")
+    table.print()
 
 
 def main() -> None:
@@ -141,10 +143,14 @@ def main() -> None:
     parser.add_argument("--model", choices=("embedded", "scripted", "both"), default="both")
     args = parser.parse_args()
 
-    os.environ["SOCIALGEN_HOME"] = tempfile.mkdtemp(prefix="socialgen-bench-")
-    os.environ.pop("SOCIALGEN_DATABASE_URL", None)
-    os.environ.pop("SOCIALGEN_MODEL", None)
-    os.environ.pop("SOCIALGEN_IMAGE_MODEL", None)
+    with bench_home("socialgen-bench-") as home:
+        # In this process: the home's store, the embedded model, procedural images.
+        os.environ.clear()
+        os.environ.update(bench_env(home))
+        run_models(args)
+
+
+def run_models(args: argparse.Namespace) -> None:
     times = RenderTimes()
     logger = logging.getLogger("socialgen.carousels")
     logger.addHandler(times)
@@ -158,6 +164,7 @@ def main() -> None:
         from socialgen.ai.registry import text_model
 
         models.append(("embedded SmolLM2-135M", text_model()))
+    print(machine_line())
     print(f"{args.slides} slides, template {args.template}, procedural images")
     for label, model in models:
         runs = [

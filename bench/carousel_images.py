@@ -10,7 +10,8 @@ be scaled down at decode time, PNG cannot). "cold" empties the per-process cache
 of reference colours before each run (the first slide of a carousel); "cached" is
 every later slide. Each case runs N times (default 20) after one warm-up; prompts
 vary per run. Reports median and min in ms; the target is under 60 ms for
-1080x1080 without references.
+1080x1080 without references. The machine line and the table come from the bench
+harness (bench/harness/).
 
 Run from the repository root:
 
@@ -22,11 +23,11 @@ from __future__ import annotations
 
 import argparse
 import io
-import statistics
 import time
 
 from PIL import Image, ImageDraw
 
+from harness import Samples, Table, machine_line
 from socialgen.ai import procedural
 from socialgen.ai.procedural import procedural_image
 
@@ -49,7 +50,7 @@ def references(format_name: str) -> list[bytes]:
     return images
 
 
-def measure(size: tuple[int, int], refs: list[bytes], runs: int, *, cold: bool) -> list[float]:
+def measure(size: tuple[int, int], refs: list[bytes], runs: int, *, cold: bool) -> Samples:
     procedural_image("warm-up", *size, refs)
     times = []
     for run in range(runs):
@@ -57,8 +58,8 @@ def measure(size: tuple[int, int], refs: list[bytes], runs: int, *, cold: bool) 
             procedural._reference_cache.clear()
         start = time.perf_counter()
         procedural_image(f"Slide {run}: why small teams ship weekly", *size, refs)
-        times.append((time.perf_counter() - start) * 1000)
-    return times
+        times.append(time.perf_counter() - start)
+    return Samples(times)
 
 
 def main() -> None:
@@ -73,15 +74,22 @@ def main() -> None:
         ("5 refs, cached", png, False),
     ]
     print(f"procedural_image, {args.runs} runs each (ms)")
-    print(f"{'size':<11}{'references':<16}{'median':>8}{'min':>8}")
+    print(machine_line())
+    table = Table("size, references", "median", "min", "", notes=True)
     for size in SIZES:
         for label, refs, cold in cases:
-            times = measure(size, refs, args.runs, cold=cold)
-            median, fastest = statistics.median(times), min(times)
-            print(f"{size[0]}x{size[1]:<6}{label:<16}{median:8.1f}{fastest:8.1f}")
+            samples = measure(size, refs, args.runs, cold=cold)
+            verdict = ""
             if size == (1080, 1080) and not refs:
-                verdict = "holds" if median < TARGET_MS else "MISSED"
-                print(f"  target < {TARGET_MS:g} ms at 1080x1080: {verdict}")
+                holds = samples.median * 1000 < TARGET_MS
+                verdict = f"target < {TARGET_MS:g} ms: {'holds' if holds else 'MISSED'}"
+            table.add(
+                f"{size[0]}x{size[1]}, {label}",
+                f"{samples.median * 1000:.1f}",
+                f"{samples.min * 1000:.1f}",
+                verdict,
+            )
+    table.print()
 
 
 if __name__ == "__main__":

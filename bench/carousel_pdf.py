@@ -10,7 +10,8 @@ images as PNG, as some image models return them), then times each stage separate
 * `html_to_pdf` (WeasyPrint; the target is 10 slides within 2 s),
 * `first_page_png` (pypdfium2 + Pillow thumbnail),
 
-for every template, printing median and min of several runs.
+for every template, printing median and min of several runs (timed by the bench
+harness, bench/harness/).
 
 Run from the repository root:
 
@@ -22,14 +23,13 @@ from __future__ import annotations
 
 import argparse
 import io
-import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Sequence
 
 from PIL import Image
 
+from harness import Samples, timed_runs
 from socialgen.carousels.slides import Brand, SlideContent, data_uri
 from socialgen.carousels.slides_html import render_slides
 from socialgen.carousels.templates import get_template, list_templates
@@ -38,7 +38,6 @@ from socialgen.render.pdf import html_to_pdf
 from socialgen.render.thumbnail import first_page_png
 
 TARGET_SECONDS = 2.0
-T = TypeVar("T")
 
 SLIDES = [
     (
@@ -146,19 +145,8 @@ def build_slides(count: int, image_format: str) -> tuple[list[SlideContent], Bra
     return slides, brand
 
 
-def _timed(runs: int, call: Callable[[], T]) -> tuple[list[float], T]:
-    samples: list[float] = []
-    result: T | None = None
-    for _ in range(runs):
-        started = time.perf_counter()
-        result = call()
-        samples.append(time.perf_counter() - started)
-    assert result is not None
-    return samples, result
-
-
-def _ms(samples: list[float]) -> str:
-    return f"median {statistics.median(samples) * 1000:7.1f} ms, min {min(samples) * 1000:7.1f} ms"
+def _ms(samples: Samples) -> str:
+    return f"median {samples.median * 1000:7.1f} ms, min {samples.min * 1000:7.1f} ms"
 
 
 def bench_template(
@@ -166,19 +154,20 @@ def bench_template(
 ) -> float:
     """Prints the stages of one template; returns the median total in seconds."""
     theme = get_template(name).theme
-    html_samples, pages = _timed(
+    html_samples, pages = timed_runs(
         runs, lambda: render_slides(name, slides, theme, brand, width=width, height=height)
     )
-    pdf_samples, pdf = _timed(runs, lambda: html_to_pdf(pages, width, height))
-    png_samples, png = _timed(runs, lambda: first_page_png(pdf))
-    totals = [sum(stage) for stage in zip(html_samples, pdf_samples, png_samples, strict=True)]
+    pdf_samples, pdf = timed_runs(runs, lambda: html_to_pdf(pages, width, height))
+    png_samples, png = timed_runs(runs, lambda: first_page_png(pdf))
+    stages = zip(html_samples.values, pdf_samples.values, png_samples.values, strict=True)
+    totals = Samples([sum(stage) for stage in stages])
     html_bytes = sum(len(page.encode()) for page in pages)
     print(f"{name} ({len(slides)} slides, {width}x{height}):")
     print(f"  render_slides   {_ms(html_samples)}  ({html_bytes / 1e6:.2f} MB of HTML)")
     print(f"  html_to_pdf     {_ms(pdf_samples)}  ({len(pdf) / 1e6:.2f} MB of PDF)")
     print(f"  first_page_png  {_ms(png_samples)}  ({len(png) / 1e3:.0f} kB of PNG)")
     print(f"  total           {_ms(totals)}")
-    return statistics.median(totals)
+    return totals.median
 
 
 def main(argv: Sequence[str] | None = None) -> int:

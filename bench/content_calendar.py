@@ -28,8 +28,9 @@ time, generated / failed, and the themes.
 The third figure of the issue's speed requirement, PDF text of a 10 MB, 2,000-page
 PDF ready within 5 s, is measured by bench/pdf_text.py.
 
-Run from the repository root (the script puts the repository on sys.path itself, so
-`tests.fakes` imports without PYTHONPATH=.):
+The home, the fake provider, the machine line and the table come from the bench harness
+(bench/harness/), which also puts the repository on sys.path (so `tests.fakes` imports
+without PYTHONPATH=.). Run from the repository root:
 
     .venv/bin/python bench/content_calendar.py
     .venv/bin/python bench/content_calendar.py --repeats 5 --concurrency 5,10,30 --skip-embedded
@@ -42,25 +43,25 @@ import argparse
 import asyncio
 import math
 import os
-import shutil
-import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness.fake import POST_PREFIXES, PacedResponder, post_text
+from harness import Samples, Table, bench_env, bench_home, environ, machine_line
+from harness.fake import (
+    POST_PREFIXES,
+    FakeOpenAI,
+    PacedResponder,
+    add_pace_options,
+    litellm_stream,
+    pace_line,
+    paced_responder,
+)
 
 if TYPE_CHECKING:
     from socialgen.drafting.caller import Caller
-
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-
 
 TOPIC = "why small teams ship weekly"
 RATIO_TARGET = 1.3
@@ -113,31 +114,13 @@ class Series:
 
     @property
     def median(self) -> float:
-        return statistics.median(run.elapsed for run in self.runs)
+        return Samples([run.elapsed for run in self.runs]).median
 
     def median_run(self) -> CalendarRun:
         return sorted(self.runs, key=lambda run: run.elapsed)[len(self.runs) // 2]
 
 
 # --------------------------------------------------------------------------- runs
-
-
-@contextmanager
-def concurrency_env(value: int | None) -> Iterator[None]:
-    """SOCIALGEN_BATCH_CONCURRENCY = value for the block (None: unset, the default)."""
-    name = "SOCIALGEN_BATCH_CONCURRENCY"
-    before = os.environ.get(name)
-    if value is None:
-        os.environ.pop(name, None)
-    else:
-        os.environ[name] = str(value)
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = before
 
 
 def open_caller() -> Caller:
@@ -180,7 +163,9 @@ async def calendar(
     from socialgen.content_calendar.schemas import CalendarRequest
     from socialgen.content_calendar.service import run_calendar
 
-    with concurrency_env(concurrency):
+    # None: unset, the default.
+    value = None if concurrency is None else str(concurrency)
+    with environ({"SOCIALGEN_BATCH_CONCURRENCY": value}):
         run = CalendarRun(length, ai_settings().batch_concurrency)
         mark = responder.count() if responder is not None else 0
         started = now()
@@ -236,19 +221,10 @@ class FakeResults:
 
 async def direct_streams(base_url: str, count: int) -> float:
     """Seconds for `count` post streams at once through litellm alone (no socialgen)."""
-    import litellm
+    messages = [{"role": "user", "content": f"{POST_PREFIXES[0]}: {TOPIC}"}]
 
     async def stream() -> None:
-        response = await litellm.acompletion(
-            model="openai/fake-model",
-            api_base=base_url,
-            messages=[{"role": "user", "content": f"{POST_PREFIXES[0]}: {TOPIC}"}],
-            stream=True,
-            num_retries=0,
-            timeout=60,
-            max_tokens=700,
-        )
-        async for _part in response:
+        async for _part in litellm_stream(base_url, messages):
             pass
 
     started = now()
@@ -281,20 +257,20 @@ async def fake_part(
 
 
 def seconds(values: Sequence[float]) -> str:
-    return "[" + ", ".join(f"{value:.2f}" for value in values) + "]"
+    return Samples(values).spread(fmt="{:.2f}")
 
 
 def report_fake(results: FakeResults, floor: float) -> bool:
     singles, series = results.singles, results.series
-    t1 = statistics.median(singles)
+    t1 = Samples(singles).median
     print(
         f"\nsingle post (prepare_post + run_generate_post): median T1 = {t1:.3f} s "
         f"over {len(singles)} runs {seconds(singles)}"
     )
     print(f"(the fake's pacing alone: {floor:.2f} s per post)")
-    print(
-        f"\n{'calendar':9} {'C':>3} {'median':>9} {'days/C x T1':>12} {'ratio':>7} "
-        f"{'rounds x T1':>12} {'ratio':>7}   target: ratio to days/C x T1 <= {RATIO_TARGET}"
+    print(f"\ntarget: ratio to days/C x T1 <= {RATIO_TARGET}")
+    table = Table(
+        "calendar", "C", "median", "days/C x T1", "ratio", "rounds x T1", "ratio", "", notes=True
     )
     ok = True
     for item in series:
@@ -305,17 +281,24 @@ def report_fake(results: FakeResults, floor: float) -> bool:
         if item.length == LONG:
             ok &= ratio <= RATIO_TARGET
             verdict = "OK" if ratio <= RATIO_TARGET else "MISSED"
-        print(
-            f"{item.label:9} {item.concurrency:3d} {item.median:7.3f} s {ideal:10.3f} s "
-            f"{ratio:7.3f} {rounds:10.3f} s {item.median / rounds:7.3f}   {verdict}"
+        table.add(
+            item.label,
+            item.concurrency,
+            f"{item.median:.3f} s",
+            f"{ideal:.3f} s",
+            f"{ratio:.3f}",
+            f"{rounds:.3f} s",
+            f"{item.median / rounds:.3f}",
+            verdict,
         )
-    one = statistics.median(results.direct_one)
+    table.print()
+    one = Samples(results.direct_one).median
     print(
         f"\nbaseline, litellm alone against the same fake (no socialgen): one stream "
         f"{one:.3f} s {seconds(results.direct_one)}"
     )
     for concurrency, runs in results.direct_many.items():
-        many = statistics.median(runs)
+        many = Samples(runs).median
         print(
             f"  {concurrency:3d} streams at once {many:.3f} s = {many / one:.3f} x one "
             f"{seconds(runs)}"
@@ -404,9 +387,7 @@ def report_embedded(run: CalendarRun) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3, help="runs of each (>= 3)")
-    parser.add_argument("--chunks", type=int, default=100, help="chunks per post")
-    parser.add_argument("--chunk-chars", type=int, default=4)
-    parser.add_argument("--token-delay", type=float, default=0.01, help="seconds per chunk")
+    add_pace_options(parser, chunks=100)
     parser.add_argument(
         "--concurrency", default="5,10", help="comma-separated SOCIALGEN_BATCH_CONCURRENCY values"
     )
@@ -432,35 +413,20 @@ def main() -> int:
     if not concurrencies or min(concurrencies) < 1:
         parser.error("--concurrency takes whole numbers of 1 or more")
 
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch it
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))
-    from tests.fakes.openai_server import FakeOpenAI
-
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load}")
-    print(
-        f"fake provider: {args.chunks} chunks of {args.chunk_chars} characters per post, "
-        f"{args.token_delay * 1000:.0f} ms apart; JSON side requests at once; "
-        f"{args.repeats} runs each after a warm-up, interleaved, medians"
-    )
+    print(machine_line())
+    print(f"{pace_line(args)}; {args.repeats} runs each after a warm-up, interleaved, medians")
     print("(PDF text of a 10 MB, 2,000-page PDF within 5 s: see bench/pdf_text.py)")
-    home = Path(tempfile.mkdtemp(prefix="socialgen-bench-calendar-"))
-    text = post_text(args.chunks * args.chunk_chars)
-    responder = PacedResponder(text, args.chunk_chars, args.token_delay)
-    try:
+    responder = paced_responder(args)
+    with bench_home("socialgen-bench-calendar-") as home:
         with FakeOpenAI(responder) as fake:
-            for name in [key for key in os.environ if key.startswith("SOCIALGEN_")]:
-                del os.environ[name]
-            os.environ.update(fake.env() | {"SOCIALGEN_HOME": str(home)})
+            # In process, on the temporary home and the fake only.
+            os.environ.clear()
+            os.environ.update(bench_env(home, **fake.env()))
             results = asyncio.run(fake_part(responder, fake.base_url, concurrencies, args.repeats))
         ok = report_fake(results, (args.chunks - 1) * args.token_delay)
         if args.embedded:
             asyncio.run(embedded_part(args.max_tokens))
-        load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-        print(f"\nload average at the end {load}")
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
+        print(f"\nat the end: {machine_line()}")
     return 0 if ok else 1
 
 

@@ -12,7 +12,8 @@ Starts moto's S3 server (the dev extra's `moto[server]`) on 127.0.0.1 and prints
 * `files migrate` throughput on 1,000 files (files/s), and the idempotent second run.
 
 moto is a Python server, slower than S3 or MinIO per request: the figures are an
-upper bound on the bucket's overhead, not a measurement of AWS.
+upper bound on the bucket's overhead, not a measurement of AWS. The homes, the servers,
+the key and the medians come from the bench harness (bench/harness/).
 
     .venv/bin/python bench/files_storage.py
     .venv/bin/python bench/files_storage.py --runs 5 --gets 300 --files 1000
@@ -24,21 +25,19 @@ import argparse
 import asyncio
 import logging
 import os
-import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
 
 from carousel_create import RenderTimes, ScriptedModel, one_run
 from carousel_pdf import build_slides
-from harness import create_key, free_port, start_server, stop_server
+from harness import Samples, bench_env, bench_home, create_key, environ, free_port, serve
 
 BUCKET_ENV = ("SOCIALGEN_FILES_URL", "SOCIALGEN_FILES_REDIRECT", "AWS_ENDPOINT_URL")
 TARGET_RATIO = 1.15
@@ -79,26 +78,19 @@ def new_bucket(endpoint: str) -> dict[str, str]:
     }
 
 
-@contextmanager
-def environment(values: dict[str, str]) -> Iterator[None]:
-    saved = {name: os.environ.get(name) for name in {*values, *BUCKET_ENV}}
-    for name in BUCKET_ENV:
-        os.environ.pop(name, None)
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+def environment(values: dict[str, str]) -> AbstractContextManager[None]:
+    """This process on the bucket `values` name, or on the local folder (no values)."""
+    return environ({**dict.fromkeys(BUCKET_ENV), **values})
 
 
 def ratio_line(label: str, local: list[float], bucket: list[float], unit: str = "s") -> None:
-    a, b = statistics.median(local), statistics.median(bucket)
-    verdict = "ok" if b / a <= TARGET_RATIO else f"over {TARGET_RATIO}x"
-    print(f"  {label}: local {a:.3f} {unit}, bucket {b:.3f} {unit}, ratio {b / a:.2f}x ({verdict})")
+    a, b = Samples(local), Samples(bucket)
+    ratio = b.ratio(a)
+    verdict = "ok" if ratio <= TARGET_RATIO else f"over {TARGET_RATIO}x"
+    print(
+        f"  {label}: local {a.median:.3f} {unit}, bucket {b.median:.3f} {unit}, "
+        f"ratio {ratio:.2f}x ({verdict})"
+    )
 
 
 def bench_create(bucket_env: dict[str, str], runs: int, slides: int) -> None:
@@ -118,12 +110,7 @@ def bench_create(bucket_env: dict[str, str], runs: int, slides: int) -> None:
     ratio_line("total", samples["local"], samples["bucket"])
 
 
-def serve(env: dict[str, str], home: Path, name: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    return start_server(env, port, home / f"{name}.log"), f"http://127.0.0.1:{port}"
-
-
-def timed(call: Callable[[], httpx.Response], count: int) -> list[float]:
+def timed_calls(call: Callable[[], httpx.Response], count: int) -> Samples:
     samples = []
     for _ in range(count):
         started = time.perf_counter()
@@ -131,7 +118,7 @@ def timed(call: Callable[[], httpx.Response], count: int) -> list[float]:
         if response.status_code >= 400:  # a 307 is the redirect case's answer
             raise SystemExit(f"{response.request.url}: {response.status_code}")
         samples.append(time.perf_counter() - started)
-    return samples
+    return Samples(samples)
 
 
 def bench_pdf(base_env: dict[str, str], bucket_env: dict[str, str], home: Path, runs: int) -> None:
@@ -144,13 +131,13 @@ def bench_pdf(base_env: dict[str, str], bucket_env: dict[str, str], home: Path, 
         "bold", slides, get_template("bold").theme, brand, width=1080, height=1350
     )
     samples: dict[str, list[float]] = {"local": [], "bucket": []}
-    servers = {
-        label: serve({**base_env, **extra}, home, f"pdf-{label}")
-        for label, extra in (("local", {}), ("bucket", bucket_env))
-    }
-    try:
+    with ExitStack() as stack:
+        bases = {
+            label: stack.enter_context(serve({**base_env, **extra}, home / f"pdf-{label}.log")).url
+            for label, extra in (("local", {}), ("bucket", bucket_env))
+        }
         for n in range(runs + 1):  # alternated, so load on the machine hits both alike
-            for label, (_server, base) in servers.items():
+            for label, base in bases.items():
                 started = time.perf_counter()
                 response = httpx.post(
                     f"{base}/api/v1/carousel/generate-pdf",
@@ -158,12 +145,10 @@ def bench_pdf(base_env: dict[str, str], bucket_env: dict[str, str], home: Path, 
                     headers={"x-api-key": key},
                     timeout=60,
                 )
-                response.raise_for_status()
+                if response.status_code != 200:
+                    raise SystemExit(f"generate-pdf: {response.status_code} {response.text}")
                 if n:  # the first request warms WeasyPrint and fontconfig
                     samples[label].append(time.perf_counter() - started)
-    finally:
-        for server, _base in servers.values():
-            stop_server(server)
     print(f"generate-pdf through serve, 10 slides, median of {runs}")
     ratio_line("request", samples["local"], samples["bucket"])
 
@@ -202,21 +187,23 @@ def bench_gets(
     urls = {"local": a_thumbnail_url({}), "bucket": a_thumbnail_url(bucket_env)}
     print(f"file GET (a ~{_size(urls)} thumbnail), p50 / p90 of {count}")
     for label, (extra, follow) in cases.items():
-        server, base = serve({**base_env, **extra}, home, "get")
         url = urls["bucket" if extra else "local"]
-        try:
-            with httpx.Client(
-                base_url=base, headers={"x-api-key": key}, follow_redirects=follow, timeout=30
-            ) as http:
+        with (
+            serve({**base_env, **extra}, home / "get.log") as server,
+            httpx.Client(
+                base_url=server.url,
+                headers={"x-api-key": key},
+                follow_redirects=follow,
+                timeout=30,
+            ) as http,
+        ):
 
-                def get(http: httpx.Client = http, url: str = url) -> httpx.Response:
-                    return http.get(url)
+            def get(http: httpx.Client = http, url: str = url) -> httpx.Response:
+                return http.get(url)
 
-                get()
-                samples = sorted(timed(get, count))
-        finally:
-            stop_server(server)
-        p50, p90 = samples[len(samples) // 2], samples[int(len(samples) * 0.9)]
+            get()
+            samples = timed_calls(get, count)
+        p50, p90 = samples.median, samples.percentile(90)
         print(f"  {label:<31} {p50 * 1000:6.1f} ms  {p90 * 1000:6.1f} ms")
 
 
@@ -229,13 +216,12 @@ def bench_migrate(bucket_env: dict[str, str], files: int) -> None:
     from socialgen.files.backends import bucket
     from socialgen.files.migrate import migrate
 
-    source = Path(tempfile.mkdtemp(prefix="socialgen-migrate-"))
     payload = os.urandom(60_000)  # about a slide image
-    for n in range(files):
-        path = source / "ws1" / "carousels" / f"{n // 10:032x}" / f"slide-{n}-{n:010d}.jpg"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(payload[: 30_000 + n % 30_000])
-    with environment(bucket_env):
+    with bench_home("socialgen-migrate-") as source, environment(bucket_env):
+        for n in range(files):
+            path = source / "ws1" / "carousels" / f"{n // 10:032x}" / f"slide-{n}-{n:010d}.jpg"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(payload[: 30_000 + n % 30_000])
         first = migrate(source, bucket(bucket_env["SOCIALGEN_FILES_URL"]))
         again = migrate(source, bucket(bucket_env["SOCIALGEN_FILES_URL"]))
     megabytes = first.bytes_copied / 1e6
@@ -255,14 +241,13 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=1000)
     args = parser.parse_args()
 
-    home = Path(tempfile.mkdtemp(prefix="socialgen-bench-"))
-    base_env = {k: v for k, v in os.environ.items() if not k.startswith("SOCIALGEN_")}
-    base_env["SOCIALGEN_HOME"] = str(home)
-    for name in BUCKET_ENV:
-        base_env.pop(name, None)
-    os.environ.clear()
-    os.environ.update(base_env)
-    with moto_server() as endpoint:
+    with bench_home("socialgen-bench-") as home, moto_server() as endpoint:
+        base_env = bench_env(home)
+        for name in BUCKET_ENV:
+            base_env.pop(name, None)
+        # carousel create and the thumbnails run in this process, on the same home.
+        os.environ.clear()
+        os.environ.update(base_env)
         bucket_env = new_bucket(endpoint)
         bench_create(bucket_env, args.runs, args.slides)
         bench_pdf(base_env, bucket_env, home, args.runs)

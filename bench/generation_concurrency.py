@@ -17,7 +17,7 @@ Measured, --repeats times each, interleaved, medians:
            process on a temporary SOCIALGEN_HOME;
   sse      POST /api/v1/ai-conversation/generate-post/{ws} vs generate-batch-posts/{ws} of
            `socialgen serve` (a subprocess; API key made in-process with
-           socialgen.auth.service.create_api_key, bound to the default workspace), read
+           `socialgen key create`, bound to the default workspace), read
            to the end with httpx.
 
 Each time runs from sending the request (or calling prepare_*) to the end of the stream.
@@ -25,8 +25,9 @@ For a batch it also shows when the five post requests reached the fake (are they
 concurrent?) and when each variation completed. In `direct` and `inproc` the fake shares
 this process (and its GIL) with the client; in `sse` the server is its own process.
 
-Run from the repository root (the script puts the repository on sys.path itself, so
-`tests.fakes` imports without PYTHONPATH=.):
+The home, the fake, the server, its key and the table come from the bench harness
+(bench/harness/), which also puts the repository on sys.path (so `tests.fakes` imports
+without PYTHONPATH=.). Run from the repository root:
 
     .venv/bin/python bench/generation_concurrency.py
     .venv/bin/python bench/generation_concurrency.py --modes sse --repeats 5 --profile
@@ -40,30 +41,26 @@ import cProfile
 import io
 import os
 import pstats
-import shutil
-import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch it
-
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-import httpx  # noqa: E402
-from tests.fakes.openai_server import (  # noqa: E402
-    FAKE_API_KEY,
-    FAKE_MODEL,
+# isort: off
+# The harness first: it puts the repository (and so `tests`) on sys.path.
+from harness import Samples, Table, bench_env, bench_home, create_key, machine_line, serve
+from harness.fake import (
     FakeOpenAI,
+    PacedResponder,
+    add_pace_options,
+    litellm_stream,
+    pace_line,
+    paced_responder,
 )
 
-from harness import free_port, start_server, stop_server  # noqa: E402
-from harness.fake import PacedResponder, post_text  # noqa: E402
+# isort: on
+import httpx
 
 API_PREFIX = "/api/v1/ai-conversation"
 POST_PREFIX = "Write a LinkedIn post about"
@@ -88,11 +85,11 @@ class Pair:
 
     @property
     def single_median(self) -> float:
-        return statistics.median(run.elapsed for run in self.single)
+        return Samples([run.elapsed for run in self.single]).median
 
     @property
     def batch_median(self) -> float:
-        return statistics.median(run.elapsed for run in self.batch)
+        return Samples([run.elapsed for run in self.batch]).median
 
 
 Timed = Callable[[], Awaitable[Run]]
@@ -116,21 +113,7 @@ def direct_pair(fake: FakeOpenAI, responder: PacedResponder) -> tuple[Timed, Tim
     messages = post_messages(TOPIC, style=None, sources="", history=[])
 
     async def stream() -> float:
-        import litellm
-
-        litellm.telemetry = False
-        litellm.suppress_debug_info = True
-        response = await litellm.acompletion(
-            model=f"openai/{FAKE_MODEL}",
-            api_base=fake.base_url,
-            api_key=FAKE_API_KEY,
-            messages=messages,
-            stream=True,
-            num_retries=0,
-            timeout=60,
-            max_tokens=700,
-        )
-        async for _part in response:
+        async for _part in litellm_stream(fake.base_url, messages):
             pass
         return now()
 
@@ -222,20 +205,6 @@ def sse_pair(
     return (lambda: timed(responder, one)), (lambda: timed(responder, five))
 
 
-def create_key(home: Path) -> tuple[str, str]:
-    from socialgen.auth.service import create_api_key
-    from socialgen.startup import open_store
-    from socialgen.store.engine import transaction
-    from socialgen.workspaces.service import default_workspace
-
-    engine = open_store()
-    with transaction(engine) as session:
-        workspace = default_workspace(session)
-        assert workspace is not None
-        _key, secret = create_api_key(session, name="bench", workspace_id=workspace.id)
-        return secret, workspace.id
-
-
 # --------------------------------------------------------------------------- run
 
 
@@ -249,9 +218,10 @@ async def measure(pair: Pair, single: Timed, batch: Timed, repeats: int) -> None
 
 def report(pairs: Sequence[Pair], floor: float) -> bool:
     print(
-        f"\n{'':8} {'single':>9} {'batch of 5':>11} {'batch/single':>13}   "
-        f"target <= {RATIO_TARGET}   (one post alone at the fake's pace: {floor:.2f} s)"
+        f"\ntarget batch/single <= {RATIO_TARGET} "
+        f"(one post alone at the fake's pace: {floor:.2f} s)"
     )
+    table = Table("", "single", "batch of 5", "batch/single", "", notes=True)
     ok = True
     for pair in pairs:
         ratio = pair.batch_median / pair.single_median
@@ -260,10 +230,14 @@ def report(pairs: Sequence[Pair], floor: float) -> bool:
             ok &= ratio <= RATIO_TARGET
         else:
             verdict = "(baseline: litellm alone)"
-        print(
-            f"{pair.mode:8} {pair.single_median:7.3f} s {pair.batch_median:9.3f} s "
-            f"{ratio:13.3f}   {verdict}"
+        table.add(
+            pair.mode,
+            f"{pair.single_median:.3f} s",
+            f"{pair.batch_median:.3f} s",
+            f"{ratio:.3f}",
+            verdict,
         )
+    table.print()
     print("\nper run (seconds):")
     for pair in pairs:
         singles = ", ".join(f"{run.elapsed:.3f}" for run in pair.single)
@@ -302,9 +276,7 @@ def profile_batch(batch: Timed) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5, help="runs of each (>= 3)")
-    parser.add_argument("--chunks", type=int, default=200, help="chunks per post")
-    parser.add_argument("--chunk-chars", type=int, default=4)
-    parser.add_argument("--token-delay", type=float, default=0.01, help="seconds per chunk")
+    add_pace_options(parser, chunks=200)
     parser.add_argument(
         "--modes", default="direct,inproc,sse", help="comma-separated: direct,inproc,sse"
     )
@@ -316,34 +288,20 @@ def main() -> int:
     if not set(modes) <= {"direct", "inproc", "sse"}:
         parser.error("--modes takes direct, inproc and sse")
 
-    text = post_text(args.chunks * args.chunk_chars)
     floor = (args.chunks - 1) * args.token_delay
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load}")
-    print(
-        f"fake provider: {args.chunks} chunks of {args.chunk_chars} characters per post, "
-        f"{args.token_delay * 1000:.0f} ms apart; JSON side requests at once; "
-        f"{args.repeats} runs each after a warm-up, medians"
-    )
-    home = Path(tempfile.mkdtemp(prefix="socialgen-bench-batch-"))
-    responder = PacedResponder(text, args.chunk_chars, args.token_delay)
+    print(machine_line())
+    print(f"{pace_line(args)}; {args.repeats} runs each after a warm-up, medians")
+    responder = paced_responder(args)
     pairs: list[Pair] = []
-    try:
-        with FakeOpenAI(responder) as fake:
-            env = {
-                key: value
-                for key, value in os.environ.items()
-                if not key.startswith("SOCIALGEN_") and key != "OPENAI_API_KEY"
-            }
-            env |= fake.env() | {"SOCIALGEN_HOME": str(home)}
-            os.environ.clear()
-            os.environ.update(env)
-            ok = asyncio.run(run_modes(modes, fake, responder, home, env, args, pairs))
-            ok &= report(pairs, floor)
-            if args.profile or not ok:
-                profile_batch(inproc_pair(responder)[1])
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
+    with bench_home("socialgen-bench-batch-") as home, FakeOpenAI(responder) as fake:
+        env = bench_env(home, **fake.env())
+        # The in-process modes open the same home as the server.
+        os.environ.clear()
+        os.environ.update(env)
+        ok = asyncio.run(run_modes(modes, fake, responder, home, env, args, pairs))
+        ok &= report(pairs, floor)
+        if args.profile or not ok:
+            profile_batch(inproc_pair(responder)[1])
     return 0 if ok else 1
 
 
@@ -363,18 +321,14 @@ async def run_modes(
         pairs.append(Pair("inproc"))
         await measure(pairs[-1], *inproc_pair(responder), args.repeats)
     if "sse" in modes:
-        api_key, workspace = create_key(home)
-        port = free_port()
-        server = start_server(env, port, home / "serve.log")
-        try:
+        api_key, workspace = create_key(env)
+        with serve(env, home / "serve.log") as server:
             async with httpx.AsyncClient(
                 headers={"x-api-key": api_key}, timeout=httpx.Timeout(60.0)
             ) as client:
                 pairs.append(Pair("sse"))
-                single, batch = sse_pair(client, f"http://127.0.0.1:{port}", workspace, responder)
+                single, batch = sse_pair(client, server.url, workspace, responder)
                 await measure(pairs[-1], single, batch, args.repeats)
-        finally:
-            stop_server(server)
     return True
 
 

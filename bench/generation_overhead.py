@@ -71,7 +71,7 @@ from harness import (
     serve,
     socialgen_command,
 )
-from harness.fake import FAKE_API_KEY, FAKE_MODEL, FakeOpenAI, PacedResponder
+from harness.fake import FakeOpenAI, PacedResponder, litellm_stream
 
 API_PREFIX = "/api/v1/ai-conversation"
 RATE_TARGET = 0.95
@@ -111,24 +111,10 @@ def post_text(target_chars: int) -> str:
 async def direct_once(
     fake: FakeOpenAI, responder: PacedResponder, messages: list[dict[str, str]], max_tokens: int
 ) -> StreamRun:
-    import litellm
-
-    litellm.telemetry = False
-    litellm.suppress_debug_info = True
     mark = responder.count()
     started = now()
-    response = await litellm.acompletion(
-        model=f"openai/{FAKE_MODEL}",
-        api_base=fake.base_url,
-        api_key=FAKE_API_KEY,
-        messages=messages,
-        stream=True,
-        num_retries=0,
-        timeout=60,
-        max_tokens=max_tokens,
-    )
     chunks: list[float] = []
-    async for part in response:
+    async for part in litellm_stream(fake.base_url, messages, max_tokens):
         if part.choices and getattr(part.choices[0].delta, "content", None):
             chunks.append(now())
     return StreamRun(responder.arrival_after(mark), chunks, started, now())

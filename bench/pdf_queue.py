@@ -10,6 +10,8 @@ afterwards (each abandoned render should have had its worker killed).
 Before the render pool (abandoned renders ran to the end): 4 abandoned requests
 made the one-line request wait 58.9 s.
 
+The home and the server come from the bench harness (bench/harness/).
+
     .venv/bin/python bench/pdf_queue.py
     .venv/bin/python bench/pdf_queue.py --abandoned 34 --callers 34
 """
@@ -20,13 +22,12 @@ import argparse
 import json
 import os
 import socket
-import tempfile
 import time
 from pathlib import Path
 
 import httpx
 
-from harness import free_port, start_server, stop_server
+from harness import bench_env, bench_home, serve
 
 HEAVY = "<table>" + "<tr><td>x</td></tr>" * 20000 + "</table>"
 ONE_LINE = "<p>One line</p>"
@@ -99,33 +100,29 @@ def main() -> None:
     parser.add_argument("--callers", type=int, default=1, help="distinct keys they use")
     args = parser.parse_args()
 
-    home = Path(tempfile.mkdtemp(prefix="socialgen-bench-"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SOCIALGEN_")}
-    env["SOCIALGEN_HOME"] = str(home)
-    env["SOCIALGEN_PDF_TIMEOUT"] = "120"  # only hanging up may stop a heavy render
-    os.environ.update(env)
-    keys = create_keys(args.callers + 1)
-    heavy_keys, own_key = keys[:-1], keys[-1]
-    port = free_port()
-    server = start_server(env, port, home / "serve.log")
-    try:
-        url = f"http://127.0.0.1:{port}{PDF_PATH}"
-        with httpx.Client(headers={"x-api-key": own_key}, timeout=300) as client:
-            client.post(url, json={"slidesHtml": [ONE_LINE]}).raise_for_status()  # warm-up
-            clients = [
-                send_heavy(port, heavy_keys[n % len(heavy_keys)]) for n in range(args.abandoned)
-            ]
-            time.sleep(args.hold)
-            refused = sum(answered_503(heavy) for heavy in clients)
-            for heavy in clients:
-                heavy.close()
-            started = time.perf_counter()
-            response = client.post(url, json={"slidesHtml": [ONE_LINE]})
-            latency = time.perf_counter() - started
-            response.raise_for_status()
-        busy = busy_workers(server.pid)
-    finally:
-        stop_server(server)
+    with bench_home("socialgen-bench-") as home:
+        # Only hanging up may stop a heavy render.
+        env = bench_env(home, SOCIALGEN_PDF_TIMEOUT="120")
+        os.environ.update(env)  # the keys are made in this process, on the same home
+        keys = create_keys(args.callers + 1)
+        heavy_keys, own_key = keys[:-1], keys[-1]
+        with serve(env, home / "serve.log") as server:
+            url = f"{server.url}{PDF_PATH}"
+            with httpx.Client(headers={"x-api-key": own_key}, timeout=300) as client:
+                client.post(url, json={"slidesHtml": [ONE_LINE]}).raise_for_status()  # warm-up
+                clients = [
+                    send_heavy(server.port, heavy_keys[n % len(heavy_keys)])
+                    for n in range(args.abandoned)
+                ]
+                time.sleep(args.hold)
+                refused = sum(answered_503(heavy) for heavy in clients)
+                for heavy in clients:
+                    heavy.close()
+                started = time.perf_counter()
+                response = client.post(url, json={"slidesHtml": [ONE_LINE]})
+                latency = time.perf_counter() - started
+                response.raise_for_status()
+            busy = busy_workers(server.pid)
     print(
         f"{args.abandoned} heavy requests from {len(heavy_keys)} caller(s), abandoned after "
         f"{args.hold:g} s ({refused} answered 503 first)"

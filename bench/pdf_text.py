@@ -10,6 +10,8 @@ Builds (once, with fpdf2, cached in the temp directory) a text PDF of about
   is the text ready within 5 s);
 * optionally (`--full`) reading every page, to show what stopping early saves.
 
+Timing comes from the bench harness (bench/harness/).
+
 Run from the repository root:
 
     .venv/bin/python bench/pdf_text.py
@@ -22,14 +24,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import TypeVar
 
+from harness import Samples, timed_runs
 from socialgen.errors import BadRequest
 from socialgen.limits import MAX_PDF_BYTES
 from socialgen.sources.pdf import PdfSource, pdf_text, read_upload_capped
@@ -44,8 +45,6 @@ WORDS = (
     *("revenue", "churn", "onboarding", "pipeline", "deploy", "rollback", "alert", "budget"),
     *("hiring", "culture", "meeting", "decision"),
 )
-
-T = TypeVar("T")
 
 
 def build_pdf(path: Path, *, pages: int, target_bytes: int, seed: int = 7) -> None:
@@ -91,17 +90,6 @@ async def _chunks(data: bytes, size: int, counter: list[int]) -> AsyncIterator[b
         yield data[start : start + size]
 
 
-def _timed(runs: int, call: Callable[[], T]) -> tuple[list[float], T]:
-    samples: list[float] = []
-    result: T | None = None
-    for _ in range(runs):
-        started = time.perf_counter()
-        result = call()
-        samples.append(time.perf_counter() - started)
-    assert result is not None
-    return samples, result
-
-
 def _upload(data: bytes) -> tuple[bytes, int]:
     counter = [0]
     body = asyncio.run(read_upload_capped(_chunks(data, CHUNK_BYTES, counter)))
@@ -118,10 +106,10 @@ def _oversized(data: bytes) -> tuple[str, int, int]:
     return "accepted (unexpected)", counter[0], total
 
 
-def _describe(label: str, samples: list[float]) -> str:
+def _describe(label: str, samples: Samples) -> str:
     return (
-        f"{label}: median {statistics.median(samples) * 1000:.1f} ms, "
-        f"max {max(samples) * 1000:.1f} ms over {len(samples)} runs"
+        f"{label}: median {samples.median * 1000:.1f} ms, "
+        f"max {samples.max * 1000:.1f} ms over {len(samples.values)} runs"
     )
 
 
@@ -142,21 +130,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(data) > MAX_PDF_BYTES:
         print(f"note: larger than the {MAX_PDF_BYTES} byte upload cap; timing pdf_text anyway")
 
-    upload_samples, (body, chunks) = _timed(args.runs, lambda: _upload(data))
+    upload_samples, (body, chunks) = timed_runs(args.runs, lambda: _upload(data))
     assert body == data
     print(_describe(f"read_upload_capped ({chunks} chunks of 64 KiB)", upload_samples))
     message, consumed, total = _oversized(data + b"\0" * (MAX_PDF_BYTES + 512 * 1024 - len(data)))
     print(f"10.5 MB upload: {message!r} after {consumed} of {total} chunks")
 
-    samples, source = _timed(args.runs, lambda: pdf_text(data))
+    samples, source = timed_runs(args.runs, lambda: pdf_text(data))
     print(_describe("pdf_text (defaults)", samples))
     _report(source)
-    worst = max(samples)
+    worst = samples.max
     verdict = "ok" if worst <= TARGET_SECONDS else "TOO SLOW"
     print(f"target: text ready within {TARGET_SECONDS:g} s -> worst {worst:.2f} s: {verdict}")
 
     if args.full:
-        full_samples, full = _timed(
+        full_samples, full = timed_runs(
             1, lambda: pdf_text(data, max_chars=10**9, max_pages=args.pages + 1)
         )
         print(_describe("pdf_text (every page)", full_samples))

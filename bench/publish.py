@@ -1,61 +1,77 @@
 """Publishing benchmark: latency, throughput and duplicates, idle cost, overhead.
 
     .venv/bin/python bench/publish.py [--database-url postgresql://postgres@127.0.0.1:5432/test]
+    .venv/bin/python bench/publish.py --posts 10 --burst 20 --idle-posts 100 --idle-seconds 2
 
 Runs on PostgreSQL (a schema of its own, dropped at the end) with real `socialgen
 serve` processes and a recording network on 127.0.0.1 that counts every call on its
-own side (tests/fakes/recording_network.py). Prints:
+own side (tests/fakes/recording_network.py). Prints (sizes are the defaults):
 1. due time -> live post with serve's scheduler (default 1 s poll): p50/p95, 100 posts;
 2. 200 due posts through 2 serve + 1 publish-due: posts/s and duplicates;
-3. idle scheduler CPU share of one core with 10,000 scheduled posts;
-4. the outbox's overhead against calling the network adapter directly, same posts.
+3. idle scheduler CPU share of one core with 10,000 scheduled posts, over 20 s;
+4. the outbox's overhead against calling the network adapter directly, 100 posts.
+The home, the servers and the CPU time come from the bench harness (bench/harness/).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import signal
-import socket
-import statistics
 import subprocess
-import sys
-import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from datetime import datetime, timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-SOCIALGEN = str(Path(sys.executable).with_name("socialgen"))
+from harness import (
+    REPO,
+    Samples,
+    bench_env,
+    bench_home,
+    cpu_seconds,
+    machine_line,
+    serve,
+    socialgen_command,
+)
+
 SCHEMA = "socialgen_bench"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--database-url", default="postgresql://postgres@127.0.0.1:5432/test")
+    parser.add_argument("--posts", type=int, default=100, help="1. posts due 0.1 s apart")
+    parser.add_argument("--burst", type=int, default=200, help="2. posts due at once")
+    parser.add_argument("--overhead-posts", type=int, default=100, help="4. posts per case")
+    parser.add_argument("--idle-posts", type=int, default=10_000, help="3. scheduled posts")
+    parser.add_argument("--idle-seconds", type=float, default=20.0, help="3. idle window")
     args = parser.parse_args()
-    home = tempfile.mkdtemp(prefix="socialgen-bench-")
     separator = "&" if "?" in args.database_url else "?"
     url = f"{args.database_url}{separator}options=-csearch_path%3D{SCHEMA}"
-    os.environ.update(
-        SOCIALGEN_HOME=home,
-        SOCIALGEN_DATABASE_URL=url,
-        PYTHONPATH=str(ROOT),
-        SOCIALGEN_TEST_NETWORKS="racenet=tests.fakes.recording_network",
-    )
-    _schema(args.database_url, create=True)
-    try:
-        _run()
-    finally:
-        from socialgen.store.engine import dispose_engines
+    print(machine_line())
+    with bench_home("socialgen-bench-") as home:
+        env = bench_env(
+            home,
+            url,
+            PYTHONPATH=str(REPO),
+            SOCIALGEN_TEST_NETWORKS="racenet=tests.fakes.recording_network",
+        )
+        # This process opens the same store as the servers it starts.
+        os.environ.clear()
+        os.environ.update(env)
+        _schema(args.database_url, create=True)
+        try:
+            _run(args, env, home)
+        finally:
+            from socialgen.store.engine import dispose_engines
 
-        dispose_engines()
-        _schema(args.database_url, create=False)
+            dispose_engines()
+            _schema(args.database_url, create=False)
 
 
-def _run() -> None:
+def _run(args: argparse.Namespace, env: dict[str, str], home: Path) -> None:
     from tests.fakes.recording_network import RecordingServer
 
     from socialgen.startup import open_store
@@ -63,63 +79,64 @@ def _run() -> None:
     engine = open_store()
     with RecordingServer() as server:
         account = _account(engine, server.url)
-        latency(engine, server, account)
-        throughput(engine, server, account)
-        overhead(engine, server, account)
-    idle_cpu(engine, account)
+        latency(engine, server, account, env, home, args.posts)
+        throughput(engine, server, account, env, home, args.burst)
+        overhead(engine, server, account, args.overhead_posts)
+    idle_cpu(engine, account, env, home, args.idle_posts, args.idle_seconds)
 
 
-def latency(engine: object, server: object, account: str) -> None:
+def latency(
+    engine: object, server: object, account: str, env: dict[str, str], home: Path, count: int
+) -> None:
     from socialgen.clock import utcnow
 
     start = utcnow() + timedelta(seconds=4)
     due = {
         _queue(engine, account, start + timedelta(seconds=i * 0.1), f"lat {i}"): 0.0
-        for i in range(100)
+        for i in range(count)
     }
     due_at = {key: (start + timedelta(seconds=i * 0.1)).timestamp() for i, key in enumerate(due)}
-    serve = _serve()
-    try:
+    with serve(env, home / "serve-latency.log", cwd=REPO):
         _wait(lambda: all(key in server.sent_at for key in due_at), 60)  # type: ignore[attr-defined]
-    finally:
-        _stop(serve)
-    lags = sorted(server.sent_at[key] - due_at[key] for key in due_at)  # type: ignore[attr-defined]
+    lags = Samples([server.sent_at[key] - due_at[key] for key in due_at])  # type: ignore[attr-defined]
     print(
-        f"1. due -> live (serve scheduler, 1 s poll, 100 posts): "
-        f"p50 {statistics.median(lags):.2f} s, p95 {lags[94]:.2f} s, max {lags[-1]:.2f} s"
+        f"1. due -> live (serve scheduler, 1 s poll, {count} posts): "
+        f"p50 {lags.median:.2f} s, p95 {lags.p95:.2f} s, max {lags.max:.2f} s"
     )
 
 
-def throughput(engine: object, server: object, account: str) -> None:
+def throughput(
+    engine: object, server: object, account: str, env: dict[str, str], home: Path, count: int
+) -> None:
     from socialgen.clock import utcnow
 
     server.senders.clear()  # type: ignore[attr-defined]
     keys = [
-        _queue(engine, account, utcnow() + timedelta(hours=1), f"burst {i}") for i in range(200)
+        _queue(engine, account, utcnow() + timedelta(hours=1), f"burst {i}") for i in range(count)
     ]
-    serves = [_serve(), _serve()]
-    try:
+    with ExitStack() as serves:
+        for n in (1, 2):
+            serves.enter_context(serve(env, home / f"serve-burst-{n}.log", cwd=REPO))
         # Due once both serves are up (each takes seconds to start): then all three race.
         due = utcnow() + timedelta(seconds=1)
         _make_due(engine, due)
         time.sleep(max(0.0, (due - utcnow()).total_seconds()))
-        cron = subprocess.run([SOCIALGEN, "publish-due", "--json"], capture_output=True, cwd=ROOT)
+        cron = subprocess.run(
+            [*socialgen_command(), "publish-due", "--json"], env=env, capture_output=True, cwd=REPO
+        )
         _wait(lambda: all(key in server.sent_at for key in keys), 120)  # type: ignore[attr-defined]
-    finally:
-        for serve in serves:
-            _stop(serve)
     last = max(server.sent_at[key] for key in keys)  # type: ignore[attr-defined]
     duplicates = sum(server.sends[key] - 1 for key in keys)  # type: ignore[attr-defined]
     created = len(set(keys) & set(server.created))  # type: ignore[attr-defined]
     print(
-        f"2. 200 due posts, 2 serve + 1 publish-due (exit {cron.returncode}): "
-        f"{200 / (last - due.timestamp()):.0f} posts/s, {created} created, "
+        f"2. {count} due posts, 2 serve + 1 publish-due (exit {cron.returncode}): "
+        f"{count / (last - due.timestamp()):.0f} posts/s, {created} created, "
         f"{duplicates} duplicates, senders {dict(server.senders)}"  # type: ignore[attr-defined]
     )
     server.senders.clear()  # type: ignore[attr-defined]
 
 
-def overhead(engine: object, server: object, account: str) -> None:
+def overhead(engine: object, server: object, account: str, count: int) -> None:
     from socialgen.clock import utcnow
     from socialgen.publishing.adapters import build_adapter
     from socialgen.publishing.claim import worker_name
@@ -134,42 +151,42 @@ def overhead(engine: object, server: object, account: str) -> None:
         os.environ["RECORDING_NETWORK_DELAY"] = delay
         adapter = build_adapter(engine, row)  # type: ignore[arg-type]
         posts = [
-            OutgoingPost(f"direct-{delay}-{i}", f"direct-{delay}-{i}", "text") for i in range(100)
+            OutgoingPost(f"direct-{delay}-{i}", f"direct-{delay}-{i}", "text") for i in range(count)
         ]
         began = time.perf_counter()
         with ThreadPoolExecutor(THREADS) as executor:
             list(executor.map(adapter.publish, posts))
         direct = time.perf_counter() - began
         now = utcnow()
-        for i in range(100):
+        for i in range(count):
             _queue(engine, account, now, f"outbox {delay} {i}")
         began = time.perf_counter()
         with ThreadPoolExecutor(THREADS) as executor:
             report = publish_pass(engine, worker_name("bench"), executor)  # type: ignore[arg-type]
         outbox = time.perf_counter() - began
-        assert report.counts()["published"] == 100, report.counts()
+        assert report.counts()["published"] == count, report.counts()
         print(
-            f"4. overhead, 100 posts, {THREADS} threads, "
+            f"4. overhead, {count} posts, {THREADS} threads, "
             f"network latency {float(delay) * 1000:.0f} ms: direct {direct:.2f} s, "
             f"outbox {outbox:.2f} s, ratio {outbox / direct:.2f}x"
         )
     os.environ.pop("RECORDING_NETWORK_DELAY", None)
 
 
-def idle_cpu(engine: object, account: str) -> None:
+def idle_cpu(
+    engine: object, account: str, env: dict[str, str], home: Path, count: int, seconds: float
+) -> None:
     from socialgen.clock import utcnow
 
-    _bulk_scheduled(engine, account, 10_000, utcnow() + timedelta(days=3))
-    serve = _serve()
-    try:
+    _bulk_scheduled(engine, account, count, utcnow() + timedelta(days=3))
+    with serve(env, home / "serve-idle.log", cwd=REPO) as server:
         time.sleep(3)  # start-up and the first metrics look are not idling
-        before, began = _cpu_seconds(serve.pid), time.monotonic()
-        time.sleep(20)
-        used, wall = _cpu_seconds(serve.pid) - before, time.monotonic() - began
-    finally:
-        _stop(serve)
+        # uvicorn runs the app in-process with one worker: this is the scheduler's process.
+        before, began = cpu_seconds(server.pid), time.monotonic()
+        time.sleep(seconds)
+        used, wall = cpu_seconds(server.pid) - before, time.monotonic() - began
     print(
-        f"3. idle scheduler, 10,000 scheduled posts: {100 * used / wall:.2f}% of one core "
+        f"3. idle scheduler, {count:,} scheduled posts: {100 * used / wall:.2f}% of one core "
         f"({used:.2f} s CPU in {wall:.0f} s)"
     )
 
@@ -268,41 +285,12 @@ def _bulk_scheduled(engine: object, account_id: str, count: int, due: datetime) 
                 session.flush()
 
 
-def _serve() -> subprocess.Popen[bytes]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [SOCIALGEN, "serve", "--port", str(port)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    _wait(lambda: socket.socket().connect_ex(("127.0.0.1", port)) == 0, 30)
-    return process
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-
-
-def _wait(done: object, seconds: float) -> None:
+def _wait(done: Callable[[], bool], seconds: float) -> None:
     deadline = time.monotonic() + seconds
-    while not done():  # type: ignore[operator]
+    while not done():
         if time.monotonic() > deadline:
             raise TimeoutError("benchmark step did not finish")
         time.sleep(0.05)
-
-
-def _cpu_seconds(pid: int) -> float:
-    """utime + stime of a process and its children (uvicorn runs the app in-process
-    with one worker, so this is the scheduler's process)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":

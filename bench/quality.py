@@ -21,8 +21,12 @@ is carried by any word starting with its first five letters: "shipping" carries
 draft is written once more. Rules: plain text (no markdown bold, headings or links),
 at most 3000 characters, a first line of at most 200.
 
+The temporary home, the providers' servers and the table come from the bench harness
+(bench/harness/).
+
     .venv/bin/python bench/quality.py                       # every provider
     .venv/bin/python bench/quality.py --providers embedded --topics 3
+    .venv/bin/python bench/quality.py --providers json-object --topics 1 --intents 4
 """
 
 from __future__ import annotations
@@ -32,18 +36,18 @@ import asyncio
 import json
 import os
 import re
-import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# isort: off
+# The harness first: it puts the repository (and so `tests`) on sys.path.
+from harness import REPO as ROOT, Samples, Table, bench_env, bench_home, environ, machine_line
+from harness.fake import FakeOpenAI, LlamaServer
+
+# isort: on
 
 TOPICS = (
     "why small teams ship weekly",
@@ -109,7 +113,7 @@ async def run_topic(caller: Any, topic: str) -> TopicResult:
     return result
 
 
-async def intent_accuracy() -> tuple[int, int, float]:
+async def intent_accuracy(limit: int | None) -> tuple[int, int, float]:
     from socialgen.ai.registry import text_model
     from socialgen.generation.intent import classify_intent
 
@@ -117,7 +121,7 @@ async def intent_accuracy() -> tuple[int, int, float]:
     right = total = 0
     started = time.perf_counter()
     for name in INTENT_SETS:
-        for line in (ROOT / "tests" / "data" / name).read_text().splitlines():
+        for line in (ROOT / "tests" / "data" / name).read_text().splitlines()[:limit]:
             row = json.loads(line)
             total += 1
             right += await classify_intent(model, row["message"]) == row["intent"]
@@ -130,36 +134,23 @@ async def intent_accuracy() -> tuple[int, int, float]:
 @contextmanager
 def provider(name: str) -> Iterator[None]:
     """The environment that points socialgen at `name`, restored afterwards."""
-    saved = {key: os.environ.get(key) for key in ENV_NAMES}
-    for key in ENV_NAMES:
-        os.environ.pop(key, None)
-    try:
+    with environ(dict.fromkeys(ENV_NAMES)):
         if name == "embedded":
             yield
         elif name in ("llama-server", "llama-json"):
-            from tests.llama_server import LlamaServer
-
-            with LlamaServer() as server:
-                os.environ.update(server.env(small=name == "llama-server"))
+            with LlamaServer() as server, environ(server.env(small=name == "llama-server")):
                 yield
         elif name == "json-object":
-            from tests.fakes.openai_server import FakeOpenAI
             from tests.generation_support import FakeAI
 
             with FakeOpenAI() as fake:
                 ai = FakeAI(server=fake)
                 fake.responder = ai.respond
                 fake.refused_formats = {"json_schema"}
-                os.environ.update(fake.env())
-                yield
+                with environ(fake.env()):
+                    yield
         else:
             raise SystemExit(f"unknown provider {name!r}")
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 def open_caller() -> Any:
@@ -179,7 +170,9 @@ def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:5.1f}%" if whole else "   n/a"
 
 
-def report(name: str, results: list[TopicResult], intent: tuple[int, int, float]) -> None:
+def report(
+    name: str, results: list[TopicResult], intent: tuple[int, int, float], show: bool
+) -> None:
     from socialgen.drafting.topic import on_topic
 
     posts = [(post, r.topic) for r in results for post in r.posts]
@@ -201,20 +194,24 @@ def report(name: str, results: list[TopicResult], intent: tuple[int, int, float]
     print(f"themes shared by two topics (most, any pair): {shared} of 7")
     right, total, seconds = intent
     print(f"intent accuracy         {percent(right, total)}  ({right}/{total}, {seconds:.1f} s)")
+    table = Table("topic", "batch", "outline", "themes", "slides", "themes", indent="  ")
     for r in results:
-        print(
-            f"  {r.topic[:44]:44}  batch {r.batch_seconds:6.1f} s  outline "
-            f"{r.outline_seconds:5.1f} s  themes {r.themes_seconds:5.1f} s  "
-            f"slides {r.slides_model}/{r.slides_total}  themes {r.themes_model}/7"
+        table.add(
+            r.topic[:44],
+            f"{r.batch_seconds:.1f} s",
+            f"{r.outline_seconds:.1f} s",
+            f"{r.themes_seconds:.1f} s",
+            f"{r.slides_model}/{r.slides_total}",
+            f"{r.themes_model}/7",
         )
-    mean = lambda values: sum(values) / len(values)  # noqa: E731
-    print(
-        f"  mean                                          batch "
-        f"{mean([r.batch_seconds for r in results]):6.1f} s  outline "
-        f"{mean([r.outline_seconds for r in results]):5.1f} s  themes "
-        f"{mean([r.themes_seconds for r in results]):5.1f} s"
+    table.add(
+        "mean",
+        f"{Samples([r.batch_seconds for r in results]).mean:.1f} s",
+        f"{Samples([r.outline_seconds for r in results]).mean:.1f} s",
+        f"{Samples([r.themes_seconds for r in results]).mean:.1f} s",
     )
-    if "--show" in sys.argv:
+    table.print()
+    if show:
         for r in results:
             print(f"\n  [{r.topic}] themes: {r.themes}")
             for post in r.posts[:2]:
@@ -225,10 +222,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--providers", default="embedded,llama-server,llama-json,json-object")
     parser.add_argument("--topics", type=int, default=len(TOPICS))
+    parser.add_argument(
+        "--intents", type=int, default=None, help="messages of each intent set (all)"
+    )
     parser.add_argument("--show", action="store_true", help="print themes and post openings")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as home:
-        os.environ["SOCIALGEN_HOME"] = home
+    print(machine_line())
+    with bench_home("socialgen-bench-quality-") as home:
+        # In this process: the home's store; each provider's settings come and go.
+        os.environ.clear()
+        os.environ.update(bench_env(home))
         caller = open_caller()
         for name in args.providers.split(","):
             from socialgen.ai.structured import forget_rungs
@@ -236,8 +239,8 @@ def main() -> None:
             forget_rungs()
             with provider(name):
                 results = [asyncio.run(run_topic(caller, topic)) for topic in TOPICS[: args.topics]]
-                intent = asyncio.run(intent_accuracy())
-            report(name, results, intent)
+                intent = asyncio.run(intent_accuracy(args.intents))
+            report(name, results, intent, args.show)
 
 
 if __name__ == "__main__":

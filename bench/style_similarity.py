@@ -51,7 +51,8 @@ jitter but that of one sample for each of 4 prompts: a difference of a few hundr
 within noise. A capable provider model should show a clearer gap. The numbers are
 whatever they are: the measure is the documented one, not tuned for this bench.
 
-Run from the repository root:
+The temporary home, the machine line and the table come from the bench harness
+(bench/harness/). Run from the repository root:
 
     .venv/bin/python bench/style_similarity.py
     .venv/bin/python bench/style_similarity.py --prompts 2 --max-tokens 120 --show
@@ -63,16 +64,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# Never fetch litellm's model cost map from the network (socialgen sets the same).
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# isort: off
+# The harness first: it keeps litellm from fetching its cost map from the network.
+from harness import Samples, Table, bench_home, machine_line
 
 # socialgen reads its environment on each call, so importing it here is safe.
 from socialgen.ai.registry import text_model
@@ -92,6 +92,8 @@ from socialgen.styles.similarity import (
     style_similarity,
 )
 from socialgen.workspaces.service import default_workspace
+
+# isort: on
 
 EMBEDDED_MAX_TOKENS = 160
 UNSTYLED = "(none)"
@@ -254,7 +256,7 @@ class Scores:
 
     def mean(self, which: str) -> float:
         values: list[float] = getattr(self, which)
-        return statistics.fmean(values) if values else float("nan")
+        return Samples(values).mean if values else float("nan")
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -318,7 +320,7 @@ def score(texts: Sequence[str], examples: Sequence[str]) -> Scores:
     result = Scores()
     for text in texts:
         result.total.append(style_similarity(text, examples, profile))
-        result.ngram.append(statistics.fmean(ngram_similarity(text, e) for e in examples))
+        result.ngram.append(Samples([ngram_similarity(text, e) for e in examples]).mean)
         result.feature.append(feature_similarity(derive_profile([text]), profile))
     return result
 
@@ -342,6 +344,7 @@ async def run(args: argparse.Namespace) -> int:
     examples_of = {name: examples for name, _, examples in STYLES}
 
     settings = ai_settings()
+    print(machine_line())
     print(f"model: {text_model().name}   max tokens: {settings.max_tokens}")
     for name, _, examples in STYLES:
         summary = describe_profile(derive_profile(examples))[0]
@@ -368,12 +371,17 @@ async def run(args: argparse.Namespace) -> int:
         print()
 
     unstyled = [g.content for g in outputs[UNSTYLED]]
-    header = (
-        f"{'style':<8} {'unstyled':>8} {'styled':>7} {'diff':>7} {'ratio':>6} "
-        f"{'wins':>5}  {'n-gram u→s':>13}  {'feature u→s':>13}  {'vs other':>8}"
+    table = Table(
+        "style",
+        "unstyled",
+        "styled",
+        "diff",
+        "ratio",
+        "wins",
+        "n-gram u→s",
+        "feature u→s",
+        "vs other",
     )
-    print(header)
-    print("-" * len(header))
     closer = cross_ok = 0
     diffs: list[float] = []
     for name, _, examples in STYLES:
@@ -387,14 +395,18 @@ async def run(args: argparse.Namespace) -> int:
         cross = own.mean("total") - versus.mean("total")
         closer += diff > 0
         cross_ok += cross > 0
-        print(
-            f"{name:<8} {base.mean('total'):>8.3f} {own.mean('total'):>7.3f} {diff:>+7.3f} "
-            f"{ratio(own.mean('total'), base.mean('total')):>6} "
-            f"{wins:>2}/{len(prompts):<2}  "
-            f"{base.mean('ngram'):.3f}→{own.mean('ngram'):.3f}  "
-            f"{base.mean('feature'):.3f}→{own.mean('feature'):.3f}  "
-            f"{versus.mean('total'):>8.3f}"
+        table.add(
+            name,
+            f"{base.mean('total'):.3f}",
+            f"{own.mean('total'):.3f}",
+            f"{diff:+.3f}",
+            ratio(own.mean("total"), base.mean("total")),
+            f"{wins}/{len(prompts)}",
+            f"{base.mean('ngram'):.3f}→{own.mean('ngram'):.3f}",
+            f"{base.mean('feature'):.3f}→{own.mean('feature'):.3f}",
+            f"{versus.mean('total'):.3f}",
         )
+    table.print()
     print(
         "unstyled / styled: mean similarity to the style's examples of the posts written "
         "without / with the style;\nwins: prompts where the styled post is the closer one; "
@@ -403,14 +415,14 @@ async def run(args: argparse.Namespace) -> int:
     # The first generation also loads the model (embedded) or warms the client up.
     later = order[1:] or order
     per_condition = ", ".join(
-        f"{name} {statistics.fmean(g.seconds for g in later if g.style == name):.1f} s "
-        f"(writing {statistics.fmean(g.writing_seconds for g in later if g.style == name):.1f})"
+        f"{name} {Samples([g.seconds for g in later if g.style == name]).mean:.1f} s "
+        f"(writing {Samples([g.writing_seconds for g in later if g.style == name]).mean:.1f})"
         for name, _ in conditions
         if any(g.style == name for g in later)
     )
     total = sum(g.seconds for g in order)
     print(
-        f"time per generation: {statistics.fmean(g.seconds for g in later):.1f} s mean; "
+        f"time per generation: {Samples([g.seconds for g in later]).mean:.1f} s mean; "
         f"{per_condition}; writing = until the last chat_delta, the rest is the refinement "
         f"questions; first one {order[0].seconds:.1f} s (includes model load or client start-up); "
         f"{len(order)} generations, {total:.0f} s in all"
@@ -419,7 +431,7 @@ async def run(args: argparse.Namespace) -> int:
     tiny = " (a tiny model: a small effect is expected)" if ai_settings().model is None else ""
     print(
         f"VERDICT: styled output is closer to its style's examples than unstyled output for "
-        f"{closer}/{count} styles (mean difference {statistics.fmean(diffs):+.3f}); the "
+        f"{closer}/{count} styles (mean difference {Samples(diffs).mean:+.3f}); the "
         f"cross-check (own examples > other style's) holds for {cross_ok}/{count}; "
         f"{len(prompts)} prompt(s), one sample each, {text_model().name}{tiny}."
     )
@@ -428,8 +440,8 @@ async def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="socialgen-style-bench-") as home:
-        configure_environment(Path(home), args.max_tokens)
+    with bench_home("socialgen-style-bench-") as home:
+        configure_environment(home, args.max_tokens)
         try:
             return asyncio.run(run(args))
         finally:

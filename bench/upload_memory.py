@@ -15,7 +15,8 @@ and a WebP (RGB), each the largest of its format:
   per format, so that one format's peak cannot hide the next one's.
 
 `--src DIR` runs the same against another source tree (its `src` folder, e.g. a
-`git worktree` of an older commit) for a before/after comparison. Linux only.
+`git worktree` of an older commit) for a before/after comparison. Linux only. The
+homes, the server, its key and /proc come from the bench harness (bench/harness/).
 
     .venv/bin/python bench/upload_memory.py
     .venv/bin/python bench/upload_memory.py --src /tmp/old/src --formats JPEG PNG
@@ -33,11 +34,13 @@ import tempfile
 import time
 from pathlib import Path
 
+# isort: off
+# The harness first: it puts the repository (and so `tests`) on sys.path.
+from harness import REPO as ROOT, bench_env, bench_home, create_key, proc_status, serve
+
+# isort: on
 import httpx
 
-from harness import free_port, start_server, stop_server
-
-ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "tests" / "upload_memory_probe.py"
 CREATE_URL = "/api/v1/carousel/generate-with-images"
 MEDIA = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
@@ -57,16 +60,6 @@ def run_probe(arguments: list[str], env: dict[str, str]) -> str:
     return done.stdout
 
 
-def memory_mb(pid: int) -> dict[str, float]:
-    """VmRSS (now) and VmHWM (peak so far) of a process, in MB."""
-    figures = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        name, _, value = line.partition(":")
-        if name in ("VmRSS", "VmHWM"):
-            figures[name] = int(value.split()[0]) / 1024
-    return figures
-
-
 def small_image(format_name: str) -> bytes:
     from PIL import Image
 
@@ -74,25 +67,6 @@ def small_image(format_name: str) -> bytes:
     mode = "RGBA" if format_name == "PNG" else "RGB"
     Image.new(mode, (600, 500), (200, 60, 40)).save(out, format_name)
     return out.getvalue()
-
-
-def create_key(env: dict[str, str]) -> tuple[str, str]:
-    """The default workspace's id and a new API key for it."""
-    code = (
-        "from socialgen.auth.service import create_api_key\n"
-        "from socialgen.startup import open_store\n"
-        "from socialgen.store.engine import transaction\n"
-        "from socialgen.workspaces.service import default_workspace\n"
-        "with transaction(open_store()) as session:\n"
-        "    workspace = default_workspace(session)\n"
-        "    key = create_api_key(session, name='bench', workspace_id=workspace.id)[1]\n"
-        "    print(workspace.id, key)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    workspace, key = done.stdout.split()[-2:]
-    return workspace, key
 
 
 def carousel(base: str, workspace: str, key: str, image: bytes, format_name: str) -> None:
@@ -111,30 +85,24 @@ def carousel(base: str, workspace: str, key: str, image: bytes, format_name: str
         raise SystemExit(f"carousel failed ({response.status_code}): {response.text[-1000:]}")
 
 
-def serve_figures(path: Path, format_name: str, env: dict[str, str]) -> dict[str, float]:
+def serve_figures(path: Path, format_name: str, pythonpath: str) -> dict[str, float]:
     from tests.fakes.openai_server import FakeOpenAI
     from tests.generation_support import FakeAI
 
-    home = Path(tempfile.mkdtemp(prefix="socialgen-upload-memory-"))
-    with FakeOpenAI() as fake:
+    with bench_home("socialgen-upload-memory-") as home, FakeOpenAI() as fake:
         fake.responder = FakeAI(server=fake).respond
-        server_env = {k: v for k, v in env.items() if not k.startswith("SOCIALGEN_")}
-        server_env.update(fake.env(), SOCIALGEN_HOME=str(home))
-        workspace, key = create_key(server_env)
-        port = free_port()
-        server = start_server(server_env, port, home / "serve.log")
-        try:
-            base = f"http://127.0.0.1:{port}"
-            carousel(base, workspace, key, small_image(format_name), format_name)  # warm-up
-            before = memory_mb(server.pid)
-            carousel(base, workspace, key, path.read_bytes(), format_name)
-            after = memory_mb(server.pid)
-        finally:
-            stop_server(server)
+        env = bench_env(home, **fake.env(), PYTHONPATH=pythonpath)
+        key, workspace = create_key(env)
+        with serve(env, home / "serve.log") as server:
+            small = small_image(format_name)
+            carousel(server.url, workspace, key, small, format_name)  # warm-up
+            before = proc_status(server.pid)
+            carousel(server.url, workspace, key, path.read_bytes(), format_name)
+            after = proc_status(server.pid)
     return {
-        "rss_mb": before["VmRSS"],
-        "peak_mb": after["VmHWM"],
-        "growth_mb": after["VmHWM"] - before["VmRSS"],
+        "rss_mb": before.rss_kb / 1024,
+        "peak_mb": after.hwm_kb / 1024,
+        "growth_mb": (after.hwm_kb - before.rss_kb) / 1024,
     }
 
 
@@ -179,10 +147,9 @@ def main() -> None:
             figures = json.loads(run_probe([str(path)], env).strip().splitlines()[-1])
             show("pipeline", figures)
             if not args.no_serve:
-                show("serve", serve_figures(path, format_name, env))
+                show("serve", serve_figures(path, format_name, env["PYTHONPATH"]))
             print(f"  ({time.perf_counter() - started:.1f} s)")
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     main()

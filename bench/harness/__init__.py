@@ -3,11 +3,13 @@
 A bench reads as a page of what it measures and takes the rest from here:
 
 * `timing`  - interleaved runs (a baseline measured in the same run, so machine noise
-  hits both alike), medians, nearest-rank percentiles, ratios;
-* `servers` - a temporary SOCIALGEN_HOME and a clean environment, `socialgen serve` on
-  a free port, API keys and bearer tokens, a process's RSS and CPU time;
+  hits both alike), repeated runs of a stage, medians, nearest-rank percentiles, ratios;
+* `servers` - a temporary SOCIALGEN_HOME and a clean environment (in this process:
+  settings for a block), `socialgen serve` on a free port, API keys and bearer
+  tokens, a process's RSS and CPU time;
 * `fake`    - the fake OpenAI-compatible provider (tests/fakes/openai_server.py) with a
-  paced responder, and llama-cpp-python's own server (tests/llama_server.py);
+  paced responder (and its options), a stream through litellm alone, and
+  llama-cpp-python's own server (tests/llama_server.py);
 * `report`  - the machine line, one aligned plain-text table, an optional `--json` dump.
 
 Importing the package puts the repository root on sys.path (so `tests.fakes` imports
@@ -36,6 +38,7 @@ from harness.servers import (  # noqa: E402
     cpu_seconds,
     create_key,
     create_token,
+    environ,
     free_port,
     proc_status,
     run_lines,
@@ -44,7 +47,7 @@ from harness.servers import (  # noqa: E402
     start_server,
     stop_server,
 )
-from harness.timing import Samples, interleave, repeat_calls, timed  # noqa: E402
+from harness.timing import Samples, interleave, repeat_calls, timed, timed_runs  # noqa: E402
 
 __all__ = [
     "REPO",
@@ -59,6 +62,7 @@ __all__ = [
     "cpu_seconds",
     "create_key",
     "create_token",
+    "environ",
     "free_port",
     "interleave",
     "machine_line",
@@ -71,4 +75,5 @@ __all__ = [
     "start_server",
     "stop_server",
     "timed",
+    "timed_runs",
 ]

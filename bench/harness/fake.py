@@ -3,8 +3,10 @@ a paced responder, and llama-cpp-python's own server on the embedded GGUF."""
 
 from __future__ import annotations
 
+import argparse
 import threading
 import time
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 # The repository root is on sys.path: the package's __init__ put it there.
@@ -26,7 +28,11 @@ __all__ = [
     "LlamaServer",
     "PacedResponder",
     "Reply",
+    "add_pace_options",
     "last_user_message",
+    "litellm_stream",
+    "pace_line",
+    "paced_responder",
     "post_text",
     "wants_json",
 ]
@@ -97,3 +103,46 @@ class PacedResponder:
             if len(self.arrivals) <= mark:
                 raise RuntimeError("the post-writing request never reached the fake")
             return self.arrivals[mark]
+
+
+def add_pace_options(parser: argparse.ArgumentParser, chunks: int) -> None:
+    """--chunks, --chunk-chars and --token-delay: how fast the fake writes a post."""
+    parser.add_argument("--chunks", type=int, default=chunks, help="chunks per post")
+    parser.add_argument("--chunk-chars", type=int, default=4)
+    parser.add_argument("--token-delay", type=float, default=0.01, help="seconds per chunk")
+
+
+def paced_responder(args: argparse.Namespace) -> PacedResponder:
+    """The responder `add_pace_options`' options describe."""
+    text = post_text(args.chunks * args.chunk_chars)
+    return PacedResponder(text, args.chunk_chars, args.token_delay)
+
+
+def pace_line(args: argparse.Namespace) -> str:
+    return (
+        f"fake provider: {args.chunks} chunks of {args.chunk_chars} characters per post, "
+        f"{args.token_delay * 1000:.0f} ms apart; JSON side requests at once"
+    )
+
+
+async def litellm_stream(
+    base_url: str, messages: Sequence[dict[str, str]], max_tokens: int = 700
+) -> AsyncIterator[Any]:
+    """A streamed completion from the fake through litellm alone (no socialgen): the
+    floor socialgen's own streaming is compared against."""
+    import litellm
+
+    litellm.telemetry = False
+    litellm.suppress_debug_info = True
+    response = await litellm.acompletion(
+        model=f"openai/{FAKE_MODEL}",
+        api_base=base_url,
+        api_key=FAKE_API_KEY,
+        messages=list(messages),
+        stream=True,
+        num_retries=0,
+        timeout=60,
+        max_tokens=max_tokens,
+    )
+    async for part in response:
+        yield part

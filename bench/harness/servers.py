@@ -37,6 +37,26 @@ def free_port() -> int:
 
 
 @contextmanager
+def environ(values: Mapping[str, str | None]) -> Iterator[None]:
+    """This process's environment with `values` for the block (None: unset), restored
+    afterwards: for code that reads its settings on each call."""
+    saved = {name: os.environ.get(name) for name in values}
+    for name, value in values.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@contextmanager
 def bench_home(prefix: str, keep: bool = False) -> Iterator[Path]:
     """A temporary SOCIALGEN_HOME, removed afterwards unless `keep`."""
     home = Path(tempfile.mkdtemp(prefix=prefix))

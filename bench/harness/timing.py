@@ -83,3 +83,16 @@ def repeat_calls(fn: Callable[[], object], calls: int, warmup: int = 10) -> Samp
     for _ in range(warmup):
         fn()
     return Samples([timed(fn)() for _ in range(calls)])
+
+
+def timed_runs(runs: int, fn: Callable[[], T]) -> tuple[Samples, T]:
+    """Wall time of each of `runs` calls (no warm-up), and what the last call returned:
+    for a stage whose output the next stage takes."""
+    if runs < 1:
+        raise ValueError("runs must be at least 1")
+    values: list[float] = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        result = fn()
+        values.append(time.perf_counter() - started)
+    return Samples(values), result
