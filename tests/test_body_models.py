@@ -7,10 +7,17 @@ from __future__ import annotations
 from typing import get_args
 
 from socialgen.carousels.body import CREATE_FORM, REGENERATE_FORM
-from socialgen.carousels.schemas import CREATE_BODY, PDF_BODY, REGENERATE_BODY
+from socialgen.carousels.schemas import (
+    CarouselFormBody,
+    CarouselJsonBody,
+    PdfBody,
+    RegenerateSlideFormBody,
+    RegenerateSlideJsonBody,
+)
 from socialgen.content_calendar.body import CALENDAR_FORM
-from socialgen.content_calendar.schemas import CALENDAR_BODY, CalendarDays
+from socialgen.content_calendar.schemas import CalendarDays, CalendarFormBody, CalendarJsonBody
 from socialgen.limits import CALENDAR_LENGTHS
+from socialgen.request_body import openapi_body
 from socialgen.server import create_app
 
 
@@ -39,10 +46,19 @@ def test_the_calendar_lengths_are_the_limits() -> None:
 def test_the_document_shows_the_models_bodies() -> None:
     paths = create_app().openapi()["paths"]
     for path, body in [
-        ("/api/v1/carousel/generate-with-images/{workspaceId}", CREATE_BODY),
-        ("/api/v1/carousel/regenerate-slide/{workspaceId}", REGENERATE_BODY),
-        ("/api/v1/carousel/generate-pdf", PDF_BODY),
-        ("/api/v1/content-calendar/generate/{workspaceId}", CALENDAR_BODY),
+        (
+            "/api/v1/carousel/generate-with-images/{workspaceId}",
+            openapi_body(CarouselJsonBody, CarouselFormBody),
+        ),
+        (
+            "/api/v1/carousel/regenerate-slide/{workspaceId}",
+            openapi_body(RegenerateSlideJsonBody, RegenerateSlideFormBody),
+        ),
+        ("/api/v1/carousel/generate-pdf", openapi_body(PdfBody)),
+        (
+            "/api/v1/content-calendar/generate/{workspaceId}",
+            openapi_body(CalendarJsonBody, CalendarFormBody),
+        ),
     ]:
         shown = paths[path]["post"]["requestBody"]
         assert shown["required"] is True
@@ -56,3 +72,19 @@ def test_the_document_shows_the_models_bodies() -> None:
             assert shown["content"][media]["schema"] == {**expected, "properties": properties}
     pdf = paths["/api/v1/carousel/generate-pdf"]["post"]["requestBody"]["content"]
     assert list(pdf) == ["application/json"]  # generate-pdf takes no form
+
+
+def test_a_command_that_imports_the_schemas_does_not_build_the_body_models() -> None:
+    """They only describe: pydantic builds them for the OpenAPI document, not when the
+    CLI imports its request shapes."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import socialgen.carousels.schemas as c, socialgen.content_calendar.schemas as k;"
+        "print(any(m.__pydantic_complete__ for m in (c.CarouselJsonBody, c.CarouselFormBody,"
+        " c.RegenerateSlideJsonBody, c.RegenerateSlideFormBody, c.PdfBody,"
+        " k.CalendarJsonBody, k.CalendarFormBody)))"
+    )
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert shown.stdout.strip() == "False", shown.stderr

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import GenerateJsonSchema
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -27,6 +27,7 @@ from socialgen.text_check import check_text, decode_json
 from socialgen.uploads import read_capped
 
 __all__ = [
+    "DESCRIBES_ONLY",
     "Blank",
     "FormSpec",
     "HttpUrlText",
@@ -61,6 +62,9 @@ def unsupported_media_type(media: str, *, form: bool) -> BadRequest:
 # these models only describe them: their JSON schemas are the OpenAPI request bodies.
 # A blank text field, like null, means the field was not given.
 
+# Nothing is validated through them: pydantic builds them when the OpenAPI document is
+# made, not when a command imports its schemas.
+DESCRIBES_ONLY = ConfigDict(defer_build=True)
 Blank = Annotated[str, Field(pattern=BLANK_PATTERN)]
 HttpUrlText = Annotated[
     str, Field(pattern="^[Hh][Tt][Tt][Pp][Ss]?://", json_schema_extra={"format": "uri"})

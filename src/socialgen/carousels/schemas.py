@@ -32,7 +32,7 @@ from socialgen.limits import (
     NOT_BLANK_PATTERN,
     SPACE_CLASS,
 )
-from socialgen.request_body import Blank, HttpUrlText, openapi_body
+from socialgen.request_body import DESCRIBES_ONLY, Blank, HttpUrlText
 from socialgen.request_body import optional_text as text
 from socialgen.store.tables import Carousel, CarouselSlide
 
@@ -191,8 +191,9 @@ def post_reference(carousel: Carousel, slides: Sequence[CarouselSlide]) -> dict[
 
 
 # --- the OpenAPI request bodies -----------------------------------------------------
-# What carousels/body.py and generate-pdf accept, described (request_body.openapi_body);
-# the reading code above decides, with SPEC.md's messages.
+# What carousels/body.py and generate-pdf accept, described (api.py makes them the
+# OpenAPI bodies with request_body.openapi_body); the reading code above decides, with
+# SPEC.md's messages.
 
 _TRIMMED = f"[{SPACE_CLASS}]*"
 Prompt = Annotated[
@@ -219,6 +220,8 @@ ReferenceImages = Annotated[
 
 
 class _CarouselFields(BaseModel):
+    model_config = DESCRIBES_ONLY
+
     prompt: Prompt
     socialMediaHandle: Handle | Blank | None = Field(
         default=None, description="ada or @ada: letters, digits, _ . - (at most 60)."
@@ -256,6 +259,8 @@ class CarouselFormBody(_CarouselFields):
 class RegenerateSlideJsonBody(BaseModel):
     """A new image for one slide; the PDF and thumbnail are rendered again."""
 
+    model_config = DESCRIBES_ONLY
+
     carouselId: Annotated[str, Field(min_length=1, pattern=NOT_BLANK_PATTERN)]
     slideIndex: int = Field(
         ge=0,
@@ -277,6 +282,7 @@ SlideSide = Annotated[int, Field(ge=1, le=MAX_SLIDE_SIDE)]
 class PdfBody(BaseModel):
     """Slide HTML documents rendered to one vector PDF, a page each."""
 
+    model_config = DESCRIBES_ONLY
     slidesHtml: list[Annotated[str, Field(pattern=NOT_BLANK_PATTERN)]] = Field(
         min_length=1,
         max_length=MAX_PDF_SLIDES,
@@ -285,8 +291,3 @@ class PdfBody(BaseModel):
     )
     width: SlideSide = DEFAULT_SLIDE_WIDTH
     height: SlideSide = DEFAULT_SLIDE_HEIGHT
-
-
-CREATE_BODY = openapi_body(CarouselJsonBody, CarouselFormBody)
-REGENERATE_BODY = openapi_body(RegenerateSlideJsonBody, RegenerateSlideFormBody)
-PDF_BODY = openapi_body(PdfBody)

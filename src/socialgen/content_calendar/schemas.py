@@ -19,7 +19,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from socialgen.errors import BadRequest
 from socialgen.limits import NOT_BLANK_PATTERN, SPACE_CLASS
-from socialgen.request_body import Blank, HttpUrlText, openapi_body, optional_text
+from socialgen.request_body import DESCRIBES_ONLY, Blank, HttpUrlText, optional_text
 
 # --- requests ---------------------------------------------------------------------
 
@@ -76,8 +76,9 @@ def article_urls(value: Any) -> list[str]:
 
 
 # --- the OpenAPI request bodies -----------------------------------------------------
-# What content_calendar/body.py accepts, described (request_body.openapi_body); the
-# reading code above decides, with SPEC.md's messages.
+# What content_calendar/body.py accepts, described (api.py makes them the OpenAPI body
+# with request_body.openapi_body); the reading code above decides, with SPEC.md's
+# messages.
 
 # articleUrls: a comma-separated string, or an array of them; empty parts are dropped.
 _A_URL_IN_TEXT = f"[^,{SPACE_CLASS}]"
@@ -105,7 +106,9 @@ CalendarDays = Literal[7, 30]  # limits.CALENDAR_LENGTHS (tests/test_body_models
 class CalendarJsonBody(BaseModel):
     """7 or 30 days of drafts from a prompt, a video and/or articles: one at least."""
 
-    model_config = ConfigDict(json_schema_extra=_one_source("prompt", "youtubeUrl", "articleUrls"))
+    model_config = ConfigDict(
+        **DESCRIBES_ONLY, json_schema_extra=_one_source("prompt", "youtubeUrl", "articleUrls")
+    )
 
     calendarLength: CalendarDays = Field(description="Days: 7 or 30.")
     prompt: (
@@ -130,12 +133,10 @@ class CalendarFormBody(CalendarJsonBody):
     """7 or 30 days of drafts from a prompt, a video, articles and/or a PDF: one at least."""
 
     model_config = ConfigDict(
-        json_schema_extra=_one_source("prompt", "youtubeUrl", "articleUrls", "pdf")
+        **DESCRIBES_ONLY,
+        json_schema_extra=_one_source("prompt", "youtubeUrl", "articleUrls", "pdf"),
     )
 
     pdf: bytes | SkipJsonSchema[None] = Field(
         default=None, description="A PDF with a text layer, at most 10 MB."
     )
-
-
-CALENDAR_BODY = openapi_body(CalendarJsonBody, CalendarFormBody)
