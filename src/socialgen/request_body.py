@@ -62,8 +62,8 @@ def unsupported_media_type(media: str, *, form: bool) -> BadRequest:
 # these models only describe them: their JSON schemas are the OpenAPI request bodies.
 # A blank text field, like null, means the field was not given.
 
-# Nothing is validated through them: pydantic builds them when the OpenAPI document is
-# made, not when a command imports its schemas.
+# Nothing is validated through them: pydantic builds them when a route asks for their
+# schema (`openapi_body`, `form_fields`), not when a command imports its schemas.
 DESCRIBES_ONLY = ConfigDict(defer_build=True)
 Blank = Annotated[str, Field(pattern=BLANK_PATTERN)]
 HttpUrlText = Annotated[
