@@ -304,8 +304,6 @@ def test_every_example_renders(
     assert "Why weekly (template)" in shown  # a calendar day whose theme the template gave
     assert "the model gave no usable outline; 1 of 1 slides use the plain outline" in shown
     assert all(printer.failed for printer in (stream, lines, batch, calendar, carousel))
-    assert carousel.completed == dict(EXAMPLES)["complete"]["data"]
-    assert calendar.posts == dict(EXAMPLES)["calendar_complete"]["posts"]
     assert len(capsys.readouterr().out.splitlines()) >= len(items)  # JSON lines and deltas
 
 

@@ -1,20 +1,32 @@
-"""Running an event stream in the terminal: shared by chat, post, batch and calendar."""
+"""Running an event stream in the terminal: shared by chat, post, batch, calendar and
+carousel. `stream_in_terminal` is the one way a command streams: JSON lines or the
+slice's printer, the model line, the payload the command needs, the exit policy."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, Protocol
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+
+import typer
 
 from socialgen.cli_support import current_runtime, fail
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from socialgen.ai.model import TextModel
     from socialgen.events import Event
+    from socialgen.events.payload import EventPayload
+
+P = TypeVar("P", bound="EventPayload")
 
 
 class EventPrinter(Protocol):
-    failed: bool
+    @property
+    def failed(self) -> bool: ...
 
     def __call__(self, item: Event) -> None: ...
 
@@ -24,7 +36,6 @@ class JsonLines:
 
     def __init__(self) -> None:
         self.failed = False
-        self.completed: dict[str, Any] | None = None  # the payload of the *complete event
 
     def __call__(self, item: Event) -> None:
         from socialgen.events.batch import BatchComplete
@@ -37,10 +48,8 @@ class JsonLines:
                 BatchComplete(success=success, summary=summary)
                 | CalendarComplete(success=success, summary=summary)
             ):
-                self.completed = item.data
                 self.failed = self.failed or not success or summary.failed > 0
             case CarouselComplete(success=success):
-                self.completed = item.data
                 self.failed = self.failed or not success
             case StreamError():
                 self.failed = True
@@ -84,3 +93,82 @@ def consume(events: AsyncIterator[Event], printer: EventPrinter) -> bool:
     except KeyboardInterrupt:
         raise fail("Cancelled: nothing half-written was kept", code=130) from None
     return printer.failed
+
+
+# ------------------------------------------------------------- one stream, one way
+
+
+class PrinterFactory(Protocol):
+    """A slice's printer class: made from stdout's and stderr's consoles."""
+
+    def __call__(self, out: Console, notes: Console, /) -> EventPrinter: ...
+
+
+@dataclass(frozen=True)
+class StreamResult(Generic[P]):
+    """How a stream in the terminal ended: the same on both paths (rich or --json)."""
+
+    failed: bool
+    completed: P | None  # the last payload of the kind asked for, as the model
+    json_output: bool
+
+    def exit_if_failed(self) -> None:
+        if self.failed:
+            raise typer.Exit(1)
+
+    def finish(self) -> None:
+        """A failed stream exits 1; one that went well ends with the model hint."""
+        self.exit_if_failed()
+        hint_better_model(self.json_output)
+
+
+def announce_model(json_output: bool) -> None:
+    """One dim line naming the model that writes; for a person only."""
+    if not json_output:
+        from socialgen.cli_support import console
+
+        console(stderr=True).print(f"model: {current_model().name}", style="dim")
+
+
+def stream_in_terminal(
+    events: AsyncIterator[Event],
+    *,
+    json_output: bool,
+    printer: PrinterFactory,
+    completed: type[P] | tuple[type[P], ...],
+    announce: bool = True,
+) -> StreamResult[P]:
+    """Run a stream as JSON lines (--json) or through the slice's printer, after the
+    model line (`announce`) for a person. The caller decides what a failure means:
+    `finish()` for the usual exit 1 / hint, or its own steps first."""
+    from socialgen.cli_support import console
+
+    shown: EventPrinter
+    if json_output:
+        shown = JsonLines()
+    else:
+        if announce:
+            announce_model(json_output)
+        shown = printer(console(), console(stderr=True))
+    keeping = _Keeping(shown, completed)
+    with shown if isinstance(shown, AbstractContextManager) else nullcontext():
+        failed = consume(events, keeping)
+    return StreamResult(failed=failed, completed=keeping.last, json_output=json_output)
+
+
+class _Keeping(Generic[P]):
+    """A printer that also keeps the last payload of one kind, whichever path prints."""
+
+    def __init__(self, printer: EventPrinter, kind: type[P] | tuple[type[P], ...]) -> None:
+        self.printer = printer
+        self.kind = kind
+        self.last: P | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.printer.failed
+
+    def __call__(self, item: Event) -> None:
+        if isinstance(item.payload, self.kind):
+            self.last = item.payload
+        self.printer(item)

@@ -12,23 +12,29 @@ large bodies are decoded in a worker thread. Every text is checked by
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi.routing import APIRoute
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import GenerateJsonSchema
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from socialgen.errors import BadRequest
 from socialgen.form_parts import FormParser, FormSpec, RequestBody, boundary_of
-from socialgen.limits import BodyLimit, body_limit
+from socialgen.limits import BLANK_PATTERN, BodyLimit, body_limit
 from socialgen.text_check import check_text, decode_json
 from socialgen.uploads import read_capped
 
 __all__ = [
+    "DESCRIBES_ONLY",
+    "Blank",
     "FormSpec",
+    "HttpUrlText",
     "RequestBody",
     "form_fields",
     "json_object",
+    "openapi_body",
     "read_body",
     "unsupported_media_type",
 ]
@@ -50,10 +56,44 @@ def unsupported_media_type(media: str, *, form: bool) -> BadRequest:
     )
 
 
-def form_fields(openapi_extra: dict[str, Any]) -> frozenset[str]:
-    """The multipart form fields an endpoint's OpenAPI `requestBody` lists."""
-    content = openapi_extra["requestBody"]["content"]["multipart/form-data"]
-    return frozenset(content["schema"]["properties"])
+# --- what a body read by hand accepts, as pydantic models -------------------------
+#
+# The readers (`read_body` and the slices' body.py) decide, with SPEC.md's messages;
+# these models only describe them: their JSON schemas are the OpenAPI request bodies.
+# A blank text field, like null, means the field was not given.
+
+# Nothing is validated through them: pydantic builds them when a route asks for their
+# schema (`openapi_body`, `form_fields`), not when a command imports its schemas.
+DESCRIBES_ONLY = ConfigDict(defer_build=True)
+Blank = Annotated[str, Field(pattern=BLANK_PATTERN)]
+HttpUrlText = Annotated[
+    str, Field(pattern="^[Hh][Tt][Tt][Pp][Ss]?://", json_schema_extra={"format": "uri"})
+]
+
+
+class _FieldsUntitled(GenerateJsonSchema):
+    """No generated title per field ("Slidecount"): the descriptions say it."""
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False
+
+
+def openapi_body(json: type[BaseModel], form: type[BaseModel] | None = None) -> dict[str, Any]:
+    """An endpoint's `openapi_extra`: a required body, JSON or (when it takes files) a
+    multipart form, each the schema of the model that describes it."""
+    content = {"application/json": {"schema": _schema(json)}}
+    if form is not None:
+        content["multipart/form-data"] = {"schema": _schema(form)}
+    return {"requestBody": {"required": True, "content": content}}
+
+
+def _schema(model: type[BaseModel]) -> dict[str, Any]:
+    return model.model_json_schema(schema_generator=_FieldsUntitled)
+
+
+def form_fields(form: type[BaseModel]) -> frozenset[str]:
+    """The multipart form fields a form model (its OpenAPI body) lists."""
+    return frozenset(_schema(form)["properties"])
 
 
 def route_limit(request: Request) -> BodyLimit:

@@ -14,13 +14,20 @@ from socialgen.auth.api import AuthenticatedUser, WorkspaceAccess, WorkspaceGuar
 from socialgen.carousels.body import read_create_body, read_regenerate_body
 from socialgen.carousels.plan import prepare_carousel
 from socialgen.carousels.regenerate import regenerate_slide
-from socialgen.carousels.schemas import CREATE_BODY, PDF_BODY, REGENERATE_BODY, whole_number
+from socialgen.carousels.schemas import (
+    CarouselFormBody,
+    CarouselJsonBody,
+    PdfBody,
+    RegenerateSlideFormBody,
+    RegenerateSlideJsonBody,
+    whole_number,
+)
 from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
 from socialgen.drafting.caller import Caller
 from socialgen.errors import BadRequest
 from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
-from socialgen.request_body import json_object, route_limit
+from socialgen.request_body import json_object, openapi_body, route_limit
 from socialgen.store.tables import Role
 from socialgen.stream_endpoint import plan_and_stream
 from socialgen.uploads import read_capped
@@ -41,7 +48,7 @@ SlideEditor = Annotated[
 @router.post(
     "/generate-with-images/{workspaceId}",
     response_class=StreamingResponse,
-    openapi_extra=CREATE_BODY,
+    openapi_extra=openapi_body(CarouselJsonBody, CarouselFormBody),
     responses={
         200: {"content": {"text/event-stream": {}}, "description": "Stream of {type, data}"},
         **error_responses(400, 401, 403, 404, 413),
@@ -69,7 +76,7 @@ async def generate_with_images(
 
 @router.post(
     "/regenerate-slide/{workspaceId}",
-    openapi_extra=REGENERATE_BODY,
+    openapi_extra=openapi_body(RegenerateSlideJsonBody, RegenerateSlideFormBody),
     responses=error_responses(400, 401, 403, 404, 409, 413, 502),
 )
 async def regenerate(
@@ -86,7 +93,7 @@ async def regenerate(
 @router.post(
     "/generate-pdf",
     response_class=Response,
-    openapi_extra=PDF_BODY,
+    openapi_extra=openapi_body(PdfBody),
     responses={
         200: {"content": {"application/pdf": {}}, "description": "The PDF"},
         **error_responses(400, 401, 413, 422, 503),

@@ -14,9 +14,9 @@ from starlette.requests import Request
 
 from socialgen.carousels.plan import Artwork
 from socialgen.carousels.schemas import (
-    CREATE_BODY,
-    REGENERATE_BODY,
+    CarouselFormBody,
     CarouselRequest,
+    RegenerateSlideFormBody,
     RegenerateSlideRequest,
 )
 from socialgen.carousels.uploads import (
@@ -32,16 +32,16 @@ from socialgen.request_body import FormSpec, RequestBody, form_fields, media_typ
 REFERENCES = "referenceImages"
 LOGO = "brandLogo"
 PROFILE = "userProfileImage"
-# The form fields each endpoint takes are those its OpenAPI document lists, so that
+# The form fields each endpoint takes are those its form model (its OpenAPI body) lists, so that
 # a part named otherwise is refused as soon as its headers arrive.
 CREATE_FORM = FormSpec(
-    text_fields=form_fields(CREATE_BODY) - {REFERENCES, LOGO},
+    text_fields=form_fields(CarouselFormBody) - {REFERENCES, LOGO},
     file_fields=frozenset({REFERENCES, LOGO, PROFILE}),
     max_file_bytes=MAX_IMAGE_BYTES,
     indexed_fields=frozenset({REFERENCES}),
 )
 REGENERATE_FORM = FormSpec(
-    text_fields=form_fields(REGENERATE_BODY) - {REFERENCES},
+    text_fields=form_fields(RegenerateSlideFormBody) - {REFERENCES},
     file_fields=frozenset({REFERENCES}),
     max_file_bytes=MAX_IMAGE_BYTES,
     indexed_fields=frozenset({REFERENCES}),

@@ -68,9 +68,10 @@ def create(
     from socialgen.carousels.render_cli import CarouselPrinter
     from socialgen.carousels.schemas import CarouselRequest
     from socialgen.carousels.service import create_carousel
-    from socialgen.cli_events import JsonLines, consume, current_model
+    from socialgen.cli_events import current_model, stream_in_terminal
     from socialgen.cli_support import open_workspace
     from socialgen.drafting.caller import Caller
+    from socialgen.events.carousel import CarouselComplete
     from socialgen.files.store import path_for_url
 
     request = CarouselRequest.from_fields(
@@ -88,21 +89,15 @@ def create(
     plan = prepare_carousel(
         Caller(engine=engine, workspace_id=workspace_id, user_id=None), request, artwork
     )
-    events = create_carousel(plan, current_model(), current_runtime().image_model())
-    completed: dict[str, Any] | None
-    if json_output:
-        lines = JsonLines()
-        failed = consume(events, lines)
-        completed = lines.completed["data"] if lines.completed else None
-    else:
-        console(stderr=True).print(f"model: {current_model().name}", style="dim")
-        printer = CarouselPrinter(console(), console(stderr=True))
-        failed = consume(events, printer)
-        completed = printer.completed
-    if failed:
-        raise typer.Exit(1)
-    if open_pdf and completed is not None:
-        pdf_path = path_for_url(completed["pdfUrl"])
+    result = stream_in_terminal(
+        create_carousel(plan, current_model(), current_runtime().image_model()),
+        json_output=json_output,
+        printer=CarouselPrinter,
+        completed=CarouselComplete,
+    )
+    result.exit_if_failed()
+    if open_pdf and result.completed is not None:
+        pdf_path = path_for_url(result.completed.data.pdfUrl)
         if typer.launch(str(pdf_path)) != 0:  # e.g. no xdg-open on a server
             console(stderr=True).print(f"Could not open a PDF viewer; the PDF is {pdf_path}")
 

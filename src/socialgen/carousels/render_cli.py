@@ -4,7 +4,7 @@ models."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from socialgen.cli_support import styled
 from socialgen.events import Event
@@ -27,7 +27,6 @@ class CarouselPrinter:
         self.out = out
         self.notes = notes
         self.failed = False
-        self.completed: dict[str, Any] | None = None  # complete's data, as on the wire
 
     def __call__(self, item: Event) -> None:
         match item.payload:
@@ -49,7 +48,6 @@ class CarouselPrinter:
             case GeneratingPdf(message=message):
                 self.notes.print(styled(("… ", "dim"), message))
             case CarouselComplete(data=carousel):
-                self.completed = carousel.wire()
                 self._show(carousel)
             case StreamError(message=message):
                 self.failed = True

@@ -1,6 +1,6 @@
 """The carousel's data shapes: its requests (from JSON, multipart form fields or CLI
-options alike), its rows as SPEC.md shows them, and the OpenAPI bodies of the endpoints
-that read their bodies by hand (carousels/body.py) and say what that code accepts.
+options alike), its rows as SPEC.md shows them, and the pydantic models that describe
+the bodies carousels/body.py reads by hand: their JSON schemas are the OpenAPI bodies.
 
 Rules the reading code follows, and so the schemas: text is trimmed, and a blank or
 null optional field is the same as leaving it out; numbers are JSON numbers (a form
@@ -12,13 +12,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BaseModel, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from socialgen.carousels.templates import TEMPLATES
 from socialgen.errors import BadRequest
 from socialgen.files.store import file_url
 from socialgen.limits import (
-    BLANK_PATTERN,
     DEFAULT_SLIDE_HEIGHT,
     DEFAULT_SLIDE_WIDTH,
     DEFAULT_SLIDES,
@@ -30,6 +32,7 @@ from socialgen.limits import (
     NOT_BLANK_PATTERN,
     SPACE_CLASS,
 )
+from socialgen.request_body import DESCRIBES_ONLY, Blank, HttpUrlText
 from socialgen.request_body import optional_text as text
 from socialgen.store.tables import Carousel, CarouselSlide
 
@@ -188,146 +191,103 @@ def post_reference(carousel: Carousel, slides: Sequence[CarouselSlide]) -> dict[
 
 
 # --- the OpenAPI request bodies -----------------------------------------------------
+# What carousels/body.py and generate-pdf accept, described (api.py makes them the
+# OpenAPI bodies with request_body.openapi_body); the reading code above decides, with
+# SPEC.md's messages.
 
-_BLANK: dict[str, Any] = {"type": "string", "pattern": BLANK_PATTERN}
-_NULL: dict[str, Any] = {"type": "null"}
-
-
-def _optional(*schemas: dict[str, Any], description: str) -> dict[str, Any]:
-    """A field that may also be blank or null (both mean: not given)."""
-    return {"anyOf": [*schemas, _BLANK, _NULL], "description": description}
-
-
-_PROMPT: dict[str, Any] = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": MAX_PROMPT_CHARS,
-    "pattern": NOT_BLANK_PATTERN,
-    "description": f"At most {MAX_PROMPT_CHARS} characters once trimmed.",
-}
-_HANDLE: dict[str, Any] = {
-    "type": "string",
-    "pattern": f"^[{SPACE_CLASS}]*@?[A-Za-z0-9_.-]{{1,60}}[{SPACE_CLASS}]*$",
-}
-_TEMPLATE: dict[str, Any] = {
-    "type": "string",
-    "pattern": f"^[{SPACE_CLASS}]*({'|'.join(TEMPLATES)})[{SPACE_CLASS}]*$",
-}
-_URL: dict[str, Any] = {"type": "string", "format": "uri", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"}
-_SLIDE_COUNT: dict[str, Any] = {"type": "integer", "minimum": MIN_SLIDES, "maximum": MAX_SLIDES}
-_IMAGE: dict[str, Any] = {"type": "string", "format": "binary"}
-_REFERENCES: dict[str, Any] = {
-    "type": "array",
-    "items": _IMAGE,
-    "maxItems": MAX_REFERENCE_IMAGES,
-    "description": "PNG, JPEG, WebP or GIF images, at most 8 MB each; repeat the field.",
-}
-
-_CREATE_FIELDS: dict[str, Any] = {
-    "prompt": _PROMPT,
-    "socialMediaHandle": _optional(
-        _HANDLE, description="ada or @ada: letters, digits, _ . - (at most 60)."
+_TRIMMED = f"[{SPACE_CLASS}]*"
+Prompt = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_PROMPT_CHARS,
+        pattern=NOT_BLANK_PATTERN,
+        description=f"At most {MAX_PROMPT_CHARS} characters once trimmed.",
     ),
-    "template": _optional(_TEMPLATE, description="The slide template (default bold)."),
-    "contentStyleId": _optional({"type": "string"}, description="A content style's id."),
-    "slideCount": {
-        "anyOf": [_SLIDE_COUNT, _NULL],
-        "default": DEFAULT_SLIDES,
-        "description": f"Slides, {MIN_SLIDES} to {MAX_SLIDES}.",
-    },
-}
-CREATE_BODY: dict[str, Any] = {
-    "requestBody": {
-        "required": True,
-        "content": {
-            "application/json": {
-                "schema": {
-                    "type": "object",
-                    "required": ["prompt"],
-                    "properties": {
-                        **_CREATE_FIELDS,
-                        "userProfileImage": _optional(
-                            _URL, description="URL of the author's picture (public http(s))."
-                        ),
-                    },
-                }
-            },
-            "multipart/form-data": {
-                "schema": {
-                    "type": "object",
-                    "required": ["prompt"],
-                    "properties": {
-                        **_CREATE_FIELDS,
-                        "slideCount": {"anyOf": [_SLIDE_COUNT, _BLANK]},
-                        # In a form, a part with a file name is a file, a text part a URL.
-                        "userProfileImage": {
-                            "anyOf": [_IMAGE, _URL, _BLANK],
-                            "description": "The author's picture: an image file or a URL.",
-                        },
-                        "brandLogo": _IMAGE,
-                        "referenceImages": _REFERENCES,
-                    },
-                }
-            },
-        },
-    }
-}
+]
+Handle = Annotated[str, Field(pattern=f"^{_TRIMMED}@?[A-Za-z0-9_.-]{{1,60}}{_TRIMMED}$")]
+TemplateName = Annotated[str, Field(pattern=f"^{_TRIMMED}({'|'.join(TEMPLATES)}){_TRIMMED}$")]
+SlideCount = Annotated[int, Field(ge=MIN_SLIDES, le=MAX_SLIDES)]
+SLIDE_COUNT = f"Slides, {MIN_SLIDES} to {MAX_SLIDES}."
+Image = bytes  # a file part: PNG, JPEG, WebP or GIF, checked by content
+ReferenceImages = Annotated[
+    list[Image],
+    Field(
+        max_length=MAX_REFERENCE_IMAGES,
+        description="PNG, JPEG, WebP or GIF images, at most 8 MB each; repeat the field.",
+    ),
+]
 
-_REGENERATE_FIELDS: dict[str, Any] = {
-    "carouselId": {"type": "string", "minLength": 1, "pattern": NOT_BLANK_PATTERN},
-    "slideIndex": {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": MAX_SLIDES - 1,  # no carousel has more slides
-        "description": "The slide, counting from 0; less than the carousel's slide count.",
-    },
-    "prompt": _PROMPT,
-}
-REGENERATE_BODY: dict[str, Any] = {
-    "requestBody": {
-        "required": True,
-        "content": {
-            "application/json": {
-                "schema": {
-                    "type": "object",
-                    "required": list(_REGENERATE_FIELDS),
-                    "properties": _REGENERATE_FIELDS,
-                }
-            },
-            "multipart/form-data": {
-                "schema": {
-                    "type": "object",
-                    "required": list(_REGENERATE_FIELDS),
-                    "properties": {**_REGENERATE_FIELDS, "referenceImages": _REFERENCES},
-                }
-            },
-        },
-    }
-}
 
-_SIDE: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": MAX_SLIDE_SIDE}
-PDF_BODY: dict[str, Any] = {
-    "requestBody": {
-        "required": True,
-        "content": {
-            "application/json": {
-                "schema": {
-                    "type": "object",
-                    "required": ["slidesHtml"],
-                    "properties": {
-                        "slidesHtml": {
-                            "type": "array",
-                            "items": {"type": "string", "pattern": NOT_BLANK_PATTERN},
-                            "minItems": 1,
-                            "maxItems": MAX_PDF_SLIDES,
-                            "description": "One HTML document per slide, each not blank; at "
-                            "most 2 MB of UTF-8 per slide and 16 MB in all.",
-                        },
-                        "width": {**_SIDE, "default": DEFAULT_SLIDE_WIDTH},
-                        "height": {**_SIDE, "default": DEFAULT_SLIDE_HEIGHT},
-                    },
-                }
-            }
-        },
-    }
-}
+class _CarouselFields(BaseModel):
+    model_config = DESCRIBES_ONLY
+
+    prompt: Prompt
+    socialMediaHandle: Handle | Blank | None = Field(
+        default=None, description="ada or @ada: letters, digits, _ . - (at most 60)."
+    )
+    template: TemplateName | Blank | None = Field(
+        default=None, description="The slide template (default bold)."
+    )
+    contentStyleId: str | None = Field(default=None, description="A content style's id.")
+
+
+class CarouselJsonBody(_CarouselFields):
+    """A carousel from a prompt; the author's picture, if any, as a URL."""
+
+    slideCount: SlideCount | None = Field(default=DEFAULT_SLIDES, description=SLIDE_COUNT)
+    userProfileImage: HttpUrlText | Blank | None = Field(
+        default=None, description="URL of the author's picture (public http(s))."
+    )
+
+
+class CarouselFormBody(_CarouselFields):
+    """A carousel with image files; a text part is a URL or, for slideCount, digits."""
+
+    slideCount: SlideCount | Blank | SkipJsonSchema[None] = Field(
+        default=DEFAULT_SLIDES, description=SLIDE_COUNT
+    )
+    userProfileImage: Image | HttpUrlText | Blank | SkipJsonSchema[None] = Field(
+        default=None, description="The author's picture: an image file or a URL."
+    )
+    brandLogo: Image | SkipJsonSchema[None] = Field(
+        default=None, description="A logo shown on every slide."
+    )
+    referenceImages: ReferenceImages | SkipJsonSchema[None] = None
+
+
+class RegenerateSlideJsonBody(BaseModel):
+    """A new image for one slide; the PDF and thumbnail are rendered again."""
+
+    model_config = DESCRIBES_ONLY
+
+    carouselId: Annotated[str, Field(min_length=1, pattern=NOT_BLANK_PATTERN)]
+    slideIndex: int = Field(
+        ge=0,
+        le=MAX_SLIDES - 1,  # no carousel has more slides
+        description="The slide, counting from 0; less than the carousel's slide count.",
+    )
+    prompt: Prompt
+
+
+class RegenerateSlideFormBody(RegenerateSlideJsonBody):
+    """A new image for one slide, guided by reference images."""
+
+    referenceImages: ReferenceImages | SkipJsonSchema[None] = None
+
+
+SlideSide = Annotated[int, Field(ge=1, le=MAX_SLIDE_SIDE)]
+
+
+class PdfBody(BaseModel):
+    """Slide HTML documents rendered to one vector PDF, a page each."""
+
+    model_config = DESCRIBES_ONLY
+    slidesHtml: list[Annotated[str, Field(pattern=NOT_BLANK_PATTERN)]] = Field(
+        min_length=1,
+        max_length=MAX_PDF_SLIDES,
+        description="One HTML document per slide, each not blank; at most 2 MB of UTF-8 per "
+        "slide and 16 MB in all.",
+    )
+    width: SlideSide = DEFAULT_SLIDE_WIDTH
+    height: SlideSide = DEFAULT_SLIDE_HEIGHT

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from socialgen.content_calendar.schemas import CALENDAR_BODY, CalendarRequest
+from socialgen.content_calendar.schemas import CalendarFormBody, CalendarRequest
 from socialgen.errors import BadRequest
 from socialgen.limits import MAX_PDF_BYTES
 from socialgen.request_body import FormSpec, form_fields, media_type, read_body
 
 TOO_LARGE = "The PDF is larger than 10 MB"
-# The fields the OpenAPI document lists: a part named otherwise is refused when its
+# The fields the form model (its OpenAPI body) lists: a part named otherwise is refused when its
 # headers arrive. The PDF's own cap is checked below (400, as ever); the form's cap
 # (limits.BODY_LIMITS) bounds what it costs to receive.
 CALENDAR_FORM = FormSpec(
-    text_fields=form_fields(CALENDAR_BODY) - {"pdf", "articleUrls"},
+    text_fields=form_fields(CalendarFormBody) - {"pdf", "articleUrls"},
     file_fields=frozenset({"pdf"}),
     list_fields=frozenset({"articleUrls"}),
 )

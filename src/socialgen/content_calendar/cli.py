@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from socialgen.cli_events import JsonLines, consume, current_model, hint_better_model
+from socialgen.cli_events import current_model, stream_in_terminal
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
 
 
@@ -41,6 +41,7 @@ def calendar(
     from socialgen.content_calendar.service import run_calendar
     from socialgen.drafting.caller import Caller
     from socialgen.errors import BadRequest
+    from socialgen.events.content_calendar import CalendarComplete
 
     for target in (ics, csv, markdown):
         if target is not None and not target.parent.is_dir():
@@ -56,20 +57,16 @@ def calendar(
     )
     engine, workspace_id = open_workspace(workspace)
     plan = prepare_calendar(Caller(engine=engine, workspace_id=workspace_id, user_id=None), request)
-    events = run_calendar(plan, current_model())
-    if json_output:
-        lines = JsonLines()
-        failed = consume(events, lines)
-        posts = lines.completed["posts"] if lines.completed else []
-    else:
-        console(stderr=True).print(f"model: {current_model().name}", style="dim")
-        with CalendarPrinter(console(), console(stderr=True)) as printer:
-            failed = consume(events, printer)
-        posts = printer.posts
+    result = stream_in_terminal(
+        run_calendar(plan, current_model()),
+        json_output=json_output,
+        printer=CalendarPrinter,
+        completed=CalendarComplete,
+    )
+    # The days that were written are exported even when others failed.
+    posts = [post.wire() for post in result.completed.posts] if result.completed else []
     _export(posts, ics=ics, csv=csv, markdown=markdown, days=days, quiet=json_output)
-    if failed:
-        raise typer.Exit(1)
-    hint_better_model(json_output)
+    result.finish()
 
 
 def _export(

@@ -25,7 +25,6 @@ class CalendarPrinter:
         self.out = out
         self.notes = notes
         self.failed = False
-        self.posts: list[dict[str, Any]] = []  # calendar_complete's posts, for the exports
         self.progress: Progress | None = None
         self.bar: TaskID | None = None
 
@@ -48,7 +47,6 @@ class CalendarPrinter:
             case CalendarComplete() as calendar:
                 if self.progress is not None:
                     self.progress.stop()
-                self.posts = [post.wire() for post in calendar.posts]
                 self._show(calendar)
             case StreamError(message=message):
                 self.failed = True

@@ -1,6 +1,6 @@
 """The calendar's data shapes: its request (from JSON, multipart form fields or CLI
-options alike) and the endpoint's OpenAPI body, which says what content_calendar/body.py
-accepts.
+options alike) and the pydantic models that describe what content_calendar/body.py
+accepts: their JSON schemas are the endpoint's OpenAPI body.
 
 Text is trimmed, and a blank or null optional field is the same as leaving it out;
 calendarLength is a JSON number ("7" is refused in a JSON body; a multipart form, where
@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from socialgen.errors import BadRequest
-from socialgen.limits import BLANK_PATTERN, CALENDAR_LENGTHS, NOT_BLANK_PATTERN, SPACE_CLASS
-from socialgen.request_body import optional_text
+from socialgen.limits import NOT_BLANK_PATTERN, SPACE_CLASS
+from socialgen.request_body import DESCRIBES_ONLY, Blank, HttpUrlText, optional_text
 
 # --- requests ---------------------------------------------------------------------
 
@@ -73,87 +76,67 @@ def article_urls(value: Any) -> list[str]:
 
 
 # --- the OpenAPI request bodies -----------------------------------------------------
+# What content_calendar/body.py accepts, described (api.py makes them the OpenAPI body
+# with request_body.openapi_body); the reading code above decides, with SPEC.md's
+# messages.
 
-_BLANK: dict[str, Any] = {"type": "string", "pattern": BLANK_PATTERN}
-_NULL: dict[str, Any] = {"type": "null"}
-_GIVEN: dict[str, Any] = {"type": "string", "pattern": NOT_BLANK_PATTERN}
 # articleUrls: a comma-separated string, or an array of them; empty parts are dropped.
 _A_URL_IN_TEXT = f"[^,{SPACE_CLASS}]"
+_GIVEN: dict[str, Any] = {"type": "string", "pattern": NOT_BLANK_PATTERN}
 _ARTICLES_GIVEN: dict[str, Any] = {
     "anyOf": [
         {"type": "string", "pattern": _A_URL_IN_TEXT},
         {"type": "array", "contains": {"type": "string", "pattern": _A_URL_IN_TEXT}},
     ]
 }
-_LENGTH: dict[str, Any] = {
-    "type": "integer",
-    "enum": list(CALENDAR_LENGTHS),
-    "description": "Days: 7 or 30.",
-}
-_PROMPT: dict[str, Any] = {
-    "anyOf": [
-        {"type": "string", "maxLength": MAX_PROMPT_CHARS, "pattern": NOT_BLANK_PATTERN},
-        _BLANK,
-        _NULL,
-    ],
-    "description": f"Topic or instruction, at most {MAX_PROMPT_CHARS} characters once trimmed.",
-}
-_URL: dict[str, Any] = {"type": "string", "format": "uri", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"}
-_YOUTUBE: dict[str, Any] = {
-    "anyOf": [_URL, _BLANK, _NULL],
-    "description": "A video page (public http(s)); its captions are the source.",
-}
-_ARTICLES: dict[str, Any] = {
-    "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, _NULL],
-    "description": f"Comma-separated URLs, or an array of them: at most {MAX_ARTICLE_URLS} "
-    "different public http(s) URLs.",
-}
-_STYLE: dict[str, Any] = {"anyOf": [{"type": "string"}, _NULL], "description": "A style's id."}
 
 
-def _one_source(*names: str) -> list[dict[str, Any]]:
+def _one_source(*names: str) -> dict[str, Any]:
+    """At least one source is given (not blank): JSON Schema's anyOf over the object,
+    which a pydantic field cannot say."""
     given = {"prompt": _GIVEN, "youtubeUrl": _GIVEN, "articleUrls": _ARTICLES_GIVEN}
-    return [{"required": [name], "properties": {name: given.get(name, {})}} for name in names]
-
-
-CALENDAR_BODY: dict[str, Any] = {
-    "requestBody": {
-        "required": True,
-        "content": {
-            "application/json": {
-                "schema": {
-                    "type": "object",
-                    "required": ["calendarLength"],
-                    "properties": {
-                        "calendarLength": _LENGTH,
-                        "prompt": _PROMPT,
-                        "youtubeUrl": _YOUTUBE,
-                        "articleUrls": _ARTICLES,
-                        "contentStyleId": _STYLE,
-                    },
-                    "anyOf": _one_source("prompt", "youtubeUrl", "articleUrls"),
-                }
-            },
-            "multipart/form-data": {
-                "schema": {
-                    "type": "object",
-                    "required": ["calendarLength"],
-                    "properties": {
-                        "calendarLength": _LENGTH,
-                        "prompt": _PROMPT,
-                        "youtubeUrl": _YOUTUBE,
-                        # The field may repeat, each one a URL or comma-separated URLs.
-                        "articleUrls": _ARTICLES,
-                        "contentStyleId": _STYLE,
-                        "pdf": {
-                            "type": "string",
-                            "format": "binary",
-                            "description": "A PDF with a text layer, at most 10 MB.",
-                        },
-                    },
-                    "anyOf": _one_source("prompt", "youtubeUrl", "articleUrls", "pdf"),
-                }
-            },
-        },
+    return {
+        "anyOf": [{"required": [name], "properties": {name: given.get(name, {})}} for name in names]
     }
-}
+
+
+CalendarDays = Literal[7, 30]  # limits.CALENDAR_LENGTHS (tests/test_body_models.py checks)
+
+
+class CalendarJsonBody(BaseModel):
+    """7 or 30 days of drafts from a prompt, a video and/or articles: one at least."""
+
+    model_config = ConfigDict(
+        **DESCRIBES_ONLY, json_schema_extra=_one_source("prompt", "youtubeUrl", "articleUrls")
+    )
+
+    calendarLength: CalendarDays = Field(description="Days: 7 or 30.")
+    prompt: (
+        Annotated[str, Field(max_length=MAX_PROMPT_CHARS, pattern=NOT_BLANK_PATTERN)] | Blank | None
+    ) = Field(
+        default=None,
+        description=f"Topic or instruction, at most {MAX_PROMPT_CHARS} characters once trimmed.",
+    )
+    youtubeUrl: HttpUrlText | Blank | None = Field(
+        default=None, description="A video page (public http(s)); its captions are the source."
+    )
+    # In a form the field may repeat, each one a URL or comma-separated URLs.
+    articleUrls: str | list[str] | None = Field(
+        default=None,
+        description=f"Comma-separated URLs, or an array of them: at most {MAX_ARTICLE_URLS} "
+        "different public http(s) URLs.",
+    )
+    contentStyleId: str | None = Field(default=None, description="A style's id.")
+
+
+class CalendarFormBody(CalendarJsonBody):
+    """7 or 30 days of drafts from a prompt, a video, articles and/or a PDF: one at least."""
+
+    model_config = ConfigDict(
+        **DESCRIBES_ONLY,
+        json_schema_extra=_one_source("prompt", "youtubeUrl", "articleUrls", "pdf"),
+    )
+
+    pdf: bytes | SkipJsonSchema[None] = Field(
+        default=None, description="A PDF with a text layer, at most 10 MB."
+    )

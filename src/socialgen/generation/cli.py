@@ -7,12 +7,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from socialgen.cli_events import JsonLines, consume, current_model, hint_better_model
+from socialgen.cli_events import (
+    StreamResult,
+    announce_model,
+    current_model,
+    hint_better_model,
+    stream_in_terminal,
+)
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
 
 if TYPE_CHECKING:
     from socialgen.drafting.caller import Caller
     from socialgen.events import Event
+    from socialgen.events.chat import ChatResponse, PostIds
 
 StyleOpt = Annotated[
     str | None, typer.Option("--style", help="Content style id to write in.", show_default=False)
@@ -37,15 +44,15 @@ def chat(
     from socialgen.generation.plan import prepare_chat
     from socialgen.generation.schemas import ChatRequest
 
-    caller = _caller(workspace, json_output)
+    caller = _caller(workspace)
     if message is not None:
         plan = prepare_chat(
             caller,
             ChatRequest(userInput=message, conversationId=conversation, contentStyleId=style),
         )
-        _stream(run_chat(plan, current_model()), json_output)
-        hint_better_model(json_output)
+        _stream(run_chat(plan, current_model()), json_output).finish()
         return
+    announce_model(json_output)
     notes = console(stderr=True)
     notes.print("Chat with socialgen. An empty line or Ctrl-D ends it.", style="dim")
     while True:
@@ -58,10 +65,9 @@ def chat(
         plan = prepare_chat(
             caller, ChatRequest(userInput=line, conversationId=conversation, contentStyleId=style)
         )
-        conversation = (
-            _stream(run_chat(plan, current_model()), json_output, stop_on_error=False)
-            or conversation
-        )
+        # An answer that failed is reported and the chat goes on.
+        answer = _stream(run_chat(plan, current_model()), json_output, announce=False).completed
+        conversation = answer.conversationId if answer is not None else conversation
     hint_better_model(json_output)
 
 
@@ -80,15 +86,14 @@ def post(
     from socialgen.generation.schemas import GeneratePostRequest
     from socialgen.generation.single import run_generate_post
 
-    caller = _caller(workspace, json_output)
+    caller = _caller(workspace)
     plan = prepare_post(
         caller,
         GeneratePostRequest(
             userInput=topic, conversationId=conversation, postId=post_id, contentStyleId=style
         ),
     )
-    _stream(run_generate_post(plan, current_model()), json_output)
-    hint_better_model(json_output)
+    _stream(run_generate_post(plan, current_model()), json_output).finish()
 
 
 def batch(
@@ -107,6 +112,7 @@ def batch(
 ) -> None:
     """Five drafts: Story-driven, Educational, Thought-provoking, Actionable, Conversational."""
     from socialgen.errors import BadRequest
+    from socialgen.events.batch import BatchComplete
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import prepare_batch
     from socialgen.generation.render import BatchPrinter
@@ -115,38 +121,38 @@ def batch(
     if extra_ids and not regenerate:
         raise BadRequest(f"Unexpected arguments {' '.join(extra_ids)}: quote the topic")
     post_ids = [*(regenerate or []), *(extra_ids or [])] if regenerate else None
-    caller = _caller(workspace, json_output)
+    caller = _caller(workspace)
     plan = prepare_batch(
         caller, BatchRequest(userInput=topic, contentStyleId=style, postIds=post_ids)
     )
-    events = run_batch(plan, current_model())
-    if json_output:
-        _stream(events, json_output)
-        return
-    with BatchPrinter(console(), console(stderr=True)) as printer:
-        failed = consume(events, printer)
-    if failed:
-        raise typer.Exit(1)
-    hint_better_model(json_output)
+    stream_in_terminal(
+        run_batch(plan, current_model()),
+        json_output=json_output,
+        printer=BatchPrinter,
+        completed=BatchComplete,
+    ).finish()
 
 
-def _caller(workspace: str | None, json_output: bool) -> Caller:
+def _caller(workspace: str | None) -> Caller:
     from socialgen.cli_support import open_workspace
     from socialgen.drafting.caller import Caller
 
     engine, workspace_id = open_workspace(workspace)
-    if not json_output:
-        console(stderr=True).print(f"model: {current_model().name}", style="dim")
     return Caller(engine=engine, workspace_id=workspace_id, user_id=None)
 
 
 def _stream(
-    events: AsyncIterator[Event], json_output: bool, *, stop_on_error: bool = True
-) -> str | None:
-    """Print a chat/post stream; returns the conversation id it used."""
+    events: AsyncIterator[Event], json_output: bool, *, announce: bool = True
+) -> StreamResult[PostIds | ChatResponse]:
+    """A chat/post stream: it ends with the saved draft's ids or the chat answer, each
+    naming the conversation it used."""
+    from socialgen.events.chat import ChatResponse, PostIds
     from socialgen.generation.render import StreamPrinter
 
-    printer = JsonLines() if json_output else StreamPrinter(console(), console(stderr=True))
-    if consume(events, printer) and stop_on_error:
-        raise typer.Exit(1)
-    return printer.conversation_id if isinstance(printer, StreamPrinter) else None
+    return stream_in_terminal(
+        events,
+        json_output=json_output,
+        printer=StreamPrinter,
+        completed=(PostIds, ChatResponse),
+        announce=announce,
+    )

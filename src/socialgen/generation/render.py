@@ -40,7 +40,6 @@ class StreamPrinter:
         self.out = out
         self.notes = notes
         self.failed = False
-        self.conversation_id: str | None = None
         self.in_reasoning = False
 
     def __call__(self, item: Event) -> None:
@@ -65,7 +64,6 @@ class StreamPrinter:
                         styled(("skipped", "yellow"), f" {failure.url}: {failure.message}")
                     )
             case PostIds() as saved:
-                self.conversation_id = saved.conversationId
                 sys.stdout.write("\n")
                 self.notes.print(
                     styled(
@@ -77,7 +75,6 @@ class StreamPrinter:
                 )
                 self._questions("To refine it", saved.refinementQuestions)
             case ChatResponse() as answer:
-                self.conversation_id = answer.conversationId
                 sys.stdout.write("\n")
                 self._questions("You could ask", answer.suggestedQuestions)
             case StreamError(message=message):
