@@ -443,10 +443,17 @@ def test_batch_variations_run_concurrently(
     import time
 
     fake_ai.post_reply = lambda _p: Reply(text=POST_TEXT, chunk_chars=8, token_delay=0.02)
-    started = time.perf_counter()
-    stream(client, f"generate-post/{store.workspace_id}", headers, {"userInput": "one"})
-    single = time.perf_counter() - started
-    started = time.perf_counter()
-    stream(client, f"generate-batch-posts/{store.workspace_id}", headers, {"userInput": "five"})
-    batch = time.perf_counter() - started
+
+    def fastest(path: str, body: dict[str, str]) -> float:
+        """The faster of two runs: a pause of the machine's shows in one run, a batch
+        written one draft after another in both."""
+        times = []
+        for _ in range(2):
+            started = time.perf_counter()
+            stream(client, f"{path}/{store.workspace_id}", headers, body)
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    single = fastest("generate-post", {"userInput": "one"})
+    batch = fastest("generate-batch-posts", {"userInput": "five"})
     assert batch < 3 * single, (batch, single)  # one after another would take 5x
