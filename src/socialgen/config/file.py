@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -196,6 +195,8 @@ def write_atomically(path: Path, text: str, mode: int | None = None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         if mode is None and path.exists():
             mode = path.stat().st_mode & 0o777
+        import tempfile  # writes only: every command reads this module
+
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     except OSError as error:
         raise ConfigError(f"{path}: cannot write the file ({error.strerror})") from None

@@ -13,7 +13,6 @@ Kept light (standard library only): `socialgen --help` may import it.
 
 from __future__ import annotations
 
-import difflib
 import logging
 import re
 from dataclasses import dataclass
@@ -149,6 +148,8 @@ def key_named(name: str) -> Key:
     normal = normal.removeprefix(ENV_PREFIX.lower())
     if normal in BY_NAME:
         return BY_NAME[normal]
+    import difflib  # only for a mistyped key
+
     near = difflib.get_close_matches(normal, BY_NAME, n=1, cutoff=0.6)
     hint = f" Did you mean {near[0]!r}?" if near else ""
     raise UnknownKey(f"Unknown setting {name!r}.{hint} Known settings: {', '.join(BY_NAME)}")
