@@ -34,6 +34,7 @@ from socialgen.ai.model import Chunk, Message, Output, TextModel
 
 PHASES = ("outline", "images", "html", "pdf", "thumbnail", "save", "total")
 _RENDERED = re.compile(r"html ([\d.]+)s, pdf ([\d.]+)s, thumbnail ([\d.]+)s")
+_SLIDE_COUNT = re.compile(r"\b(\d+) slides\b")  # "a LinkedIn carousel of 6 slides"
 
 
 class ScriptedModel:
@@ -49,8 +50,10 @@ class ScriptedModel:
         output: Output | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        purpose: str | None = None,
     ) -> AsyncIterator[Chunk]:
-        count = int(messages[-1]["content"].split()[5])
+        assert purpose == "carousel_outline", purpose
+        count = int(_SLIDE_COUNT.search(messages[-1]["content"]).group(1))  # type: ignore[union-attr]
         slides = [
             {
                 "title": f"Point {n}: ship smaller batches",

@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -210,14 +211,21 @@ class LiveServer:
 @pytest.fixture
 def live_server(store: Store) -> Iterator[LiveServer]:
     """The real app behind a real uvicorn socket on 127.0.0.1."""
-    import uvicorn
-
     from socialgen.server import create_app
+
+    with serving(create_app()) as server:
+        yield server
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[LiveServer]:
+    """`app` behind a real uvicorn socket on 127.0.0.1, in a thread."""
+    import uvicorn
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -226,12 +234,21 @@ def live_server(store: Store) -> Iterator[LiveServer]:
         if time.monotonic() > deadline:
             raise RuntimeError("uvicorn did not start")
         time.sleep(0.01)
-    yield LiveServer(base_url=f"http://127.0.0.1:{port}")
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield LiveServer(base_url=f"http://127.0.0.1:{port}")
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
 
 
 from tests.carousel_support import files_at  # noqa: E402,F401  (folder and bucket)
 from tests.generation_support import fake_ai  # noqa: E402,F401  (a shared fixture)
 from tests.s3_support import bucket, faulty_bucket, s3_server  # noqa: E402,F401
-from tests.scripted_support import scripted_client, scripted_images, scripted_model  # noqa: E402,F401
+from tests.scripted_support import (  # noqa: E402,F401  (shared fixtures)
+    ai_client,
+    ai_live_server,
+    scripted_ai,
+    scripted_client,
+    scripted_images,
+    scripted_model,
+)

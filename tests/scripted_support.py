@@ -1,4 +1,4 @@
-"""Test support for the in-process scripted models (socialgen.ai.scripted): fixtures
+"""Test support for the in-process scripted models (tests.doubles.scripted_model): fixtures
 that hand them to services directly or put them in the app's place of the
 configured models (a Runtime handed to create_app), and a responder that answers every
 kind of request the pipeline makes.
@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from typer.testing import CliRunner, Result
 
-from socialgen.ai.scripted import Reply, ScriptedCall, ScriptedModel
-from socialgen.ai.scripted_images import ScriptedImageModel
 from socialgen.drafting.caller import Caller
 from socialgen.events import Event
+from socialgen.runtime import Runtime
+from tests.doubles.scripted_images import ScriptedImageModel
+from tests.doubles.scripted_model import Reply, ScriptedCall, ScriptedModel
 
 if TYPE_CHECKING:  # conftest imports this module: no import back at run time
-    from tests.conftest import Store
+    from tests.conftest import LiveServer, Store
 
 POST_TEXT = (
     "Small teams ship weekly because nobody waits for permission.\n\n"
@@ -32,6 +35,9 @@ POST_TEXT = (
 CHAT_TEXT = "A good hook names a tension your reader already feels."
 SUMMARY_TEXT = "The article says weekly releases cut risk."
 QUESTIONS = ["Who is it for?", "What changed?", "Any numbers?"]
+
+# click >= 8.2 keeps stdout and stderr apart (result.stdout, result.stderr).
+_runner = CliRunner()
 
 # "a carousel of 4 slides", "Plan 7 LinkedIn posts": how many items a plan asks for.
 _COUNT = re.compile(r"\b(\d+) (?:slides|LinkedIn posts)\b")
@@ -63,23 +69,25 @@ def calendar_themes(count: int) -> dict[str, Any]:
 
 
 def standard_reply(call: ScriptedCall) -> Reply:
-    """A sensible answer to each request the pipeline makes: structured ones by the
-    schema's name, free text by how the prompt opens. Tests wrap it to change one
-    kind of answer and keep the rest."""
-    kind = call.schema_name
-    if kind == "intent":
-        return {"intent": "post"}
-    if kind == "carousel_outline":
+    """A sensible answer to each request the pipeline makes, by its purpose. Tests
+    wrap it to change one kind of answer and keep the rest."""
+    purpose = call.purpose
+    if purpose == "intent":
+        # The structured rungs want {"intent": ...}; a small model's grammar one word.
+        return {"intent": "post"} if call.schema_name == "intent" else "post"
+    if purpose == "carousel_outline":
         return carousel_outline(asked_count(call))
-    if kind == "calendar_themes":
+    if purpose == "calendar_themes":
         return calendar_themes(asked_count(call))
-    if kind == "questions":
+    if purpose == "questions":
         return {"questions": QUESTIONS}
-    if call.prompt.startswith("Summarise the main points"):
+    if purpose == "summary":
         return SUMMARY_TEXT
-    if call.prompt.startswith(("Write a LinkedIn post about", "Write a LinkedIn post for day")):
+    if purpose == "post":
         return POST_TEXT
-    return CHAT_TEXT
+    if purpose == "chat":
+        return CHAT_TEXT
+    raise AssertionError(f"no standard reply for purpose {purpose!r}")
 
 
 @pytest.fixture
@@ -108,6 +116,80 @@ def scripted_client(
     app = create_app(runtime=Runtime(text_model=scripted_model, image_model=scripted_images))
     with TestClient(app) as test_client:
         yield test_client
+
+
+@dataclass
+class ScriptedAI:
+    """The scripted text and image models, with a knob per kind of answer, handed to
+    the app (`client`, `live_server`) and to the CLI (`invoke`) through a Runtime.
+
+    `intent` is what the intent classifier answers; `post_reply` and `chat_reply`
+    answer post-writing and chat calls, `carousel_reply` an outline of N slides. A
+    reply is anything ScriptedModel takes: text, JSON, an exception (ModelError for a
+    provider failure), CutOff or Streamed. Every call is in `model.calls`.
+    """
+
+    model: ScriptedModel
+    images: ScriptedImageModel
+    intent: str = "post"
+    post_reply: Callable[[ScriptedCall], Reply] = field(default=lambda _call: POST_TEXT)
+    chat_reply: Callable[[ScriptedCall], Reply] = field(default=lambda _call: CHAT_TEXT)
+    carousel_reply: Callable[[int], Reply] = field(default=carousel_outline)
+
+    def respond(self, call: ScriptedCall) -> Reply:
+        if call.purpose == "intent":
+            return {"intent": self.intent} if call.schema_name == "intent" else self.intent
+        if call.purpose == "carousel_outline":
+            return self.carousel_reply(asked_count(call))
+        if call.purpose == "post":
+            return self.post_reply(call)
+        if call.purpose == "chat":
+            return self.chat_reply(call)
+        return standard_reply(call)
+
+    @property
+    def calls(self) -> list[ScriptedCall]:
+        return self.model.calls
+
+    def post_calls(self) -> list[ScriptedCall]:
+        return self.model.calls_for_purpose("post")
+
+    def runtime(self) -> Runtime:
+        return Runtime(text_model=self.model, image_model=self.images)
+
+    def invoke(self, args: Sequence[str], input: str | None = None) -> Result:
+        """The real CLI app, run with these models (typer's CliRunner)."""
+        from socialgen.cli import app
+
+        return _runner.invoke(app, list(args), input=input, obj=self.runtime())
+
+
+@pytest.fixture
+def scripted_ai(scripted_model: ScriptedModel, scripted_images: ScriptedImageModel) -> ScriptedAI:
+    ai = ScriptedAI(model=scripted_model, images=scripted_images)
+    scripted_model.responder = ai.respond
+    return ai
+
+
+@pytest.fixture
+def ai_client(store: Store, scripted_ai: ScriptedAI) -> Iterator[Any]:
+    """The `client` fixture's app, given scripted_ai's models."""
+    from fastapi.testclient import TestClient
+
+    from socialgen.server import create_app
+
+    with TestClient(create_app(runtime=scripted_ai.runtime())) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def ai_live_server(store: Store, scripted_ai: ScriptedAI) -> Iterator[LiveServer]:
+    """The `live_server` fixture's real socket, the app given scripted_ai's models."""
+    from socialgen.server import create_app
+    from tests.conftest import serving
+
+    with serving(create_app(runtime=scripted_ai.runtime())) as server:
+        yield server
 
 
 def caller(store: Store) -> Caller:

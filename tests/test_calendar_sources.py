@@ -581,10 +581,11 @@ class FakeModel:
         self,
         messages: list[Message],
         *,
-        json_schema: dict[str, Any] | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        purpose: str | None = None,
     ) -> AsyncIterator[Chunk]:
+        assert purpose == "condense"
         assert messages[0]["role"] == "system"
         assert max_tokens is not None and max_tokens > 0
         text = messages[-1]["content"].split("---\n", 1)[1]

@@ -24,8 +24,6 @@ from sqlmodel import select
 from socialgen.ai.image_types import ImageResult
 from socialgen.ai.model import ModelError
 from socialgen.ai.procedural import procedural_image
-from socialgen.ai.scripted import ScriptedModel
-from socialgen.ai.scripted_images import ScriptedImageModel
 from socialgen.carousels import assets, repository, service
 from socialgen.carousels.plan import Artwork, prepare_carousel
 from socialgen.carousels.schemas import CarouselRequest
@@ -36,6 +34,8 @@ from socialgen.render import pdf, thumbnail
 from socialgen.store.tables import Carousel
 from tests.carousel_support import CREATE_URL, counts, png, stored_keys
 from tests.conftest import Store
+from tests.doubles.scripted_images import ScriptedImageModel
+from tests.doubles.scripted_model import ScriptedModel
 from tests.generation_support import parse_sse
 
 SLIDES = 3

@@ -22,7 +22,6 @@ import typer.testing
 from typer.main import get_command
 from typer.testing import CliRunner, Result
 
-from socialgen.ai.scripted import ScriptedModel
 from socialgen.auth.service import create_api_key, create_token
 from socialgen.cli import app
 from socialgen.publishing.accounts import add_account
@@ -35,6 +34,7 @@ from socialgen.styles import service as styles
 from socialgen.workspaces.bootstrap import LOCAL_OWNER_EMAIL
 from socialgen.workspaces.service import add_member, create_user
 from tests.conftest import Store, days_ahead
+from tests.doubles.scripted_model import ScriptedModel
 from tests.fakes.scripted_network import ScriptedNetwork
 
 NETWORKS = ("bluesky", "mastodon", "linkedin")

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from socialgen.ai.model import Message
-from socialgen.ai.scripted import ScriptedModel
 from socialgen.drafting import persist, quota
 from socialgen.drafting.caller import Caller
 from socialgen.drafting.fanout import Emit
@@ -29,6 +28,7 @@ from socialgen.store.engine import read_session, transaction
 from socialgen.workspaces.service import get_usage
 from socialgen.workspaces.usage import reserve_posts
 from tests.conftest import Store
+from tests.doubles.scripted_model import ScriptedModel
 from tests.scripted_support import caller as script_caller
 from tests.scripted_support import run
 

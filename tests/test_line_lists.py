@@ -29,7 +29,7 @@ def small_model(fake: FakeOpenAI) -> LiteLLMModel:
 
 def ask(fake: FakeOpenAI, count: int = 3) -> list[str]:
     messages = [{"role": "user", "content": "Titles, one per line."}]
-    return asyncio.run(ask_lines(small_model(fake), messages, count))
+    return asyncio.run(ask_lines(small_model(fake), messages, count, purpose="titles"))
 
 
 def test_a_remote_small_model_gets_the_grammar_as_a_body_field(fake: FakeOpenAI) -> None:

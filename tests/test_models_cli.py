@@ -18,10 +18,10 @@ from typer.testing import CliRunner, Result
 from socialgen.ai import registry
 from socialgen.ai.local import LlamaCppModel, embedded_model_path
 from socialgen.ai.remote import LiteLLMModel
-from socialgen.ai.scripted import ScriptedModel
 from socialgen.cli import app
 from socialgen.cli_events import BETTER_MODEL_HINT
 from tests.conftest import Store
+from tests.doubles.scripted_model import ScriptedModel
 from tests.fakes.hf_hub_server import FakeHub, running_hub
 from tests.fakes.ollama_server import running_ollama, tag
 

@@ -16,11 +16,11 @@ import httpx
 import pytest
 from sqlmodel import col, select
 
-from socialgen.ai.scripted import ScriptedModel
 from socialgen.files.store import read_file
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Carousel, CarouselSlide
 from tests.conftest import Store
+from tests.doubles.scripted_model import ScriptedModel
 from tests.fakes.linkedin_server import FakeLinkedIn
 from tests.mastodon_support import MastodonMock
 from tests.mastodon_support import mastodon_mock as mastodon_mock  # the fixture

@@ -15,7 +15,6 @@ from fastapi.testclient import TestClient
 from sqlmodel import col, delete, func, select, update
 
 from socialgen.ai.model import ModelError
-from socialgen.ai.scripted import Reply, ScriptedCall, ScriptedModel
 from socialgen.clock import utcnow
 from socialgen.drafting import persist
 from socialgen.drafting.caller import Caller
@@ -29,6 +28,7 @@ from socialgen.workspaces.service import get_usage
 from socialgen.workspaces.usage import reserve_posts
 from tests.carousel_support import CREATE_URL
 from tests.conftest import Store
+from tests.doubles.scripted_model import Reply, ScriptedCall, ScriptedModel
 from tests.scripted_support import standard_reply
 
 

@@ -12,12 +12,12 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from socialgen.ai.scripted import ScriptedModel
 from socialgen.cli import app
 from socialgen.cli_support import current_runtime
 from socialgen.runtime import Runtime
 from socialgen.server import create_app
 from tests.conftest import Store
+from tests.doubles.scripted_model import ScriptedModel
 
 runner = CliRunner()
 REPLY = "Open with the result, then the story."

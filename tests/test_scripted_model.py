@@ -12,8 +12,6 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from socialgen.ai.model import ModelError, complete
-from socialgen.ai.scripted import CutOff, NoScriptedReply, ScriptedCall, ScriptedModel
-from socialgen.ai.scripted_images import ScriptedImageModel
 from socialgen.ai.structured import ask_structured, forget_rungs
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.plan import prepare_calendar
@@ -30,6 +28,8 @@ from socialgen.store.tables import Post
 from socialgen.workspaces.service import get_usage
 from tests.carousel_support import CREATE_URL, counts, typed_events
 from tests.conftest import Store
+from tests.doubles.scripted_images import ScriptedImageModel
+from tests.doubles.scripted_model import CutOff, NoScriptedReply, ScriptedCall, ScriptedModel
 from tests.generation_support import check_contract, parse_sse
 from tests.scripted_support import (
     CHAT_TEXT,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,15 +23,22 @@ from socialgen.generation.writing import suggested_questions
 DATA = Path(__file__).parent / "data"
 
 
+@dataclass(frozen=True)
+class LineCall:
+    prompt: str
+    output: Output | None
+    purpose: str | None
+
+
 class LineModel:
-    """A small model that answers each request with `answer(prompt, output)`."""
+    """A small model that answers each request with `answer(call)`."""
 
     name = "test/small"
     small = True
 
-    def __init__(self, answer: Callable[[str, Output | None], str]) -> None:
+    def __init__(self, answer: Callable[[LineCall], str]) -> None:
         self.answer = answer
-        self.calls: list[tuple[str, Output | None]] = []
+        self.calls: list[LineCall] = []
 
     async def stream(
         self,
@@ -39,26 +47,27 @@ class LineModel:
         output: Output | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        purpose: str | None = None,
     ) -> AsyncIterator[Chunk]:
-        prompt = messages[-1]["content"]
-        self.calls.append((prompt, output))
-        text = self.answer(prompt, output)
+        call = LineCall(messages[-1]["content"], output, purpose)
+        self.calls.append(call)
+        text = self.answer(call)
         if text == "FAIL":
             raise ModelError("The embedded model failed: test")
         for start in range(0, len(text), 5):
             yield Chunk(text=text[start : start + 5])
 
 
-def carousel_answers(prompt: str, _output: Output | None) -> str:
-    if prompt.startswith("List 5 slide titles"):
+def carousel_answers(call: LineCall) -> str:
+    if call.purpose == "carousel_outline":
         return (
             "1. Teams that ship weekly\n2. Small batches win\n3. Review every day\n"
             "4. Ship on Friday\n5. Start this week\n"
         )
-    if prompt.startswith("Write one or two short sentences for slide"):
-        title = prompt.split('titled "', 1)[1].split('"', 1)[0]
+    if call.purpose == "carousel_slide_text":
+        title = call.prompt.split('titled "', 1)[1].split('"', 1)[0]
         return f"Why {title.lower()} matters to a small team.\n"
-    return "unused caption"
+    raise AssertionError(f"a small model's outline does not ask for {call.purpose!r}")
 
 
 def test_a_small_model_outlines_a_carousel_title_by_title() -> None:
@@ -77,17 +86,19 @@ def test_a_small_model_outlines_a_carousel_title_by_title() -> None:
     assert outline.caption.startswith("Teams that ship weekly\n\n")  # its own titles, listed
     assert "- Start this week" in outline.caption
     # One titles request under a 5-line grammar, then one short request per slide.
-    titles_output = model.calls[0][1]
+    titles_output = model.calls[0].output
     assert titles_output is not None and titles_output.grammar is not None
     assert titles_output.grammar.startswith("root ::= line line line line line\n")
-    assert sum(p.startswith("Write one or two short sentences") for p, _ in model.calls) == 5
+    assert [call.purpose for call in model.calls] == ["carousel_outline"] + [
+        "carousel_slide_text"
+    ] * 5
 
 
 def test_slides_a_small_model_could_not_write_come_from_the_plain_outline() -> None:
-    def answers(prompt: str, output: Output | None) -> str:
-        if prompt.startswith("List 5 slide titles"):
+    def answers(call: LineCall) -> str:
+        if call.purpose == "carousel_outline":
             return "Teams that ship weekly\nSmall batches win\n"
-        return carousel_answers(prompt, output)
+        return carousel_answers(call)
 
     outline = asyncio.run(outline_carousel(LineModel(answers), "shipping weekly", 5))
     assert [slide.source for slide in outline.slides] == ["model"] * 2 + ["template"] * 3
@@ -97,15 +108,16 @@ def test_slides_a_small_model_could_not_write_come_from_the_plain_outline() -> N
 
 
 def test_a_failed_small_model_gives_a_plain_outline_marked_as_such() -> None:
-    outline = asyncio.run(outline_carousel(LineModel(lambda _p, _o: "FAIL"), "shipping", 4))
+    outline = asyncio.run(outline_carousel(LineModel(lambda _call: "FAIL"), "shipping", 4))
     assert outline.template_slides == 4
     assert {slide.source for slide in outline.slides} == {"template"}
 
 
 def test_a_small_model_plans_calendar_themes_one_per_line() -> None:
-    def answers(prompt: str, _output: Output | None) -> str:
-        assert prompt.startswith(("List 7 short titles", "List 6 more short titles"))
-        assert "about baking." in prompt
+    def answers(call: LineCall) -> str:
+        assert call.purpose == "calendar_themes"
+        assert call.prompt.startswith(("List 7 short titles", "List 6 more short titles"))
+        assert "about baking." in call.prompt
         return "Sourdough at dawn\nPricing a loaf\n<b>junk</b>\nPricing a loaf\nHiring help\n"
 
     model = LineModel(answers)
@@ -116,18 +128,19 @@ def test_a_small_model_plans_calendar_themes_one_per_line() -> None:
     # The 4 days the repeats left empty are asked once more, with 2 spare lines only,
     # naming the themes it has; still short, the first question once more, warmer
     # (the answers repeat the themes: the template stands in).
-    grammars = [output.grammar if output else None for _prompt, output in model.calls]
+    grammars = [call.output.grammar if call.output else None for call in model.calls]
     assert grammars == [line_grammar(7), line_grammar(6), line_grammar(6)]
-    first, top_up, again = (prompt for prompt, _output in model.calls)
+    first, top_up, again = (call.prompt for call in model.calls)
     assert "Sourdough at dawn; Pricing a loaf; Hiring help" in top_up
     assert again == first
 
 
 def test_a_small_model_suggests_questions_as_three_lines() -> None:
-    model = LineModel(lambda _p, _o: "Who is it for\nWhat changed?\nAny numbers?\n")
+    model = LineModel(lambda _call: "Who is it for\nWhat changed?\nAny numbers?\n")
     questions = asyncio.run(suggested_questions(model, "How do I ship weekly?", "Small batches."))
     assert questions == ["Who is it for?", "What changed?", "Any numbers?"]
-    output = model.calls[0][1]
+    assert model.calls[0].purpose == "questions"
+    output = model.calls[0].output
     assert output is not None and output.grammar is not None
 
 
@@ -145,7 +158,7 @@ def test_the_labelled_sets_are_balanced_and_large_enough(name: str) -> None:
 
 
 def test_clear_wording_never_asks_the_model_and_open_wording_does() -> None:
-    model = LineModel(lambda _p, _o: "post")
+    model = LineModel(lambda _call: "post")
     assert (
         asyncio.run(classify_intent(model, "What makes a good hook in the first line?")) == "chat"
     )
@@ -154,13 +167,14 @@ def test_clear_wording_never_asks_the_model_and_open_wording_does() -> None:
     open_message = "just got my AWS cert!! want to share it with my network, keep it humble"
     assert intent_from_wording(open_message) is None
     assert asyncio.run(classify_intent(model, open_message)) == "post"
-    prompt, output = model.calls[0]
+    prompt, output = model.calls[0].prompt, model.calls[0].output
+    assert model.calls[0].purpose == "intent"
     assert open_message in prompt
     assert output is not None and output.grammar == 'root ::= " "? ("post" | "chat")'
 
 
 def test_a_failing_model_routes_an_open_message_to_an_answer() -> None:
-    model = LineModel(lambda _p, _o: "FAIL")
+    model = LineModel(lambda _call: "FAIL")
     assert asyncio.run(classify_intent(model, "nvm the launch thing")) == "chat"
 
 
@@ -205,10 +219,10 @@ def test_a_model_whose_json_plans_are_junk_plans_in_lists_from_then_on() -> None
 
     forget_rungs()
 
-    def answers(prompt: str, output: Output | None) -> str:
-        if output is not None and output.schema is not None:
+    def answers(call: LineCall) -> str:
+        if call.output is not None and call.output.schema is not None:
             return '{"name": "x", "caption": "y", "slides": []}'  # valid JSON, no slides
-        return carousel_answers(prompt.replace("List 4", "List 5"), output)
+        return carousel_answers(call)
 
     model = JsonFailingModel(answers)
     outline = asyncio.run(outline_carousel(model, "shipping weekly", 4))
@@ -216,7 +230,7 @@ def test_a_model_whose_json_plans_are_junk_plans_in_lists_from_then_on() -> None
     assert plans_in_lines(model)
     asked = len(model.calls)
     asyncio.run(outline_carousel(model, "shipping weekly", 4))
-    assert all(output is None or output.schema is None for _p, output in model.calls[asked:])
+    assert all(c.output is None or c.output.schema is None for c in model.calls[asked:])
     forget_rungs()
 
 
@@ -224,7 +238,7 @@ def test_a_provider_failure_does_not_switch_to_lists() -> None:
     from socialgen.ai.structured import forget_rungs, plans_in_lines
 
     forget_rungs()
-    model = JsonFailingModel(lambda _p, _o: "FAIL")
+    model = JsonFailingModel(lambda _call: "FAIL")
     outline = asyncio.run(outline_carousel(model, "shipping weekly", 3))
     assert outline.template_slides == 3
     assert len(model.calls) == 1  # the JSON request only

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from socialgen.ai.scripted import ScriptedModel
-from socialgen.ai.scripted_images import ScriptedImageModel
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Post, QuotaReservation
 from socialgen.workspaces.service import get_usage
 from tests.conftest import Store
+from tests.doubles.scripted_images import ScriptedImageModel
+from tests.doubles.scripted_model import ScriptedModel
 
 ENDPOINTS = {
     "generate-post": ("/api/v1/ai-conversation/generate-post/{ws}", {"userInput": "Ship weekly"}),

@@ -44,6 +44,7 @@ async def ask_lines(
     messages: list[Message],
     count: int,
     *,
+    purpose: str,
     max_chars: int = 70,
     max_tokens: int | None = None,
     temperature: float = 0.2,  # small models stay on topic when they are not creative
@@ -57,7 +58,7 @@ async def ask_lines(
         grammar = prose_grammar(count, max_chars) if sentences else line_grammar(count)
     budget = max_tokens or count * (max_chars // 3 + 4)
     try:
-        text = await _ask(model, messages, grammar, budget, temperature)
+        text = await _ask(model, messages, grammar, budget, temperature, purpose)
     except ModelError as error:
         logger.info("line list from %s failed: %s", model.name, error.message)
         return []
@@ -71,6 +72,7 @@ async def _ask(
     grammar: str | None,
     max_tokens: int,
     temperature: float,
+    purpose: str,
 ) -> str:
     try:
         return await complete(
@@ -79,10 +81,13 @@ async def _ask(
             output=Output(mode="text", grammar=grammar) if grammar else None,
             max_tokens=max_tokens,
             temperature=temperature,
+            purpose=purpose,
         )
     except FormatRefused:
         remember_grammar_refused(model)
-        return await complete(model, messages, max_tokens=max_tokens, temperature=temperature)
+        return await complete(
+            model, messages, max_tokens=max_tokens, temperature=temperature, purpose=purpose
+        )
 
 
 def prose_grammar(count: int, max_chars: int) -> str:

@@ -61,6 +61,7 @@ class LlamaCppModel:
         output: Output | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        purpose: str | None = None,  # llama.cpp has no use for it
     ) -> AsyncIterator[Chunk]:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[object] = asyncio.Queue()

@@ -49,8 +49,13 @@ class TextModel(Protocol):
         output: Output | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        purpose: str | None = None,
     ) -> AsyncIterator[Chunk]:
-        """Yield the answer as it is written. Raises ModelError on any provider failure."""
+        """Yield the answer as it is written. Raises ModelError on any provider failure.
+
+        `purpose` names what the call is for ("post", "chat", "summary", or a structured
+        answer's schema name such as "calendar_themes"): providers ignore it; a test
+        double answers by it, never by the prompt's wording."""
         ...
 
 
@@ -72,12 +77,17 @@ async def complete(
     output: Output | None = None,
     max_tokens: int | None = None,
     temperature: float | None = None,
+    purpose: str | None = None,
 ) -> str:
     """The whole answer as one string."""
     parts = [
         chunk.text
         async for chunk in model.stream(
-            messages, output=output, max_tokens=max_tokens, temperature=temperature
+            messages,
+            output=output,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            purpose=purpose,
         )
     ]
     return "".join(parts)

@@ -55,6 +55,7 @@ class LiteLLMModel:
         output: Output | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        purpose: str | None = None,  # not sent: providers have no use for it
     ) -> AsyncIterator[Chunk]:
         litellm = load_litellm()
         options: dict[str, Any] = {"num_retries": 0, "timeout": self.timeout}

@@ -156,6 +156,7 @@ async def ask_structured_answer(
                 output=Output(mode=mode, schema=json_schema, name=name),
                 max_tokens=max_tokens,
                 temperature=temperature,
+                purpose=name,
             )
         except FormatRefused as refusal:
             if rung + 1 >= len(RUNGS):

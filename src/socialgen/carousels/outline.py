@@ -132,6 +132,7 @@ async def _slide_text(model: TextModel, topic: str, title: str, number: int, cou
             model,
             [{"role": "user", "content": prompt}],
             1,
+            purpose="carousel_slide_text",
             max_chars=SLIDE_TEXT_CHARS,
             max_tokens=70,
             temperature=temperature,

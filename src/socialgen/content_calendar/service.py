@@ -161,4 +161,5 @@ async def _write_day(
             ),
         },
     ]
-    return finished_post(await complete(model, messages, max_tokens=ai_settings().max_tokens))
+    answer = await complete(model, messages, max_tokens=ai_settings().max_tokens, purpose="post")
+    return finished_post(answer)

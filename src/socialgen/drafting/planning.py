@@ -33,6 +33,7 @@ from socialgen.ai.structured import (
     ask_structured_answer,
     profile_of,
     remember_plans_in_lines,
+    schema_name,
 )
 
 logger = logging.getLogger("socialgen.drafting")
@@ -210,6 +211,7 @@ async def _line_items(
         model,
         [{"role": "user", "content": prompt}],
         asked,
+        purpose=schema_name(spec.schema),
         max_chars=spec.line_chars,
         temperature=0.8 if top_up else 0.2,
         about=spec.about if top_up else None,

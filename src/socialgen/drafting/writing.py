@@ -54,9 +54,12 @@ class TextWriter:
         self.delta = delta
         self.text = ""
 
-    async def run(self, model: TextModel, messages: list[Message]) -> AsyncIterator[Event]:
+    async def run(
+        self, model: TextModel, messages: list[Message], *, purpose: str
+    ) -> AsyncIterator[Event]:
         reasoning = False
-        async for chunk in model.stream(messages, max_tokens=ai_settings().max_tokens):
+        stream = model.stream(messages, max_tokens=ai_settings().max_tokens, purpose=purpose)
+        async for chunk in stream:
             if chunk.reasoning:
                 if not reasoning:
                     reasoning = True
@@ -85,8 +88,8 @@ async def write_draft(model: TextModel, messages: list[Message], topic: str) -> 
     SmolLM2-135M drifts in about one draft in ten (a story about "a marketing
     manager in New York" for "running a bakery as a solo founder")."""
     max_tokens = ai_settings().max_tokens
-    post = finished_post(await complete(model, messages, max_tokens=max_tokens))
+    post = finished_post(await complete(model, messages, max_tokens=max_tokens, purpose="post"))
     if not model.small or on_topic(post, topic):
         return post
-    second = finished_post(await complete(model, messages, max_tokens=max_tokens))
+    second = finished_post(await complete(model, messages, max_tokens=max_tokens, purpose="post"))
     return max((post, second), key=lambda text: topic_coverage(text, topic))

@@ -44,7 +44,7 @@ async def _answer(plan: ChatPlan, model: TextModel, sources: str) -> AsyncIterat
     messages = chat_messages(
         plan.user_input, style=plan.style, sources=sources, history=plan.history
     )
-    async for item in writer.run(model, messages):
+    async for item in writer.run(model, messages, purpose="chat"):
         yield item
     answer = writer.text.strip()
     caller = plan.caller

@@ -126,6 +126,7 @@ async def _small_model_intent(model: TextModel, message: str) -> IntentName:
             output=Output(mode="text", grammar='root ::= " "? ("post" | "chat")'),
             max_tokens=3,
             temperature=0.0,
+            purpose="intent",
         )
     except ModelError:
         return "chat"  # an answer, not a saved post, is the safe side of a doubt

@@ -63,7 +63,7 @@ class PostWriting:
             history=request.history,
             small=self.model.small,
         )
-        async for item in writer.run(self.model, messages):
+        async for item in writer.run(self.model, messages, purpose="post"):
             yield item
         content = finished_post(writer.text)
         caller = request.caller

@@ -95,7 +95,11 @@ class UrlContext:
         title = article.title or url
         prompt = render("summarize", title=title, text=article.text[:SOURCE_CHARS_FOR_SUMMARY])
         summary = await complete(
-            self.model, [{"role": "user", "content": prompt}], max_tokens=300, temperature=0.2
+            self.model,
+            [{"role": "user", "content": prompt}],
+            max_tokens=300,
+            temperature=0.2,
+            purpose="summary",
         )
         return f"Source: {title} ({url})\n{summary.strip()}"
 

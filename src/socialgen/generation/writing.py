@@ -60,6 +60,7 @@ async def _questions(model: TextModel, prompt: str) -> list[str]:
             model,
             [{"role": "user", "content": f"{prompt}\nOne question per line."}],
             3,
+            purpose="questions",
             max_chars=MAX_QUESTION_CHARS,
             max_tokens=_side_answer_tokens(),
             sentences=True,

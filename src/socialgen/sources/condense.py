@@ -56,6 +56,7 @@ class StreamingModel(Protocol):
         *,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        purpose: str | None = None,
     ) -> AsyncIterator[_Piece]: ...
 
 
@@ -140,7 +141,12 @@ async def _summarise(
             ),
         },
     ]
-    pieces = model.stream(messages, max_tokens=target // CHARS_PER_TOKEN + 64, temperature=0.2)
+    pieces = model.stream(
+        messages,
+        max_tokens=target // CHARS_PER_TOKEN + 64,
+        temperature=0.2,
+        purpose="condense",
+    )
     answer = "".join([piece.text async for piece in pieces])
     summary = _PREAMBLE.sub("", answer.strip(), count=1).strip()
     if not summary:

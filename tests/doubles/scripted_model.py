@@ -1,12 +1,15 @@
-"""A text model that answers from a script, in-process: for tests and demos.
+"""A text model that answers from a script, in-process: the test double of every
+test above the wire (the fake OpenAI server in tests/fakes tests ai/remote.py).
 
 Like simonw/llm's MockModel: no network, no weights. Each call takes the next
-queued reply, or else asks the responder (given the call: its messages and its
-Output, so structured requests can be routed on `output.name`, the schema's
-snake_case name such as "carousel_outline" or "intent"). Every call is recorded
-for assertions. A reply is text (streamed in small chunks, as a provider would),
-a JSON-able value (sent as its JSON), an exception (raised when the stream
-starts, e.g. ModelError or FormatRefused) or a `CutOff` (some text, then a failure).
+queued reply, or else asks the responder, given the call: its messages, its Output
+and its `purpose` (what the pipeline asked for: "post", "chat", "summary", or a
+structured answer's schema name such as "carousel_outline"), so a responder routes
+on the purpose, never on the prompt's wording. Every call is recorded for
+assertions. A reply is text (streamed in small chunks, as a provider would), a
+JSON-able value (sent as its JSON), an exception (raised when the stream starts,
+e.g. ModelError or FormatRefused), a `CutOff` (some text, then a failure) or a
+`Streamed` (reasoning first, pauses between chunks).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import AsyncIterator, Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +36,19 @@ class CutOff:
     error: Exception
 
 
-Reply = str | dict[str, Any] | list[Any] | BaseModel | Exception | CutOff
+@dataclass(frozen=True)
+class Streamed:
+    """An answer streamed as a slow or thinking model does: `reasoning` chunks first
+    (as Chunk.reasoning), then `text`; `first_delay` seconds before anything and
+    `chunk_delay` seconds between chunks."""
+
+    text: str
+    reasoning: str = ""
+    first_delay: float = 0.0
+    chunk_delay: float = 0.0
+
+
+Reply = str | dict[str, Any] | list[Any] | BaseModel | Exception | CutOff | Streamed
 
 
 @dataclass(frozen=True)
@@ -44,6 +59,7 @@ class ScriptedCall:
     output: Output | None
     max_tokens: int | None
     temperature: float | None
+    purpose: str | None = None
 
     @property
     def prompt(self) -> str:
@@ -107,25 +123,39 @@ class ScriptedModel:
         output: Output | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        purpose: str | None = None,
     ) -> AsyncIterator[Chunk]:
         # A copy: callers reuse and extend their message lists.
-        call = ScriptedCall([dict(m) for m in messages], output, max_tokens, temperature)
+        messages_copy = [dict(m) for m in messages]
+        call = ScriptedCall(messages_copy, output, max_tokens, temperature, purpose)
         self.calls.append(call)
         if output is not None and output.mode in self.refuses:
             raise FormatRefused(f"{self.name} refuses response_format {output.mode}")
         reply = self._reply(call)
         if isinstance(reply, Exception):
             raise reply
-        text, error = (reply.text, reply.error) if isinstance(reply, CutOff) else (reply, None)
-        for start in range(0, len(text), self.chunk_chars):
-            # A turn of the event loop per chunk, as a network stream gives: concurrent
-            # generations interleave and a cancelled one stops between chunks.
-            await asyncio.sleep(0)
-            yield Chunk(text=text[start : start + self.chunk_chars])
-        if error is not None:
-            raise error
+        streamed = reply if isinstance(reply, Streamed) else Streamed(text=_text_of(reply))
+        await asyncio.sleep(streamed.first_delay)
+        # A turn of the event loop per chunk (sleep(0) at the least), as a network
+        # stream gives: concurrent generations interleave and a cancelled one stops
+        # between chunks.
+        for piece in self._pieces(streamed.reasoning):
+            yield Chunk(reasoning=piece)
+            await asyncio.sleep(streamed.chunk_delay)
+        for piece in self._pieces(streamed.text):
+            yield Chunk(text=piece)
+            await asyncio.sleep(streamed.chunk_delay)
+        if isinstance(reply, CutOff):
+            raise reply.error
 
-    def _reply(self, call: ScriptedCall) -> str | Exception | CutOff:
+    def _pieces(self, text: str) -> Iterator[str]:
+        for start in range(0, len(text), self.chunk_chars):
+            yield text[start : start + self.chunk_chars]
+
+    def calls_for_purpose(self, purpose: str) -> list[ScriptedCall]:
+        return [call for call in self.calls if call.purpose == purpose]
+
+    def _reply(self, call: ScriptedCall) -> str | Exception | CutOff | Streamed:
         if self.replies:
             reply = self.replies.popleft()
         elif self.responder is not None:
@@ -135,10 +165,14 @@ class ScriptedModel:
         return as_text(reply)
 
 
-def as_text(reply: Reply) -> str | Exception | CutOff:
-    """Text, an exception or a cut-off stream stay as they are; anything else is
-    sent as the JSON a provider would write."""
-    if isinstance(reply, str | Exception | CutOff):
+def _text_of(reply: str | CutOff) -> str:
+    return reply.text if isinstance(reply, CutOff) else reply
+
+
+def as_text(reply: Reply) -> str | Exception | CutOff | Streamed:
+    """Text, an exception or a cut-off or paced stream stay as they are; anything
+    else is sent as the JSON a provider would write."""
+    if isinstance(reply, str | Exception | CutOff | Streamed):
         return reply
     if isinstance(reply, BaseModel):
         return reply.model_dump_json()
