@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import fnmatch
 import itertools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -325,3 +326,20 @@ def test_the_cycle_finder_finds_cycles() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": set(), "b": {"b"}}) == ["b", "b"]
+
+
+def test_test_doubles_live_under_tests() -> None:
+    """Scripted models, fakes and stubs are tests' business: the package ships none
+    and never imports from tests/."""
+    doubles = [
+        path.relative_to(SRC)
+        for path in SRC.rglob("*.py")
+        if path.stem.startswith(("scripted", "fake", "stub", "mock"))
+    ]
+    assert doubles == []
+    importing_tests = [
+        path.relative_to(SRC)
+        for path in SRC.rglob("*.py")
+        if re.search(r"^\s*(from|import) tests\b", path.read_text(), re.MULTILINE)
+    ]
+    assert importing_tests == []

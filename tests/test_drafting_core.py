@@ -150,7 +150,7 @@ def test_a_small_model_gets_the_short_post_prompt_with_the_topic_first_and_last(
     plan = prepare_batch(script_caller(store), BatchRequest(userInput=topic))
     run(run_batch(plan, scripted_model))
 
-    posts = [c for c in scripted_model.calls if c.prompt.startswith("Write a LinkedIn post")]
+    posts = scripted_model.calls_for_purpose("post")
     assert len(posts) == 5
     for call in posts:
         system = call.messages[0]["content"]

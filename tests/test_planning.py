@@ -96,15 +96,16 @@ def test_a_json_top_up_with_nothing_usable_is_asked_once_as_a_list() -> None:
     def answer(call: ScriptedCall) -> Any:
         if call.schema_name == "carousel_outline":
             return slides("Ship small", "Review daily") if len(model.calls) == 1 else "no JSON"
-        if call.prompt.startswith("List"):
+        if call.purpose == "carousel_outline":  # the outline as a list of titles
             return "Ship small\nRelease weekly on Friday\nMeasure shipping lead time\n"
+        assert call.purpose == "carousel_slide_text", call.purpose
         return "It keeps every change small enough to ship weekly."
 
     model = ScriptedModel(responder=answer)
     outline = asyncio.run(outline_carousel(model, "why small teams ship weekly", 4))
     assert [s.source for s in outline.slides] == ["model"] * 4
     assert outline.slides[2].title == "Release weekly on Friday"
-    listed = [c for c in model.calls if c.prompt.startswith("List")]
+    listed = [c for c in model.calls_for_purpose("carousel_outline") if c.schema_name is None]
     assert len(listed) == 1 and "Ship small; Review daily" in listed[0].prompt
     assert listed[0].output is not None and listed[0].output.grammar is not None
 
@@ -136,10 +137,11 @@ def test_a_junk_json_plan_switches_the_profile_to_lists_for_every_plan() -> None
     def answer(call: ScriptedCall) -> Any:
         if call.schema_name is not None:
             return {"posts": []}
-        if "slide titles" in call.prompt:
+        if call.purpose == "carousel_outline":
             return "Ship small batches\nReview code daily\n"
-        if call.prompt.startswith("List"):
+        if call.purpose == "calendar_themes":
             return "Sourdough at dawn\nPricing a loaf\n"
+        assert call.purpose == "carousel_slide_text", call.purpose
         return "Small batches keep every release calm."
 
     model = ScriptedModel(responder=answer)
@@ -166,14 +168,13 @@ def test_one_junk_rule_for_every_plan() -> None:
 
 
 def test_a_small_models_list_top_up_still_short_asks_the_first_question_again() -> None:
-    def answer(call: ScriptedCall) -> str:
-        if "taken" in call.prompt:  # the naming top-up: an echo of the instruction
-            return "Not these, they are taken: Sourdough at dawn\nSourdough at dawn\n"
-        if len(model.calls) == 1:
-            return "Sourdough at dawn\nSourdough at dawn\n"
-        return "Sourdough at dawn\nBaking bread at night\nPricing baking classes\n"
-
-    model = ScriptedModel(responder=answer, small=True)
+    model = ScriptedModel(
+        "Sourdough at dawn\nSourdough at dawn\n",  # the first list: one usable theme
+        # The top-up (its prompt names the themes taken): an echo of the instruction.
+        "Not these, they are taken: Sourdough at dawn\nSourdough at dawn\n",
+        "Sourdough at dawn\nBaking bread at night\nPricing baking classes\n",
+        small=True,
+    )
     planned = asyncio.run(plan_themes(model, "Topic: baking", "baking", 3))
     assert [t.theme for t in planned] == [
         "Sourdough at dawn",

@@ -180,6 +180,7 @@ def test_the_generate_post_stream_saves_the_post(
     with read_session(store.engine) as session:
         post = session.get(Post, ids["postId"])
         assert post is not None and post.content == POST_TEXT
+    assert scripted_model.calls[0].purpose == "post"
     assert scripted_model.calls[0].prompt.startswith("Write a LinkedIn post about")
     assert posts_used(store) == 1
 
@@ -319,6 +320,6 @@ def test_a_calendar_service_run_with_the_model_passed_in(
 
     assert names(events)[0] == "generation_started"
     assert only(events, "calendar_complete")["summary"]["generated"] == 7
-    day_prompts = [c for c in scripted_model.calls if c.prompt.startswith("Write a LinkedIn post")]
+    day_prompts = scripted_model.calls_for_purpose("post")
     assert len(day_prompts) == 7
     assert posts_used(store) == 7
