@@ -21,6 +21,7 @@ from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
 from socialgen.publishing.secrets import decrypt_secret
+from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session
 from socialgen.store.tables import SocialAccount
 from tests.conftest import Store
@@ -38,6 +39,7 @@ class Witness:
 
     secrets: set[str] = field(default_factory=set)
     said: list[tuple[str, str]] = field(default_factory=list)  # (where, text)
+    runtime: Runtime | None = None  # what `cli` runs with (the configured models if None)
 
     def secret(self, *values: str) -> None:
         self.secrets.update(v for v in values if len(v) >= SHORTEST_SECRET)
@@ -47,7 +49,7 @@ class Witness:
 
     def cli(self, *args: str, stdin: str | None = None, code: int | None = 0) -> Result:
         """Run `socialgen ARGS` in-process; check its exit code unless `code` is None."""
-        result = runner.invoke(app, list(args), input=stdin)
+        result = runner.invoke(app, list(args), input=stdin, obj=self.runtime)
         where = "socialgen " + " ".join(args)
         self.saw(f"{where} (stdout)", result.stdout)
         self.saw(f"{where} (stderr)", result.stderr)

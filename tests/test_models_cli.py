@@ -20,6 +20,7 @@ from socialgen.ai.local import LlamaCppModel, embedded_model_path
 from socialgen.ai.remote import LiteLLMModel
 from socialgen.cli import app
 from socialgen.cli_events import BETTER_MODEL_HINT
+from socialgen.runtime import Runtime
 from tests.conftest import Store
 from tests.doubles.scripted_model import ScriptedModel
 from tests.fakes.hf_hub_server import FakeHub, running_hub
@@ -54,8 +55,8 @@ def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]:
         yield running
 
 
-def invoke(*args: str) -> Result:
-    result = runner.invoke(app, list(args))
+def invoke(*args: str, runtime: Runtime | None = None) -> Result:
+    result = runner.invoke(app, list(args), obj=runtime)
     assert "Traceback" not in result.output
     return result
 
@@ -331,11 +332,11 @@ def test_until_a_model_is_chosen_the_output_ends_with_the_way_up(
 ) -> None:
     """The scripted model stands in for the embedded one (marked as it is): its speed,
     not its words, would make these slow; test_embedded_model.py runs the real one."""
-    monkeypatch.setattr("socialgen.ai.registry.text_model", lambda: scripted_model)
-    chosen = invoke(*args)
+    runtime = Runtime(text_model=scripted_model)
+    chosen = invoke(*args, runtime=runtime)
     monkeypatch.setattr(scripted_model, "embedded", True, raising=False)
-    default = invoke(*args)
-    as_json = invoke(*args, "--json")
+    default = invoke(*args, runtime=runtime)
+    as_json = invoke(*args, "--json", runtime=runtime)
 
     assert chosen.exit_code == default.exit_code == as_json.exit_code == 0, default.output
     assert BETTER_MODEL_HINT not in chosen.output

@@ -17,6 +17,7 @@ import pytest
 from sqlmodel import col, select
 
 from socialgen.files.store import read_file
+from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Carousel, CarouselSlide
 from tests.conftest import Store
@@ -51,8 +52,10 @@ def linkedin(
 
 
 @pytest.fixture(autouse=True)
-def _offline(monkeypatch: pytest.MonkeyPatch, scripted_model: ScriptedModel) -> None:
-    monkeypatch.setattr("socialgen.ai.registry.text_model", lambda: scripted_model)
+def _offline(
+    monkeypatch: pytest.MonkeyPatch, scripted_model: ScriptedModel, witness: Witness
+) -> None:
+    witness.runtime = Runtime(text_model=scripted_model)
     monkeypatch.delenv("SOCIALGEN_IMAGE_MODEL", raising=False)
     monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
     monkeypatch.setenv("COLUMNS", "200")
