@@ -15,10 +15,8 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-import typer.testing
 from fastapi.testclient import TestClient
 from sqlmodel import col
-from typer.main import get_command
 from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
@@ -46,12 +44,6 @@ NEW_SECRET = "app-pass-renewed-8f2L-secret"
 BASE = "/api/v1/social-accounts"
 PASSWORD_ENV = "SOCIALGEN_BLUESKY_APP_PASSWORD"
 runner = CliRunner()
-_COMMAND = get_command(app)
-
-
-@pytest.fixture(autouse=True)
-def _build_the_cli_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
 
 
 @pytest.fixture

@@ -13,9 +13,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-import typer.testing
 from sqlmodel import SQLModel, col
-from typer.main import get_command
 from typer.testing import CliRunner, Result
 
 from socialgen.auth.service import authenticate_api_key, authenticate_token
@@ -28,13 +26,6 @@ from socialgen.workspaces.bootstrap import LOCAL_OWNER_EMAIL
 from tests.conftest import Store
 
 runner = CliRunner()
-_COMMAND = get_command(app)
-
-
-@pytest.fixture(autouse=True)
-def _build_the_cli_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """typer rebuilds the click command tree on every invoke (~35 ms); build it once."""
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
 
 
 # --------------------------------------------------------------------------- helpers

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer.testing
 from typer.main import get_command
 from typer.testing import CliRunner, Result
 
@@ -273,7 +272,6 @@ def json_values(stdout: str) -> list[Any]:
 @pytest.fixture(autouse=True)
 def _offline_cli(monkeypatch: pytest.MonkeyPatch, scripted_model: ScriptedModel) -> Iterator[None]:
     """The CLI built once; its text model the scripted one (images stay procedural)."""
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
     monkeypatch.setattr(f"{__name__}.RUNTIME", Runtime(text_model=scripted_model))
     monkeypatch.delenv("SOCIALGEN_IMAGE_MODEL", raising=False)
     monkeypatch.setenv("COLUMNS", "200")

@@ -18,9 +18,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-import typer.testing
 from sqlmodel import SQLModel
-from typer.main import get_command
 from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
@@ -51,13 +49,6 @@ CONVERSATION_KEYS = {"_id", "title", "createdAt", "updatedAt", "status", "metada
 SOCIALGEN_BIN = Path(sys.executable).parent / "socialgen"
 
 runner = CliRunner()
-_COMMAND = get_command(app)
-
-
-@pytest.fixture(autouse=True)
-def _build_the_cli_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """typer rebuilds the click command tree on every invoke (~35 ms); build it once."""
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
 
 
 # --------------------------------------------------------------------------- helpers

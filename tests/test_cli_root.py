@@ -49,3 +49,17 @@ def test_version_prints_the_package_version() -> None:
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0
     assert result.stdout == f"socialgen {version('socialgen')}\n"
+
+
+def test_a_group_loads_once_however_often_the_cli_runs_in_process() -> None:
+    """Publishing extends the posts group; loading the group on every invoke added its
+    commands to the group's app again each time (each invoke slower than the last)."""
+    from socialgen.posts.cli import app as posts_app
+
+    first = runner.invoke(app, ["posts", "--help"])
+    registered = len(posts_app.registered_commands)
+    again = [runner.invoke(app, ["posts", "--help"]) for _ in range(3)]
+
+    assert len(posts_app.registered_commands) == registered
+    assert {result.stdout for result in again} == {first.stdout}
+    assert first.stdout.count(" publish ") == 1

@@ -14,9 +14,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-import typer.testing
 from fastapi.testclient import TestClient
-from typer.main import get_command
 from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
@@ -31,7 +29,6 @@ MAX_TOKENS = 40
 VARIATIONS = ["Story-driven", "Educational", "Thought-provoking", "Actionable", "Conversational"]
 
 runner = CliRunner()
-_COMMAND = get_command(app)
 
 
 @pytest.fixture(autouse=True)
@@ -39,7 +36,6 @@ def _embedded_model(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("SOCIALGEN_MODEL", "SOCIALGEN_API_BASE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("SOCIALGEN_MAX_TOKENS", str(MAX_TOKENS))
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
 
 
 def run_json(*args: str) -> tuple[Result, list[SseEvent]]:

@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import typer.testing
-from typer.main import get_command
 from typer.testing import CliRunner, Result
 
 from socialgen.ai import registry
@@ -32,13 +30,11 @@ OTHER_REPO = "someone/tiny-GGUF"
 OTHER_FILE = "tiny-model-Q8_0.gguf"
 
 runner = CliRunner()
-_COMMAND = get_command(app)
 GGUF_BYTES = embedded_model_path().read_bytes()
 
 
 @pytest.fixture(autouse=True)
 def _sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
     monkeypatch.setenv("SOCIALGEN_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("OLLAMA_HOST", "127.0.0.1:9")  # nothing answers there
     monkeypatch.setenv("COLUMNS", "200")

@@ -12,11 +12,9 @@ import json
 from typing import Any
 
 import pytest
-import typer.testing
 from fastapi.testclient import TestClient
 from sqlalchemy import func
 from sqlmodel import select
-from typer.main import get_command
 from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
@@ -40,12 +38,6 @@ LIST_URL = "/api/v1/ai-conversation/list"
 CALENDAR_URL = "/api/v1/content-calendar/generate"
 
 runner = CliRunner()
-_COMMAND = get_command(app)
-
-
-@pytest.fixture(autouse=True)
-def _build_the_cli_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
 
 
 @pytest.fixture

@@ -17,10 +17,8 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-import typer.testing
 from icalendar import Calendar, Component
 from sqlmodel import SQLModel, col
-from typer.main import get_command
 from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
@@ -31,7 +29,6 @@ from socialgen.store.tables import Conversation, Post, PostVersion
 from tests.conftest import Store, days_ago, days_ahead
 
 runner = CliRunner()
-_COMMAND = get_command(app)
 
 STAMP = datetime(2026, 1, 2, 8, 0, tzinfo=UTC)
 TRICKY = (
@@ -57,12 +54,6 @@ ITEMS = [
         all_day=True,
     ),
 ]
-
-
-@pytest.fixture(autouse=True)
-def _build_the_cli_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """typer rebuilds the click command tree on every invoke; build it once."""
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
 
 
 # --------------------------------------------------------------------------- helpers

@@ -57,6 +57,10 @@ def add_commands(app: typer.Typer) -> None:
 
 
 def _loader(group: Group, extensions: list[str]) -> Callable[[], Any]:
+    # Once per process: the extensions add their commands to the group's Typer app, so
+    # a second load would add them again (an in-process caller such as typer's
+    # CliRunner loads the group on every invoke; each load grew slower).
+    @cache
     def load() -> Any:
         from typer.main import get_group
 
