@@ -1,8 +1,10 @@
-"""Chat, generate-post and generate-batch-posts over SSE, against a fake provider
-driven through litellm for real."""
+"""Chat, generate-post and generate-batch-posts over SSE, the app given the scripted
+model (`ai_client`). The provider's timeout is litellm's: that one test stays on the
+fake provider behind litellm (`fake_ai`)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -10,20 +12,15 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func
 from sqlmodel import select
 
+from socialgen.ai.model import ModelError
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Message, Post, PostStatus, PostVersion
 from socialgen.workspaces.service import get_usage, set_post_quota
 from tests.conftest import Store
-from tests.fakes.openai_server import Reply
-from tests.generation_support import (
-    CHAT_TEXT,
-    POST_TEXT,
-    FakeAI,
-    SseEvent,
-    check_contract,
-    names,
-    parse_sse,
-)
+from tests.doubles.scripted_model import CutOff, Reply, ScriptedCall, Streamed
+from tests.fakes.openai_server import Reply as WireReply
+from tests.generation_support import FakeAI, SseEvent, check_contract, names, parse_sse
+from tests.scripted_support import CHAT_TEXT, POST_TEXT, ScriptedAI
 
 BASE = "/api/v1/ai-conversation"
 VARIATIONS = ["Story-driven", "Educational", "Thought-provoking", "Actionable", "Conversational"]
@@ -54,6 +51,18 @@ def posts_used(store: Store) -> int:
         return get_usage(session, store.workspace_id).posts_used
 
 
+def provider_failure(detail: str = "status 500") -> ModelError:
+    """What the provider layer raises when the provider fails (ai/remote.py's wording)."""
+    return ModelError(f"The AI provider failed: {detail}")
+
+
+def variation_of(call: ScriptedCall) -> str:
+    """The variation a batch's post call asks for (a data value of its prompt)."""
+    found = re.search(r"Style of this version \(([^)]+)\)", call.prompt)
+    assert found is not None, call.prompt
+    return found.group(1)
+
+
 def only(events: list[SseEvent], name: str) -> SseEvent:
     found = [e for e in events if e.name == name]
     assert len(found) == 1, names(events)
@@ -64,10 +73,12 @@ def only(events: list[SseEvent], name: str) -> SseEvent:
 
 
 def test_chat_answers_a_question_and_keeps_the_conversation(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
-    fake_ai.intent = "chat"
-    events = stream(client, f"chat/{store.workspace_id}", headers, {"userInput": "What is a hook?"})
+    scripted_ai.intent = "chat"
+    events = stream(
+        ai_client, f"chat/{store.workspace_id}", headers, {"userInput": "What is a hook?"}
+    )
 
     assert set(names(events)) == {"chat_delta", "chat_response"}
     assert names(events)[-1] == "chat_response"
@@ -81,7 +92,7 @@ def test_chat_answers_a_question_and_keeps_the_conversation(
 
     # Continuing the conversation sends its history to the model.
     events = stream(
-        client,
+        ai_client,
         f"chat/{store.workspace_id}",
         headers,
         {"userInput": "And a good ending?", "conversationId": final["conversationId"]},
@@ -89,16 +100,19 @@ def test_chat_answers_a_question_and_keeps_the_conversation(
     again = only(events, "chat_response").data
     assert again["conversationId"] == final["conversationId"]
     assert len(again["conversationHistory"]) == 4
-    last_chat = [b for b in fake_ai.server.iter_requests() if not b.get("response_format")][-1]
-    contents = [m["content"] for m in last_chat["messages"]]
+    last_chat = scripted_ai.model.calls_for_purpose("chat")[-1]
+    contents = [m["content"] for m in last_chat.messages]
     assert "What is a hook?" in contents and CHAT_TEXT in contents
 
 
 def test_chat_writes_a_post_when_asked(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
     events = stream(
-        client, f"chat/{store.workspace_id}", headers, {"userInput": "Write a post about Fridays"}
+        ai_client,
+        f"chat/{store.workspace_id}",
+        headers,
+        {"userInput": "Write a post about Fridays"},
     )
 
     assert set(names(events)) == {"content_delta", "post_ids"}
@@ -119,11 +133,11 @@ def test_chat_writes_a_post_when_asked(
 
 
 def test_reasoning_is_framed_by_started_and_ended(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
-    fake_ai.intent = "chat"
-    fake_ai.chat_reply = lambda _p: Reply(text=CHAT_TEXT, reasoning="Think about hooks first.")
-    events = stream(client, f"chat/{store.workspace_id}", headers, {"userInput": "Hooks?"})
+    scripted_ai.intent = "chat"
+    scripted_ai.chat_reply = lambda _call: Streamed(CHAT_TEXT, reasoning="Think about hooks first.")
+    events = stream(ai_client, f"chat/{store.workspace_id}", headers, {"userInput": "Hooks?"})
     order = names(events)
     assert order[0] == "reasoning_started"
     first_delta = order.index("chat_delta")
@@ -137,31 +151,31 @@ def test_reasoning_is_framed_by_started_and_ended(
 
 
 def test_generate_post_streams_and_saves_a_draft(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
     events = stream(
-        client, f"generate-post/{store.workspace_id}", headers, {"userInput": "shipping weekly"}
+        ai_client, f"generate-post/{store.workspace_id}", headers, {"userInput": "shipping weekly"}
     )
     assert names(events)[-1] == "post_ids"
     assert "".join(e.data["text"] for e in events if e.name == "chat_delta") == POST_TEXT
     ids = only(events, "post_ids").data
     assert ids["refinementQuestions"] == ["Who is it for?", "What changed?", "Any numbers?"]
     assert store.scalar(select(Post.content).where(Post.id == ids["postId"])) == POST_TEXT
-    system = fake_ai.post_prompts()[0]["messages"][0]["content"]
+    system = scripted_ai.post_calls()[0].messages[0]["content"]
     assert "No markdown" in system and "3000" in system
 
 
 def test_generate_post_with_post_id_adds_a_version_in_its_conversation(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
     first = only(
-        stream(client, f"generate-post/{store.workspace_id}", headers, {"userInput": "v1"}),
+        stream(ai_client, f"generate-post/{store.workspace_id}", headers, {"userInput": "v1"}),
         "post_ids",
     ).data
-    fake_ai.post_reply = lambda _p: Reply(text="A sharper second version of the post.")
+    scripted_ai.post_reply = lambda _call: "A sharper second version of the post."
     second = only(
         stream(
-            client,
+            ai_client,
             f"generate-post/{store.workspace_id}",
             headers,
             {"userInput": "make it sharper", "postId": first["postId"]},
@@ -173,16 +187,16 @@ def test_generate_post_with_post_id_adds_a_version_in_its_conversation(
     assert count(store, Post) == 1
     assert count(store, PostVersion) == 2
     assert count(store, Message) == 4
-    history = [m["content"] for m in fake_ai.post_prompts()[-1]["messages"]]
+    history = [m["content"] for m in scripted_ai.post_calls()[-1].messages]
     assert "v1" in history  # the conversation so far was the model's context
 
 
 def test_markdown_from_the_model_is_made_linkedin_plain(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
-    fake_ai.post_reply = lambda _p: Reply(text="# Big news\n\nWe **ship** weekly. Do you?")
+    scripted_ai.post_reply = lambda _call: "# Big news\n\nWe **ship** weekly. Do you?"
     ids = only(
-        stream(client, f"generate-post/{store.workspace_id}", headers, {"userInput": "news"}),
+        stream(ai_client, f"generate-post/{store.workspace_id}", headers, {"userInput": "news"}),
         "post_ids",
     ).data
     assert store.scalar(select(Post.content).where(Post.id == ids["postId"])) == (
@@ -201,62 +215,65 @@ def test_markdown_from_the_model_is_made_linkedin_plain(
     ],
 )
 def test_generate_post_refuses_bad_input_before_any_work(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
+    scripted_ai: ScriptedAI,
     body: dict[str, Any],
     status: int,
     message: str,
 ) -> None:
-    response = client.post(f"{BASE}/generate-post/{store.workspace_id}", headers=headers, json=body)
+    response = ai_client.post(
+        f"{BASE}/generate-post/{store.workspace_id}", headers=headers, json=body
+    )
     assert (response.status_code, response.json()) == (
         status,
         {"success": False, "message": message},
     )
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
     assert count(store, Conversation) == 0
     assert posts_used(store) == 0
 
 
 def test_generate_post_of_another_workspaces_post_is_not_found(
-    client: TestClient, store: Store, fake_ai: FakeAI
+    ai_client: TestClient, store: Store, scripted_ai: ScriptedAI
 ) -> None:
     other = store.workspace("B")
     post = store.post("A's post")
-    response = client.post(
+    response = ai_client.post(
         f"{BASE}/generate-post/{other}",
         headers={"x-api-key": store.api_key(other)},
         json={"userInput": "x", "postId": post.id},
     )
     assert (response.status_code, response.json()["message"]) == (404, "Post not found")
-    response = client.post(
+    response = ai_client.post(
         f"{BASE}/generate-post/{other}",
         headers={"x-api-key": store.api_key(other)},
         json={"userInput": "x", "conversationId": post.conversation_id},
     )
     assert (response.status_code, response.json()["message"]) == (404, "Conversation not found")
+    assert scripted_ai.calls == []
 
 
 @pytest.mark.parametrize(
     ("reply", "fragment"),
     [
-        (Reply(status=500, text="upstream exploded"), "The AI provider failed"),
-        (Reply(text=POST_TEXT, cut_after=2), "The AI provider failed"),
-        (Reply(text="", finish_reason="stop"), "empty post"),
+        (provider_failure("upstream exploded"), "The AI provider failed"),
+        (CutOff(POST_TEXT[:12], provider_failure("connection dropped")), "The AI provider failed"),
+        ("", "empty post"),
     ],
     ids=["provider-500", "cut-stream", "empty-answer"],
 )
 def test_a_failed_generation_is_an_error_event_and_leaves_nothing(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
+    scripted_ai: ScriptedAI,
     reply: Reply,
     fragment: str,
 ) -> None:
-    fake_ai.post_reply = lambda _p: reply
-    events = stream(client, f"generate-post/{store.workspace_id}", headers, {"userInput": "x"})
+    scripted_ai.post_reply = lambda _call: reply
+    events = stream(ai_client, f"generate-post/{store.workspace_id}", headers, {"userInput": "x"})
     assert names(events)[-1] == "error"
     assert fragment in events[-1].data["message"]
     assert count(store, Post) == 0
@@ -271,8 +288,10 @@ def test_a_provider_timeout_is_an_error_event(
     fake_ai: FakeAI,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """On the wire (fake provider behind litellm): the timeout is litellm's, the
+    `timeout` setting handed to it by ai/remote.py; no layer above it times out."""
     monkeypatch.setenv("SOCIALGEN_TIMEOUT", "0.5")
-    fake_ai.post_reply = lambda _p: Reply(text=POST_TEXT, first_delay=3)
+    fake_ai.post_reply = lambda _p: WireReply(text=POST_TEXT, first_delay=3)
     events = stream(client, f"generate-post/{store.workspace_id}", headers, {"userInput": "x"})
     assert names(events) == ["error"]
     assert "Timeout" in events[0].data["message"]
@@ -280,15 +299,15 @@ def test_a_provider_timeout_is_an_error_event(
 
 
 def test_keepalive_pings_while_the_model_is_quiet(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
+    scripted_ai: ScriptedAI,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("SOCIALGEN_KEEPALIVE_SECONDS", "0.05")
-    fake_ai.post_reply = lambda _p: Reply(text=POST_TEXT, first_delay=0.4)
-    events = stream(client, f"generate-post/{store.workspace_id}", headers, {"userInput": "x"})
+    scripted_ai.post_reply = lambda _call: Streamed(POST_TEXT, first_delay=0.4)
+    events = stream(ai_client, f"generate-post/{store.workspace_id}", headers, {"userInput": "x"})
     pings = [e for e in events if e.name == "keepalive"]
     assert len(pings) >= 3
     assert all(p.data == {"ping": True} for p in pings)
@@ -299,11 +318,14 @@ def test_keepalive_pings_while_the_model_is_quiet(
 
 
 def test_batch_creates_five_named_drafts(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
-    fake_ai.post_reply = lambda prompt: Reply(text=f"Post for: {prompt.splitlines()[1][:60]}")
+    scripted_ai.post_reply = lambda call: f"Post for: {call.prompt.splitlines()[1][:60]}"
     events = stream(
-        client, f"generate-batch-posts/{store.workspace_id}", headers, {"userInput": "ship weekly"}
+        ai_client,
+        f"generate-batch-posts/{store.workspace_id}",
+        headers,
+        {"userInput": "ship weekly"},
     )
     order = names(events)
     assert order[-2:] == ["batch_complete", "chat_delta"]
@@ -326,14 +348,14 @@ def test_batch_creates_five_named_drafts(
 
 
 def test_one_failing_variation_does_not_fail_the_others(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
-    def reply(prompt: str) -> Reply:
-        return Reply(status=500) if "Thought-provoking" in prompt else Reply(text=POST_TEXT)
+    def reply(call: ScriptedCall) -> Reply:
+        return provider_failure() if variation_of(call) == "Thought-provoking" else POST_TEXT
 
-    fake_ai.post_reply = reply
+    scripted_ai.post_reply = reply
     events = stream(
-        client, f"generate-batch-posts/{store.workspace_id}", headers, {"userInput": "x"}
+        ai_client, f"generate-batch-posts/{store.workspace_id}", headers, {"userInput": "x"}
     )
     failed = [e.data for e in events if e.name == "batch_progress" and e.data["status"] == "failed"]
     assert [f["variationName"] for f in failed] == ["Thought-provoking"]
@@ -347,17 +369,19 @@ def test_one_failing_variation_does_not_fail_the_others(
 
 
 def test_batch_regenerates_only_the_listed_drafts(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
     complete = only(
-        stream(client, f"generate-batch-posts/{store.workspace_id}", headers, {"userInput": "x"}),
+        stream(
+            ai_client, f"generate-batch-posts/{store.workspace_id}", headers, {"userInput": "x"}
+        ),
         "batch_complete",
     ).data
     chosen = [complete["posts"][1]["postId"], complete["posts"][3]["postId"]]
-    fake_ai.post_reply = lambda _p: Reply(text="Regenerated text.")
+    scripted_ai.post_reply = lambda _call: "Regenerated text."
 
     events = stream(
-        client,
+        ai_client,
         f"generate-batch-posts/{store.workspace_id}",
         headers,
         {"userInput": "again", "postIds": chosen},
@@ -375,12 +399,12 @@ def test_batch_regenerates_only_the_listed_drafts(
 
 
 def test_batch_regeneration_refuses_ids_that_are_not_drafts_here(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
     draft = store.post("draft")
     published = store.post("live", status=PostStatus.PUBLISHED)
     elsewhere = store.post("theirs", workspace_id=store.workspace("B"))
-    response = client.post(
+    response = ai_client.post(
         f"{BASE}/generate-batch-posts/{store.workspace_id}",
         headers=headers,
         json={"userInput": "x", "postIds": [draft.id, published.id, elsewhere.id, "ghost"]},
@@ -389,16 +413,16 @@ def test_batch_regeneration_refuses_ids_that_are_not_drafts_here(
     assert response.json()["message"] == (
         f"Some posts not found or not in draft status: {published.id}, {elsewhere.id}, ghost"
     )
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
     assert posts_used(store) == 0
 
 
 def test_batch_refuses_when_the_quota_is_short_before_any_work(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
     with transaction(store.engine) as session:
         set_post_quota(session, store.workspace_id, 4)
-    response = client.post(
+    response = ai_client.post(
         f"{BASE}/generate-batch-posts/{store.workspace_id}",
         headers=headers,
         json={"userInput": "x"},
@@ -408,7 +432,7 @@ def test_batch_refuses_when_the_quota_is_short_before_any_work(
         "success": False,
         "message": "Post quota exceeded: 5 requested, 4 left of 4",
     }
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
     assert count(store, Post) == 0
 
 
@@ -421,28 +445,35 @@ def test_batch_refuses_when_the_quota_is_short_before_any_work(
     ],
 )
 def test_batch_answers_400_for_a_bad_key_or_missing_input(
-    client: TestClient, store: Store, fake_ai: FakeAI, key: str | None, body: Any, message: str
+    ai_client: TestClient,
+    store: Store,
+    scripted_ai: ScriptedAI,
+    key: str | None,
+    body: Any,
+    message: str,
 ) -> None:
     headers = {"x-api-key": store.api_key() if key == "valid" else key} if key else {}
-    response = client.post(
+    response = ai_client.post(
         f"{BASE}/generate-batch-posts/{store.workspace_id}", headers=headers, json=body
     )
     assert response.status_code == 400
     assert response.json() == {"success": False, "message": message}
+    assert scripted_ai.calls == []
 
 
-def test_chat_and_post_refuse_a_missing_key_with_401(client: TestClient, store: Store) -> None:
+def test_chat_and_post_refuse_a_missing_key_with_401(ai_client: TestClient, store: Store) -> None:
     for path in ("chat", "generate-post"):
-        response = client.post(f"{BASE}/{path}/{store.workspace_id}", json={"userInput": "x"})
+        response = ai_client.post(f"{BASE}/{path}/{store.workspace_id}", json={"userInput": "x"})
         assert response.status_code == 401
 
 
 def test_batch_variations_run_concurrently(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
     import time
 
-    fake_ai.post_reply = lambda _p: Reply(text=POST_TEXT, chunk_chars=8, token_delay=0.02)
+    scripted_ai.model.chunk_chars = 8
+    scripted_ai.post_reply = lambda _call: Streamed(POST_TEXT, chunk_delay=0.02)
 
     def fastest(path: str, body: dict[str, str]) -> float:
         """The faster of two runs: a pause of the machine's shows in one run, a batch
@@ -450,7 +481,7 @@ def test_batch_variations_run_concurrently(
         times = []
         for _ in range(2):
             started = time.perf_counter()
-            stream(client, f"{path}/{store.workspace_id}", headers, body)
+            stream(ai_client, f"{path}/{store.workspace_id}", headers, body)
             times.append(time.perf_counter() - started)
         return min(times)
 

@@ -1,5 +1,6 @@
 """`socialgen post`, `socialgen chat` and `socialgen batch`, driven through the real CLI
-app against the fake provider (litellm for real, a local OpenAI-compatible server).
+app with the scripted model in place of the configured one (`scripted_ai.invoke`; the
+wire to a provider is tested in tests/test_ai_*).
 
 With --json every line of stdout is one event {"event": ..., "data": ...}; those are
 checked against SPEC.md's event contract exactly as the SSE versions are.
@@ -13,59 +14,35 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-import typer.testing
 from sqlmodel import SQLModel, col, select
-from typer.main import get_command
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from socialgen.cli import app
+from socialgen.ai.model import ModelError
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Message, Post, PostStatus, PostVersion
 from socialgen.workspaces.service import get_usage, set_post_quota
 from tests.conftest import Store
-from tests.fakes.openai_server import Reply
-from tests.generation_support import (
-    CHAT_TEXT,
-    POST_TEXT,
-    FakeAI,
-    SseEvent,
-    check_contract,
-    names,
-)
+from tests.doubles.scripted_model import Reply, ScriptedCall
+from tests.generation_support import SseEvent, check_contract, names
+from tests.scripted_support import CHAT_TEXT, POST_TEXT, ScriptedAI
 
 VARIATIONS = ["Story-driven", "Educational", "Thought-provoking", "Actionable", "Conversational"]
 QUESTIONS = ["Who is it for?", "What changed?", "Any numbers?"]
 TOPIC = "why small teams ship weekly"
 
-# click >= 8.2 keeps stdout and stderr apart (result.stdout / result.stderr) and
-# result.output interleaves both; mix_stderr no longer exists.
-runner = CliRunner()
-_COMMAND = get_command(app)
-
-
-@pytest.fixture(autouse=True)
-def _build_the_cli_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """typer rebuilds the click command tree on every invoke; build it once."""
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
-
 
 # --------------------------------------------------------------------------- helpers
+# click >= 8.2 keeps stdout and stderr apart (result.stdout / result.stderr) and
+# result.output interleaves both.
 
 
-def run(*args: str, input: str | None = None) -> Result:
-    return runner.invoke(app, list(args), input=input)
-
-
-# While CliRunner has swapped sys.stderr, the fake provider's threads report there too:
-# socketserver prints a connection the CLI dropped at the end of its event loop
-# ("Connection reset by peer") as a framed traceback. That is the fake's noise, not the CLI's.
-_FAKE_SERVER_NOISE = re.compile(
-    r"-{40}\nException occurred during processing of request from .*?\n-{40}\n", re.DOTALL
-)
+def provider_failure(detail: str = "status 500") -> ModelError:
+    """What the provider layer raises when the provider fails (ai/remote.py's wording)."""
+    return ModelError(f"The AI provider failed: {detail}")
 
 
 def no_traceback(result: Result) -> None:
-    assert "Traceback" not in _FAKE_SERVER_NOISE.sub("", result.output), result.output
+    assert "Traceback" not in result.output, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(
         result.exception
     )
@@ -82,8 +59,8 @@ def events_of(result: Result) -> list[SseEvent]:
     return events
 
 
-def stream(*args: str) -> list[SseEvent]:
-    result = run(*args, "--json")
+def stream(ai: ScriptedAI, *args: str) -> list[SseEvent]:
+    result = ai.invoke([*args, "--json"])
     assert result.exit_code == 0, result.output
     no_traceback(result)
     return events_of(result)
@@ -129,18 +106,23 @@ def snapshot(store: Store) -> dict[str, list[str]]:
         }
 
 
-def variation_reply(prompt: str) -> Reply:
+def variation_of(call: ScriptedCall) -> str:
+    """The variation a batch's post call asks for (a data value of its prompt)."""
+    found = re.search(r"Style of this version \(([^)]+)\)", call.prompt)
+    assert found is not None, call.prompt
+    return found.group(1)
+
+
+def variation_reply(call: ScriptedCall) -> Reply:
     """A post naming the variation its prompt asked for."""
-    found = re.search(r"Style of this version \(([^)]+)\)", prompt)
-    assert found is not None, prompt
-    return Reply(text=f"{found.group(1)} draft about shipping.")
+    return f"{variation_of(call)} draft about shipping."
 
 
 # --------------------------------------------------------------------------- post
 
 
-def test_post_json_streams_and_saves_a_draft(store: Store, fake_ai: FakeAI) -> None:
-    events = stream("post", TOPIC)
+def test_post_json_streams_and_saves_a_draft(store: Store, scripted_ai: ScriptedAI) -> None:
+    events = stream(scripted_ai, "post", TOPIC)
 
     assert set(names(events)) == {"chat_delta", "post_ids"}
     assert names(events)[-1] == "post_ids"
@@ -161,14 +143,16 @@ def test_post_json_streams_and_saves_a_draft(store: Store, fake_ai: FakeAI) -> N
     assert count(store, Post) == 1
     assert count(store, PostVersion) == 1
     assert posts_used(store) == 1
-    assert TOPIC in fake_ai.post_prompts()[0]["messages"][-1]["content"]
+    assert TOPIC in scripted_ai.post_calls()[0].prompt
 
 
-def test_post_with_post_id_adds_a_version(store: Store, fake_ai: FakeAI) -> None:
-    first = only(stream("post", TOPIC), "post_ids").data
-    fake_ai.post_reply = lambda _p: Reply(text="A sharper second version of the post.")
+def test_post_with_post_id_adds_a_version(store: Store, scripted_ai: ScriptedAI) -> None:
+    first = only(stream(scripted_ai, "post", TOPIC), "post_ids").data
+    scripted_ai.post_reply = lambda _call: "A sharper second version of the post."
 
-    second = only(stream("post", "make it sharper", "--post", first["postId"]), "post_ids").data
+    second = only(
+        stream(scripted_ai, "post", "make it sharper", "--post", first["postId"]), "post_ids"
+    ).data
 
     assert (second["postId"], second["conversationId"]) == (
         first["postId"],
@@ -179,16 +163,17 @@ def test_post_with_post_id_adds_a_version(store: Store, fake_ai: FakeAI) -> None
     assert count(store, PostVersion) == 2
     assert count(store, Conversation) == 1
     assert posts_used(store) == 2
-    sent = [m["content"] for m in fake_ai.post_prompts()[-1]["messages"]]
+    sent = [m["content"] for m in scripted_ai.post_calls()[-1].messages]
     assert TOPIC in sent and POST_TEXT in sent  # the conversation so far was the context
 
 
-def test_post_with_conversation_continues_it(store: Store, fake_ai: FakeAI) -> None:
-    first = only(stream("post", TOPIC), "post_ids").data
-    fake_ai.post_reply = lambda _p: Reply(text="Shorter: we ship weekly.")
+def test_post_with_conversation_continues_it(store: Store, scripted_ai: ScriptedAI) -> None:
+    first = only(stream(scripted_ai, "post", TOPIC), "post_ids").data
+    scripted_ai.post_reply = lambda _call: "Shorter: we ship weekly."
 
     second = only(
-        stream("post", "shorter please", "--conversation", first["conversationId"]), "post_ids"
+        stream(scripted_ai, "post", "shorter please", "--conversation", first["conversationId"]),
+        "post_ids",
     ).data
 
     assert second["conversationId"] == first["conversationId"]
@@ -203,7 +188,7 @@ def test_post_with_conversation_continues_it(store: Store, fake_ai: FakeAI) -> N
         (cid, "user", "shorter please"),
         (cid, "assistant", "Shorter: we ship weekly."),
     ]
-    sent = [m["content"] for m in fake_ai.post_prompts()[-1]["messages"]]
+    sent = [m["content"] for m in scripted_ai.post_calls()[-1].messages]
     assert TOPIC in sent and POST_TEXT in sent
 
 
@@ -221,33 +206,33 @@ REFUSALS = [
 
 @pytest.mark.parametrize(("args", "message"), REFUSALS, ids=[" ".join(a) for a, _ in REFUSALS])
 def test_refusals_exit_1_with_the_message_and_store_nothing(
-    store: Store, fake_ai: FakeAI, args: list[str], message: str
+    store: Store, scripted_ai: ScriptedAI, args: list[str], message: str
 ) -> None:
     before = snapshot(store)
 
-    as_json = run(*args, "--json")
+    as_json = scripted_ai.invoke([*args, "--json"])
     assert as_json.exit_code == 1, as_json.output
     no_traceback(as_json)
     assert as_json.stdout == ""
     assert json.loads(as_json.stderr) == {"success": False, "message": message}
 
-    for_a_person = run(*args)
+    for_a_person = scripted_ai.invoke(args)
     assert for_a_person.exit_code == 1, for_a_person.output
     no_traceback(for_a_person)
     assert f"Error: {message}" in for_a_person.stderr
     assert message not in for_a_person.stdout
 
     assert snapshot(store) == before
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
 
 
 @pytest.mark.parametrize("json_output", [True, False], ids=["json", "human"])
 def test_post_provider_failure_exits_1_and_leaves_nothing(
-    store: Store, fake_ai: FakeAI, json_output: bool
+    store: Store, scripted_ai: ScriptedAI, json_output: bool
 ) -> None:
-    fake_ai.post_reply = lambda _p: Reply(status=500, text="upstream exploded")
+    scripted_ai.post_reply = lambda _call: provider_failure("upstream exploded")
 
-    result = run("post", TOPIC, *(["--json"] if json_output else []))
+    result = scripted_ai.invoke(["post", TOPIC, *(["--json"] if json_output else [])])
 
     assert result.exit_code == 1, result.output
     no_traceback(result)
@@ -259,15 +244,17 @@ def test_post_provider_failure_exits_1_and_leaves_nothing(
     else:
         assert "Error: The AI provider failed" in result.stderr
         assert "Saved draft" not in result.stderr
-    assert len(fake_ai.post_prompts()) == 1  # it did reach the provider
+    assert len(scripted_ai.post_calls()) == 1  # it did reach the provider
     assert count(store, Post) == 0
     assert count(store, Conversation) == 0
     assert count(store, Message) == 0
     assert posts_used(store) == 0  # the reserved post was given back
 
 
-def test_post_for_a_person_prints_the_post_and_saved_draft(store: Store, fake_ai: FakeAI) -> None:
-    result = run("post", TOPIC)
+def test_post_for_a_person_prints_the_post_and_saved_draft(
+    store: Store, scripted_ai: ScriptedAI
+) -> None:
+    result = scripted_ai.invoke(["post", TOPIC])
 
     assert result.exit_code == 0, result.output
     no_traceback(result)
@@ -276,7 +263,7 @@ def test_post_for_a_person_prints_the_post_and_saved_draft(store: Store, fake_ai
         post = session.exec(select(Post)).one()
     assert post.content == POST_TEXT
     assert f"Saved draft {post.id} (conversation {post.conversation_id})" in result.stderr
-    assert "model: openai/fake-model" in result.stderr
+    assert f"model: {scripted_ai.model.name}" in result.stderr
     for question in QUESTIONS:
         assert question in result.stderr
     assert POST_TEXT not in result.stderr
@@ -285,10 +272,10 @@ def test_post_for_a_person_prints_the_post_and_saved_draft(store: Store, fake_ai
 # --------------------------------------------------------------------------- chat
 
 
-def test_chat_json_answers_a_question(store: Store, fake_ai: FakeAI) -> None:
-    fake_ai.intent = "chat"
+def test_chat_json_answers_a_question(store: Store, scripted_ai: ScriptedAI) -> None:
+    scripted_ai.intent = "chat"
 
-    events = stream("chat", "What is a good hook?")
+    events = stream(scripted_ai, "chat", "What is a good hook?")
 
     assert set(names(events)) == {"chat_delta", "chat_response"}
     assert names(events)[-1] == "chat_response"
@@ -308,10 +295,12 @@ def test_chat_json_answers_a_question(store: Store, fake_ai: FakeAI) -> None:
     assert posts_used(store) == 0
 
 
-def test_chat_json_writes_a_post_when_that_is_the_intent(store: Store, fake_ai: FakeAI) -> None:
-    fake_ai.intent = "post"
+def test_chat_json_writes_a_post_when_that_is_the_intent(
+    store: Store, scripted_ai: ScriptedAI
+) -> None:
+    scripted_ai.intent = "post"
 
-    events = stream("chat", "Write a post about Fridays")
+    events = stream(scripted_ai, "chat", "Write a post about Fridays")
 
     assert set(names(events)) == {"content_delta", "post_ids"}
     assert names(events)[-1] == "post_ids"
@@ -333,11 +322,11 @@ def test_chat_json_writes_a_post_when_that_is_the_intent(store: Store, fake_ai: 
     assert posts_used(store) == 1
 
 
-def test_interactive_chat_keeps_one_conversation(store: Store, fake_ai: FakeAI) -> None:
-    fake_ai.intent = "chat"
-    fake_ai.chat_reply = lambda prompt: Reply(text=f"Answer to {prompt}.")
+def test_interactive_chat_keeps_one_conversation(store: Store, scripted_ai: ScriptedAI) -> None:
+    scripted_ai.intent = "chat"
+    scripted_ai.chat_reply = lambda call: f"Answer to {call.prompt}."
 
-    result = run("chat", input="first question\nsecond question\n\n")
+    result = scripted_ai.invoke(["chat"], input="first question\nsecond question\n\n")
 
     assert result.exit_code == 0, result.output
     no_traceback(result)
@@ -354,8 +343,8 @@ def test_interactive_chat_keeps_one_conversation(store: Store, fake_ai: FakeAI) 
         ("assistant", "Answer to second question."),
     ]
     # The second question went to the model with the first exchange as history.
-    chats = [b for b in fake_ai.server.iter_requests() if not b.get("response_format")]
-    assert [m["content"] for m in chats[-1]["messages"][1:]] == [
+    chats = scripted_ai.model.calls_for_purpose("chat")
+    assert [m["content"] for m in chats[-1].messages[1:]] == [
         "first question",
         "Answer to first question.",
         "second question",
@@ -363,13 +352,17 @@ def test_interactive_chat_keeps_one_conversation(store: Store, fake_ai: FakeAI) 
     assert count(store, Post) == 0
 
 
-def test_interactive_chat_goes_on_after_a_failed_answer(store: Store, fake_ai: FakeAI) -> None:
-    fake_ai.intent = "chat"
-    fake_ai.chat_reply = lambda prompt: (
-        Reply(status=500, text="boom") if prompt == "first" else Reply(text=f"Answer to {prompt}.")
+def test_interactive_chat_goes_on_after_a_failed_answer(
+    store: Store, scripted_ai: ScriptedAI
+) -> None:
+    scripted_ai.intent = "chat"
+    # The first answer fails, the next ones are written: by the order of the calls.
+    failures = [provider_failure("boom")]
+    scripted_ai.chat_reply = lambda call: (
+        failures.pop() if failures else f"Answer to {call.prompt}."
     )
 
-    result = run("chat", input="first\nsecond\n")
+    result = scripted_ai.invoke(["chat"], input="first\nsecond\n")
 
     no_traceback(result)
     assert "Error: The AI provider failed" in result.stderr
@@ -383,10 +376,10 @@ def test_interactive_chat_goes_on_after_a_failed_answer(store: Store, fake_ai: F
 # --------------------------------------------------------------------------- batch
 
 
-def test_batch_json_writes_five_named_drafts(store: Store, fake_ai: FakeAI) -> None:
-    fake_ai.post_reply = variation_reply
+def test_batch_json_writes_five_named_drafts(store: Store, scripted_ai: ScriptedAI) -> None:
+    scripted_ai.post_reply = variation_reply
 
-    events = stream("batch", "ship weekly")
+    events = stream(scripted_ai, "batch", "ship weekly")
 
     order = names(events)
     assert order[-2:] == ["batch_complete", "chat_delta"]
@@ -418,14 +411,14 @@ def test_batch_json_writes_five_named_drafts(store: Store, fake_ai: FakeAI) -> N
     assert posts_used(store) == 5
 
 
-def test_batch_regenerates_only_the_listed_drafts(store: Store, fake_ai: FakeAI) -> None:
-    fake_ai.post_reply = variation_reply
-    first = only(stream("batch", "ship weekly"), "batch_complete").data
+def test_batch_regenerates_only_the_listed_drafts(store: Store, scripted_ai: ScriptedAI) -> None:
+    scripted_ai.post_reply = variation_reply
+    first = only(stream(scripted_ai, "batch", "ship weekly"), "batch_complete").data
     chosen = [first["posts"][1]["postId"], first["posts"][3]["postId"]]
     untouched = {p["postId"]: p["content"] for p in first["posts"] if p["postId"] not in chosen}
-    fake_ai.post_reply = lambda _p: Reply(text="Regenerated text.")
+    scripted_ai.post_reply = lambda _call: "Regenerated text."
 
-    events = stream("batch", "again", "--regenerate", chosen[0], chosen[1])
+    events = stream(scripted_ai, "batch", "again", "--regenerate", chosen[0], chosen[1])
 
     again = only(events, "batch_complete").data
     assert again["isRegeneration"] is True
@@ -433,7 +426,7 @@ def test_batch_regenerates_only_the_listed_drafts(store: Store, fake_ai: FakeAI)
     assert again["summary"] == {"total": 2, "generated": 2, "failed": 0}
     assert [p["postId"] for p in again["posts"]] == chosen
     assert [p["variationName"] for p in again["posts"]] == ["Educational", "Actionable"]
-    assert len(fake_ai.post_prompts()) == 7
+    assert len(scripted_ai.post_calls()) == 7
     assert count(store, Post) == 5
     for post_id in chosen:
         assert load_post(store, post_id).content == "Regenerated text."
@@ -443,13 +436,13 @@ def test_batch_regenerates_only_the_listed_drafts(store: Store, fake_ai: FakeAI)
     assert posts_used(store) == 7
 
 
-def test_batch_with_a_failing_variation_exits_1(store: Store, fake_ai: FakeAI) -> None:
-    def reply(prompt: str) -> Reply:
-        return Reply(status=500) if "Actionable" in prompt else Reply(text=POST_TEXT)
+def test_batch_with_a_failing_variation_exits_1(store: Store, scripted_ai: ScriptedAI) -> None:
+    def reply(call: ScriptedCall) -> Reply:
+        return provider_failure() if variation_of(call) == "Actionable" else POST_TEXT
 
-    fake_ai.post_reply = reply
+    scripted_ai.post_reply = reply
 
-    result = run("batch", "ship weekly", "--json")
+    result = scripted_ai.invoke(["batch", "ship weekly", "--json"])
 
     assert result.exit_code == 1, result.output
     no_traceback(result)
@@ -469,11 +462,13 @@ def test_batch_with_a_failing_variation_exits_1(store: Store, fake_ai: FakeAI) -
     assert posts_used(store) == 4
 
 
-def test_batch_over_the_quota_is_refused_before_any_work(store: Store, fake_ai: FakeAI) -> None:
+def test_batch_over_the_quota_is_refused_before_any_work(
+    store: Store, scripted_ai: ScriptedAI
+) -> None:
     with transaction(store.engine) as session:
         set_post_quota(session, store.workspace_id, 4)
 
-    result = run("batch", "ship weekly", "--json")
+    result = scripted_ai.invoke(["batch", "ship weekly", "--json"])
 
     assert result.exit_code == 1, result.output
     no_traceback(result)
@@ -482,21 +477,21 @@ def test_batch_over_the_quota_is_refused_before_any_work(store: Store, fake_ai: 
         "success": False,
         "message": "Post quota exceeded: 5 requested, 4 left of 4",
     }
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
     assert count(store, Post) == 0
     assert posts_used(store) == 0
 
-    for_a_person = run("batch", "ship weekly")
+    for_a_person = scripted_ai.invoke(["batch", "ship weekly"])
     assert for_a_person.exit_code == 1
     no_traceback(for_a_person)
     assert "Error: Post quota exceeded" in for_a_person.stderr
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
 
 
-def test_batch_for_a_person_prints_the_five_drafts(store: Store, fake_ai: FakeAI) -> None:
-    fake_ai.post_reply = variation_reply
+def test_batch_for_a_person_prints_the_five_drafts(store: Store, scripted_ai: ScriptedAI) -> None:
+    scripted_ai.post_reply = variation_reply
 
-    result = run("batch", "ship weekly")
+    result = scripted_ai.invoke(["batch", "ship weekly"])
 
     assert result.exit_code == 0, result.output
     no_traceback(result)
@@ -508,13 +503,15 @@ def test_batch_for_a_person_prints_the_five_drafts(store: Store, fake_ai: FakeAI
     assert count(store, Post) == 5
 
 
-def test_batch_for_a_person_reports_a_failed_variation(store: Store, fake_ai: FakeAI) -> None:
-    def reply(prompt: str) -> Reply:
-        return Reply(status=500) if "Actionable" in prompt else variation_reply(prompt)
+def test_batch_for_a_person_reports_a_failed_variation(
+    store: Store, scripted_ai: ScriptedAI
+) -> None:
+    def reply(call: ScriptedCall) -> Reply:
+        return provider_failure() if variation_of(call) == "Actionable" else variation_reply(call)
 
-    fake_ai.post_reply = reply
+    scripted_ai.post_reply = reply
 
-    result = run("batch", "ship weekly")
+    result = scripted_ai.invoke(["batch", "ship weekly"])
 
     assert result.exit_code == 1, result.output
     no_traceback(result)
