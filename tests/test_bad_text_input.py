@@ -30,7 +30,7 @@ from socialgen.store.tables import (
 )
 from socialgen.workspaces.service import get_usage
 from tests.conftest import Store
-from tests.generation_support import FakeAI
+from tests.scripted_support import ScriptedAI
 
 SURROGATE = ("x\ud800y", "a lone UTF-16 surrogate (\\ud800); send valid Unicode text")
 NUL = ("x\u0000y", "a NUL character (\\u0000), which cannot be stored; remove it")
@@ -134,11 +134,11 @@ def send(
 @pytest.mark.parametrize(("text", "problem"), BAD_TEXT)
 @pytest.mark.parametrize(("method", "path", "body", "field"), ENDPOINTS, ids=ENDPOINT_IDS)
 def test_bad_text_in_a_json_body_is_refused_before_any_work(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
     ids: dict[str, str],
-    fake_ai: FakeAI,
+    scripted_ai: ScriptedAI,
     method: str,
     path: str,
     body: dict[str, Any],
@@ -149,21 +149,21 @@ def test_bad_text_in_a_json_body_is_refused_before_any_work(
     before = snapshot(store)
     raw = json.dumps(fill(body, text)).encode()  # ASCII: "\ud800" and "\u0000" as escapes
     assert b"\\u" in raw
-    response = send(client, method, path, ids, raw, headers=headers)
+    response = send(ai_client, method, path, ids, raw, headers=headers)
     assert response.status_code == 400, response.text
     assert response.headers["content-type"] == "application/json"
     assert response.json() == {"success": False, "message": f"{field} contains {problem}"}
     assert snapshot(store) == before
-    assert fake_ai.server.requests == []  # no model was asked
+    assert scripted_ai.calls == []  # no model was asked
 
 
 @pytest.mark.parametrize(("method", "path", "body", "field"), ENDPOINTS, ids=ENDPOINT_IDS)
 def test_a_body_that_is_not_utf8_is_malformed_json(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
     ids: dict[str, str],
-    fake_ai: FakeAI,
+    scripted_ai: ScriptedAI,
     method: str,
     path: str,
     body: dict[str, Any],
@@ -173,17 +173,17 @@ def test_a_body_that_is_not_utf8_is_malformed_json(
     # Latin-1 "é" (0xe9), and UTF-8-encoded surrogates (json.loads would let those in).
     for raw, byte in ((b"\xe9t\xe9", "0xe9"), (b"x\xed\xa0\x80", "0xed")):
         payload = json.dumps(fill(body, "@@")).encode().replace(b"@@", raw)
-        response = send(client, method, path, ids, payload, headers=headers)
+        response = send(ai_client, method, path, ids, payload, headers=headers)
         assert response.status_code == 400, response.text
         message = response.json()["message"]
         assert message.startswith(f"Malformed JSON body: it is not UTF-8 text (byte {byte} at")
         assert "codec" not in message
     assert snapshot(store) == before
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
 
 
 def test_nested_places_and_field_names_are_named(
-    client: TestClient, headers: dict[str, str], ids: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, headers: dict[str, str], ids: dict[str, str]
 ) -> None:
     path = AI + "/post/{ws}/{post}"
     cases = [
@@ -192,19 +192,21 @@ def test_nested_places_and_field_names_are_named(
         ("just a string \u0000", "The request body contains a NUL character"),
     ]
     for body, start in cases:
-        response = send(client, "PUT", path, ids, json.dumps(body).encode(), headers=headers)
+        response = send(ai_client, "PUT", path, ids, json.dumps(body).encode(), headers=headers)
         assert response.status_code == 400
         assert response.json()["message"].startswith(start), response.json()
     # JSON nested past the decoder's depth: the same 400 from both decoding paths.
     deep = b'{"content": ' + b"[" * 5000 + b"]" * 5000 + b"}"
     for method, url in (("PUT", path), ("POST", CALENDAR + "/{ws}")):
-        response = send(client, method, url, ids, deep, headers=headers)
+        response = send(ai_client, method, url, ids, deep, headers=headers)
         assert (response.status_code, response.json()["message"]) == (
             400,
             "Malformed JSON body: it is nested too deeply",
         )
     # A valid surrogate pair is one character, welcome as any other.
-    fine = send(client, "PUT", path, ids, b'{"content": "ship it \\ud83d\\ude80"}', headers=headers)
+    fine = send(
+        ai_client, "PUT", path, ids, b'{"content": "ship it \\ud83d\\ude80"}', headers=headers
+    )
     assert fine.status_code == 200, fine.text
     assert fine.json()["data"]["content"] == "ship it \U0001f680"
 
@@ -229,11 +231,11 @@ def test_nul_in_the_query_string_or_the_path_is_refused(
 
 @pytest.mark.parametrize(("path", "fields"), FORMS)
 def test_bad_form_fields_are_refused(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
     ids: dict[str, str],
-    fake_ai: FakeAI,
+    scripted_ai: ScriptedAI,
     path: str,
     fields: dict[str, str],
 ) -> None:
@@ -248,29 +250,29 @@ def test_bad_form_fields_are_refused(
     ]
     for value, status, message in cases:
         form = {name: (None, text.encode()) for name, text in fields.items()}
-        response = client.post(url, headers=headers, files={**form, "prompt": (None, value)})
+        response = ai_client.post(url, headers=headers, files={**form, "prompt": (None, value)})
         assert (response.status_code, response.json()["message"]) == (status, message)
     assert snapshot(store) == before
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
 
 
 def test_an_empty_pdf_is_refused(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
     before = snapshot(store)
     url = f"{CALENDAR}/{store.workspace_id}"
     empty = {"pdf": ("notes.pdf", b"", "application/pdf")}
     for fields in ({"calendarLength": "7"}, {"calendarLength": "7", "prompt": "shipping"}):
-        response = client.post(url, headers=headers, data=fields, files=empty)
+        response = ai_client.post(url, headers=headers, data=fields, files=empty)
         assert (response.status_code, response.json()["message"]) == (400, "The PDF is empty")
     # The empty file input a browser sends when no file was chosen is still no PDF.
-    unchosen = client.post(
+    unchosen = ai_client.post(
         url, headers=headers, data={"calendarLength": "7"}, files={"pdf": ("", b"", "")}
     )
     assert unchosen.status_code == 400
     assert unchosen.json()["message"].startswith("Give at least one source")
     assert snapshot(store) == before
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
 
 
 # --- the CLI ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import json
 import httpx
 
 from tests.conftest import LiveServer, Store
-from tests.generation_support import FakeAI
+from tests.scripted_support import ScriptedAI
 from tests.test_bad_text_input import NUL, SURROGATE, snapshot
 
 AI = "/api/v1/ai-conversation"
@@ -27,14 +27,12 @@ def _json_error(response: httpx.Response) -> tuple[int, str]:
     return response.status_code, body["message"]
 
 
-def test_a_json_endpoint_over_a_socket(
-    live_server: LiveServer, store: Store, fake_ai: FakeAI
-) -> None:
+def test_a_json_endpoint_over_a_socket(ai_live_server: LiveServer, store: Store) -> None:
     post = store.post("The original text")
     before = snapshot(store)
     url = f"{AI}/post/{store.workspace_id}/{post.id}"
     json_type = {"content-type": "application/json"}
-    with _client(live_server, store) as http:
+    with _client(ai_live_server, store) as http:
         lone = http.put(url, content=b'{"content": "x\\ud800y"}', headers=json_type)
         assert _json_error(lone) == (400, f"content contains {SURROGATE[1]}")
         latin1 = http.put(url, content=b'{"content": "caf\xe9"}', headers=json_type)
@@ -49,7 +47,7 @@ def test_a_json_endpoint_over_a_socket(
 
 
 def test_streaming_endpoints_refuse_before_the_stream(
-    live_server: LiveServer, store: Store, fake_ai: FakeAI
+    ai_live_server: LiveServer, store: Store, scripted_ai: ScriptedAI
 ) -> None:
     before = snapshot(store)
     ws = store.workspace_id
@@ -71,21 +69,21 @@ def test_streaming_endpoints_refuse_before_the_stream(
             f"prompt contains {NUL[1]}",
         ),
     ]
-    with _client(live_server, store) as http:
+    with _client(ai_live_server, store) as http:
         for path, body, message in cases:
             raw = json.dumps(body).encode()  # the escapes as JSON text: \ud800, \u0000
             response = http.post(path, content=raw, headers={"content-type": "application/json"})
             assert _json_error(response) == (400, message)
     assert snapshot(store) == before
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
 
 
 def test_a_multipart_endpoint_over_a_socket(
-    live_server: LiveServer, store: Store, fake_ai: FakeAI
+    ai_live_server: LiveServer, store: Store, scripted_ai: ScriptedAI
 ) -> None:
     before = snapshot(store)
     url = f"/api/v1/content-calendar/generate/{store.workspace_id}"
-    with _client(live_server, store) as http:
+    with _client(ai_live_server, store) as http:
         nul = http.post(url, files={"calendarLength": (None, b"7"), "prompt": (None, b"a\x00")})
         assert _json_error(nul) == (400, f"prompt contains {NUL[1]}")
         empty = http.post(
@@ -100,4 +98,4 @@ def test_a_multipart_endpoint_over_a_socket(
         )
         assert _json_error(big) == (413, "The form field `prompt` is larger than 256 kB")
     assert snapshot(store) == before
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []

@@ -9,12 +9,14 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func
 from sqlmodel import select
 
+from socialgen.ai.model import ModelError
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Post
 from socialgen.workspaces.service import get_usage, set_post_quota
 from tests.conftest import Store
-from tests.fakes.openai_server import Reply
-from tests.generation_support import FakeAI, SseEvent, check_contract, parse_sse
+from tests.doubles.scripted_model import Reply, ScriptedCall
+from tests.generation_support import SseEvent, check_contract, parse_sse
+from tests.scripted_support import ScriptedAI
 
 URL = "/api/v1/content-calendar/generate"
 
@@ -47,12 +49,14 @@ def check_calendar_contract(events: list[SseEvent]) -> None:
 
 
 def test_a_seven_day_calendar_from_a_prompt(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
-    fake_ai.post_reply = lambda prompt: Reply(
-        text=f"Post on {prompt.split('Theme: ')[1].splitlines()[0]}."
+    scripted_ai.post_reply = lambda call: (
+        f"Post on {call.prompt.split('Theme: ')[1].splitlines()[0]}."
     )
-    events = stream(client, store, headers, json={"calendarLength": 7, "prompt": "shipping weekly"})
+    events = stream(
+        ai_client, store, headers, json={"calendarLength": 7, "prompt": "shipping weekly"}
+    )
     check_calendar_contract(events)
     names = [e.name for e in events]
     assert names[0] == "generation_started"
@@ -77,10 +81,10 @@ def test_a_seven_day_calendar_from_a_prompt(
 
 
 def test_multipart_with_articles_as_a_comma_separated_string(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
+    scripted_ai: ScriptedAI,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import threading
@@ -120,7 +124,7 @@ def test_multipart_with_articles_as_a_comma_separated_string(
     base = f"http://127.0.0.1:{server.server_address[1]}"
     try:
         events = stream(
-            client,
+            ai_client,
             store,
             headers,
             data={"calendarLength": "7", "articleUrls": f"{base}/a, {base}/b"},
@@ -138,14 +142,8 @@ def test_multipart_with_articles_as_a_comma_separated_string(
         ("article", "complete"),
     ]
     assert events[-1].data["summary"]["generated"] == 7
-    plan_request = next(
-        b
-        for b in fake_ai.server.iter_requests()
-        if "content calendar" in b["messages"][-1]["content"]
-    )
-    assert (
-        "release every week" in plan_request["messages"][-1]["content"]
-    )  # grounded in the article
+    plan_request = scripted_ai.model.calls_for_purpose("calendar_themes")[0]
+    assert "release every week" in plan_request.prompt  # grounded in the article
 
 
 @pytest.mark.parametrize(
@@ -163,34 +161,34 @@ def test_multipart_with_articles_as_a_comma_separated_string(
     ],
 )
 def test_bad_requests_are_refused_before_any_generation(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
+    scripted_ai: ScriptedAI,
     monkeypatch: pytest.MonkeyPatch,
     body: dict[str, Any],
     message: str,
 ) -> None:
     monkeypatch.delenv("SOCIALGEN_ALLOW_PRIVATE_URLS", raising=False)
-    response = client.post(f"{URL}/{store.workspace_id}", headers=headers, json=body)
+    response = ai_client.post(f"{URL}/{store.workspace_id}", headers=headers, json=body)
     assert response.status_code in (400, 404), response.text
     assert message in response.json()["message"]
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
     assert count(store, Post) == 0
     assert used(store) == 0
 
 
 def test_pdf_uploads_are_checked(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
-    not_pdf = client.post(
+    not_pdf = ai_client.post(
         f"{URL}/{store.workspace_id}",
         headers=headers,
         data={"calendarLength": "7"},
         files={"pdf": ("notes.pdf", b"just text, not a pdf", "application/pdf")},
     )
     assert (not_pdf.status_code, not_pdf.json()["message"]) == (400, "The file is not a PDF")
-    too_big = client.post(
+    too_big = ai_client.post(
         f"{URL}/{store.workspace_id}",
         headers=headers,
         data={"calendarLength": "7"},
@@ -200,11 +198,11 @@ def test_pdf_uploads_are_checked(
     )
     assert too_big.status_code == 400
     assert "larger than 10 MB" in too_big.json()["message"]
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
 
 
 def test_a_pdf_is_a_source(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
     from fpdf import FPDF
 
@@ -218,7 +216,7 @@ def test_a_pdf_is_a_source(
         )
     data = bytes(document.output())
     events = stream(
-        client,
+        ai_client,
         store,
         headers,
         data={"calendarLength": "7", "prompt": "releases"},
@@ -234,15 +232,15 @@ def test_a_pdf_is_a_source(
 
 
 def test_a_source_that_fails_mid_run_is_the_error_event(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
+    scripted_ai: ScriptedAI,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
     events = stream(
-        client,
+        ai_client,
         store,
         headers,
         json={"calendarLength": 7, "articleUrls": ["http://127.0.0.1:9/gone"]},
@@ -255,12 +253,12 @@ def test_a_source_that_fails_mid_run_is_the_error_event(
 
 
 def test_failed_days_are_counted_and_refunded(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
-    fake_ai.post_reply = lambda prompt: (
-        Reply(status=500) if "Theme 3\n" in prompt else Reply(text="Fine post.")
+    scripted_ai.post_reply = lambda call: (
+        ModelError("the provider failed") if "Theme 3\n" in call.prompt else "Fine post."
     )
-    events = stream(client, store, headers, json={"calendarLength": 7, "prompt": "x"})
+    events = stream(ai_client, store, headers, json={"calendarLength": 7, "prompt": "x"})
     complete = events[-1].data
     assert complete["summary"] == {"total": 7, "generated": 6, "failed": 1}
     assert [p["index"] for p in complete["posts"]] == [1, 2, 4, 5, 6, 7]
@@ -273,53 +271,53 @@ def test_failed_days_are_counted_and_refunded(
 
 
 def test_quota_short_for_the_calendar_is_refused(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
     with transaction(store.engine) as session:
         set_post_quota(session, store.workspace_id, 20)
-    response = client.post(
+    response = ai_client.post(
         f"{URL}/{store.workspace_id}", headers=headers, json={"calendarLength": 30, "prompt": "x"}
     )
     assert response.status_code == 403
     assert response.json()["message"] == "Post quota exceeded: 30 requested, 20 left of 20"
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
 
 
 def test_themes_fall_back_when_the_model_gives_no_plan(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
-    original = fake_ai.respond
+    original = scripted_ai.respond
 
-    def no_plan(body: dict[str, Any]) -> Reply:
-        prompt = body["messages"][-1]["content"]
-        if prompt.startswith("Plan ") and body.get("response_format"):
-            return Reply(text="not json at all")
-        return original(body)
+    def no_plan(call: ScriptedCall) -> Reply:
+        if call.purpose == "calendar_themes":
+            # JSON plans that are not JSON, and an empty line list.
+            return "not json at all" if call.schema_name else ""
+        return original(call)
 
-    fake_ai.server.responder = no_plan
-    events = stream(client, store, headers, json={"calendarLength": 30, "prompt": "remote work"})
+    scripted_ai.model.responder = no_plan
+    events = stream(ai_client, store, headers, json={"calendarLength": 30, "prompt": "remote work"})
     posts = events[-1].data["posts"]
     assert len(posts) == 30
     assert len({p["theme"] for p in posts}) == 30
+    assert posts[0]["theme"] == "A lesson learned"  # the classic formats stand in
 
 
 def test_junk_themes_from_the_model_are_replaced(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
-    original = fake_ai.respond
-
-    def junk_plan(body: dict[str, Any]) -> Reply:
-        prompt = body["messages"][-1]["content"]
-        if prompt.startswith("Plan ") and body.get("response_format"):
+    def junk_plan(call: ScriptedCall) -> Reply:
+        if call.purpose == "calendar_themes":
+            if not call.schema_name:
+                return ""  # the line list of a top-up: nothing more
             junk = [
                 {"theme": "<blog/123 #tech", "angle": "x"},
                 {"theme": "Real theme", "angle": "ok"},
             ]
-            return Reply.json({"posts": junk})
-        return original(body)
+            return {"posts": junk}
+        return scripted_ai.respond(call)
 
-    fake_ai.server.responder = junk_plan
-    events = stream(client, store, headers, json={"calendarLength": 7, "prompt": "remote work"})
+    scripted_ai.model.responder = junk_plan
+    events = stream(ai_client, store, headers, json={"calendarLength": 7, "prompt": "remote work"})
     themes = [p["theme"] for p in events[-1].data["posts"]]
     assert themes[0] == "Real theme"
     assert not any("<" in theme or "#" in theme for theme in themes)

@@ -10,26 +10,24 @@ import pytest
 from icalendar import Calendar
 from sqlalchemy import func
 from sqlmodel import select
-from typer.testing import CliRunner
 
-from socialgen.cli import app
 from socialgen.clock import parse_iso
 from socialgen.store.tables import Post
 from tests.conftest import Store
-from tests.generation_support import FakeAI, SseEvent
+from tests.generation_support import SseEvent
+from tests.scripted_support import ScriptedAI
 from tests.test_calendar_api import check_calendar_contract
-
-runner = CliRunner()
 
 
 def posts(store: Store) -> int:
     return int(store.scalar(select(func.count()).select_from(Post)))
 
 
-def test_json_lines_and_all_three_exports(store: Store, fake_ai: FakeAI, tmp_path: Path) -> None:
+def test_json_lines_and_all_three_exports(
+    store: Store, scripted_ai: ScriptedAI, tmp_path: Path
+) -> None:
     ics, csv, md = tmp_path / "plan.ics", tmp_path / "plan.csv", tmp_path / "plan.md"
-    result = runner.invoke(
-        app,
+    result = scripted_ai.invoke(
         [
             "calendar", "7", "--prompt", "shipping weekly", "--start", "2027-03-01",
             "--ics", str(ics), "--csv", str(csv), "--markdown", str(md), "--json",
@@ -62,8 +60,8 @@ def test_json_lines_and_all_three_exports(store: Store, fake_ai: FakeAI, tmp_pat
     assert posts(store) == 7
 
 
-def test_the_live_display_for_a_person(store: Store, fake_ai: FakeAI) -> None:
-    result = runner.invoke(app, ["calendar", "7", "--prompt", "remote work"])
+def test_the_live_display_for_a_person(store: Store, scripted_ai: ScriptedAI) -> None:
+    result = scripted_ai.invoke(["calendar", "7", "--prompt", "remote work"])
     assert result.exit_code == 0, result.output
     assert "7-day content calendar" in result.stdout
     assert "Theme 1" in result.stdout
@@ -83,12 +81,16 @@ def test_the_live_display_for_a_person(store: Store, fake_ai: FakeAI) -> None:
     ],
 )
 def test_refusals_exit_1_before_any_generation(
-    store: Store, fake_ai: FakeAI, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
+    store: Store,
+    scripted_ai: ScriptedAI,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    message: str,
 ) -> None:
     monkeypatch.delenv("SOCIALGEN_ALLOW_PRIVATE_URLS", raising=False)
-    result = runner.invoke(app, ["calendar", *args])
+    result = scripted_ai.invoke(["calendar", *args])
     assert result.exit_code == 1
     assert message in result.stderr
     assert "Traceback" not in result.output
-    assert fake_ai.server.requests == []
+    assert scripted_ai.calls == []
     assert posts(store) == 0

@@ -17,8 +17,9 @@ from socialgen.store.engine import read_session
 from socialgen.store.tables import Post
 from socialgen.workspaces.service import get_usage
 from tests.conftest import LiveServer, Store
-from tests.fakes.openai_server import Reply
-from tests.generation_support import FakeAI, parse_sse
+from tests.doubles.scripted_model import Streamed
+from tests.generation_support import parse_sse
+from tests.scripted_support import ScriptedAI
 from tests.test_calendar_api import check_calendar_contract
 
 URL = "/api/v1/content-calendar/generate"
@@ -71,10 +72,10 @@ def posts(store: Store) -> int:
 
 
 def test_a_calendar_from_a_video_s_captions(
-    live_server: LiveServer, store: Store, fake_ai: FakeAI, video_site: str
+    ai_live_server: LiveServer, store: Store, scripted_ai: ScriptedAI, video_site: str
 ) -> None:
     response = httpx.post(
-        f"{live_server.base_url}{URL}/{store.workspace_id}",
+        f"{ai_live_server.base_url}{URL}/{store.workspace_id}",
         headers={"x-api-key": store.api_key()},
         json={"calendarLength": 7, "youtubeUrl": f"{video_site}/talk"},
         timeout=60,
@@ -87,22 +88,21 @@ def test_a_calendar_from_a_video_s_captions(
     assert processing == [("youtube", "extracting"), ("youtube", "complete")]
     assert events[-1].name == "calendar_complete", events[-1]
     assert events[-1].data["summary"]["generated"] == 7
-    plan = next(
-        b
-        for b in fake_ai.server.iter_requests()
-        if "content calendar" in b["messages"][-1]["content"]
-    )
-    assert "waiting is expensive" in plan["messages"][-1]["content"]  # grounded in the captions
+    plan = scripted_ai.model.calls_for_purpose("calendar_themes")[0]
+    assert "waiting is expensive" in plan.prompt  # grounded in the captions
 
 
 def test_a_client_that_leaves_keeps_finished_days_and_refunds_the_rest(
-    live_server: LiveServer, store: Store, fake_ai: FakeAI, monkeypatch: pytest.MonkeyPatch
+    ai_live_server: LiveServer,
+    store: Store,
+    scripted_ai: ScriptedAI,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("SOCIALGEN_BATCH_CONCURRENCY", "1")  # one day at a time: a clear cut
-    fake_ai.post_reply = lambda _p: Reply(text="A short post.", chunk_chars=2, token_delay=0.02)
+    scripted_ai.post_reply = lambda _call: Streamed("A short post.", chunk_delay=0.02)
     with httpx.stream(
         "POST",
-        f"{live_server.base_url}{URL}/{store.workspace_id}",
+        f"{ai_live_server.base_url}{URL}/{store.workspace_id}",
         headers={"x-api-key": store.api_key()},
         json={"calendarLength": 30, "prompt": "remote work"},
         timeout=60,

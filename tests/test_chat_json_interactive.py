@@ -7,21 +7,20 @@ from __future__ import annotations
 import json
 
 from sqlmodel import col, select
-from typer.testing import CliRunner
 
-from socialgen.cli import app
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Conversation, Message
 from tests.conftest import Store
-from tests.fakes.openai_server import Reply
-from tests.generation_support import FakeAI
+from tests.scripted_support import ScriptedAI
 
 
-def test_interactive_json_chat_keeps_one_conversation(store: Store, fake_ai: FakeAI) -> None:
-    fake_ai.intent = "chat"
-    fake_ai.chat_reply = lambda prompt: Reply(text=f"Answer to {prompt}.")
+def test_interactive_json_chat_keeps_one_conversation(
+    store: Store, scripted_ai: ScriptedAI
+) -> None:
+    scripted_ai.intent = "chat"
+    scripted_ai.chat_reply = lambda call: f"Answer to {call.prompt}."
 
-    result = CliRunner().invoke(app, ["chat", "--json"], input="first\nsecond\n\n")
+    result = scripted_ai.invoke(["chat", "--json"], input="first\nsecond\n\n")
 
     assert result.exit_code == 0, result.output
     answers = [

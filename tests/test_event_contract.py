@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from rich.console import Console
 
+from socialgen.ai.model import ModelError
 from socialgen.event_docs import BEGIN, END, event_tables, main, with_tables
 from socialgen.events import Event, EventContractError
 from socialgen.events.chat import ChatDelta
@@ -26,16 +27,16 @@ from socialgen.features import streams
 from socialgen.sources.articles import Article
 from tests.carousel_support import CREATE_URL, typed_events
 from tests.conftest import Store
+from tests.doubles.scripted_model import Streamed
 from tests.event_examples import EXAMPLES
-from tests.fakes.openai_server import Reply
 from tests.generation_support import (
     CHAT_TEXT,
     POST_TEXT,
-    FakeAI,
     SseEvent,
     check_contract,
     parse_sse,
 )
+from tests.scripted_support import ScriptedAI
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "http-api.md"
@@ -170,10 +171,10 @@ def sse(client: TestClient, path: str, headers: dict[str, str], **body: Any) -> 
 
 
 def test_every_stream_sends_only_events_of_its_models(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
+    scripted_ai: ScriptedAI,
     readable_links: None,
 ) -> None:
     ws = store.workspace_id
@@ -184,31 +185,36 @@ def test_every_stream_sends_only_events_of_its_models(
         seen.setdefault(stream, set()).update(e.name for e in events)
 
     links = "See https://example.com/weekly and https://example.com/gone"
-    fake_ai.intent = "chat"
-    fake_ai.chat_reply = lambda _p: Reply(text=CHAT_TEXT, reasoning="Hooks first.")
-    run("chat", sse(client, f"{BASE}/chat/{ws}", headers, json={"userInput": f"Hooks? {links}"}))
-    fake_ai.intent = "post"
-    run("chat", sse(client, f"{BASE}/chat/{ws}", headers, json={"userInput": "Write a post"}))
-    fake_ai.post_reply = lambda _p: Reply(text=POST_TEXT, reasoning="Short lines.")
+    scripted_ai.intent = "chat"
+    scripted_ai.chat_reply = lambda _call: Streamed(CHAT_TEXT, reasoning="Hooks first.")
+    run("chat", sse(ai_client, f"{BASE}/chat/{ws}", headers, json={"userInput": f"Hooks? {links}"}))
+    scripted_ai.intent = "post"
+    run("chat", sse(ai_client, f"{BASE}/chat/{ws}", headers, json={"userInput": "Write a post"}))
+    scripted_ai.post_reply = lambda _call: Streamed(POST_TEXT, reasoning="Short lines.")
     run(
         "post",
-        sse(client, f"{BASE}/generate-post/{ws}", headers, json={"userInput": f"A post. {links}"}),
+        sse(
+            ai_client, f"{BASE}/generate-post/{ws}", headers, json={"userInput": f"A post. {links}"}
+        ),
     )
-    fake_ai.post_reply = lambda p: (
-        Reply(status=500) if "Educational" in p else Reply(text=POST_TEXT)
+    scripted_ai.post_reply = lambda call: (
+        ModelError("the provider failed") if "Educational" in call.prompt else POST_TEXT
     )
     run(
         "batch",
-        sse(client, f"{BASE}/generate-batch-posts/{ws}", headers, json={"userInput": "ship"}),
+        sse(ai_client, f"{BASE}/generate-batch-posts/{ws}", headers, json={"userInput": "ship"}),
     )
-    fake_ai.post_reply = lambda _p: Reply(text=POST_TEXT)
+    scripted_ai.post_reply = lambda _call: POST_TEXT
     calendar = {
         "calendarLength": 7,
         "prompt": "shipping weekly",
         "articleUrls": ["https://example.com/weekly"],
     }
-    run("calendar", sse(client, f"/api/v1/content-calendar/generate/{ws}", headers, json=calendar))
-    response = client.post(
+    run(
+        "calendar",
+        sse(ai_client, f"/api/v1/content-calendar/generate/{ws}", headers, json=calendar),
+    )
+    response = ai_client.post(
         f"{CREATE_URL}/{ws}", headers=headers, json={"prompt": "ship weekly", "slideCount": 2}
     )
     assert response.status_code == 200, response.text

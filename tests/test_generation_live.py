@@ -13,17 +13,19 @@ from socialgen.store.engine import read_session
 from socialgen.store.tables import Post
 from socialgen.workspaces.service import get_usage
 from tests.conftest import LiveServer, Store
-from tests.fakes.openai_server import Reply
-from tests.generation_support import POST_TEXT, FakeAI, check_contract, parse_sse
+from tests.doubles.scripted_model import Streamed
+from tests.generation_support import POST_TEXT, check_contract, parse_sse
+from tests.scripted_support import ScriptedAI
 
 BASE = "/api/v1/ai-conversation"
 
 
 def test_events_arrive_while_the_post_is_written(
-    live_server: LiveServer, store: Store, fake_ai: FakeAI
+    ai_live_server: LiveServer, store: Store, scripted_ai: ScriptedAI
 ) -> None:
-    fake_ai.post_reply = lambda _p: Reply(text=POST_TEXT, chunk_chars=40, token_delay=0.15)
-    url = f"{live_server.base_url}{BASE}/generate-post/{store.workspace_id}"
+    # About a second in all: the scripted model streams POST_TEXT in 6-character chunks.
+    scripted_ai.post_reply = lambda _call: Streamed(POST_TEXT, chunk_delay=0.03)
+    url = f"{ai_live_server.base_url}{BASE}/generate-post/{store.workspace_id}"
     arrivals: list[float] = []
     body = ""
     started = time.perf_counter()
@@ -42,10 +44,10 @@ def test_events_arrive_while_the_post_is_written(
 
 
 def test_a_client_that_disconnects_cancels_the_generation(
-    live_server: LiveServer, store: Store, fake_ai: FakeAI
+    ai_live_server: LiveServer, store: Store, scripted_ai: ScriptedAI
 ) -> None:
-    fake_ai.post_reply = lambda _p: Reply(text=POST_TEXT * 5, chunk_chars=4, token_delay=0.05)
-    url = f"{live_server.base_url}{BASE}/generate-batch-posts/{store.workspace_id}"
+    scripted_ai.post_reply = lambda _call: Streamed(POST_TEXT * 5, chunk_delay=0.05)
+    url = f"{ai_live_server.base_url}{BASE}/generate-batch-posts/{store.workspace_id}"
     with httpx.stream(
         "POST", url, headers={"x-api-key": store.api_key()}, json={"userInput": "x"}, timeout=30
     ) as response:
@@ -61,6 +63,6 @@ def test_a_client_that_disconnects_cancels_the_generation(
         time.sleep(0.1)
     assert used == 0  # all five reservations given back
     assert store.scalar(select(func.count()).select_from(Post)) == 0
-    requests_seen = len(fake_ai.server.requests)
+    requests_seen = len(scripted_ai.calls)
     time.sleep(0.5)
-    assert len(fake_ai.server.requests) == requests_seen  # nothing more is asked of the model
+    assert len(scripted_ai.calls) == requests_seen  # nothing more is asked of the model

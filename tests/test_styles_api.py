@@ -11,7 +11,8 @@ from sqlmodel import select
 
 from socialgen.store.tables import ContentStyle, StylePost
 from tests.conftest import Store
-from tests.generation_support import FakeAI, parse_sse
+from tests.generation_support import parse_sse
+from tests.scripted_support import ScriptedAI
 
 BASE = "/api/v1/content-styles"
 FOUNDER_POSTS = [
@@ -244,32 +245,32 @@ def test_profile_url_is_required(client: TestClient, store: Store, headers: dict
 
 
 def test_a_style_shapes_the_prompt_sent_to_the_model(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
-    style = make_style(client, store, headers)
-    client.post(
+    style = make_style(ai_client, store, headers)
+    ai_client.post(
         f"{BASE}/{store.workspace_id}/{style['_id']}/posts",
         headers=headers,
         json={"posts": FOUNDER_POSTS},
     )
-    response = client.post(
+    response = ai_client.post(
         f"/api/v1/ai-conversation/generate-post/{store.workspace_id}",
         headers=headers,
         json={"userInput": "weekly releases", "contentStyleId": style["_id"]},
     )
     assert parse_sse(response.text)[-1].name == "post_ids"
-    system = fake_ai.post_prompts()[-1]["messages"][0]["content"]
+    system = scripted_ai.post_calls()[-1].messages[0]["content"]
     assert 'Write in the style "Founder"' in system
     assert FOUNDER_POSTS[0] in system  # the closest examples are the few-shot context
     assert "emoji" in system.lower()  # and the derived profile speaks of its habits
 
-    unstyled = client.post(
+    unstyled = ai_client.post(
         f"/api/v1/ai-conversation/generate-post/{store.workspace_id}",
         headers=headers,
         json={"userInput": "weekly releases"},
     )
     assert parse_sse(unstyled.text)[-1].name == "post_ids"
-    assert "Write in the style" not in fake_ai.post_prompts()[-1]["messages"][0]["content"]
+    assert "Write in the style" not in scripted_ai.post_calls()[-1].messages[0]["content"]
 
 
 RSS = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>Dana</title>

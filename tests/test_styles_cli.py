@@ -19,9 +19,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-import typer.testing
 from sqlmodel import SQLModel, col
-from typer.main import get_command
 from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
@@ -29,7 +27,7 @@ from socialgen.sources import guard
 from socialgen.store.tables import ContentStyle, StylePost
 from socialgen.styles.profile import derive_profile, describe_profile
 from tests.conftest import Store
-from tests.generation_support import FakeAI
+from tests.scripted_support import ScriptedAI
 from tests.test_styles_api import FOUNDER_POSTS
 
 STYLE_KEYS = {
@@ -51,14 +49,12 @@ LINKEDIN_REFUSAL = (
 )
 
 runner = CliRunner()
-_COMMAND = get_command(app)
 
 
 @pytest.fixture(autouse=True)
 def _cli_environment(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
-    """Build the click tree once; wide output; no real DNS and no private addresses
-    unless a test asks (`allow_private`)."""
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
+    """Wide output; no real DNS and no private addresses unless a test asks
+    (`allow_private`)."""
     monkeypatch.setenv("COLUMNS", "250")
     answers: dict[str, list[str]] = {}
 
@@ -159,7 +155,10 @@ def rss_feed(items: list[tuple[int, str]] = FEED_ITEMS) -> str:
 # --------------------------------------------------------------------------- helpers
 
 
-def run(*args: str, input: str | None = None) -> Result:
+def run(*args: str, input: str | None = None, ai: ScriptedAI | None = None) -> Result:
+    """The real CLI app; with `ai`, given the scripted models (a command that writes)."""
+    if ai is not None:
+        return ai.invoke(args, input=input)
     return runner.invoke(app, list(args), input=input)
 
 
@@ -188,12 +187,19 @@ def snapshot(store: Store) -> dict[str, list[str]]:
         }
 
 
-def refuse(store: Store, args: list[str], message: str, *, input: str | None = None) -> None:
+def refuse(
+    store: Store,
+    args: list[str],
+    message: str,
+    *,
+    input: str | None = None,
+    ai: ScriptedAI | None = None,
+) -> None:
     """The command fails with exit 1 and `message`, for a person and with --json,
     and leaves every table of the store as it was."""
     before = snapshot(store)
 
-    for_a_person = run(*args, input=input)
+    for_a_person = run(*args, input=input, ai=ai)
     assert for_a_person.exit_code == 1, (args, for_a_person.output)
     assert "Traceback" not in for_a_person.output, for_a_person.output
     assert isinstance(for_a_person.exception, SystemExit), repr(for_a_person.exception)
@@ -201,7 +207,7 @@ def refuse(store: Store, args: list[str], message: str, *, input: str | None = N
     assert message in error, (args, for_a_person.stderr)
     assert message not in for_a_person.stdout
 
-    as_json = run(*args, "--json", input=input)
+    as_json = run(*args, "--json", input=input, ai=ai)
     assert as_json.exit_code == 1, (args, as_json.output)
     assert "Traceback" not in as_json.output, as_json.output
     assert as_json.stdout == ""
@@ -674,22 +680,18 @@ def test_import_refusals(store: Store, feeds: FeedServer, monkeypatch: pytest.Mo
 
 # --------------------------------------------------------------------------- post --style
 
-# While CliRunner has swapped sys.stderr, the fake provider's threads report there too
-# (a connection the CLI dropped at the end of its event loop): the fake's noise.
-_FAKE_SERVER_NOISE = re.compile(
-    r"-{40}\nException occurred during processing of request from .*?\n-{40}\n", re.DOTALL
-)
 
-
-def test_post_with_a_style_sends_its_examples_to_the_model(store: Store, fake_ai: FakeAI) -> None:
+def test_post_with_a_style_sends_its_examples_to_the_model(
+    store: Store, scripted_ai: ScriptedAI
+) -> None:
     style = founder(store)
-    result = run("post", "weekly releases", "--style", style["_id"], "--json")
+    result = run("post", "weekly releases", "--style", style["_id"], "--json", ai=scripted_ai)
     assert result.exit_code == 0, result.output
-    assert "Traceback" not in _FAKE_SERVER_NOISE.sub("", result.output)
+    assert "Traceback" not in result.output
     events = [json.loads(line) for line in result.stdout.splitlines()]
     assert events[-1]["event"] == "post_ids"
 
-    system = fake_ai.post_prompts()[-1]["messages"][0]["content"]
+    system = scripted_ai.post_calls()[-1].messages[0]["content"]
     assert 'Write in the style "Founder"' in system
     assert "Punchy founder voice" in system
     for post in FOUNDER_POSTS:
@@ -697,17 +699,22 @@ def test_post_with_a_style_sends_its_examples_to_the_model(store: Store, fake_ai
     for line in describe_profile(derive_profile(FOUNDER_POSTS)):
         assert f"- {line}" in system
 
-    unstyled = run("post", "weekly releases", "--json")
+    unstyled = run("post", "weekly releases", "--json", ai=scripted_ai)
     assert unstyled.exit_code == 0, unstyled.output
-    assert "Write in the style" not in fake_ai.post_prompts()[-1]["messages"][0]["content"]
+    assert "Write in the style" not in scripted_ai.post_calls()[-1].messages[0]["content"]
 
 
-def test_post_with_an_unknown_style_is_refused(store: Store, fake_ai: FakeAI) -> None:
+def test_post_with_an_unknown_style_is_refused(store: Store, scripted_ai: ScriptedAI) -> None:
     style = founder(store)
     other = store.workspace("Elsewhere")
-    refuse(store, ["post", "weekly releases", "--style", "nope"], NOT_FOUND)
-    refuse(store, ["post", "weekly releases", "--style", style["_id"], "-w", other], NOT_FOUND)
-    assert fake_ai.server.requests == []
+    refuse(store, ["post", "weekly releases", "--style", "nope"], NOT_FOUND, ai=scripted_ai)
+    refuse(
+        store,
+        ["post", "weekly releases", "--style", style["_id"], "-w", other],
+        NOT_FOUND,
+        ai=scripted_ai,
+    )
+    assert scripted_ai.calls == []
 
 
 # --------------------------------------------------------------------------- known bugs
