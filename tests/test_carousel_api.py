@@ -12,6 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import select
 
+from socialgen.ai.image_types import ImageResult
+from socialgen.ai.model import ModelError
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Carousel, Post
 from socialgen.workspaces.service import set_post_quota
@@ -24,7 +26,7 @@ from tests.carousel_support import (
     png,
 )
 from tests.conftest import Store
-from tests.generation_support import FakeAI
+from tests.scripted_support import ScriptedAI
 
 SLIDE_KEYS = {"id", "slideIndex", "title", "content", "source", "image", "user", "theme"}
 
@@ -40,10 +42,10 @@ def pdf_pages(data: bytes) -> list[tuple[float, float]]:
 
 
 def test_a_carousel_streams_its_plan_images_pdf_then_the_stored_carousel(
-    files_at: str, client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    files_at: str, ai_client: TestClient, store: Store, headers: dict[str, str]
 ) -> None:
     events = create(
-        client,
+        ai_client,
         store,
         headers,
         json={"prompt": "why small teams ship weekly", "socialMediaHandle": "ada", "slideCount": 4},
@@ -76,27 +78,27 @@ def test_a_carousel_streams_its_plan_images_pdf_then_the_stored_carousel(
     assert set(slide["user"]) == {"name", "profileImage"}
     assert slide["image"] == images[0]["image"]
 
-    pdf = client.get(carousel["pdfUrl"], headers=headers)
+    pdf = ai_client.get(carousel["pdfUrl"], headers=headers)
     assert pdf.status_code == 200
     assert pdf.headers["content-type"] == "application/pdf"
     assert pdf_pages(pdf.content) == [(810.0, 1012.5)] * 4  # 1080 x 1350 CSS px
     text = pdfium.PdfDocument(pdf.content)[2].get_textpage().get_text_range()
     assert "Point 3" in text and "@ada" in text  # vector text, selectable
-    thumbnail = client.get(carousel["thumbnailUrl"], headers=headers)
+    thumbnail = ai_client.get(carousel["thumbnailUrl"], headers=headers)
     assert thumbnail.headers["content-type"] == "image/png"
     assert thumbnail.content.startswith(b"\x89PNG")
-    image = client.get(slide["image"], headers=headers)
+    image = ai_client.get(slide["image"], headers=headers)
     assert image.headers["content-type"] == "image/jpeg"
     assert counts(store)["used"] == 1
 
 
 def test_the_carousel_is_reachable_from_its_post(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str]
 ) -> None:
-    carousel = create(client, store, headers, json={"prompt": "shipping", "slideCount": 3})[-1]
+    carousel = create(ai_client, store, headers, json={"prompt": "shipping", "slideCount": 3})[-1]
     data = carousel.data["data"]
     bearer = {**headers, "Authorization": f"Bearer {store.token()}"}
-    recent = client.get(
+    recent = ai_client.get(
         f"/api/v1/ai-conversation/recent-posts/{store.workspace_id}", headers=bearer
     ).json()["data"]["posts"]
     [post] = [p for p in recent if p["postType"] == "carousel"]
@@ -115,7 +117,7 @@ def test_the_carousel_is_reachable_from_its_post(
         from tests.conftest import days_ahead
 
         schedule(session, store.workspace_id, row.id, days_ahead(2))
-    timeline = client.get(
+    timeline = ai_client.get(
         f"/api/v1/ai-conversation/posts-timeline/{store.workspace_id}", headers=bearer
     ).json()["data"]["posts"]
     assert [p["carousel"]["id"] for p in timeline] == [data["carouselId"]]
@@ -123,7 +125,7 @@ def test_the_carousel_is_reachable_from_its_post(
 
 
 def test_reference_images_logo_and_profile_picture_as_multipart(
-    files_at: str, client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    files_at: str, ai_client: TestClient, store: Store, headers: dict[str, str]
 ) -> None:
     files = [
         ("referenceImages", ("a.png", png("#112233"), "image/png")),
@@ -132,7 +134,7 @@ def test_reference_images_logo_and_profile_picture_as_multipart(
         ("userProfileImage", ("me.jpg", png("#00ff00", (50, 50)), "image/jpeg")),
     ]
     events = create(
-        client,
+        ai_client,
         store,
         headers,
         data={"prompt": "brand carousel", "slideCount": "2", "template": "minimal"},
@@ -142,14 +144,14 @@ def test_reference_images_logo_and_profile_picture_as_multipart(
     assert carousel["template"] == "minimal"
     profile_url = carousel["slides"][0]["user"]["profileImage"]["url"]
     assert profile_url.startswith(f"/api/v1/files/{store.workspace_id}/")
-    assert client.get(profile_url, headers=headers).content == png(
+    assert ai_client.get(profile_url, headers=headers).content == png(
         "#00ff00", (50, 50)
     )  # small: kept
     with transaction(store.engine) as session:
         stored = session.exec(select(Carousel)).one()
         assert stored.logo_file is not None and stored.profile_image_file is not None
     # The logo is drawn on every slide: each page holds more images than the slide art.
-    pdf = client.get(carousel["pdfUrl"], headers=headers).content
+    pdf = ai_client.get(carousel["pdfUrl"], headers=headers).content
     document = pdfium.PdfDocument(pdf)
     for page in document:
         kinds = [obj.type for obj in page.get_objects()]
@@ -157,19 +159,19 @@ def test_reference_images_logo_and_profile_picture_as_multipart(
 
 
 def test_files_are_only_served_to_their_workspace(
-    files_at: str, client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    files_at: str, ai_client: TestClient, store: Store, headers: dict[str, str]
 ) -> None:
-    carousel = create(client, store, headers, json={"prompt": "x", "slideCount": 2})[-1]
+    carousel = create(ai_client, store, headers, json={"prompt": "x", "slideCount": 2})[-1]
     pdf_url = carousel.data["data"]["pdfUrl"]
     other = store.workspace("Other")
     other_key = {"x-api-key": store.api_key(other)}
-    assert client.get(pdf_url).status_code == 401
-    assert client.get(pdf_url, headers=other_key).status_code == 403
+    assert ai_client.get(pdf_url).status_code == 401
+    assert ai_client.get(pdf_url, headers=other_key).status_code == 403
     # The other workspace's own path to the same file name does not exist.
     stolen = pdf_url.replace(store.workspace_id, other)
-    assert client.get(stolen, headers=other_key).status_code == 404
+    assert ai_client.get(stolen, headers=other_key).status_code == 404
     traversal = f"/api/v1/files/{store.workspace_id}/carousels/..%2F..%2Fsocialgen.db"
-    response = client.get(traversal, headers=headers)
+    response = ai_client.get(traversal, headers=headers)
     assert response.status_code == 404
     assert response.json() == {"success": False, "message": "File not found"}
 
@@ -205,19 +207,19 @@ def test_files_are_only_served_to_their_workspace(
     ],
 )
 def test_bad_input_is_refused_before_anything_is_made(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
+    scripted_ai: ScriptedAI,
     body: dict[str, Any],
     files: list[Any] | None,
     message: str,
 ) -> None:
     before = counts(store)
     if files is None:
-        response = client.post(f"{CREATE_URL}/{store.workspace_id}", headers=headers, json=body)
+        response = ai_client.post(f"{CREATE_URL}/{store.workspace_id}", headers=headers, json=body)
     else:
-        response = client.post(
+        response = ai_client.post(
             f"{CREATE_URL}/{store.workspace_id}",
             headers=headers,
             data={k: str(v) for k, v in body.items()},
@@ -227,7 +229,8 @@ def test_bad_input_is_refused_before_anything_is_made(
     assert response.json()["success"] is False
     assert message in response.json()["message"]
     assert counts(store) == before
-    assert list(fake_ai.server.iter_requests()) == []  # the model was never asked
+    assert scripted_ai.calls == []  # the model was never asked
+    assert scripted_ai.images.calls == []
 
 
 def test_an_oversized_image_is_refused(
@@ -248,11 +251,11 @@ def test_an_oversized_image_is_refused(
 
 
 def test_the_quota_is_checked_first(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str]
 ) -> None:
     with transaction(store.engine) as session:
         set_post_quota(session, store.workspace_id, 0)
-    response = client.post(
+    response = ai_client.post(
         f"{CREATE_URL}/{store.workspace_id}", headers=headers, json={"prompt": "x"}
     )
     assert response.status_code == 403
@@ -261,17 +264,15 @@ def test_the_quota_is_checked_first(
 
 def test_a_failed_image_leaves_nothing_and_refunds_the_quota(
     files_at: str,
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
-    monkeypatch: pytest.MonkeyPatch,
+    scripted_ai: ScriptedAI,
 ) -> None:
-    monkeypatch.setenv("SOCIALGEN_IMAGE_MODEL", "openai/fake-image-model")
-    monkeypatch.setenv("SOCIALGEN_IMAGE_API_BASE", fake_ai.server.env()["SOCIALGEN_API_BASE"])
-    fake_ai.server.image_status = 400  # litellm retries 5xx three times
+    # The image provider refuses (its HTTP side: tests/test_carousel_images.py).
+    scripted_ai.images.fail = ModelError("The image provider refused the request")
     before = counts(store)
-    response = client.post(
+    response = ai_client.post(
         f"{CREATE_URL}/{store.workspace_id}", headers=headers, json={"prompt": "x"}
     )
     from tests.carousel_support import typed_events
@@ -283,33 +284,32 @@ def test_a_failed_image_leaves_nothing_and_refunds_the_quota(
     assert counts(store) == before
 
 
-def test_images_come_from_the_configured_provider(
-    client: TestClient,
-    store: Store,
-    headers: dict[str, str],
-    fake_ai: FakeAI,
-    monkeypatch: pytest.MonkeyPatch,
+def test_images_come_from_the_image_model(
+    ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
-    monkeypatch.setenv("SOCIALGEN_IMAGE_MODEL", "openai/fake-image-model")
-    monkeypatch.setenv("SOCIALGEN_IMAGE_API_BASE", fake_ai.server.env()["SOCIALGEN_API_BASE"])
-    events = create(client, store, headers, json={"prompt": "x", "slideCount": 2})
+    # A provider's PNG (which model the settings pick, and its wire, are in
+    # tests/test_carousel_images.py).
+    scripted_ai.images.responder = lambda call: ImageResult(
+        png("#336699", (call.width, call.height)), "image/png"
+    )
+    events = create(ai_client, store, headers, json={"prompt": "x", "slideCount": 2})
     assert events[-1].name == "complete"
-    prompts = sorted(r.prompt for r in fake_ai.server.image_requests)
+    prompts = sorted(call.prompt for call in scripted_ai.images.calls)
     assert prompts == ["An illustration for slide 1", "An illustration for slide 2"]
-    image = client.get(events[-1].data["data"]["slides"][0]["image"], headers=headers)
+    image = ai_client.get(events[-1].data["data"]["slides"][0]["image"], headers=headers)
     # The provider sent PNG; slide art is stored as JPEG (WeasyPrint embeds it as is).
     assert image.headers["content-type"] == "image/jpeg"
 
 
 def test_regenerating_a_slide_replaces_its_image_pdf_and_thumbnail(
-    files_at: str, client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    files_at: str, ai_client: TestClient, store: Store, headers: dict[str, str]
 ) -> None:
-    carousel = create(client, store, headers, json={"prompt": "x", "slideCount": 3})[-1].data[
+    carousel = create(ai_client, store, headers, json={"prompt": "x", "slideCount": 3})[-1].data[
         "data"
     ]
     before = counts(store)
     bearer = {**headers, "Authorization": f"Bearer {store.token()}"}
-    response = client.post(
+    response = ai_client.post(
         f"{REGENERATE_URL}/{store.workspace_id}",
         headers=bearer,
         json={"carouselId": carousel["carouselId"], "slideIndex": 1, "prompt": "a red bicycle"},
@@ -324,11 +324,11 @@ def test_regenerating_a_slide_replaces_its_image_pdf_and_thumbnail(
     assert data["pdfUrl"] != carousel["pdfUrl"]
     # The thumbnail is page 1, which did not change: same bytes, same URL.
     assert data["thumbnailUrl"] == carousel["thumbnailUrl"]
-    assert client.get(data["thumbnailUrl"], headers=headers).status_code == 200
+    assert ai_client.get(data["thumbnailUrl"], headers=headers).status_code == 200
     # Old files are gone, new ones served; nothing else changed.
-    assert client.get(carousel["pdfUrl"], headers=headers).status_code == 404
-    assert client.get(carousel["slides"][1]["image"], headers=headers).status_code == 404
-    assert client.get(data["pdfUrl"], headers=headers).status_code == 200
+    assert ai_client.get(carousel["pdfUrl"], headers=headers).status_code == 404
+    assert ai_client.get(carousel["slides"][1]["image"], headers=headers).status_code == 404
+    assert ai_client.get(data["pdfUrl"], headers=headers).status_code == 200
     assert counts(store) == before
     # The post carries the new files.
     with transaction(store.engine) as session:
@@ -339,12 +339,12 @@ def test_regenerating_a_slide_replaces_its_image_pdf_and_thumbnail(
 
 
 def test_regenerate_with_new_reference_images_as_multipart(
-    files_at: str, client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    files_at: str, ai_client: TestClient, store: Store, headers: dict[str, str]
 ) -> None:
-    carousel = create(client, store, headers, json={"prompt": "x", "slideCount": 2})[-1].data[
+    carousel = create(ai_client, store, headers, json={"prompt": "x", "slideCount": 2})[-1].data[
         "data"
     ]
-    response = client.post(
+    response = ai_client.post(
         f"{REGENERATE_URL}/{store.workspace_id}",
         headers=headers,
         data={"carouselId": carousel["carouselId"], "slideIndex": "0", "prompt": "blue"},
@@ -365,50 +365,49 @@ def test_regenerate_with_new_reference_images_as_multipart(
     ],
 )
 def test_regenerate_refuses_a_bad_slide_index(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
     index: Any,
     status: int,
     message: str,
 ) -> None:
-    carousel = create(client, store, headers, json={"prompt": "x", "slideCount": 2})[-1].data[
+    carousel = create(ai_client, store, headers, json={"prompt": "x", "slideCount": 2})[-1].data[
         "data"
     ]
     before = counts(store)
     body: dict[str, Any] = {"carouselId": carousel["carouselId"], "prompt": "p"}
     if index is not None:
         body["slideIndex"] = index
-    response = client.post(f"{REGENERATE_URL}/{store.workspace_id}", headers=headers, json=body)
+    response = ai_client.post(f"{REGENERATE_URL}/{store.workspace_id}", headers=headers, json=body)
     assert response.status_code == status
     assert message in response.json()["message"]
     assert counts(store) == before
 
 
 def test_regenerate_cannot_reach_another_workspace_or_an_unknown_carousel(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    ai_client: TestClient, store: Store, headers: dict[str, str]
 ) -> None:
-    carousel = create(client, store, headers, json={"prompt": "x", "slideCount": 2})[-1].data[
+    carousel = create(ai_client, store, headers, json={"prompt": "x", "slideCount": 2})[-1].data[
         "data"
     ]
     other = store.workspace("Other")
     other_key = {"x-api-key": store.api_key(other)}
     body = {"carouselId": carousel["carouselId"], "slideIndex": 0, "prompt": "p"}
-    response = client.post(f"{REGENERATE_URL}/{other}", headers=other_key, json=body)
+    response = ai_client.post(f"{REGENERATE_URL}/{other}", headers=other_key, json=body)
     assert response.status_code == 404
     assert response.json()["message"] == "Carousel not found"
     # A key of the other workspace can't act on this one either.
-    response = client.post(f"{REGENERATE_URL}/{store.workspace_id}", headers=other_key, json=body)
+    response = ai_client.post(
+        f"{REGENERATE_URL}/{store.workspace_id}", headers=other_key, json=body
+    )
     assert response.status_code == 403
     body["carouselId"] = "nope"
-    response = client.post(f"{REGENERATE_URL}/{store.workspace_id}", headers=headers, json=body)
+    response = ai_client.post(f"{REGENERATE_URL}/{store.workspace_id}", headers=headers, json=body)
     assert response.status_code == 404
 
 
-def test_regenerate_needs_a_member_of_the_workspace(
-    client: TestClient, store: Store, fake_ai: FakeAI
-) -> None:
+def test_regenerate_needs_a_member_of_the_workspace(ai_client: TestClient, store: Store) -> None:
     outsider = "outsider@example.com"
     store.user(outsider)
     member = "member@example.com"
@@ -416,14 +415,14 @@ def test_regenerate_needs_a_member_of_the_workspace(
     key = store.api_key(None)  # a key for any workspace: bearer tokens say who
     body = {"carouselId": "whatever", "slideIndex": 0, "prompt": "p"}
     url = f"{REGENERATE_URL}/{store.workspace_id}"
-    assert client.post(url, headers={"x-api-key": key}, json=body).status_code == 401
-    denied = client.post(
+    assert ai_client.post(url, headers={"x-api-key": key}, json=body).status_code == 401
+    denied = ai_client.post(
         url,
         headers={"x-api-key": key, "Authorization": f"Bearer {store.token(outsider)}"},
         json=body,
     )
     assert denied.status_code == 403
-    allowed = client.post(
+    allowed = ai_client.post(
         url,
         headers={"x-api-key": key, "Authorization": f"Bearer {store.token(member)}"},
         json=body,
@@ -494,13 +493,13 @@ def test_templates_are_public_and_distinct(client: TestClient) -> None:
 
 
 def test_deleting_the_post_deletes_the_carousel(
-    files_at: str, client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI
+    files_at: str, ai_client: TestClient, store: Store, headers: dict[str, str]
 ) -> None:
-    carousel = create(client, store, headers, json={"prompt": "x", "slideCount": 2})[-1].data[
+    carousel = create(ai_client, store, headers, json={"prompt": "x", "slideCount": 2})[-1].data[
         "data"
     ]
     bearer = {**headers, "Authorization": f"Bearer {store.token()}"}
-    response = client.delete(
+    response = ai_client.delete(
         f"/api/v1/ai-conversation/post/{store.workspace_id}/{carousel['postId']}", headers=bearer
     )
     assert response.status_code == 200
@@ -508,7 +507,7 @@ def test_deleting_the_post_deletes_the_carousel(
     assert counts(store)["carousels"] == 0
     assert counts(store)["slides"] == 0
     assert counts(store)["files"] == 0  # its images, PDF and thumbnail too
-    assert client.get(carousel["pdfUrl"], headers=headers).status_code == 404
+    assert ai_client.get(carousel["pdfUrl"], headers=headers).status_code == 404
 
 
 def test_generate_pdf_stops_a_render_that_runs_too_long(

@@ -13,13 +13,13 @@ from typer.testing import CliRunner
 from socialgen.cli import app
 from tests.carousel_support import counts, png
 from tests.conftest import Store
-from tests.generation_support import FakeAI
+from tests.scripted_support import ScriptedAI
 
 runner = CliRunner()
 
 
-def create_json(*args: str) -> dict[str, object]:
-    result = runner.invoke(app, ["carousel", "create", *args, "--json"])
+def create_json(ai: ScriptedAI, *args: str) -> dict[str, object]:
+    result = ai.invoke(["carousel", "create", *args, "--json"])
     assert result.exit_code == 0, result.output
     events = [json.loads(line) for line in result.stdout.splitlines()]
     assert events[0]["event"] == "plan_generated"
@@ -29,14 +29,13 @@ def create_json(*args: str) -> dict[str, object]:
 
 
 def test_create_prints_the_plan_each_image_and_the_files(
-    files_at: str, store: Store, fake_ai: FakeAI, tmp_path: Path
+    files_at: str, store: Store, scripted_ai: ScriptedAI, tmp_path: Path
 ) -> None:
     logo = tmp_path / "logo.png"
     logo.write_bytes(png("#ff0000", (32, 32)))
     me = tmp_path / "me.png"
     me.write_bytes(png("#00ff00", (32, 32)))
-    result = runner.invoke(
-        app,
+    result = scripted_ai.invoke(
         [
             "carousel", "create", "why small teams ship weekly", "--slides", "3",
             "--handle", "@ada", "--logo", str(logo), "--profile-image", str(me),
@@ -54,23 +53,23 @@ def test_create_prints_the_plan_each_image_and_the_files(
     assert Path(thumbnail.split(None, 1)[1]).read_bytes().startswith(b"\x89PNG")
 
 
-def test_regenerate_list_and_show(files_at: str, store: Store, fake_ai: FakeAI) -> None:
-    carousel = create_json("shipping", "--slides", "2")
+def test_regenerate_list_and_show(files_at: str, store: Store, scripted_ai: ScriptedAI) -> None:
+    carousel = create_json(scripted_ai, "shipping", "--slides", "2")
     carousel_id = str(carousel["carouselId"])
-    result = runner.invoke(
-        app, ["carousel", "regenerate-slide", carousel_id, "1", "a lighthouse", "--json"]
+    result = scripted_ai.invoke(
+        ["carousel", "regenerate-slide", carousel_id, "1", "a lighthouse", "--json"]
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["slideIndex"] == 1 and data["pdfUrl"] != carousel["pdfUrl"]
 
-    listed = json.loads(runner.invoke(app, ["carousel", "list", "--json"]).stdout)
+    listed = json.loads(scripted_ai.invoke(["carousel", "list", "--json"]).stdout)
     assert [c["id"] for c in listed] == [carousel_id]
     assert listed[0]["pdfUrl"] == data["pdfUrl"]
-    shown = runner.invoke(app, ["carousel", "show", carousel_id])
+    shown = scripted_ai.invoke(["carousel", "show", carousel_id])
     assert shown.exit_code == 0
     assert "Point 2" in shown.stdout
-    as_json = json.loads(runner.invoke(app, ["carousel", "show", carousel_id, "--json"]).stdout)
+    as_json = json.loads(scripted_ai.invoke(["carousel", "show", carousel_id, "--json"]).stdout)
     assert as_json["slides"][1]["image"] == data["slide"]["image"]
 
 
@@ -113,43 +112,44 @@ def test_templates(store: Store) -> None:
     ],
 )
 def test_refusals_exit_non_zero_with_a_clear_message(
-    store: Store, fake_ai: FakeAI, args: list[str], message: str
+    store: Store, scripted_ai: ScriptedAI, args: list[str], message: str
 ) -> None:
     before = counts(store)
-    result = runner.invoke(app, ["carousel", *args])
+    result = scripted_ai.invoke(["carousel", *args])
     assert result.exit_code != 0
     assert message in result.stderr
     assert "Traceback" not in result.output + result.stderr
     assert counts(store) == before
+    assert scripted_ai.calls == []  # refused before the model was asked
 
 
-def test_too_many_reference_images(store: Store, fake_ai: FakeAI, tmp_path: Path) -> None:
+def test_too_many_reference_images(store: Store, scripted_ai: ScriptedAI, tmp_path: Path) -> None:
     image = tmp_path / "r.png"
     image.write_bytes(png())
     args = [arg for _ in range(6) for arg in ("--reference-image", str(image))]
-    result = runner.invoke(app, ["carousel", "create", "x", *args])
+    result = scripted_ai.invoke(["carousel", "create", "x", *args])
     assert result.exit_code == 1
     assert "At most 5 reference images are allowed" in result.stderr
 
 
 def test_a_text_file_named_png_is_not_an_image(
-    store: Store, fake_ai: FakeAI, tmp_path: Path
+    store: Store, scripted_ai: ScriptedAI, tmp_path: Path
 ) -> None:
     fake = tmp_path / "logo.png"
     fake.write_text("hello")
-    result = runner.invoke(app, ["carousel", "create", "x", "--logo", str(fake)])
+    result = scripted_ai.invoke(["carousel", "create", "x", "--logo", str(fake)])
     assert result.exit_code == 1
     assert "is not a PNG, JPEG, WebP or GIF image" in result.stderr
 
 
 @pytest.mark.parametrize("json_output", [False, True])
 def test_open_hands_the_pdf_to_the_viewer(
-    store: Store, fake_ai: FakeAI, monkeypatch: pytest.MonkeyPatch, json_output: bool
+    store: Store, scripted_ai: ScriptedAI, monkeypatch: pytest.MonkeyPatch, json_output: bool
 ) -> None:
     opened: list[str] = []
     monkeypatch.setattr("typer.launch", lambda target, **_kw: opened.append(target) or 1)
     args = ["carousel", "create", "x", "--slides", "2", "--open"]
-    result = runner.invoke(app, [*args, "--json"] if json_output else args)
+    result = scripted_ai.invoke([*args, "--json"] if json_output else args)
     assert result.exit_code == 0, result.output
     [target] = opened
     assert target.endswith(".pdf") and Path(target).is_file()

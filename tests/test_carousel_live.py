@@ -3,23 +3,47 @@ client that leaves half-way (its files removed, its quota given back)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Sequence
 
 import httpx
 import pypdfium2 as pdfium
 import pytest
 
+from socialgen.ai.image_types import ImageResult
 from tests.carousel_support import CREATE_URL, counts, stored_keys, typed_events
 from tests.conftest import LiveServer, Store
-from tests.generation_support import FakeAI
+from tests.doubles.scripted_images import ScriptedImageModel
+from tests.scripted_support import ScriptedAI
+
+
+class PacedImages(ScriptedImageModel):
+    """Scripted images that each take `delay` seconds more (an image provider is
+    slow): the request is recorded when it is made, the image comes after."""
+
+    delay = 0.0
+
+    async def generate(
+        self, prompt: str, *, width: int, height: int, references: Sequence[bytes] = ()
+    ) -> ImageResult:
+        image = await super().generate(prompt, width=width, height=height, references=references)
+        await asyncio.sleep(self.delay)
+        return image
+
+
+@pytest.fixture
+def scripted_images() -> ScriptedImageModel:
+    """scripted_ai's image model in this file: one that can be slowed down."""
+    return PacedImages()
 
 
 def test_a_carousel_over_a_real_socket_then_its_pdf(
-    files_at: str, live_server: LiveServer, store: Store, fake_ai: FakeAI
+    files_at: str, ai_live_server: LiveServer, store: Store
 ) -> None:
     headers = {"x-api-key": store.api_key(), "Accept": "text/event-stream"}
     response = httpx.post(
-        f"{live_server.base_url}{CREATE_URL}/{store.workspace_id}",
+        f"{ai_live_server.base_url}{CREATE_URL}/{store.workspace_id}",
         headers=headers,
         json={"prompt": "shipping weekly", "slideCount": 3},
         timeout=60,
@@ -28,24 +52,25 @@ def test_a_carousel_over_a_real_socket_then_its_pdf(
     assert response.headers["x-accel-buffering"] == "no"
     events = typed_events(response.text)
     assert events[-1].name == "complete"
-    pdf = httpx.get(f"{live_server.base_url}{events[-1].data['data']['pdfUrl']}", headers=headers)
+    pdf = httpx.get(
+        f"{ai_live_server.base_url}{events[-1].data['data']['pdfUrl']}", headers=headers
+    )
     assert len(pdfium.PdfDocument(pdf.content)) == 3
 
 
 def test_a_client_that_leaves_mid_way_leaves_nothing_behind(
     files_at: str,
-    live_server: LiveServer,
+    ai_live_server: LiveServer,
     store: Store,
-    fake_ai: FakeAI,
-    monkeypatch: pytest.MonkeyPatch,
+    scripted_ai: ScriptedAI,
 ) -> None:
-    monkeypatch.setenv("SOCIALGEN_IMAGE_MODEL", "openai/fake-image-model")
-    monkeypatch.setenv("SOCIALGEN_IMAGE_API_BASE", fake_ai.server.env()["SOCIALGEN_API_BASE"])
-    fake_ai.server.image_delay = 0.3
+    images = scripted_ai.images
+    assert isinstance(images, PacedImages)
+    images.delay = 0.3
     before = counts(store)
     with httpx.stream(
         "POST",
-        f"{live_server.base_url}{CREATE_URL}/{store.workspace_id}",
+        f"{ai_live_server.base_url}{CREATE_URL}/{store.workspace_id}",
         headers={"x-api-key": store.api_key()},
         json={"prompt": "shipping weekly", "slideCount": 12},
         timeout=60,
@@ -59,9 +84,9 @@ def test_a_client_that_leaves_mid_way_leaves_nothing_behind(
     while time.monotonic() < deadline and counts(store) != before:
         time.sleep(0.1)
     assert counts(store) == before  # no rows, no files, the quota given back
-    requests = len(fake_ai.server.image_requests)
+    requests = len(images.calls)
     time.sleep(1.0)
-    assert len(fake_ai.server.image_requests) <= requests + 3  # no new images asked for
+    assert len(images.calls) <= requests + 3  # no new images asked for
 
 
 def _mean_colour(image: object) -> tuple[float, ...]:
@@ -72,7 +97,7 @@ def _mean_colour(image: object) -> tuple[float, ...]:
 
 
 def test_two_slides_regenerated_at_once_both_reach_the_pdf(
-    files_at: str, live_server: LiveServer, store: Store, fake_ai: FakeAI
+    files_at: str, ai_live_server: LiveServer, store: Store
 ) -> None:
     import io
     import threading
@@ -83,7 +108,7 @@ def test_two_slides_regenerated_at_once_both_reach_the_pdf(
     from socialgen.files.store import read_file
 
     headers = {"x-api-key": store.api_key()}
-    base = live_server.base_url
+    base = ai_live_server.base_url
     created = typed_events(
         httpx.post(
             f"{base}{CREATE_URL}/{store.workspace_id}",

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import pytest
 
 from socialgen.ai.images import ImageResult
+from socialgen.ai.model import ModelError
 from socialgen.ai.procedural import procedural_image
-from socialgen.ai.registry import text_model
 from socialgen.carousels.outline import outline_carousel, plain_outline
 from socialgen.carousels.plan import Artwork, prepare_carousel
 from socialgen.carousels.schemas import CarouselRequest
@@ -20,8 +20,23 @@ from socialgen.events import Event
 from socialgen.limits import MAX_SLIDES, MIN_SLIDES
 from tests.carousel_support import counts
 from tests.conftest import Store
-from tests.fakes.openai_server import Reply
-from tests.generation_support import FakeAI
+from tests.doubles.scripted_model import Reply, ScriptedCall
+from tests.scripted_support import CHAT_TEXT, ScriptedAI
+
+
+def lists_off_the_topic(ai: ScriptedAI) -> None:
+    """The model answers a carousel's title lists (asked after a short JSON outline,
+    to top it up) with one line off the topic: nothing there to keep. JSON outlines
+    still come from `ai.carousel_reply`. (ScriptedAI sends every carousel_outline
+    call to carousel_reply, lists too, and their prompts say "N more slide titles".)"""
+    respond = ai.respond
+
+    def answer(call: ScriptedCall) -> Reply:
+        if call.purpose == "carousel_outline" and call.schema_name is None:
+            return CHAT_TEXT
+        return respond(call)
+
+    ai.model.responder = answer
 
 
 @pytest.mark.parametrize("count", range(MIN_SLIDES, MAX_SLIDES + 1))
@@ -33,18 +48,17 @@ def test_the_plain_outline_has_distinct_slides_and_closes_with_a_call(count: int
     assert all(slide.image_prompt for slide in outline.slides)
 
 
-def test_a_short_answer_is_filled_and_junk_replaced(fake_ai: FakeAI) -> None:
-    fake_ai.carousel_reply = lambda _count: Reply.json(
-        {
-            "name": "<b>Name</b>",
-            "caption": "A caption.",
-            "slides": [
-                {"title": "Good one", "text": "Fine text.", "image_prompt": "a boat"},
-                {"title": "See https://spam.example", "text": "x", "image_prompt": "x"},
-            ],
-        }
-    )
-    outline = asyncio.run(outline_carousel(text_model(), "shipping weekly", 4))
+def test_a_short_answer_is_filled_and_junk_replaced(scripted_ai: ScriptedAI) -> None:
+    scripted_ai.carousel_reply = lambda _count: {
+        "name": "<b>Name</b>",
+        "caption": "A caption.",
+        "slides": [
+            {"title": "Good one", "text": "Fine text.", "image_prompt": "a boat"},
+            {"title": "See https://spam.example", "text": "x", "image_prompt": "x"},
+        ],
+    }
+    lists_off_the_topic(scripted_ai)
+    outline = asyncio.run(outline_carousel(scripted_ai.model, "shipping weekly", 4))
     assert outline.slides[0].title == "Good one"
     assert len(outline.slides) == 4
     assert outline.slides[-1].title == "Your turn"
@@ -52,9 +66,9 @@ def test_a_short_answer_is_filled_and_junk_replaced(fake_ai: FakeAI) -> None:
     assert outline.caption == "A caption."
 
 
-def test_a_model_failure_gives_the_plain_outline(fake_ai: FakeAI) -> None:
-    fake_ai.carousel_reply = lambda _count: Reply(status=500)
-    outline = asyncio.run(outline_carousel(text_model(), "shipping weekly", 3))
+def test_a_model_failure_gives_the_plain_outline(scripted_ai: ScriptedAI) -> None:
+    scripted_ai.carousel_reply = lambda _count: ModelError("The provider failed (500)")
+    outline = asyncio.run(outline_carousel(scripted_ai.model, "shipping weekly", 3))
     assert outline == plain_outline("shipping weekly", 3)
 
 
@@ -80,7 +94,7 @@ def _plan(store: Store, slides: int = 4) -> object:
 
 
 def test_closing_the_stream_mid_way_removes_its_files_and_refunds(
-    files_at: str, store: Store, fake_ai: FakeAI
+    files_at: str, store: Store, scripted_ai: ScriptedAI
 ) -> None:
     before = counts(store)
     plan = _plan(store)
@@ -88,7 +102,7 @@ def test_closing_the_stream_mid_way_removes_its_files_and_refunds(
 
     async def run() -> list[Event]:
         seen: list[Event] = []
-        stream = create_carousel(plan, text_model(), SlowImages(5.0))  # type: ignore[arg-type]
+        stream = create_carousel(plan, scripted_ai.model, SlowImages(5.0))  # type: ignore[arg-type]
         async for item in stream:
             seen.append(item)
             if item.name == "image_generated":
@@ -102,7 +116,7 @@ def test_closing_the_stream_mid_way_removes_its_files_and_refunds(
 
 
 def test_cancelling_the_task_mid_way_removes_its_files_and_refunds(
-    files_at: str, store: Store, fake_ai: FakeAI
+    files_at: str, store: Store, scripted_ai: ScriptedAI
 ) -> None:
     before = counts(store)
     plan = _plan(store)
@@ -110,7 +124,7 @@ def test_cancelling_the_task_mid_way_removes_its_files_and_refunds(
 
     async def run() -> None:
         async def consume() -> None:
-            async for _ in create_carousel(plan, text_model(), images):  # type: ignore[arg-type]
+            async for _ in create_carousel(plan, scripted_ai.model, images):  # type: ignore[arg-type]
                 pass
 
         task = asyncio.create_task(consume())
@@ -147,7 +161,7 @@ def test_slide_art_becomes_jpeg_and_brand_images_stay_small_and_transparent() ->
     assert picture.getpixel((0, 0))[3] == 0  # still transparent
 
 
-def test_raw_newlines_inside_answer_strings_are_accepted(fake_ai: FakeAI) -> None:
+def test_raw_newlines_inside_answer_strings_are_accepted(scripted_ai: ScriptedAI) -> None:
     import json
 
     answer = json.dumps(
@@ -160,14 +174,16 @@ def test_raw_newlines_inside_answer_strings_are_accepted(fake_ai: FakeAI) -> Non
             ],
         }
     ).replace("@@", "\n")  # a raw newline inside strings: not strict JSON
-    fake_ai.carousel_reply = lambda _count: Reply(text=answer)
-    outline = asyncio.run(outline_carousel(text_model(), "shipping weekly", 3))
+    scripted_ai.carousel_reply = lambda _count: answer
+    outline = asyncio.run(outline_carousel(scripted_ai.model, "shipping weekly", 3))
     assert [s.title for s in outline.slides] == ["Point 1", "Point 2", "Point 3"]
     assert outline.caption == "Line one.\nLine two."
     assert outline.slides[0].content == "First.\nSecond."
 
 
-def test_an_answer_cut_at_the_token_limit_keeps_its_complete_slides(fake_ai: FakeAI) -> None:
+def test_an_answer_cut_at_the_token_limit_keeps_its_complete_slides(
+    scripted_ai: ScriptedAI,
+) -> None:
     import json
 
     full = json.dumps(
@@ -181,15 +197,18 @@ def test_an_answer_cut_at_the_token_limit_keeps_its_complete_slides(fake_ai: Fak
         }
     )
     cut = full[: full.index('"Point 3"') + 4]  # stops inside the third slide
-    fake_ai.carousel_reply = lambda _count: Reply(text=cut, finish_reason="length")
-    outline = asyncio.run(outline_carousel(text_model(), "shipping weekly", 5))
+    scripted_ai.carousel_reply = lambda _count: cut  # the provider stopped at max_tokens
+    lists_off_the_topic(scripted_ai)
+    outline = asyncio.run(outline_carousel(scripted_ai.model, "shipping weekly", 5))
     titles = [s.title for s in outline.slides]
     assert titles[:2] == ["Point 1", "Point 2"]
     assert len(titles) == 5 and titles[-1] == "Your turn"
     assert outline.name == "Ship weekly"
 
 
-def test_the_sweep_removes_only_old_folders_no_carousel_owns(store: Store, fake_ai: FakeAI) -> None:
+def test_the_sweep_removes_only_old_folders_no_carousel_owns(
+    store: Store, scripted_ai: ScriptedAI
+) -> None:
     import os
     import time
 
@@ -199,7 +218,7 @@ def test_the_sweep_removes_only_old_folders_no_carousel_owns(store: Store, fake_
     plan = _plan(store, slides=2)
 
     async def make() -> None:
-        async for _ in create_carousel(plan, text_model(), SlowImages(0)):  # type: ignore[arg-type]
+        async for _ in create_carousel(plan, scripted_ai.model, SlowImages(0)):  # type: ignore[arg-type]
             pass
 
     asyncio.run(make())

@@ -20,8 +20,8 @@ from socialgen.store.tables import Carousel, Post
 from socialgen.workspaces.service import get_usage
 from tests.carousel_support import CREATE_URL, REGENERATE_URL, create, typed_events
 from tests.conftest import Store
-from tests.generation_support import FakeAI
 from tests.s3_support import Bucket, FaultyS3, free_port
+from tests.scripted_support import ScriptedAI
 
 
 @pytest.fixture
@@ -51,57 +51,56 @@ def rows(store: Store) -> dict[str, int]:
 
 
 def test_a_carousel_keeps_its_files_in_the_bucket_and_serve_streams_them(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI, bucket: Bucket
+    ai_client: TestClient, store: Store, headers: dict[str, str], bucket: Bucket
 ) -> None:
-    carousel = make(client, store, headers, slides=3)
+    carousel = make(ai_client, store, headers, slides=3)
     folder = f"{store.workspace_id}/carousels/{carousel['carouselId']}/"
     urls = [carousel["pdfUrl"], carousel["thumbnailUrl"], *(s["image"] for s in carousel["slides"])]
     assert bucket.objects() == sorted(key_of(url) for url in urls)
     assert all(key.startswith(folder) for key in bucket.objects())
     assert not (store.home / "files").exists()  # nothing on this machine's disk
     for url in urls:
-        response = client.get(url, headers=headers)
+        response = ai_client.get(url, headers=headers)
         assert response.status_code == 200
         assert response.content == bucket.read(key_of(url))
         assert response.headers["cache-control"] == "private, max-age=31536000, immutable"
-    assert client.get(carousel["pdfUrl"]).headers["content-type"].startswith("application/json")
-    assert client.get(carousel["pdfUrl"]).status_code == 401
+    assert ai_client.get(carousel["pdfUrl"]).headers["content-type"].startswith("application/json")
+    assert ai_client.get(carousel["pdfUrl"]).status_code == 401
     missing = carousel["pdfUrl"].replace("carousel-", "carousel-0")
-    assert client.get(missing, headers=headers).status_code == 404
+    assert ai_client.get(missing, headers=headers).status_code == 404
 
 
 def test_with_redirects_on_a_file_is_a_presigned_url_after_the_same_checks(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
     bucket: Bucket,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    carousel = make(client, store, headers)
+    carousel = make(ai_client, store, headers)
     monkeypatch.setenv("SOCIALGEN_FILES_REDIRECT", "1")
     pdf = carousel["pdfUrl"]
-    response = client.get(pdf, headers=headers, follow_redirects=False)
+    response = ai_client.get(pdf, headers=headers, follow_redirects=False)
     assert response.status_code == 307
     location = response.headers["location"]
     assert location.startswith(f"{bucket.endpoint}/{bucket.name}/team/{key_of(pdf)}?")
     assert "X-Amz-Signature=" in location and "X-Amz-Expires=300" in location
     assert httpx.get(location).content == bucket.read(key_of(pdf))
     # Refused before any URL is signed: no key, another workspace, a missing file.
-    assert client.get(pdf, follow_redirects=False).status_code == 401
+    assert ai_client.get(pdf, follow_redirects=False).status_code == 401
     other = {"x-api-key": store.api_key(store.workspace("Other"))}
-    assert client.get(pdf, headers=other, follow_redirects=False).status_code == 403
+    assert ai_client.get(pdf, headers=other, follow_redirects=False).status_code == 403
     gone = pdf.replace("carousel-", "carousel-0")
-    assert client.get(gone, headers=headers, follow_redirects=False).status_code == 404
+    assert ai_client.get(gone, headers=headers, follow_redirects=False).status_code == 404
 
 
 def test_regenerating_and_deleting_work_on_the_bucket(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI, bucket: Bucket
+    ai_client: TestClient, store: Store, headers: dict[str, str], bucket: Bucket
 ) -> None:
-    carousel = make(client, store, headers, slides=3)
+    carousel = make(ai_client, store, headers, slides=3)
     before = bucket.objects()
     bearer = {**headers, "Authorization": f"Bearer {store.token()}"}
-    response = client.post(
+    response = ai_client.post(
         f"{REGENERATE_URL}/{store.workspace_id}",
         headers=bearer,
         json={"carouselId": carousel["carouselId"], "slideIndex": 1, "prompt": "a red bicycle"},
@@ -113,7 +112,7 @@ def test_regenerating_and_deleting_work_on_the_bucket(
     assert key_of(carousel["slides"][1]["image"]) not in after  # the old image went
     assert key_of(data["pdfUrl"]) in after and key_of(carousel["pdfUrl"]) not in after
     assert len(after) == len(before)
-    deleted = client.delete(
+    deleted = ai_client.delete(
         f"/api/v1/ai-conversation/post/{store.workspace_id}/{carousel['postId']}", headers=bearer
     )
     assert deleted.status_code == 200
@@ -121,16 +120,15 @@ def test_regenerating_and_deleting_work_on_the_bucket(
 
 
 def test_a_bucket_refusing_writes_mid_carousel_leaves_nothing(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
     faulty_bucket: tuple[Bucket, FaultyS3],
 ) -> None:
     bucket, proxy = faulty_bucket
     proxy.writes_allowed = 2  # two slide images, then the bucket refuses
     before = rows(store)
-    response = client.post(
+    response = ai_client.post(
         f"{CREATE_URL}/{store.workspace_id}", headers=headers, json={"prompt": "x", "slideCount": 4}
     )
     events = typed_events(response.text)
@@ -144,17 +142,16 @@ def test_a_bucket_refusing_writes_mid_carousel_leaves_nothing(
 
 
 def test_a_bucket_down_at_read_time_is_a_clear_503(
-    client: TestClient,
+    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
     faulty_bucket: tuple[Bucket, FaultyS3],
 ) -> None:
     bucket, proxy = faulty_bucket
-    carousel = make(client, store, headers)
+    carousel = make(ai_client, store, headers)
     proxy.down = True
     started = time.monotonic()
-    response = client.get(carousel["pdfUrl"], headers=headers)
+    response = ai_client.get(carousel["pdfUrl"], headers=headers)
     assert response.status_code == 503
     assert response.json() == {
         "success": False,
@@ -162,14 +159,14 @@ def test_a_bucket_down_at_read_time_is_a_clear_503(
     }
     assert time.monotonic() - started < 15  # a few quick retries, not minutes
     bearer = {**headers, "Authorization": f"Bearer {store.token()}"}
-    regenerated = client.post(
+    regenerated = ai_client.post(
         f"{REGENERATE_URL}/{store.workspace_id}",
         headers=bearer,
         json={"carouselId": carousel["carouselId"], "slideIndex": 0, "prompt": "a boat"},
     )
     assert regenerated.status_code == 503
     proxy.down = False
-    assert client.get(carousel["pdfUrl"], headers=headers).status_code == 200
+    assert ai_client.get(carousel["pdfUrl"], headers=headers).status_code == 200
     assert len(bucket.objects()) == 4  # nothing half-written by the failed regeneration
 
 
@@ -186,11 +183,11 @@ def test_an_unreachable_endpoint_is_a_503_too(
 
 
 def test_the_sweep_removes_abandoned_folders_in_the_bucket_only(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI, bucket: Bucket
+    ai_client: TestClient, store: Store, headers: dict[str, str], bucket: Bucket
 ) -> None:
     from socialgen.carousels.sweep import sweep_orphaned_carousels
 
-    owned = make(client, store, headers)["carouselId"]
+    owned = make(ai_client, store, headers)["carouselId"]
     carousels = f"{store.workspace_id}/carousels"
     abandoned, in_progress = "a" * 32, "b" * 32
     bucket.write(f"{carousels}/{abandoned}/slide-0-1234567890.jpg", b"x")
@@ -204,14 +201,14 @@ def test_the_sweep_removes_abandoned_folders_in_the_bucket_only(
 
 
 def test_the_cli_prints_paths_it_can_open_from_a_local_copy(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI, bucket: Bucket
+    ai_client: TestClient,
+    store: Store,
+    headers: dict[str, str],
+    scripted_ai: ScriptedAI,
+    bucket: Bucket,
 ) -> None:
-    from typer.testing import CliRunner
-
-    from socialgen.cli import app
-
-    carousel = make(client, store, headers)
-    result = CliRunner().invoke(app, ["carousel", "show", carousel["carouselId"]])
+    carousel = make(ai_client, store, headers)
+    result = scripted_ai.invoke(["carousel", "show", carousel["carouselId"]])
     assert result.exit_code == 0, result.output
     line = next(line for line in result.output.splitlines() if line.startswith("PDF:"))
     path = Path(line.removeprefix("PDF:").strip())
@@ -220,8 +217,8 @@ def test_the_cli_prints_paths_it_can_open_from_a_local_copy(
 
 
 def test_nothing_changes_without_a_bucket(
-    client: TestClient, store: Store, headers: dict[str, str], fake_ai: FakeAI, s3_server: str
+    ai_client: TestClient, store: Store, headers: dict[str, str], s3_server: str
 ) -> None:
-    carousel = make(client, store, headers)
+    carousel = make(ai_client, store, headers)
     local = store.home / "files" / key_of(carousel["pdfUrl"])
-    assert client.get(carousel["pdfUrl"], headers=headers).content == local.read_bytes()
+    assert ai_client.get(carousel["pdfUrl"], headers=headers).content == local.read_bytes()

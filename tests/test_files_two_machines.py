@@ -1,6 +1,12 @@
 """Two `socialgen serve` processes as two machines: each its own SOCIALGEN_HOME (its
 own disk), one PostgreSQL database and one bucket (moto's server process). What the
-first one makes, the second lists, serves, regenerates and deletes."""
+first one makes, the second lists, serves, regenerates and deletes.
+
+The one file of carousel tests still on `fake_ai` (the fake OpenAI server): each
+`socialgen serve` is a process of its own, which takes its models from the
+environment only, so the in-process scripted models cannot reach it. Both machines'
+text and image models are the fake server over HTTP, and its `image_delay` is what
+keeps the first machine's carousel in progress while the second one starts."""
 
 from __future__ import annotations
 
