@@ -242,7 +242,6 @@ def serving(app: Any) -> Iterator[LiveServer]:
 
 
 from tests.carousel_support import files_at  # noqa: E402,F401  (folder and bucket)
-from tests.generation_support import fake_ai  # noqa: E402,F401  (a shared fixture)
 from tests.s3_support import bucket, faulty_bucket, s3_server  # noqa: E402,F401
 from tests.scripted_support import (  # noqa: E402,F401  (shared fixtures)
     ai_client,

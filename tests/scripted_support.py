@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from typer.testing import CliRunner, Result
 
+from socialgen.ai.model import ModelError
 from socialgen.drafting.caller import Caller
 from socialgen.events import Event
 from socialgen.runtime import Runtime
@@ -64,6 +65,21 @@ def carousel_outline(count: int) -> dict[str, Any]:
     }
 
 
+PLANS = ("carousel_outline", "calendar_themes")
+
+
+def provider_failure(detail: str = "status 500") -> ModelError:
+    """What the provider layer raises when the provider fails (ai/remote.py's wording)."""
+    return ModelError(f"The AI provider failed: {detail}")
+
+
+def variation_of(call: ScriptedCall) -> str:
+    """The variation a batch's post call asks for (a data value of its prompt)."""
+    found = re.search(r"Style of this version \(([^)]+)\)", call.prompt)
+    assert found is not None, call.prompt
+    return found.group(1)
+
+
 def calendar_themes(count: int) -> dict[str, Any]:
     return {"posts": [{"theme": f"Theme {n}", "angle": f"Angle {n}."} for n in range(1, count + 1)]}
 
@@ -72,6 +88,10 @@ def standard_reply(call: ScriptedCall) -> Reply:
     """A sensible answer to each request the pipeline makes, by its purpose. Tests
     wrap it to change one kind of answer and keep the rest."""
     purpose = call.purpose
+    if purpose in PLANS and call.schema_name is None:
+        # A plan asked as a line list (a small model, or a JSON plan's top-up): one
+        # line off the topic, nothing to keep; the template stands in.
+        return CHAT_TEXT
     if purpose == "intent":
         # The structured rungs want {"intent": ...}; a small model's grammar one word.
         return {"intent": "post"} if call.schema_name == "intent" else "post"
@@ -139,7 +159,7 @@ class ScriptedAI:
     def respond(self, call: ScriptedCall) -> Reply:
         if call.purpose == "intent":
             return {"intent": self.intent} if call.schema_name == "intent" else self.intent
-        if call.purpose == "carousel_outline":
+        if call.purpose == "carousel_outline" and call.schema_name is not None:
             return self.carousel_reply(asked_count(call))
         if call.purpose == "post":
             return self.post_reply(call)

@@ -20,23 +20,7 @@ from socialgen.events import Event
 from socialgen.limits import MAX_SLIDES, MIN_SLIDES
 from tests.carousel_support import counts
 from tests.conftest import Store
-from tests.doubles.scripted_model import Reply, ScriptedCall
-from tests.scripted_support import CHAT_TEXT, ScriptedAI
-
-
-def lists_off_the_topic(ai: ScriptedAI) -> None:
-    """The model answers a carousel's title lists (asked after a short JSON outline,
-    to top it up) with one line off the topic: nothing there to keep. JSON outlines
-    still come from `ai.carousel_reply`. (ScriptedAI sends every carousel_outline
-    call to carousel_reply, lists too, and their prompts say "N more slide titles".)"""
-    respond = ai.respond
-
-    def answer(call: ScriptedCall) -> Reply:
-        if call.purpose == "carousel_outline" and call.schema_name is None:
-            return CHAT_TEXT
-        return respond(call)
-
-    ai.model.responder = answer
+from tests.scripted_support import ScriptedAI
 
 
 @pytest.mark.parametrize("count", range(MIN_SLIDES, MAX_SLIDES + 1))
@@ -57,7 +41,6 @@ def test_a_short_answer_is_filled_and_junk_replaced(scripted_ai: ScriptedAI) -> 
             {"title": "See https://spam.example", "text": "x", "image_prompt": "x"},
         ],
     }
-    lists_off_the_topic(scripted_ai)
     outline = asyncio.run(outline_carousel(scripted_ai.model, "shipping weekly", 4))
     assert outline.slides[0].title == "Good one"
     assert len(outline.slides) == 4
@@ -198,7 +181,6 @@ def test_an_answer_cut_at_the_token_limit_keeps_its_complete_slides(
     )
     cut = full[: full.index('"Point 3"') + 4]  # stops inside the third slide
     scripted_ai.carousel_reply = lambda _count: cut  # the provider stopped at max_tokens
-    lists_off_the_topic(scripted_ai)
     outline = asyncio.run(outline_carousel(scripted_ai.model, "shipping weekly", 5))
     titles = [s.title for s in outline.slides]
     assert titles[:2] == ["Point 1", "Point 2"]

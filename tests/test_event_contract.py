@@ -29,14 +29,8 @@ from tests.carousel_support import CREATE_URL, typed_events
 from tests.conftest import Store
 from tests.doubles.scripted_model import Streamed
 from tests.event_examples import EXAMPLES
-from tests.generation_support import (
-    CHAT_TEXT,
-    POST_TEXT,
-    SseEvent,
-    check_contract,
-    parse_sse,
-)
-from tests.scripted_support import ScriptedAI
+from tests.generation_support import SseEvent, check_contract, parse_sse
+from tests.scripted_support import CHAT_TEXT, POST_TEXT, ScriptedAI
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "http-api.md"

@@ -2,11 +2,11 @@
 own disk), one PostgreSQL database and one bucket (moto's server process). What the
 first one makes, the second lists, serves, regenerates and deletes.
 
-The one file of carousel tests still on `fake_ai` (the fake OpenAI server): each
-`socialgen serve` is a process of its own, which takes its models from the
-environment only, so the in-process scripted models cannot reach it. Both machines'
-text and image models are the fake server over HTTP, and its `image_delay` is what
-keeps the first machine's carousel in progress while the second one starts."""
+The one file of carousel tests on the fake OpenAI server: each `socialgen serve` is a
+process of its own, which takes its models from the environment only, so the
+in-process scripted models cannot reach it. Both machines' text and image models are
+the fake server over HTTP, and its `image_delay` is what keeps the first machine's
+carousel in progress while the second one starts."""
 
 from __future__ import annotations
 
@@ -26,8 +26,9 @@ from sqlalchemy import create_engine, text
 
 from socialgen.config import normalise_database_url
 from tests.carousel_support import CREATE_URL, REGENERATE_URL, typed_events
-from tests.generation_support import FakeAI
+from tests.fakes.openai_server import FakeOpenAI, Reply
 from tests.s3_support import Bucket, free_port, wait_for_port
+from tests.scripted_support import carousel_outline
 
 PG_URL = os.environ.get("SOCIALGEN_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 POSTS = "/api/v1/ai-conversation"
@@ -96,18 +97,38 @@ def credentials(pg_url: str, home: Path, monkeypatch: pytest.MonkeyPatch) -> tup
     return ids, {"x-api-key": key, "Authorization": f"Bearer {token}"}
 
 
+SLIDES = 4
+
+
+def outline_of_four(body: dict[str, Any]) -> Reply:
+    """Every request the carousel makes of a capable model is its outline (a
+    json_schema answer named carousel_outline): both machines ask for 4 slides."""
+    response_format = body.get("response_format") or {}
+    assert response_format.get("json_schema", {}).get("name") == "carousel_outline", body
+    return Reply.json(carousel_outline(SLIDES))
+
+
+@pytest.fixture
+def provider(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
+    """The text and image provider both machines inherit through the environment."""
+    with FakeOpenAI(responder=outline_of_four) as server:
+        for name, value in server.env().items():
+            monkeypatch.setenv(name, value)
+        yield server
+
+
 def test_a_carousel_made_on_one_machine_is_served_changed_and_deleted_on_another(
     tmp_path: Path,
     pg_url: str,
     bucket: Bucket,
-    fake_ai: FakeAI,
+    provider: FakeOpenAI,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     workspace_id, headers = credentials(pg_url, tmp_path / "setup", monkeypatch)
     # Slow images, so the second machine starts (and sweeps the bucket) while the
     # first is still making the carousel: it must leave that carousel alone.
-    monkeypatch.setattr(fake_ai.server, "image_delay", 5.0)
-    images = fake_ai.server.env()["SOCIALGEN_API_BASE"]
+    monkeypatch.setattr(provider, "image_delay", 5.0)
+    images = provider.env()["SOCIALGEN_API_BASE"]
     env = {
         **os.environ,
         "SOCIALGEN_DATABASE_URL": pg_url,
@@ -121,7 +142,7 @@ def test_a_carousel_made_on_one_machine_is_served_changed_and_deleted_on_another
 
         def make() -> None:
             with first.http(headers) as http:
-                body = {"prompt": "x", "slideCount": 4}
+                body = {"prompt": "x", "slideCount": SLIDES}
                 response = http.post(f"{CREATE_URL}/{workspace_id}", json=body, timeout=120)
                 made.append(response.text)
 

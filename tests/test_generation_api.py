@@ -4,7 +4,6 @@ fake provider behind litellm (`fake_ai`)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -12,15 +11,15 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func
 from sqlmodel import select
 
-from socialgen.ai.model import ModelError
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Message, Post, PostStatus, PostVersion
 from socialgen.workspaces.service import get_usage, set_post_quota
 from tests.conftest import Store
 from tests.doubles.scripted_model import CutOff, Reply, ScriptedCall, Streamed
+from tests.fakes.openai_server import FakeOpenAI
 from tests.fakes.openai_server import Reply as WireReply
-from tests.generation_support import FakeAI, SseEvent, check_contract, names, parse_sse
-from tests.scripted_support import CHAT_TEXT, POST_TEXT, ScriptedAI
+from tests.generation_support import SseEvent, check_contract, names, parse_sse
+from tests.scripted_support import CHAT_TEXT, POST_TEXT, ScriptedAI, provider_failure, variation_of
 
 BASE = "/api/v1/ai-conversation"
 VARIATIONS = ["Story-driven", "Educational", "Thought-provoking", "Actionable", "Conversational"]
@@ -49,18 +48,6 @@ def count(store: Store, model: Any) -> int:
 def posts_used(store: Store) -> int:
     with read_session(store.engine) as session:
         return get_usage(session, store.workspace_id).posts_used
-
-
-def provider_failure(detail: str = "status 500") -> ModelError:
-    """What the provider layer raises when the provider fails (ai/remote.py's wording)."""
-    return ModelError(f"The AI provider failed: {detail}")
-
-
-def variation_of(call: ScriptedCall) -> str:
-    """The variation a batch's post call asks for (a data value of its prompt)."""
-    found = re.search(r"Style of this version \(([^)]+)\)", call.prompt)
-    assert found is not None, call.prompt
-    return found.group(1)
 
 
 def only(events: list[SseEvent], name: str) -> SseEvent:
@@ -285,14 +272,16 @@ def test_a_provider_timeout_is_an_error_event(
     client: TestClient,
     store: Store,
     headers: dict[str, str],
-    fake_ai: FakeAI,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """On the wire (fake provider behind litellm): the timeout is litellm's, the
-    `timeout` setting handed to it by ai/remote.py; no layer above it times out."""
-    monkeypatch.setenv("SOCIALGEN_TIMEOUT", "0.5")
-    fake_ai.post_reply = lambda _p: WireReply(text=POST_TEXT, first_delay=3)
-    events = stream(client, f"generate-post/{store.workspace_id}", headers, {"userInput": "x"})
+    """On the wire (the fake OpenAI server behind litellm): the timeout is litellm's,
+    the `timeout` setting handed to it by ai/remote.py; no layer above it times out."""
+    slow = FakeOpenAI(responder=lambda _body: WireReply(text=POST_TEXT, first_delay=3))
+    with slow:
+        for name, value in slow.env().items():  # the configured provider: this server
+            monkeypatch.setenv(name, value)
+        monkeypatch.setenv("SOCIALGEN_TIMEOUT", "0.5")
+        events = stream(client, f"generate-post/{store.workspace_id}", headers, {"userInput": "x"})
     assert names(events) == ["error"]
     assert "Timeout" in events[0].data["message"]
     assert count(store, Post) == 0

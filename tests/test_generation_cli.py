@@ -9,7 +9,6 @@ checked against SPEC.md's event contract exactly as the SSE versions are.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
@@ -17,14 +16,13 @@ import sqlalchemy as sa
 from sqlmodel import SQLModel, col, select
 from typer.testing import Result
 
-from socialgen.ai.model import ModelError
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Message, Post, PostStatus, PostVersion
 from socialgen.workspaces.service import get_usage, set_post_quota
 from tests.conftest import Store
 from tests.doubles.scripted_model import Reply, ScriptedCall
 from tests.generation_support import SseEvent, check_contract, names
-from tests.scripted_support import CHAT_TEXT, POST_TEXT, ScriptedAI
+from tests.scripted_support import CHAT_TEXT, POST_TEXT, ScriptedAI, provider_failure, variation_of
 
 VARIATIONS = ["Story-driven", "Educational", "Thought-provoking", "Actionable", "Conversational"]
 QUESTIONS = ["Who is it for?", "What changed?", "Any numbers?"]
@@ -34,11 +32,6 @@ TOPIC = "why small teams ship weekly"
 # --------------------------------------------------------------------------- helpers
 # click >= 8.2 keeps stdout and stderr apart (result.stdout / result.stderr) and
 # result.output interleaves both.
-
-
-def provider_failure(detail: str = "status 500") -> ModelError:
-    """What the provider layer raises when the provider fails (ai/remote.py's wording)."""
-    return ModelError(f"The AI provider failed: {detail}")
 
 
 def no_traceback(result: Result) -> None:
@@ -104,13 +97,6 @@ def snapshot(store: Store) -> dict[str, list[str]]:
             table.name: sorted(repr(tuple(row)) for row in connection.execute(sa.select(table)))
             for table in SQLModel.metadata.sorted_tables
         }
-
-
-def variation_of(call: ScriptedCall) -> str:
-    """The variation a batch's post call asks for (a data value of its prompt)."""
-    found = re.search(r"Style of this version \(([^)]+)\)", call.prompt)
-    assert found is not None, call.prompt
-    return found.group(1)
 
 
 def variation_reply(call: ScriptedCall) -> Reply:

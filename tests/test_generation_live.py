@@ -14,8 +14,8 @@ from socialgen.store.tables import Post
 from socialgen.workspaces.service import get_usage
 from tests.conftest import LiveServer, Store
 from tests.doubles.scripted_model import Streamed
-from tests.generation_support import POST_TEXT, check_contract, parse_sse
-from tests.scripted_support import ScriptedAI
+from tests.generation_support import check_contract, parse_sse
+from tests.scripted_support import POST_TEXT, ScriptedAI
 
 BASE = "/api/v1/ai-conversation"
 

@@ -31,7 +31,7 @@ from socialgen.workspaces.quota_reconcile import reconcile_abandoned
 from socialgen.workspaces.service import get_usage
 from tests.conftest import Store
 from tests.fakes.openai_server import FakeOpenAI, Reply
-from tests.generation_support import POST_TEXT
+from tests.scripted_support import POST_TEXT
 
 BASE = "/api/v1/ai-conversation"
 LEASE_SECONDS = 2.0

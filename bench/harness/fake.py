@@ -4,6 +4,7 @@ a paced responder, and llama-cpp-python's own server on the embedded GGUF."""
 from __future__ import annotations
 
 import argparse
+import re
 import threading
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -60,6 +61,9 @@ def post_text(chars: int) -> str:
     return text + "." * (chars - len(text))
 
 
+_PLAN_COUNT = re.compile(r"\b(\d+) LinkedIn posts\b")  # "Plan 7 LinkedIn posts"
+
+
 class PacedResponder:
     """The fake provider's answers for a bench: post-writing requests at a fixed pace
     (their arrival times recorded), every side request (intent, questions, a
@@ -75,15 +79,18 @@ class PacedResponder:
     def __call__(self, body: dict[str, Any]) -> Any:
         prompt = last_user_message(body)
         if wants_json(body):
-            if prompt.startswith("Decide what the user wants"):
+            # Structured requests by the schema's name (json_schema is the first rung).
+            name = (body["response_format"].get("json_schema") or {}).get("name")
+            if name == "intent":
                 return Reply.json({"intent": "post"})
-            if prompt.startswith("Plan ") and "content calendar" in prompt:
-                count = int(prompt.split()[1])
+            if name == "calendar_themes":
+                count = int(_PLAN_COUNT.search(prompt).group(1))  # type: ignore[union-attr]
                 themes = [
                     {"theme": f"Theme {n}", "angle": f"Angle {n}."} for n in range(1, count + 1)
                 ]
                 return Reply.json({"posts": themes})
             return Reply.json({"questions": ["Who is it for?", "What changed?", "Any numbers?"]})
+        # Free text: on the wire only the prompt tells a post from a chat answer.
         if prompt.startswith(POST_PREFIXES):
             with self._lock:
                 self.arrivals.append(time.monotonic())
