@@ -45,7 +45,7 @@ from typing import Any
 # isort: off
 # The harness first: it puts the repository (and so `tests`) on sys.path.
 from harness import REPO as ROOT, Samples, Table, bench_env, bench_home, environ, machine_line
-from harness.fake import FakeOpenAI, LlamaServer
+from harness.fake import FakeOpenAI, LlamaServer, json_object_answers
 
 # isort: on
 
@@ -141,11 +141,7 @@ def provider(name: str) -> Iterator[None]:
             with LlamaServer() as server, environ(server.env(small=name == "llama-server")):
                 yield
         elif name == "json-object":
-            from tests.generation_support import FakeAI
-
-            with FakeOpenAI() as fake:
-                ai = FakeAI(server=fake)
-                fake.responder = ai.respond
+            with FakeOpenAI(responder=json_object_answers) as fake:
                 fake.refused_formats = {"json_schema"}
                 with environ(fake.env()):
                     yield

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 
-from socialgen.ai.model import Message
+from socialgen.ai.model import Chunk, Message, StreamCut
 from socialgen.drafting import persist, quota
 from socialgen.drafting.caller import Caller
 from socialgen.drafting.fanout import Emit
@@ -30,7 +30,7 @@ from socialgen.workspaces.usage import reserve_posts
 from tests.conftest import Store
 from tests.doubles.scripted_model import ScriptedModel
 from tests.scripted_support import caller as script_caller
-from tests.scripted_support import run
+from tests.scripted_support import run, standard_reply
 
 
 def used(store: Store) -> int:
@@ -161,6 +161,56 @@ def test_a_small_model_gets_the_short_post_prompt_with_the_topic_first_and_last(
             assert "Style of this version" not in call.prompt
         else:
             assert "Style of this version" in call.prompt
+
+
+class OneAnswerAtATime(ScriptedModel):
+    """As llama_cpp.server answers by default: a running answer is cut short (a
+    StreamCut) as soon as another request is in flight; `always` cuts even a lone one."""
+
+    def __init__(self, *, always: bool = False) -> None:
+        super().__init__(responder=standard_reply)
+        self.always = always
+        self.active = 0
+        self.cuts = 0
+
+    async def stream(  # type: ignore[override]
+        self, messages: list[Message], **options: Any
+    ) -> AsyncIterator[Chunk]:
+        self.active += 1
+        try:
+            async for chunk in super().stream(messages, **options):
+                if self.always or self.active > 1:
+                    self.cuts += 1
+                    raise StreamCut("The AI provider failed: the stream ended before a finish")
+                yield chunk
+        finally:
+            self.active -= 1
+
+
+def test_drafts_a_one_at_a_time_server_cut_are_written_again_alone(store: Store) -> None:
+    model = OneAnswerAtATime()
+    plan = prepare_batch(script_caller(store), BatchRequest(userInput="why small teams ship"))
+    events = run(run_batch(plan, model))
+
+    done = [e for e in events if e.name == "batch_complete"][-1].data
+    assert done["summary"] == {"total": 5, "generated": 5, "failed": 0}
+    # Started together, the first four were cut by those after them; each was then
+    # written again alone, after the fifth had finished.
+    assert model.cuts == 4
+    assert len(model.calls_for_purpose("post")) == 5 + 4
+    assert [e.data["status"] for e in events if e.name == "batch_progress"].count("failed") == 0
+    assert used(store) == 5
+
+
+def test_a_draft_cut_even_alone_fails_with_its_message_and_is_refunded(store: Store) -> None:
+    model = OneAnswerAtATime(always=True)
+    plan = prepare_batch(script_caller(store), BatchRequest(userInput="why small teams ship"))
+    events = run(run_batch(plan, model))
+
+    failed = [e.data for e in events if e.name == "batch_progress" and e.data["status"] == "failed"]
+    assert len(failed) == 5 and "before a finish" in failed[0]["error"]
+    assert len(model.calls_for_purpose("post")) == 10  # each draft tried twice, no more
+    assert used(store) == 0
 
 
 BAKERY = "running a bakery as a solo founder"

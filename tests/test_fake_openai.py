@@ -409,3 +409,30 @@ def test_close_stops_the_server() -> None:
         assert httpx.get(url, timeout=TIMEOUT).status_code == 200
     with pytest.raises(httpx.ConnectError):
         httpx.get(url, timeout=TIMEOUT)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(text="abcdefghijklmnop", chunk_chars=4, cut_after=2),  # the connection drops
+        Reply(text="abcdefgh", finish_reason=None),  # [DONE] with no finish (llama_cpp.server)
+    ],
+    ids=["dropped", "no-finish-reason"],
+)
+def test_the_remote_model_calls_a_cut_answer_a_stream_cut(
+    fake: FakeOpenAI, reply: Reply, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ai/remote.py: a stream that ends without a finish reason is a StreamCut (the
+    batch writes that draft again, alone); any other failure is a plain ModelError."""
+    from socialgen.ai.model import ModelError, StreamCut, complete
+    from socialgen.ai.remote import LiteLLMModel
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")
+    model = LiteLLMModel(f"openai/{fake.model}", api_base=fake.base_url, timeout=10)
+    ask = [{"role": "user", "content": "hi"}]
+    fake.script(reply, Reply(status=500, text="boom"))
+    with pytest.raises(StreamCut):
+        asyncio.run(complete(model, ask))
+    with pytest.raises(ModelError) as failed:
+        asyncio.run(complete(model, ask))
+    assert not isinstance(failed.value, StreamCut)

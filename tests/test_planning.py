@@ -97,14 +97,21 @@ def test_a_json_top_up_with_nothing_usable_is_asked_once_as_a_list() -> None:
         if call.schema_name == "carousel_outline":
             return slides("Ship small", "Review daily") if len(model.calls) == 1 else "no JSON"
         if call.purpose == "carousel_outline":  # the outline as a list of titles
-            return "Ship small\nRelease weekly on Friday\nMeasure shipping lead time\n"
+            # The prompt's list echoed (seen from SmolLM2-135M), then two new titles.
+            return (
+                "Ship small; Review daily\nShip small\nRelease weekly on Friday\n"
+                "Measure shipping lead time\n"
+            )
         assert call.purpose == "carousel_slide_text", call.purpose
         return "It keeps every change small enough to ship weekly."
 
     model = ScriptedModel(responder=answer)
     outline = asyncio.run(outline_carousel(model, "why small teams ship weekly", 4))
     assert [s.source for s in outline.slides] == ["model"] * 4
-    assert outline.slides[2].title == "Release weekly on Friday"
+    assert [s.title for s in outline.slides[2:]] == [
+        "Release weekly on Friday",
+        "Measure shipping lead time",
+    ]
     listed = [c for c in model.calls_for_purpose("carousel_outline") if c.schema_name is None]
     assert len(listed) == 1 and "Ship small; Review daily" in listed[0].prompt
     assert listed[0].output is not None and listed[0].output.grammar is not None

@@ -30,6 +30,7 @@ __all__ = [
     "PacedResponder",
     "Reply",
     "add_pace_options",
+    "json_object_answers",
     "last_user_message",
     "litellm_stream",
     "pace_line",
@@ -62,6 +63,31 @@ def post_text(chars: int) -> str:
 
 
 _PLAN_COUNT = re.compile(r"\b(\d+) LinkedIn posts\b")  # "Plan 7 LinkedIn posts"
+
+
+# The json_object rung writes the schema into the prompt: "... an? NAME matching ...".
+_SCHEMA_IN_PROMPT = re.compile(r"JSON object only, no other text: an? (\w+) matching")
+_SLIDE_COUNT = re.compile(r"\b(\d+) slides\b")
+
+
+def json_object_answers(body: dict[str, Any]) -> Reply:
+    """A provider that answers json_object requests with well-formed JSON for the
+    schema the ladder names (the json-object provider of bench/quality.py: there,
+    every plan should be the model's) and free text with a short post."""
+    from tests.scripted_support import POST_TEXT, QUESTIONS, calendar_themes, carousel_outline
+
+    found = _SCHEMA_IN_PROMPT.search(last_user_message(body)) if wants_json(body) else None
+    name = found.group(1) if found else None
+    prompt = last_user_message(body)
+    if name == "intent":
+        return Reply.json({"intent": "post"})
+    if name == "questions":
+        return Reply.json({"questions": QUESTIONS})
+    if name == "carousel_outline":
+        return Reply.json(carousel_outline(int(_SLIDE_COUNT.search(prompt).group(1))))  # type: ignore[union-attr]
+    if name == "calendar_themes":
+        return Reply.json(calendar_themes(int(_PLAN_COUNT.search(prompt).group(1))))  # type: ignore[union-attr]
+    return Reply(text=POST_TEXT)
 
 
 class PacedResponder:

@@ -65,6 +65,12 @@ class ModelError(SocialgenError):
     status_code = 502
 
 
+class StreamCut(ModelError):
+    """The provider ended an answer before it was finished (no finish reason). A local
+    server that answers one request at a time (llama_cpp.server's default) does this
+    to a running answer when another request arrives."""
+
+
 class FormatRefused(ModelError):
     """The provider refused the requested output format (response_format or grammar):
     the caller asks again in a plainer one."""

@@ -7,7 +7,7 @@ import os
 from collections.abc import AsyncIterator
 from typing import Any
 
-from socialgen.ai.model import Chunk, FormatRefused, Message, ModelError, Output
+from socialgen.ai.model import Chunk, FormatRefused, Message, ModelError, Output, StreamCut
 from socialgen.config.provider_keys import key_for, provider_prefix
 
 _warmed = False
@@ -89,6 +89,8 @@ class LiteLLMModel:
                 message = message.replace(api_key, "[stored key]")
             if refuses_format(error, output):
                 raise FormatRefused(message) from error
+            if was_cut(error):
+                raise StreamCut(message) from error
             raise ModelError(message) from error
 
 
@@ -134,6 +136,13 @@ def refuses_format(error: Exception, output: Output | None) -> bool:
         return False
     text = str(error).lower()
     return any(word in text for word in _FORMAT_WORDS)
+
+
+def was_cut(error: Exception) -> bool:
+    """litellm's word for a stream that ended without a finish reason."""
+    return type(error).__name__ == "MidStreamFallbackError" or (
+        "ended before a finish_reason" in str(error)
+    )
 
 
 def describe_error(error: Exception) -> str:

@@ -222,7 +222,7 @@ async def _line_items(
         if len(items) == wanted:
             break
         key = same_key(line)
-        if key in taken or not spec.usable_title(line):
+        if repeats(key, taken) or not spec.usable_title(line):
             continue
         # One after another: a small model runs on one local server or in-process,
         # and llama_cpp.server cuts a running request short when another arrives.
@@ -231,6 +231,12 @@ async def _line_items(
             taken.add(key)
             items.append(item)
     return items
+
+
+def repeats(key: str, taken: set[str]) -> bool:
+    """A line that is, or contains, an item already planned: a top-up that echoes its
+    prompt's list ("Ship small; Review daily") adds nothing new."""
+    return any(title in key for title in taken)
 
 
 def named(titles: Sequence[str]) -> str:
