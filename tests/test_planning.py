@@ -191,3 +191,12 @@ def test_a_small_models_list_top_up_still_short_asks_the_first_question_again() 
     assert {t.source for t in planned} == {"model"}
     first, top_up, again = (call.prompt for call in model.calls)
     assert "Sourdough at dawn" in top_up and again == first
+
+
+def test_a_line_repeats_a_planned_item_only_as_whole_words() -> None:
+    from socialgen.drafting.planning import repeats
+
+    assert repeats("ship small; review daily", {"ship small"})  # the list echoed
+    assert repeats("review daily", {"ship small", "review daily"})
+    assert not repeats("shipping weekly", {"ship"})  # a word that starts the same
+    assert not repeats("hire slowly", {"ship small"})

@@ -234,9 +234,10 @@ async def _line_items(
 
 
 def repeats(key: str, taken: set[str]) -> bool:
-    """A line that is, or contains, an item already planned: a top-up that echoes its
-    prompt's list ("Ship small; Review daily") adds nothing new."""
-    return any(title in key for title in taken)
+    """A line that is, or contains (whole words), an item already planned: a top-up
+    that echoes its prompt's list ("Ship small; Review daily") adds nothing new."""
+    words = f" {re.sub(r'[^a-z0-9]+', ' ', key)} "
+    return any(f" {re.sub(r'[^a-z0-9]+', ' ', title).strip()} " in words for title in taken)
 
 
 def named(titles: Sequence[str]) -> str:
