@@ -172,7 +172,7 @@ class ScriptedAI:
         return self.model.calls
 
     def post_calls(self) -> list[ScriptedCall]:
-        return self.model.calls_for_purpose("post")
+        return self.model.calls_for("post")
 
     def runtime(self) -> Runtime:
         return Runtime(text_model=self.model, image_model=self.images)

@@ -142,7 +142,7 @@ def test_multipart_with_articles_as_a_comma_separated_string(
         ("article", "complete"),
     ]
     assert events[-1].data["summary"]["generated"] == 7
-    plan_request = scripted_ai.model.calls_for_purpose("calendar_themes")[0]
+    plan_request = scripted_ai.model.calls_for("calendar_themes")[0]
     assert "release every week" in plan_request.prompt  # grounded in the article
 
 

@@ -88,7 +88,7 @@ def test_a_calendar_from_a_video_s_captions(
     assert processing == [("youtube", "extracting"), ("youtube", "complete")]
     assert events[-1].name == "calendar_complete", events[-1]
     assert events[-1].data["summary"]["generated"] == 7
-    plan = scripted_ai.model.calls_for_purpose("calendar_themes")[0]
+    plan = scripted_ai.model.calls_for("calendar_themes")[0]
     assert "waiting is expensive" in plan.prompt  # grounded in the captions
 
 

@@ -150,7 +150,7 @@ def test_a_small_model_gets_the_short_post_prompt_with_the_topic_first_and_last(
     plan = prepare_batch(script_caller(store), BatchRequest(userInput=topic))
     run(run_batch(plan, scripted_model))
 
-    posts = scripted_model.calls_for_purpose("post")
+    posts = scripted_model.calls_for("post")
     assert len(posts) == 5
     for call in posts:
         system = call.messages[0]["content"]
@@ -197,7 +197,7 @@ def test_drafts_a_one_at_a_time_server_cut_are_written_again_alone(store: Store)
     # Started together, the first four were cut by those after them; each was then
     # written again alone, after the fifth had finished.
     assert model.cuts == 4
-    assert len(model.calls_for_purpose("post")) == 5 + 4
+    assert len(model.calls_for("post")) == 5 + 4
     assert [e.data["status"] for e in events if e.name == "batch_progress"].count("failed") == 0
     assert used(store) == 5
 
@@ -209,7 +209,7 @@ def test_a_draft_cut_even_alone_fails_with_its_message_and_is_refunded(store: St
 
     failed = [e.data for e in events if e.name == "batch_progress" and e.data["status"] == "failed"]
     assert len(failed) == 5 and "before a finish" in failed[0]["error"]
-    assert len(model.calls_for_purpose("post")) == 10  # each draft tried twice, no more
+    assert len(model.calls_for("post")) == 10  # each draft tried twice, no more
     assert used(store) == 0
 
 

@@ -87,7 +87,7 @@ def test_chat_answers_a_question_and_keeps_the_conversation(
     again = only(events, "chat_response").data
     assert again["conversationId"] == final["conversationId"]
     assert len(again["conversationHistory"]) == 4
-    last_chat = scripted_ai.model.calls_for_purpose("chat")[-1]
+    last_chat = scripted_ai.model.calls_for("chat")[-1]
     contents = [m["content"] for m in last_chat.messages]
     assert "What is a hook?" in contents and CHAT_TEXT in contents
 

@@ -329,7 +329,7 @@ def test_interactive_chat_keeps_one_conversation(store: Store, scripted_ai: Scri
         ("assistant", "Answer to second question."),
     ]
     # The second question went to the model with the first exchange as history.
-    chats = scripted_ai.model.calls_for_purpose("chat")
+    chats = scripted_ai.model.calls_for("chat")
     assert [m["content"] for m in chats[-1].messages[1:]] == [
         "first question",
         "Answer to first question.",

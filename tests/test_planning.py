@@ -112,7 +112,7 @@ def test_a_json_top_up_with_nothing_usable_is_asked_once_as_a_list() -> None:
         "Release weekly on Friday",
         "Measure shipping lead time",
     ]
-    listed = [c for c in model.calls_for_purpose("carousel_outline") if c.schema_name is None]
+    listed = [c for c in model.calls_for("carousel_outline") if c.schema_name is None]
     assert len(listed) == 1 and "Ship small; Review daily" in listed[0].prompt
     assert listed[0].output is not None and listed[0].output.grammar is not None
 

@@ -320,6 +320,6 @@ def test_a_calendar_service_run_with_the_model_passed_in(
 
     assert names(events)[0] == "generation_started"
     assert only(events, "calendar_complete")["summary"]["generated"] == 7
-    day_prompts = scripted_model.calls_for_purpose("post")
+    day_prompts = scripted_model.calls_for("post")
     assert len(day_prompts) == 7
     assert posts_used(store) == 7

@@ -113,8 +113,9 @@ class ScriptedModel:
     def queue(self, *replies: Reply) -> None:
         self.replies.extend(replies)
 
-    def calls_for(self, schema_name: str) -> list[ScriptedCall]:
-        return [call for call in self.calls if call.schema_name == schema_name]
+    def calls_for(self, purpose: str) -> list[ScriptedCall]:
+        """The calls made for `purpose` ("post", "intent", "carousel_outline" ...)."""
+        return [call for call in self.calls if call.purpose == purpose]
 
     async def stream(
         self,
@@ -151,9 +152,6 @@ class ScriptedModel:
     def _pieces(self, text: str) -> Iterator[str]:
         for start in range(0, len(text), self.chunk_chars):
             yield text[start : start + self.chunk_chars]
-
-    def calls_for_purpose(self, purpose: str) -> list[ScriptedCall]:
-        return [call for call in self.calls if call.purpose == purpose]
 
     def _reply(self, call: ScriptedCall) -> str | Exception | CutOff | Streamed:
         if self.replies:
