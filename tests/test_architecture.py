@@ -57,7 +57,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("drafting core", frozenset({"drafting"})),
     # Domain services the core and the slices build on: drafting/persist.py saves
     # through posts and workspaces.usage; plans read styles.guide; auth checks roles.
-    ("domain services", frozenset({"posts", "styles", "workspaces", "auth"})),
+    ("domain services", frozenset({"posts", "styles", "workspaces", "auth", "insights"})),
     ("gateways", frozenset({"ai", "sources", "render", "files", "images"})),
     (
         "foundation",

@@ -131,6 +131,7 @@ def _store(
             session.add(
                 MetricSnapshot(
                     publication_id=publication_id,
+                    post_id=post_id,
                     taken_at=now,
                     likes=counts.likes,
                     reposts=counts.reposts,

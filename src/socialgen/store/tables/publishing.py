@@ -115,18 +115,35 @@ class Publication(SQLModel, table=True):
 
 
 class MetricSnapshot(SQLModel, table=True):
-    """Counts read back from the network at one moment: a series, newest last."""
+    """Counts read back from the network at one moment: a series, newest last.
+
+    A snapshot belongs to a post, and to the publication it was read from when there is
+    one; history imported from a file (`posts import` of published posts) has none.
+    """
 
     __tablename__ = "metric_snapshot"
-    __table_args__ = (Index("ix_metric_snapshot_publication_taken", "publication_id", "taken_at"),)
+    __table_args__ = (
+        Index("ix_metric_snapshot_publication_taken", "publication_id", "taken_at"),
+        Index("ix_metric_snapshot_post_taken", "post_id", "taken_at"),
+    )
 
     id: str = Field(default_factory=new_id, primary_key=True, max_length=64)
-    publication_id: str = Field(
+    publication_id: str | None = Field(
+        default=None,
         sa_column=Column(
-            String(64), ForeignKey("publication.id", ondelete="CASCADE"), nullable=False
-        )
+            String(64), ForeignKey("publication.id", ondelete="CASCADE"), nullable=True
+        ),
+    )
+    post_id: str | None = Field(
+        default=None,
+        sa_column=Column(
+            String(64),
+            ForeignKey("post.id", ondelete="CASCADE", name="fk_metric_snapshot_post_id"),
+            nullable=True,
+        ),
     )
     taken_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     likes: int = Field(default=0)
     reposts: int = Field(default=0)
     comments: int = Field(default=0)
+    impressions: int | None = Field(default=None)
