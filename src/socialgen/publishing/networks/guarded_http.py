@@ -30,7 +30,7 @@ from requests.adapters import HTTPAdapter
 from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 
 from socialgen.errors import BadRequest
-from socialgen.publishing.networks.base import PublishError
+from socialgen.publishing.networks.base import PublishError, brief
 from socialgen.sources.guard import Destination, UrlNotAllowed, destination
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
@@ -92,7 +92,8 @@ class GuardedTransport(httpx.BaseTransport):
         response = self._send(request, target)
         if response.status_code in REDIRECT_STATUSES:
             response.close()
-            raise _redirect_refused(self.network, target.host, response.status_code)
+            location = response.headers.get("location", "")
+            raise _redirect_refused(self.network, target.host, response.status_code, location)
         return response
 
     def close(self) -> None:
@@ -135,8 +136,9 @@ class GuardedAdapter(HTTPAdapter):
 
         response = send(request) if target.is_ip_literal else self._pinned(request, target, send)
         if response.status_code in REDIRECT_STATUSES:
+            location = response.headers.get("location", "")
             response.close()
-            raise _redirect_refused(self.network, target.host, response.status_code)
+            raise _redirect_refused(self.network, target.host, response.status_code, location)
         return response
 
     def build_connection_pool_key_attributes(
@@ -200,10 +202,12 @@ def _checked(network: str, url: str, unreachable: Callable[[str], Exception]) ->
         raise unreachable(f"{network}: {exc.message}") from None
 
 
-def _redirect_refused(network: str, host: str, status: int) -> GuardRefused:
+def _redirect_refused(network: str, host: str, status: int, location: str) -> GuardRefused:
+    # Where it points helps the user give the right address; nothing from there is read.
+    where = f" to {brief(location, 120)}" if location.strip() else ""
     return GuardRefused(
-        f"{network}: {host} answered {status} with a redirect: redirect refused "
-        "(credentials go only to the server that was checked; give its own address)"
+        f"{network}: {host} redirects{where} ({status}): redirect refused; credentials "
+        "go only to the server that was checked, so give the server's own address"
     )
 
 
