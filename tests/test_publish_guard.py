@@ -270,3 +270,26 @@ def test_a_host_that_does_not_resolve_is_a_connection_failure(
     monkeypatch.setattr(guard, "resolve", no_such_host)
     with guarded_httpx("Test") as client, pytest.raises(httpx.ConnectError, match="resolve"):
         client.get("https://pds.example/")
+
+
+def test_network_clients_are_built_only_the_guarded_way() -> None:
+    """A client made by hand (a future history pull, say) would bypass the guard: every
+    client in publishing/ comes from guarded_http.py (atproto's through guarded_client)."""
+    import re
+    from pathlib import Path
+
+    import socialgen.publishing as publishing
+
+    by_hand = re.compile(
+        r"httpx\.(Client|AsyncClient|get|post|put|request|stream)\(|requests\.(Session|get|post|"
+        r"put|request)\(|\bClient\(base_url=(?!service_url, request=request)"
+    )
+    root = Path(publishing.__file__).parent
+    found = [
+        f"{path.relative_to(root)}:{number}"
+        for path in sorted(root.rglob("*.py"))
+        if path.name != "guarded_http.py"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if by_hand.search(line)
+    ]
+    assert found == []
