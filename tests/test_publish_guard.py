@@ -13,10 +13,12 @@ that no secret showed anywhere (tests/publish_e2e_support.py).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import requests
 
 from socialgen.publishing.networks import linkedin_http, mastodon_oauth
 from socialgen.publishing.networks.base import brief
@@ -32,7 +34,14 @@ from socialgen.store.engine import transaction
 from socialgen.store.tables import SocialAccount
 from tests.bluesky_support import token
 from tests.conftest import Store
-from tests.guard_support import INTERNAL_TEXT, Internal, Redirector
+from tests.guard_support import (
+    INTERNAL_TEXT,
+    Hit,
+    Internal,
+    Redirector,
+    self_signed,
+    serve_tls,
+)
 from tests.guard_support import internal_fixture as internal_fixture  # the fixture
 from tests.guard_support import redirector_fixture as redirector_fixture  # the fixture
 from tests.mastodon_support import MastodonMock
@@ -276,7 +285,6 @@ def test_network_clients_are_built_only_the_guarded_way() -> None:
     """A client made by hand (a future history pull, say) would bypass the guard: every
     client in publishing/ comes from guarded_http.py (atproto's through guarded_client)."""
     import re
-    from pathlib import Path
 
     import socialgen.publishing as publishing
 
@@ -293,3 +301,29 @@ def test_network_clients_are_built_only_the_guarded_way() -> None:
         if by_hand.search(line)
     ]
     assert found == []
+
+
+def test_https_to_the_checked_address_keeps_the_hosts_tls_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Connected by address, both clients still send the host's name (SNI) and check
+    the certificate against it: the right name passes, another one is refused."""
+    import ssl
+
+    cert, chain = self_signed(tmp_path, "pds.example")
+    hits: list[Hit] = []
+    monkeypatch.setattr(guard, "resolve", lambda host, port: ["127.0.0.1"])
+    for port in serve_tls(hits, chain):
+        url = f"https://pds.example:{port}/xrpc/ping"
+        with guarded_httpx("Test", verify=ssl.create_default_context(cafile=cert)) as client:
+            assert client.get(url).text == "ok"
+        assert guarded_session("Test").get(url, verify=cert).text == "ok"
+        assert [hit.headers.get("Host") for hit in hits] == [f"pds.example:{port}"] * 2
+
+        wrong = f"https://other.example:{port}/xrpc/ping"
+        trusted = ssl.create_default_context(cafile=cert)
+        with guarded_httpx("Test", verify=trusted) as client, pytest.raises(httpx.ConnectError):
+            client.get(wrong)
+        with pytest.raises(requests.exceptions.SSLError):
+            guarded_session("Test").get(wrong, verify=cert)
+        assert len(hits) == 2

@@ -20,6 +20,7 @@ A refusal is a `GuardRefused`: a `PublishError` the outbox never retries.
 
 from __future__ import annotations
 
+import ssl
 from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -58,10 +59,16 @@ def check_destination(network: str, url: str) -> Destination:
     return _checked(network, url, lambda message: PublishError(message, retryable=True))
 
 
-def guarded_httpx(network: str, **options: Any) -> httpx.Client:
-    """An httpx client whose every request goes through the guard."""
+def guarded_httpx(
+    network: str, *, verify: ssl.SSLContext | bool = True, **options: Any
+) -> httpx.Client:
+    """An httpx client whose every request goes through the guard. `verify` goes to the
+    transport (httpx ignores a client's own when it is given a transport)."""
     return httpx.Client(
-        transport=GuardedTransport(network), follow_redirects=False, trust_env=False, **options
+        transport=GuardedTransport(network, verify=verify),
+        follow_redirects=False,
+        trust_env=False,
+        **options,
     )
 
 
@@ -80,9 +87,9 @@ class GuardedTransport(httpx.BaseTransport):
     """httpx's transport behind the guard: check, connect to a checked address, refuse
     redirects. `network` names the network in messages ("Bluesky")."""
 
-    def __init__(self, network: str) -> None:
+    def __init__(self, network: str, *, verify: ssl.SSLContext | bool = True) -> None:
         self.network = network
-        self._inner = httpx.HTTPTransport(trust_env=False)
+        self._inner = httpx.HTTPTransport(verify=verify, trust_env=False)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         def unreachable(message: str) -> Exception:
