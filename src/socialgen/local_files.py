@@ -6,6 +6,8 @@ and reports size 0, so a size check on `st_size` passes and the read fills memor
 FIFO with no writer blocks `open()` forever. So the file is opened without blocking,
 judged by `fstat` on what was opened (not by the path, which a symlink or a rename
 can change), and read at most `limit + 1` bytes whatever its size claims.
+
+Also here: writing socialgen's own files (SOCIALGEN_HOME) private to their user.
 """
 
 from __future__ import annotations
