@@ -35,6 +35,7 @@ app.add_typer(add_app, name="add")
 BLUESKY_PASSWORD_ENV = "SOCIALGEN_BLUESKY_APP_PASSWORD"
 LINKEDIN_CLIENT_ID_ENV = "SOCIALGEN_LINKEDIN_CLIENT_ID"
 LINKEDIN_CLIENT_SECRET_ENV = "SOCIALGEN_LINKEDIN_CLIENT_SECRET"
+TOKEN_NAME = "The access token"  # how messages name it (the HTTP API's field: secret)
 
 AccountArg = Annotated[
     str, typer.Argument(help="Account id, handle, or network:handle.", show_default=False)
@@ -69,7 +70,9 @@ def add_bluesky(
         password = _read_stdin("app password")
     else:
         password = os.environ.get(BLUESKY_PASSWORD_ENV) or _prompt_secret("App password")
-    connected = connect_account("bluesky", service, handle, password)
+    connected = connect_account(
+        "bluesky", service, handle, password, secret_name="The app password"
+    )
     _store(engine, workspace_id, "bluesky", connected, json_output)
 
 
@@ -91,7 +94,8 @@ def add_mastodon(
 
     engine, workspace_id = open_workspace(workspace)
     if token_stdin:
-        connected = connect_account("mastodon", instance, "", _read_stdin("access token"))
+        token = _read_stdin("access token")
+        connected = connect_account("mastodon", instance, "", token, secret_name=TOKEN_NAME)
     else:
         connected = authorize_account(
             "mastodon",
@@ -143,7 +147,8 @@ def add_linkedin(
         raise BadRequest("Only one secret can come from stdin: --token-stdin or the client secret")
     engine, workspace_id = open_workspace(workspace)
     if token_stdin:
-        connected = connect_account("linkedin", None, "", _read_stdin("access token"))
+        token = _read_stdin("access token")
+        connected = connect_account("linkedin", None, "", token, secret_name=TOKEN_NAME)
     else:
         if not client_id:  # not given, nor exported: the config file's, if any
             from socialgen.config import current_settings
