@@ -127,6 +127,11 @@ def test_the_cli_names_the_secret_it_read(store: Store, scripted: ScriptedNetwor
             input="abc\tdef\n"),
         "The access token contains a tab (U+0009) at character 4",
     )  # fmt: skip
+    cli_refused(  # read as bytes: text mode ended the line at the CR, cutting the token
+        run("accounts", "add", "mastodon", "--instance", "127.0.0.1:9", "--token-stdin",
+            input="abc\rdef\n"),
+        "The access token contains a carriage return (U+000D) at character 4",
+    )  # fmt: skip
     cli_refused(
         run("accounts", "add", "linkedin", "--token-stdin", input="tökén\n"),
         "The access token contains a non-ASCII character",

@@ -301,9 +301,16 @@ def _queued_note(count: int, verb: str) -> str:
 
 
 def _read_stdin(what: str) -> str:
+    """The first line of stdin, read as bytes: text mode takes a lone CR for a line
+    end and would cut a secret there silently; here it stays in, to be refused."""
     from socialgen.errors import BadRequest
 
-    value = sys.stdin.readline().strip()
+    stream = getattr(sys.stdin, "buffer", None)
+    raw = stream.readline() if stream is not None else sys.stdin.readline().encode()
+    try:
+        value = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise BadRequest(f"The {what} on stdin is not UTF-8 text") from None
     if not value:
         raise BadRequest(f"No {what} on stdin")
     return value
