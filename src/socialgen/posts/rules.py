@@ -1,4 +1,7 @@
-"""What a post's content and status may be, checked the same by CLI and API."""
+"""What a post's content and status may be, checked the same by every way in: the
+CLI, the HTTP API, file imports (whose text never passes the request checks), and
+whatever comes next. The same on SQLite and PostgreSQL: the check runs before the
+store sees the text (PostgreSQL refuses NUL in text, SQLite keeps it)."""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ from socialgen.errors import BadRequest, SocialgenError
 from socialgen.limits import MAX_POST_CHARS
 from socialgen.store.tables import Publication, PublicationState, SocialAccount
 from socialgen.store.tables.posts import EDITABLE_STATUSES, Post
+from socialgen.text_check import bad_char, bad_char_message, shows_nothing
 
 CONTENT_REQUIRED = "Content is required"
 
@@ -18,10 +22,14 @@ UNSETTLED_TEXT = "unsettled_text"
 
 
 def valid_content(content: str | None) -> str:
-    """The content to store (surrounding whitespace trimmed), or a 400."""
+    """The content to store (surrounding whitespace trimmed), or a 400: content that
+    would look empty (whitespace, zero-width and other invisible characters only) is
+    missing content, and a NUL or a lone surrogate cannot be stored or sent."""
     text = (content or "").strip()
-    if not text:
+    if shows_nothing(text):
         raise BadRequest(CONTENT_REQUIRED)
+    if (char := bad_char(text)) is not None:
+        raise BadRequest(bad_char_message("Content", char))
     if len(text) > MAX_POST_CHARS:
         raise BadRequest(
             f"Content exceeds the character limit of {MAX_POST_CHARS} characters "

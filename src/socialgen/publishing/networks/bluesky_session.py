@@ -118,10 +118,33 @@ def as_publish_error(error: Exception, doing: str) -> PublishError:
     # atproto wraps some transport failures in NetworkError and lets others (a
     # connection closed before the answer: RemoteProtocolError) through as httpx's.
     if status is None and isinstance(error, xrpc.NetworkError | httpx.TransportError):
-        return PublishError(f"Bluesky {doing}: the connection failed", retryable=True)
+        return PublishError(_transport_failure(error, doing), retryable=True)
     if status is not None and (status >= 500 or status == 408):
         return PublishError(message, retryable=True, retry_after=_retry_after(error))
     return PublishError(message)
+
+
+def _transport_failure(error: Exception, doing: str) -> str:
+    """A transport failure in words that say whether the request was sent: a read
+    timeout or a connection dropped while waiting came after it, so it may have been
+    carried out (atproto keeps httpx's exception as the cause)."""
+    cause = error if isinstance(error, httpx.TransportError) else error.__cause__
+    if isinstance(cause, httpx.ReadTimeout | httpx.RemoteProtocolError | httpx.ReadError):
+        return (
+            f"Bluesky {doing}: no answer{_within(cause)} after the request was sent, so it "
+            "may have been carried out (a post may be live). It will be retried safely: "
+            "every record has a key of its own, so a retry cannot post it twice"
+        )
+    return f"Bluesky {doing}: the connection failed"
+
+
+def _within(cause: httpx.TransportError) -> str:
+    """' within N s' for a read timeout whose limit httpx kept, else nothing."""
+    try:
+        limit = cause.request.extensions.get("timeout", {}).get("read")
+    except RuntimeError:  # no request attached
+        return ""
+    return f" within {limit:g} s" if isinstance(cause, httpx.ReadTimeout) and limit else ""
 
 
 class BlueskySession:
