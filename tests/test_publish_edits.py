@@ -162,3 +162,20 @@ def test_the_http_edit_answers_409_and_changes_nothing(
     body = answer.json()
     assert body["success"] is False and "Cannot edit the post now" in body["message"]
     assert stored(store, post_id) == before
+
+
+@pytest.mark.parametrize("content", ["Hello\x00world", "\u200b\u200b\u2060"])
+def test_content_stored_before_the_checks_fails_before_it_is_sent(
+    store: Store, network: ScriptedNetwork, content: str
+) -> None:
+    if "\x00" in content and store.url.startswith("postgresql"):
+        pytest.skip("PostgreSQL cannot hold a NUL: only SQLite stores from before could")
+    post_id, pid = due_publication(store, add_account(store, "@nul.test"), content=FIRST)
+    # Written past every way in, as a store from before the content checks holds it.
+    with store.engine.begin() as connection:
+        connection.execute(update(Post).where(col(Post.id) == post_id).values(content=content))
+    assert one_pass(store)["failed"] == 1
+    assert network.published == []
+    row = publication(store, pid)
+    assert row.state == "failed"
+    assert "Content" in row.message

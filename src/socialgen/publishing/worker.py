@@ -20,6 +20,7 @@ from sqlmodel import col, select
 from socialgen.clock import iso, utcnow
 from socialgen.errors import SocialgenError
 from socialgen.files.backend import StorageUnavailable
+from socialgen.posts.rules import valid_content
 from socialgen.publishing.accounts import credentials_for, scrub, secret_saver
 from socialgen.publishing.adapters import module_for
 from socialgen.publishing.claim import (
@@ -170,10 +171,13 @@ def _run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper) -> Outcome:
         credentials = credentials_for(account)
         secrets = list(credentials.secret.values())
         adapter = module_for(account.network).build(credentials, secret_saver(engine, account.id))
+        # The rule every way in applies (posts.rules.valid_content): a post stored before
+        # it did (a NUL, only invisible characters) fails here, before it is sent.
+        text = valid_content(sent_text(publication, post))
         outgoing = OutgoingPost(
             publication_id=publication.id,
             idempotency_key=idempotency_key(publication.id),
-            text=sent_text(publication, post),
+            text=text,
             media=post_media(engine, post),
             number_parts=bool((publication.options or {}).get("number_parts")),
         )
