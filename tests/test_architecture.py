@@ -33,7 +33,12 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # The entry points, and what reads every feature (socialgen/*/feature.py).
     ("entry points", frozenset({"cli", "__main__", "server", "features", "event_docs"})),
     # The slices, and the faces (FACES below) of every package under them.
-    ("slices", frozenset({"generation", "content_calendar", "carousels", "publishing", "admin"})),
+    (
+        "slices",
+        frozenset(
+            {"generation", "content_calendar", "carousels", "publishing", "admin", "mcp_server"}
+        ),
+    ),
     # What the faces share: HTTP errors and bodies, SSE, the CLI's context and
     # event rendering, start-up (migrations, the default workspace).
     (

@@ -1,0 +1,23 @@
+"""`socialgen mcp`: the MCP server over stdio, for Claude Desktop, Claude Code, Cursor
+and other assistants that start it themselves (docs/mcp.md).
+
+stdout carries the protocol, so nothing else may be printed there: notes and logs go
+to stderr. The SDK is imported when the command runs, never by `socialgen --help`.
+"""
+
+from __future__ import annotations
+
+from socialgen.cli_support import WorkspaceOpt
+
+
+def mcp(workspace: WorkspaceOpt = None) -> None:
+    """Serve the MCP tools over stdio (for AI assistants; see docs/mcp.md)."""
+    import anyio
+
+    from socialgen.cli_support import current_runtime, open_workspace
+    from socialgen.mcp_server.access import LocalFace
+    from socialgen.mcp_server.build import build_server
+
+    engine, workspace_id = open_workspace(workspace)
+    server = build_server(LocalFace(current_runtime(), engine, workspace_id))
+    anyio.run(server.run_stdio_async)

@@ -1,0 +1,113 @@
+"""The tools' arguments: pydantic models, named as SPEC.md's bodies name them.
+
+Where an HTTP endpoint has a body model, the tool's model is that body plus the
+workspace (and the post, where the path names one): the same names, descriptions,
+JSON schemas and checks. The service still checks values with SPEC.md's messages.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from socialgen.carousels.schemas import CarouselJsonBody
+from socialgen.content_calendar.schemas import CalendarJsonBody
+from socialgen.generation.schemas import BatchRequest, ChatRequest, GeneratePostRequest
+from socialgen.limits import DEFAULT_TABLE_POSTS, NOT_BLANK_PATTERN, POST_LIST_LIMIT
+from socialgen.posts.schemas import UpdatePostBody
+from socialgen.publishing.publish_api import PublishBody
+from socialgen.styles.schemas import CreateStyleBody, StylePostsBody
+
+AnId = Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NOT_BLANK_PATTERN)]
+
+
+class InWorkspace(BaseModel):
+    workspaceId: StrictStr | None = Field(
+        default=None,
+        description="The workspace to act in. Default: the server's workspace (stdio: the "
+        "default one, or --workspace; HTTP: the API key's).",
+    )
+
+
+class OnePost(InWorkspace):
+    postId: AnId = Field(description="The post's id.")
+
+
+class WritePostInput(GeneratePostRequest, InWorkspace):
+    """generate-post's body."""
+
+
+class WriteBatchInput(BatchRequest, InWorkspace):
+    """generate-batch-posts' body."""
+
+
+class ChatInput(ChatRequest, InWorkspace):
+    """chat's body."""
+
+
+class ListPostsInput(InWorkspace):
+    model_config = ConfigDict(strict=True)
+
+    view: Literal["recent", "timeline"] = Field(
+        default="recent",
+        description="recent: drafts, scheduled and published posts of the last 90 days and "
+        "future scheduled ones; timeline: the same without drafts.",
+    )
+    limit: int = Field(
+        default=DEFAULT_TABLE_POSTS,
+        ge=POST_LIST_LIMIT.low,
+        le=POST_LIST_LIMIT.high,
+        description="At most this many posts, latest first.",
+    )
+    cursor: StrictStr | None = Field(
+        default=None, description="The nextCursor of the previous page: the posts after it."
+    )
+
+
+class EditPostInput(UpdatePostBody, OnePost):
+    """PUT post's body."""
+
+
+class SchedulePostInput(OnePost):
+    model_config = ConfigDict(strict=True)
+
+    at: StrictStr = Field(
+        min_length=1,
+        description="When to publish: an ISO 8601 time (UTC unless it gives an offset).",
+    )
+    accountIds: list[AnId] | None = Field(
+        default=None,
+        max_length=20,
+        description="Publish to these accounts at that time (ids, handles or network:handle); "
+        "without them the post is only scheduled.",
+    )
+
+
+class PublishPostInput(PublishBody, OnePost):
+    """publish's body."""
+
+
+class PostStatsInput(InWorkspace):
+    model_config = ConfigDict(strict=True)
+
+    postId: AnId | None = Field(
+        default=None, description="One post; default: the recently published posts."
+    )
+    refresh: bool = Field(default=False, description="Read the counts from the networks first.")
+
+
+class CreateCalendarInput(CalendarJsonBody, InWorkspace):
+    """content-calendar's JSON body."""
+
+
+class CreateCarouselInput(CarouselJsonBody, InWorkspace):
+    """generate-with-images' JSON body (images by URL only)."""
+
+
+class CreateStyleInput(CreateStyleBody, InWorkspace):
+    """POST content-styles' body."""
+
+
+class AddStylePostsInput(StylePostsBody, InWorkspace):
+    styleId: AnId = Field(description="The content style.")

@@ -1,0 +1,68 @@
+"""The tools' structured results where no SPEC.md shape fits as it is. The others
+answer the service's own shapes: a post list, a post, a batch's or calendar's
+completion event, a publication list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from socialgen.events.carousel import StoredCarousel
+from socialgen.publishing.accounts import AccountView
+from socialgen.publishing.publish_api import PublicationOut
+from socialgen.styles.schemas import ContentStyleView, StylePostView
+
+
+class WrittenPost(BaseModel):
+    postId: str = Field(description="The saved draft (or the post's new version).")
+    conversationId: str = Field(description="Its conversation: pass it on to refine it.")
+    content: str = Field(description="The post's text as saved.")
+    refinementQuestions: list[str] = Field(description="Up to 3 questions to refine it.")
+
+
+class ChatAnswer(BaseModel):
+    """A general answer (response, suggestedQuestions) or, when a post was asked for,
+    the post written (postId, content, refinementQuestions)."""
+
+    conversationId: str = Field(description="The conversation: pass it on to continue.")
+    response: str | None = Field(default=None, description="The answer, for a question.")
+    suggestedQuestions: list[str] = Field(default_factory=list)
+    postId: str | None = Field(default=None, description="The draft written, for a post.")
+    content: str | None = Field(default=None, description="Its text.")
+    refinementQuestions: list[str] = Field(default_factory=list)
+
+
+class MadeCarousel(StoredCarousel):
+    pdfResource: str = Field(
+        description="The PDF as an MCP resource (read it with resources/read)."
+    )
+
+
+class ScheduledPost(BaseModel):
+    postId: str
+    status: str
+    scheduledAt: str | None
+    publications: list[PublicationOut] | None = Field(
+        default=None, description="Where it goes at that time, when accounts were named."
+    )
+
+
+class AccountList(BaseModel):
+    accounts: list[AccountView] = Field(description="Never with their secrets.")
+
+
+class StyleList(BaseModel):
+    count: int
+    styles: list[ContentStyleView]
+
+
+class AddedStylePosts(BaseModel):
+    count: int
+    posts: list[StylePostView]
+
+
+class PostStats(BaseModel):
+    posts: list[dict[str, Any]] = Field(
+        description="Each post's publications with their metric series, oldest first."
+    )

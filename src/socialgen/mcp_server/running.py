@@ -1,0 +1,108 @@
+"""A streamed operation as one tool call: plan, run, progress, result, refund.
+
+The same steps as stream_endpoint.plan_and_stream: the plan (checks, quota reserved)
+in a worker thread, so a refusal is the tool's error before any work; then the
+service's events. Instead of SSE, the events become MCP progress notifications (for
+a client that asked for them with a progress token) and the last event of the kind
+the tool answers with becomes its result. Whatever the plan reserved and the stream
+did not spend is given back when the call ends, however it ends: finished, failed,
+or cancelled by the client (`notifications/cancelled` cancels the handler, which
+cancels the service's stream, whose Reservation gives back its share; the shielded
+release below covers a stream cancelled before its code ran).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
+
+import anyio
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+
+from socialgen.drafting.caller import Caller
+from socialgen.drafting.persist import give_back
+from socialgen.events import Event
+from socialgen.events.batch import BatchProgress
+from socialgen.events.carousel import GeneratingPdf, ImageGenerated, PlanGenerated
+from socialgen.events.common import StreamError
+from socialgen.events.content_calendar import CalendarProgress, GenerationStarted
+from socialgen.events.payload import EventPayload
+from socialgen.mcp_server.tooling import in_thread
+from socialgen.stream_endpoint import StreamPlan
+from socialgen.streaming import guarded
+
+P = TypeVar("P", bound=EventPayload)
+PlanT = TypeVar("PlanT", bound=StreamPlan)
+RequestT = TypeVar("RequestT")
+
+
+async def run_stream(
+    context: Context[Any, Any],
+    prepare: Callable[[Caller, RequestT], PlanT],
+    caller: Caller,
+    request: RequestT,
+    run: Callable[[PlanT], AsyncIterator[Event]],
+    completed: type[P] | tuple[type[P], ...],
+) -> P:
+    """The payload of the stream's last `completed` event; the stream's error event is
+    the tool's error, with its message."""
+    plan = await in_thread(prepare, caller, request)
+    progress = Progress(context)
+    found: P | None = None
+    try:
+        async for item in guarded(run(plan)):
+            payload = item.payload
+            if isinstance(payload, StreamError):
+                raise ToolError(payload.message)
+            if isinstance(payload, completed):
+                found = payload
+            await progress.report(payload)
+    finally:
+        if plan.reservation_id is not None:
+            # Shielded: a cancelled call still gives back what it did not write.
+            with anyio.CancelScope(shield=True):
+                await in_thread(give_back, plan.caller.engine, plan.reservation_id)
+    if found is None:
+        raise ToolError("The operation ended without a result; see the server log")
+    return found
+
+
+class Progress:
+    """Our events as MCP progress: how many items are done of how many, and what the
+    event says. Events that say nothing of progress (text deltas) send nothing."""
+
+    def __init__(self, context: Context[Any, Any]) -> None:
+        self.context = context
+        self.done = 0
+        self.total: int | None = None
+
+    async def report(self, payload: EventPayload) -> None:
+        step = self._step(payload)
+        if step is not None:
+            await self.context.report_progress(self.done, self.total, step)
+
+    def _step(self, payload: EventPayload) -> str | None:
+        match payload:
+            case BatchProgress(total=total, status=status, variationName=name):
+                self.total = total
+                if status != "generating":
+                    self.done += 1
+                return f"{name}: {status}"
+            case GenerationStarted(calendarLength=length, message=message):
+                self.total = length
+                return message
+            case CalendarProgress(total=total, status=status, message=message):
+                self.total = total
+                if status in ("completed", "failed"):
+                    self.done += 1
+                return message
+            case PlanGenerated(prompts=prompts):
+                self.total = len(prompts) + 1  # every slide's image, then the PDF
+                return f"Planned {len(prompts)} slides"
+            case ImageGenerated(slideIndex=index):
+                self.done += 1
+                return f"Slide {index + 1}: image ready"
+            case GeneratingPdf(message=message):
+                return message
+        return None
