@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from socialgen.carousels.schemas import CarouselJsonBody
 from socialgen.content_calendar.schemas import CalendarJsonBody
 from socialgen.generation.schemas import BatchRequest, ChatRequest, GeneratePostRequest
-from socialgen.limits import DEFAULT_TABLE_POSTS, NOT_BLANK_PATTERN, POST_LIST_LIMIT
+from socialgen.limits import DEFAULT_PAGE_LIMIT, NOT_BLANK_PATTERN, POST_LIST_LIMIT
 from socialgen.posts.schemas import UpdatePostBody
 from socialgen.publishing.publish_api import PublishBody
 from socialgen.styles.schemas import CreateStyleBody, StylePostsBody
@@ -55,7 +55,8 @@ class ListPostsInput(InWorkspace):
         "future scheduled ones; timeline: the same without drafts.",
     )
     limit: int = Field(
-        default=DEFAULT_TABLE_POSTS,
+        # A page an assistant can read whole: SPEC.md's default page size.
+        default=DEFAULT_PAGE_LIMIT,
         ge=POST_LIST_LIMIT.low,
         le=POST_LIST_LIMIT.high,
         description="At most this many posts, latest first.",
