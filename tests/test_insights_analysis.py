@@ -59,9 +59,14 @@ def test_the_baseline_follows_the_accounts_growth() -> None:
 
 
 def test_planted_effects_are_recovered_and_nothing_else_in_the_text() -> None:
-    runs, recovered, spurious = 12, 0, 0
+    runs, recovered, spurious, slot_first = 12, 0, 0, 0
     for seed in range(runs):
         analysis = analyse(synthetic_history(400, seed=500 + seed), UTC)
+        best = analysis.view()["bestSlots"][0]
+        slot_first += (best["weekday"], best["start"]) == (
+            PLANTED.slot_weekday_name,
+            PLANTED.slot_start,
+        )
         found = {effect.feature: effect for effect in analysis.findings.findings}
         question, media = found.get("question hook"), found.get("media")
         recovered += bool(
@@ -79,6 +84,7 @@ def test_planted_effects_are_recovered_and_nothing_else_in_the_text() -> None:
             assert effect.low <= 1 <= effect.high, effect
     assert recovered >= runs - 2, recovered
     assert spurious <= 1, spurious
+    assert slot_first >= runs - 2, slot_first  # the planted Tuesday morning is the best slot
 
 
 def test_honesty_shuffled_or_random_engagement_yields_no_findings() -> None:
