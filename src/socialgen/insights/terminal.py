@@ -16,16 +16,16 @@ def print_report(report: dict[str, Any], out: Console) -> None:
     from rich.text import Text
 
     posts, zone = report["posts"], report["timezone"]
-    window = f"in the last {report['days']} days" if report["days"] else "in all"
+    window = f" in the last {report['days']} days" if report["days"] else ""
     if not posts:
-        out.print(f"No measured published posts {window}: nothing to learn from yet.")
+        out.print(f"No measured published posts{window}: nothing to learn from yet.")
     else:
         typical = math.expm1(report["baseline"]["median"])
         latest = report["series"][-1]["baseline"]
         out.print(
             Text.assemble(
                 (str(posts), "bold"),
-                f" measured published posts {window} (times in {zone}). Typical post: "
+                f" measured published posts{window} (times in {zone}). Typical post: "
                 f"{typical:.0f} likes + reposts + comments; lately {latest:.0f}.",
             )
         )
