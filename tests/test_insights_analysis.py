@@ -144,3 +144,26 @@ def test_benjamini_hochberg_steps_up() -> None:
     # 0.036 <= 3 * 0.05 / 4 lets 0.03 in too, though 0.03 > 2 * 0.05 / 4.
     assert benjamini_hochberg(p, 0.05).tolist() == [True, True, True, False]
     assert benjamini_hochberg(np.array([0.02, 0.5]), 0.01).tolist() == [False, False]
+
+
+def test_the_fast_text_patterns_find_what_the_plain_ones_did() -> None:
+    """text_features' patterns open on a literal for speed; on random mixes of the
+    tricky pieces they find exactly what the plain patterns find."""
+    import re
+
+    from socialgen.insights import text_features
+
+    plain = {
+        "_URL": re.compile(r"https?://\S+|\bwww\.\S+", re.I),
+        "_HASHTAG": re.compile(r"(?<![\w&])#\w+"),
+        "_MENTION": re.compile(r"(?<![\w])@[\w.-]+"),
+    }
+    pieces = ["#", "@", "&", "www.", "WwW.", "http://", "HTTPS://", "a", "é", "1", " ", "\n"]
+    pieces += [".", "-", "_", "x#", "w", "h", "t", ":", "/", "\U0001f680", "日本"]
+    rng = random.Random(0)
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        for name, pattern in plain.items():
+            assert getattr(text_features, name).findall(text) == pattern.findall(text), text
+        assert text_features.has_link(text) == bool(plain["_URL"].search(text)), text
+        assert text_features.has_emoji(text) == ("\U0001f680" in text), text
