@@ -128,7 +128,7 @@ def test_a_feature_with_too_few_posts_on_one_side_is_not_tested() -> None:
 
 
 def test_the_fit_equals_statsmodels_ols_with_hc3() -> None:
-    from statsmodels.regression.linear_model import OLS
+    from statsmodels.regression.linear_model import OLS  # type: ignore[import-untyped]
 
     rng = np.random.default_rng(1)
     design = np.column_stack([np.ones(80), rng.integers(0, 2, (80, 3)).astype(float)])
