@@ -36,14 +36,15 @@ def published(store: Store, content: str, days: float, likes: int, reposts: int 
 
 
 def grown_account(store: Store) -> None:
-    """40 posts, one every two days, on an account whose usual grew smoothly a
-    hundredfold, from 10 to 1000; the 5th post did 4x its usual (64), the 31st 2.5x."""
-    for index in range(40):
-        days = 80 - 2 * index
-        usual = 10 * 100 ** (index / 39)
-        if index == 4:
+    """60 posts, one every 6 days, on an account whose usual grew smoothly a
+    hundredfold, from 10 to 1000 likes; the 11th post did 4x its usual (87), the 46th
+    2.5x."""
+    for index in range(60):
+        days = 360 - 6 * index
+        usual = 10 * 100 ** (index / 59)
+        if index == 10:
             published(store, OLD_STAR, days, round(4 * usual) - 4, 4)
-        elif index == 30:
+        elif index == 45:
             published(store, NEW_STAR, days, round(2.5 * usual) - 10, 10)
         else:
             wobble = 1 + 0.1 * (index % 3 - 1)
@@ -74,7 +75,7 @@ def test_cli_teaches_the_best_posts_relative_to_their_period(store: Store) -> No
 
 
 def test_the_score_is_relative_not_raw(store: Store) -> None:
-    """The old star's 64 is below every newer post's: raw engagement would never pick it."""
+    """The old star's 87 is below every newer post's: raw engagement would never pick it."""
     grown_account(store)
     from socialgen.insights.history import load_published
 
@@ -84,8 +85,8 @@ def test_the_score_is_relative_not_raw(store: Store) -> None:
     by_text = {post.content: scores[post.post_id] for post in posts}
     assert by_text[OLD_STAR] == max(by_text.values())
     assert sorted(by_text.values())[-2] == by_text[NEW_STAR]
-    newer = [post.engagement for post in posts[20:]]
-    assert min(newer) > 64  # every newer post beats it raw
+    newer = [post.engagement for post in posts[30:]]
+    assert min(newer) > 87  # every newer post beats it raw
 
 
 def test_cli_person_output(store: Store) -> None:
