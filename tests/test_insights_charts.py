@@ -318,9 +318,11 @@ def test_emit_charts_refusals_exit_1(
     target = None if html is None else tmp_path / html
     if target is not None:
         target.mkdir()
+    out = io.StringIO()
     with pytest.raises(typer.Exit) as raised:
-        emit_charts(full_report, console=None, html=target, open_page=html is None)
+        emit_charts(full_report, console=Console(file=out), html=target, open_page=html is None)
     assert raised.value.exit_code == 1
+    assert out.getvalue() == ""  # refused before any chart is drawn
     error = " ".join(capsys.readouterr().err.split())
     expected = OPEN_NEEDS_HTML if target is None else f"Cannot write the insights page {target}"
     assert f"Error: {expected}" in error

@@ -147,8 +147,9 @@ def test_api_creates_a_style_from_the_top_posts(
         (6, "fromTop must be at most 5"),
         (10**30, "fromTop must be at most 5"),
         (4, "fromTop 4 needs 4 measured published posts and this workspace has 3"),
-        ("2", "Invalid fromTop"),
-        (2.0, "Invalid fromTop"),
+        ("2", "Invalid fromTop: Input should be a valid integer"),
+        (2.0, "Invalid fromTop: Input should be a valid integer"),
+        (True, "Invalid fromTop: Input should be a valid integer"),
     ],
 )
 def test_api_refusals_write_nothing(

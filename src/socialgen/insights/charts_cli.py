@@ -31,18 +31,19 @@ def emit_charts(
     write the page to `html` when given and open it in a browser with `open_page`.
     A page that cannot be written is an error (exit 1) naming the file and why."""
     from socialgen.cli_support import fail
+    from socialgen.insights.html_page import PageNotWritten, check_destination, write_html
 
     if open_page and html is None:
         raise fail(OPEN_NEEDS_HTML)
-    if console is not None:
-        from socialgen.insights.charts_terminal import print_charts
-
-        print_charts(report, console)
-    if html is None:
-        return
-    from socialgen.insights.html_page import PageNotWritten, write_html
-
     try:
+        if html is not None:
+            check_destination(html)  # refused before anything is drawn
+        if console is not None:
+            from socialgen.insights.charts_terminal import print_charts
+
+            print_charts(report, console)
+        if html is None:
+            return
         write_html(report, html)
     except PageNotWritten as error:
         raise fail(error.message) from None

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 ROLLING_POSTS = 15  # the smoothed line on the relative chart: a median over this many
+# Past this many posts the dots are drawn as one embedded image (Agg) inside the SVG:
+# 10,000 vector dots made a 2.8 MB page that took seconds to draw and to open.
+VECTOR_DOTS = 1500
 GREEN, RED, GREY, INK = "#1a7f37", "#c0392b", "#8a8f98", "#24292f"
 
 
@@ -40,9 +43,12 @@ def engagement_svg(series: list[dict[str, Any]]) -> str | None:
     engagement = [point[1] for point in points]
     baseline = [point[2] for point in points]
     relative = [point[3] for point in points]
-    figure = Figure(figsize=(9.0, 5.6), layout="constrained")
+    # Fixed margins: constrained layout measured every label again, a second per page.
+    figure = Figure(figsize=(9.0, 5.6))
+    figure.subplots_adjust(left=0.1, right=0.98, top=0.97, bottom=0.07, hspace=0.08)
     raw, rel = figure.subplots(2, 1, sharex=True, height_ratios=(2, 3))
-    raw.scatter(when, engagement, s=10, color=GREY, label="a post")
+    many = len(points) > VECTOR_DOTS
+    raw.scatter(when, engagement, s=10, color=GREY, label="a post", rasterized=many)
     if any(value is not None for value in baseline):
         raw.plot(when, [math.nan if v is None else v for v in baseline], color=INK, lw=1.6)
         raw.plot([], [], color=INK, lw=1.6, label="your usual (rolling baseline)")
@@ -50,7 +56,7 @@ def engagement_svg(series: list[dict[str, Any]]) -> str | None:
     raw.set_ylabel("engagement")
     raw.legend(loc="upper left", frameon=False, fontsize=8)
     colours = [GREEN if value >= 1 else RED for value in relative]
-    rel.scatter(when, relative, s=12, c=colours)
+    rel.scatter(when, relative, s=12, c=colours, rasterized=many)
     rel.axhline(1.0, color=INK, lw=1.2, ls="--")
     rel.plot(when, _rolling_median(relative), color=INK, lw=1.6, label="rolling median")
     rel.set_yscale("log", base=2)
@@ -83,7 +89,10 @@ def heatmap_svg(slots: list[dict[str, Any]], best: list[dict[str, Any]]) -> str 
     days = [day for day in WEEKDAYS if any(key[0] == day for key in cells)]
     days += sorted({key[0] for key in cells} - set(days))
     grid = [[_cell_value(cells.get((day, *part))) for part in parts] for day in days]
-    figure = Figure(figsize=(1.6 + 1.5 * len(parts), 0.9 + 0.55 * len(days)), layout="constrained")
+    width, height = 2.6 + 1.5 * len(parts), 0.9 + 0.55 * len(days)
+    figure = Figure(figsize=(width, height))
+    figure.subplots_adjust(left=1.1 / width, right=1 - 1.4 / width, top=1 - 0.2 / height,
+                           bottom=0.45 / height)  # fmt: skip
     axes = figure.subplots()
     image = axes.imshow(
         [[math.nan if value is None else value for value in row] for row in grid],
@@ -185,7 +194,7 @@ def _svg(figure: Figure, label: str) -> str:
     out = io.StringIO()
     # A fixed salt: the same report draws the same page (element ids are hashed).
     with rc_context({"svg.fonttype": "path", "svg.hashsalt": "socialgen-insights"}):
-        figure.savefig(out, format="svg", metadata={"Date": None})
+        figure.savefig(out, format="svg", metadata={"Date": None}, dpi=144)
     svg = _METADATA.sub("", _PROLOGUE.sub("", out.getvalue(), count=1), count=1)
     # HTML knows <svg> and xlink:href without namespace declarations: the page then
     # holds no http:// at all, not even a namespace name.

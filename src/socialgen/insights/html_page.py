@@ -29,7 +29,7 @@ class PageNotWritten(SocialgenError):
 
 def write_html(report: dict[str, Any], path: Path) -> None:
     """Render `report` (the insights JSON) and write it to `path` atomically."""
-    _check_destination(path)  # before the charts: a typo should not wait for them
+    check_destination(path)  # before the charts: a typo should not wait for them
     _write_atomically(path, render_page(report))
 
 
@@ -222,7 +222,8 @@ def _caveats(report: dict[str, Any]) -> str:
     return "<ul>" + "".join(f"<li>{escape(item)}</li>" for item in items) + "</ul>"
 
 
-def _check_destination(path: Path) -> None:
+def check_destination(path: Path) -> None:
+    """A clear refusal, before any work, for a page that cannot be written there."""
     if not path.parent.is_dir():
         raise PageNotWritten(
             f"Cannot write the insights page {path}: {path.parent} is not a folder"
@@ -233,7 +234,7 @@ def _check_destination(path: Path) -> None:
 
 def _write_atomically(path: Path, page: str) -> None:
     """A temporary file beside `path`, flushed and renamed over it."""
-    _check_destination(path)
+    check_destination(path)
     folder = path.parent
     temporary: str | None = None
     try:
