@@ -102,5 +102,17 @@ def _iso_many(moments: list[datetime]) -> list[str]:
     return [f"{text}Z" for text in texts.tolist()]
 
 
+def slots_of(posts: Sequence[PublishedPost], zone: ZoneInfo) -> list[SlotPosterior]:
+    """Only the slots (for choosing a time): no findings to compute."""
+    seconds = np.array([post.published_at.timestamp() for post in posts], dtype=np.float64)
+    engagement = np.array([post.engagement for post in posts], dtype=np.float64)
+    local = local_times(posts, zone)
+    return slot_posteriors(
+        relative_engagement(seconds, engagement).residual,
+        np.array([moment.weekday() for moment in local], dtype=np.int64),
+        np.array([moment.hour for moment in local], dtype=np.int64),
+    )
+
+
 def local_times(posts: Sequence[PublishedPost], zone: ZoneInfo) -> list[datetime]:
     return [post.published_at.astimezone(zone) for post in posts]

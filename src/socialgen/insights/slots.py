@@ -4,9 +4,9 @@ shrunk toward the creator's overall level: three posts in a slot are weak eviden
 Normal-normal model on the residual (log engagement relative to the baseline): the
 posts of slot s scatter as N(theta_s, sigma^2) around the slot's level, the levels as
 N(mu, tau^2) around the creator's overall level mu. sigma^2 is the pooled within-slot
-variance, tau^2 the method-of-moments between-slot variance (at least TAU_FLOOR^2, so
-no slot is ever taken as known to be exactly average). A slot's posterior is normal;
-the 90% interval is its mean +- 1.645 sd.
+variance, tau^2 the DerSimonian-Laird moment estimate of the between-slot variance
+(at least TAU_FLOOR^2, so no slot is ever taken as known to be exactly average). A
+slot's posterior is normal; the 90% interval is its mean +- 1.645 sd.
 """
 
 from __future__ import annotations
@@ -67,13 +67,8 @@ def slot_posteriors(
     within = residual - means[slot] if residual.size else residual
     tried = n > 0
     spare = residual.size - int(tried.sum())
-    sigma2 = float(within @ within) / spare if spare > 0 else 1.0
-    sigma2 = max(sigma2, 1e-6)
-    if tried.sum() > 1:
-        spread = float(np.var(means[tried], ddof=1)) - float(np.mean(sigma2 / n[tried]))
-    else:
-        spread = 0.0
-    tau2 = max(spread, TAU_FLOOR**2)
+    sigma2 = max(float(within @ within) / spare if spare > 0 else 1.0, 1e-6)
+    tau2 = max(_between_slots(means[tried], n[tried], sigma2), TAU_FLOOR**2)
     precision = 1 / tau2 + n / sigma2
     post_mean = (overall / tau2 + sums / sigma2) / precision
     post_sd = np.sqrt(1 / precision)
@@ -89,6 +84,19 @@ def slot_posteriors(
         )
         for index in range(SLOT_COUNT)
     ]
+
+
+def _between_slots(means: NDArray[np.float64], n: NDArray[np.float64], sigma2: float) -> float:
+    """DerSimonian-Laird's moment estimate of the variance between slot levels: the
+    spread of the slot means beyond what their sampling noise (sigma2/n) explains,
+    each slot weighted by its precision so a slot of one post barely counts."""
+    if means.size < 2:
+        return 0.0
+    weight = n / sigma2
+    centre = float(weight @ means) / float(weight.sum())
+    q = float(weight @ (means - centre) ** 2)
+    scale = float(weight.sum()) - float(weight @ weight) / float(weight.sum())
+    return max(0.0, (q - (means.size - 1)) / scale)
 
 
 def best_slots(slots: list[SlotPosterior], count: int = 3) -> list[SlotPosterior]:
