@@ -6,6 +6,7 @@ escaped, written atomically), and `emit_charts`, what `socialgen insights` does 
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import re
@@ -23,10 +24,14 @@ import typer
 from rich.console import Console
 
 from socialgen.insights.analysis import analyse
-from socialgen.insights.charts_cli import OPEN_NEEDS_HTML, emit_charts
+from socialgen.insights.charts_cli import OPEN_NEEDS_HTML, check_chart_options, emit_charts
 from socialgen.insights.charts_terminal import print_charts
 from socialgen.insights.html_page import PageNotWritten, write_html
+from socialgen.insights.report import build_report
 from socialgen.insights.synthetic import synthetic_history
+from socialgen.store.engine import read_session
+from tests.conftest import Store
+from tests.insights_support import put_history
 
 HOSTILE = "<script>alert('x')</script><img src=https://evil.example/a.png> & more"
 
@@ -318,12 +323,41 @@ def test_emit_charts_refusals_exit_1(
     target = None if html is None else tmp_path / html
     if target is not None:
         target.mkdir()
+    expected = OPEN_NEEDS_HTML if target is None else f"Cannot write the insights page {target}"
     out = io.StringIO()
     with pytest.raises(typer.Exit) as raised:
         emit_charts(full_report, console=Console(file=out), html=target, open_page=html is None)
     assert raised.value.exit_code == 1
     assert out.getvalue() == ""  # refused before any chart is drawn
-    error = " ".join(capsys.readouterr().err.split())
-    expected = OPEN_NEEDS_HTML if target is None else f"Cannot write the insights page {target}"
-    assert f"Error: {expected}" in error
-    assert "Traceback" not in error
+    assert f"Error: {expected}" in " ".join(capsys.readouterr().err.split())
+    with pytest.raises(typer.Exit) as raised:  # what the command checks before its report
+        check_chart_options(target, html is None)
+    assert raised.value.exit_code == 1
+    assert f"Error: {expected}" in " ".join(capsys.readouterr().err.split())
+
+
+# --- end to end: a real store's report -------------------------------------------------
+
+
+def test_a_stored_history_drawn_and_written(
+    store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The report build_report makes from the store (as `socialgen insights` does),
+    through emit_charts: both charts printed, the page written; post text never
+    reaches the page unescaped."""
+    posts = synthetic_history(120, seed=9)
+    posts[60] = dataclasses.replace(posts[60], content=HOSTILE, likes=5000)
+    put_history(store.engine, store.workspace_id, posts)
+    with read_session(store.engine) as session:
+        report = build_report(session, store.workspace_id, None, "Europe/Paris")
+    assert report["posts"] == 120 and report["enough"] is True
+    out = io.StringIO()
+    page = tmp_path / "insights.html"
+    emit_charts(report, console=Console(file=out, width=80), html=page, open_page=False)
+    printed = out.getvalue()
+    assert "120 posts;" in printed and "Best time (score vs your usual, Europe/Paris)" in printed
+    assert printed.count("*") >= len(report["bestSlots"]) + 1
+    text = page.read_text(encoding="utf-8")
+    assert remote_resources(text) == [] and "<script" not in text
+    assert "120 measured published posts" in text
+    assert capsys.readouterr().err == ""

@@ -24,6 +24,21 @@ OpenOpt = Annotated[bool, typer.Option("--open", help="Open the --html page in y
 OPEN_NEEDS_HTML = "--open opens the page written by --html: give --html FILE too"
 
 
+def check_chart_options(html: Path | None, open_page: bool) -> None:
+    """The refusals of --html and --open, for the command to make before it builds a
+    report (emit_charts makes them again, so calling this is only quicker)."""
+    from socialgen.cli_support import fail
+    from socialgen.insights.html_page import PageNotWritten, check_destination
+
+    if open_page and html is None:
+        raise fail(OPEN_NEEDS_HTML)
+    try:
+        if html is not None:
+            check_destination(html)
+    except PageNotWritten as error:
+        raise fail(error.message) from None
+
+
 def emit_charts(
     report: dict[str, Any], *, console: Console | None, html: Path | None, open_page: bool
 ) -> None:
@@ -31,21 +46,18 @@ def emit_charts(
     write the page to `html` when given and open it in a browser with `open_page`.
     A page that cannot be written is an error (exit 1) naming the file and why."""
     from socialgen.cli_support import fail
-    from socialgen.insights.html_page import PageNotWritten, check_destination, write_html
+    from socialgen.insights.html_page import PageNotWritten, write_html
 
-    if open_page and html is None:
-        raise fail(OPEN_NEEDS_HTML)
+    check_chart_options(html, open_page)  # refused before anything is drawn
+    if console is not None:
+        from socialgen.insights.charts_terminal import print_charts
+
+        print_charts(report, console)
+    if html is None:
+        return
     try:
-        if html is not None:
-            check_destination(html)  # refused before anything is drawn
-        if console is not None:
-            from socialgen.insights.charts_terminal import print_charts
-
-            print_charts(report, console)
-        if html is None:
-            return
         write_html(report, html)
-    except PageNotWritten as error:
+    except PageNotWritten as error:  # the disk refused after all
         raise fail(error.message) from None
     page = html.resolve()
     if console is not None:

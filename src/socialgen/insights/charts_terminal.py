@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 MAX_WIDTH = 80
 LEVELS = 3  # log2 units each side of the baseline: 8x above, 1/8x below
 LABEL_WIDTH = 6  # "1/8x |"
+# Slot scores are shrunk toward 1x, so the bands are narrow: under 0.9x, about 1x,
+# above, 1.5x or more.
+SHADE_EDGES = (0.9, 1.1, 1.5)
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
@@ -35,7 +38,7 @@ class Glyphs:
     baseline: str
     axis: str
     axis_at_baseline: str
-    shades: str  # four: below the usual, about it, above, twice or more
+    shades: str  # four, one per band of SHADE_EDGES
     best: str
     empty_cell: str
     colour: bool
@@ -223,11 +226,11 @@ def slot_grid(report: dict[str, Any], glyphs: Glyphs, width: int) -> list[Text]:
             row.append_text(_cell(slot, (day, start, end) in best, glyphs, cell_width))
         row.rstrip()
         lines.append(row)
-    shades = glyphs.shades
+    shades, (low, high, top) = glyphs.shades, SHADE_EDGES
     lines.append(
         Text(
-            f"{shades[0]} below your usual, {shades[1]} about it, {shades[2]} above, "
-            f"{shades[3]} 2x or more; n = posts; {glyphs.best} = best slots"
+            f"{shades[0]} under {low}x, {shades[1]} {low}-{high}x, {shades[2]} {high}-{top}x, "
+            f"{shades[3]} {top}x or more; n = posts; {glyphs.best} = best"
         )
     )
     if not report.get("enough", True):
@@ -250,14 +253,14 @@ def _cell(slot: dict[str, Any] | None, best: bool, glyphs: Glyphs, width: int) -
     score = _number(slot.get("score")) if slot else None
     mark = glyphs.best if best else " "
     if not n or score is None or score <= 0:
-        return Text(f"{glyphs.empty_cell:<2} {'--':>4}  n{n:<3}"[: width - 1].ljust(width))
-    # About 1x is within a quarter either way; twice the usual or more is the darkest.
-    shade = glyphs.shades[sum(score >= edge for edge in (0.8, 1.25, 2.0))]
+        return Text(f"{glyphs.empty_cell:<2} {'--':^5} n{n:<3}"[: width - 1].ljust(width))
+    shade = glyphs.shades[sum(score >= edge for edge in SHADE_EDGES)]
     style = ""
     if glyphs.colour:
-        style = "green" if score >= 1.25 else "red" if score < 0.8 else "yellow"
+        low, high = SHADE_EDGES[0], SHADE_EDGES[1]
+        style = "green" if score >= high else "red" if score < low else "yellow"
     text = Text(shade * 2, style=style)
-    text.append(f" {min(score, 99.9):>4.1f}x n{n:<3}", style="bold" if best else "")
+    text.append(f" {min(score, 99.9):>4.2f}x n{n:<3}", style="bold" if best else "")
     text.append(mark, style="bold" if best else "")
     text.truncate(width - 1)
     text.pad_right(width - len(text))

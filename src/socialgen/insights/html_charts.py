@@ -94,14 +94,19 @@ def heatmap_svg(slots: list[dict[str, Any]], best: list[dict[str, Any]]) -> str 
     figure.subplots_adjust(left=1.1 / width, right=1 - 1.4 / width, top=1 - 0.2 / height,
                            bottom=0.45 / height)  # fmt: skip
     axes = figure.subplots()
+    # Shrunk scores sit close to 1x: the colours span the widest score shown (at
+    # least 1.2x either way, at most 2x), labelled with what they mean.
+    widest = max((abs(value) for row in grid for value in row if value is not None), default=0)
+    limit = min(max(widest, math.log2(1.2)), 1.0)
     image = axes.imshow(
         [[math.nan if value is None else value for value in row] for row in grid],
         cmap="RdYlGn",
-        norm=Normalize(vmin=-1.0, vmax=1.0),
+        norm=Normalize(vmin=-limit, vmax=limit),
         aspect="auto",
     )
-    bar = figure.colorbar(image, ax=axes, ticks=[-1, 0, 1], shrink=0.8)
-    bar.ax.set_yticklabels(["1/2x or less", "1x", "2x or more"], fontsize=8)
+    bar = figure.colorbar(image, ax=axes, ticks=[-limit, 0, limit], shrink=0.8)
+    labels = [f"{2**-limit:.2f}x or less", "1x", f"{2**limit:.2f}x or more"]
+    bar.ax.set_yticklabels(labels, fontsize=8)
     for row, day in enumerate(days):
         for column, part in enumerate(parts):
             slot = cells.get((day, *part))
@@ -109,7 +114,8 @@ def heatmap_svg(slots: list[dict[str, Any]], best: list[dict[str, Any]]) -> str 
             score = _float(slot.get("score")) if slot else None
             label = f"n={n}" if not n or score is None else f"{score:.2f}x\nn={n}"
             value = grid[row][column]
-            ink = "white" if value is not None and abs(value) > 0.6 else INK  # dark cells
+            dark = value is not None and abs(value) > 0.6 * limit
+            ink = "white" if dark else INK
             axes.text(column, row, label, ha="center", va="center", fontsize=9, color=ink)
     best_keys = {_slot_key(slot) for slot in best}
     for row, day in enumerate(days):
