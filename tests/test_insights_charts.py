@@ -6,6 +6,7 @@ escaped, written atomically), and `emit_charts`, what `socialgen insights` does 
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import io
 import os
@@ -325,13 +326,17 @@ def test_emit_charts_refusals_exit_1(
         target.mkdir()
     expected = OPEN_NEEDS_HTML if target is None else f"Cannot write the insights page {target}"
     out = io.StringIO()
+    # A fresh context, as a new command line has: an earlier test's `--json` run in this
+    # thread leaves the CLI's JSON mode on (errors would come out as JSON).
     with pytest.raises(typer.Exit) as raised:
-        emit_charts(full_report, console=Console(file=out), html=target, open_page=html is None)
+        contextvars.Context().run(
+            emit_charts, full_report, console=Console(file=out), html=target, open_page=not html
+        )
     assert raised.value.exit_code == 1
     assert out.getvalue() == ""  # refused before any chart is drawn
     assert f"Error: {expected}" in " ".join(capsys.readouterr().err.split())
     with pytest.raises(typer.Exit) as raised:  # what the command checks before its report
-        check_chart_options(target, html is None)
+        contextvars.Context().run(check_chart_options, target, html is None)
     assert raised.value.exit_code == 1
     assert f"Error: {expected}" in " ".join(capsys.readouterr().err.split())
 
