@@ -83,6 +83,8 @@ def test_terminal_charts_fit_80_columns_and_star_the_best_slots(
     tuesday_morning = re.search(r"^Tuesday .{16}(.{16})", text, re.M)
     assert tuesday_morning is not None and "★" in tuesday_morning.group(1)  # planted slot
     assert "\x1b[" in on_terminal(full_report)  # coloured on a terminal
+    narrow = ANSI.sub("", on_terminal(full_report, 6))  # cut, not broken
+    assert narrow.startswith("Engage") and max(map(len, narrow.splitlines())) <= 6
 
 
 @pytest.mark.parametrize(

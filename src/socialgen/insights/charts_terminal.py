@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
 MAX_WIDTH = 80
+MIN_WIDTH = 40
 LEVELS = 3  # log2 units each side of the baseline: 8x above, 1/8x below
 LABEL_WIDTH = 6  # "1/8x |"
 # Slot scores are shrunk toward 1x, so the bands are narrow: under 0.9x, about 1x,
@@ -75,7 +76,7 @@ ASCII = Glyphs(
 def print_charts(report: dict[str, Any], console: Console) -> None:
     """Both charts of `report` (the insights JSON) on `console`."""
     glyphs = UNICODE if _fancy(console) else ASCII
-    width = min(console.width, MAX_WIDTH)
+    width = max(MIN_WIDTH, min(console.width, MAX_WIDTH))  # narrower: lines are cut
     for line in engagement_chart(report, glyphs, width):
         console.print(line, no_wrap=True, overflow="crop")
     console.print()
