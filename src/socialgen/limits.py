@@ -58,6 +58,8 @@ MAX_POST_QUOTA = 1_000_000_000
 POST_QUOTA = IntRange("The post quota", 0, MAX_POST_QUOTA)
 
 MAX_STYLE_POSTS_PER_CALL = 5
+# style create --from-top N / fromTop: its examples go in as one add-posts call.
+STYLE_FROM_TOP = IntRange("fromTop", 1, MAX_STYLE_POSTS_PER_CALL)
 
 MAX_PDF_BYTES = 10 * 1024 * 1024  # content calendar PDF
 CALENDAR_LENGTHS = (7, 30)
