@@ -35,6 +35,7 @@ TOOLS = {
     "create_style",
     "add_style_posts",
     "list_accounts",
+    "insights",
 }
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -59,7 +60,14 @@ def test_the_tools_their_schemas_and_annotations(ai_live_server: LiveServer, sto
     destructive = {name for name, tool in tools.items() if tool.annotations.destructive_hint}
     assert destructive == {"delete_post", "publish_post"}
     read_only = {name for name, tool in tools.items() if tool.annotations.read_only_hint}
-    assert read_only == {"list_posts", "get_post", "post_stats", "list_styles", "list_accounts"}
+    assert read_only == {
+        "list_posts",
+        "get_post",
+        "post_stats",
+        "list_styles",
+        "list_accounts",
+        "insights",
+    }
     assert tools["edit_post"].annotations.idempotent_hint is True
     # SPEC.md's names, required as the HTTP bodies require them.
     write = tools["write_post"].input_schema
@@ -194,7 +202,7 @@ def test_bad_arguments_are_tool_errors_with_the_services_words(
     assert "userInput" in errors[4]
     assert "userInput is required" in errors[5]
     assert "limit" in errors[6]
-    assert "Not an ISO 8601 time" in errors[7]
+    assert "Not an ISO 8601 time" in errors[7] and '"best"' in errors[7]
     assert "Give at least one source" in errors[8]
     assert "no_such_tool" in errors[9]
     assert first in {post.id, published.id}

@@ -1,17 +1,21 @@
 """Issue 27: the rest of the tools over /mcp (a real socket, the scripted models): a
 calendar and a carousel with their progress and the PDF as a resource, chat, styles,
-scheduling, publishing to a scripted network, and no secret in any answer."""
+scheduling (at a time and at the best time), insights, publishing to a scripted
+network, and no secret in any answer."""
 
 from __future__ import annotations
 
 import base64
 from typing import Any
 
+from socialgen.clock import parse_iso, utcnow
+from socialgen.insights.synthetic import synthetic_history
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Post
 from socialgen.workspaces.service import get_usage
 from tests.conftest import LiveServer, Store
 from tests.fakes.scripted_network import ScriptedNetwork
+from tests.insights_support import put_history
 from tests.mcp_support import error_of, http_session, run, structured, text_of
 from tests.outbox_support import add_account
 from tests.scripted_support import CHAT_TEXT, POST_TEXT, ScriptedAI
@@ -157,3 +161,26 @@ def test_styles_schedule_publish_and_no_secret_in_any_answer(
         assert SECRET not in text_of(result) and SECRET not in str(result.structured_content)
     with read_session(store.engine) as session:
         assert session.get(Post, draft.id).status == "published"  # type: ignore[union-attr]
+
+
+def test_insights_and_scheduling_at_the_best_time(ai_live_server: LiveServer, store: Store) -> None:
+    draft = store.post("Placed by the history")
+
+    async def body() -> tuple[str, dict[str, Any], dict[str, Any]]:
+        async with http_session(ai_live_server.base_url, {"x-api-key": store.api_key()}) as mcp:
+            too_early = error_of(
+                await mcp.call_tool("schedule_post", {"postId": draft.id, "at": "best"})
+            )
+            put_history(store.engine, store.workspace_id, synthetic_history(80, seed=2))
+            report = structured(await mcp.call_tool("insights", {"tz": "Europe/Paris"}))
+            placed = structured(
+                await mcp.call_tool("schedule_post", {"postId": draft.id, "at": "best"})
+            )
+            return too_early, report, placed
+
+    too_early, report, placed = run(body)
+    assert "Not enough history for a best time: 0 measured published posts" in too_early
+    assert report["enough"] is True and report["posts"] == 80
+    assert report["timezone"] == "Europe/Paris" and report["bestSlots"]
+    assert placed["status"] == "scheduled"
+    assert parse_iso(placed["scheduledAt"]) > utcnow()

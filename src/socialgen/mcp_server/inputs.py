@@ -16,7 +16,7 @@ from socialgen.content_calendar.schemas import CalendarJsonBody
 from socialgen.generation.schemas import BatchRequest, ChatRequest, GeneratePostRequest
 from socialgen.limits import DEFAULT_PAGE_LIMIT, NOT_BLANK_PATTERN, POST_LIST_LIMIT
 from socialgen.posts.schemas import UpdatePostBody
-from socialgen.publishing.publish_api import PublishBody
+from socialgen.publishing.publish_api import PublishBody, ScheduleBody
 from socialgen.styles.schemas import CreateStyleBody, StylePostsBody
 
 AnId = Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NOT_BLANK_PATTERN)]
@@ -70,19 +70,8 @@ class EditPostInput(UpdatePostBody, OnePost):
     """PUT post's body."""
 
 
-class SchedulePostInput(OnePost):
-    model_config = ConfigDict(strict=True)
-
-    at: StrictStr = Field(
-        min_length=1,
-        description="When to publish: an ISO 8601 time (UTC unless it gives an offset).",
-    )
-    accountIds: list[AnId] | None = Field(
-        default=None,
-        max_length=20,
-        description="Publish to these accounts at that time (ids, handles or network:handle); "
-        "without them the post is only scheduled.",
-    )
+class SchedulePostInput(ScheduleBody, OnePost):
+    """schedule's body: `at` is an ISO 8601 time or "best"."""
 
 
 class PublishPostInput(PublishBody, OnePost):
@@ -96,6 +85,19 @@ class PostStatsInput(InWorkspace):
         default=None, description="One post; default: the recently published posts."
     )
     refresh: bool = Field(default=False, description="Read the counts from the networks first.")
+
+
+class InsightsInput(InWorkspace):
+    model_config = ConfigDict(strict=True)
+
+    days: int | None = Field(
+        default=None, ge=1, description="Only posts published in the last N days."
+    )
+    tz: StrictStr | None = Field(
+        default=None,
+        description="IANA time zone of the slots, e.g. Europe/Paris (default: the timezone "
+        "setting, else the server's zone).",
+    )
 
 
 class CreateCalendarInput(CalendarJsonBody, InWorkspace):

@@ -43,8 +43,8 @@ class ScheduledPost(BaseModel):
     postId: str
     status: str
     scheduledAt: str | None
-    publications: list[PublicationOut] | None = Field(
-        default=None, description="Where it goes at that time, when accounts were named."
+    publications: list[PublicationOut] = Field(
+        description="Where it goes at that time (the accounts named, now or before)."
     )
 
 

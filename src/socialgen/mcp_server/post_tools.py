@@ -9,9 +9,8 @@ from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 
-from socialgen.clock import iso, parse_iso
+from socialgen.clock import iso
 from socialgen.drafting.caller import Caller
-from socialgen.errors import BadRequest
 from socialgen.mcp_server.access import KEY, MEMBER_WITH_BEARER, RECENT, WRITER, Face, Need
 from socialgen.mcp_server.inputs import (
     EditPostInput,
@@ -56,7 +55,8 @@ def register(server: MCPServer[Any], face: Face) -> None:
         context: Context[Any, Any], request: SchedulePostInput
     ) -> ScheduledPost:
         who = await caller(context, request.workspaceId, WRITER)
-        return await in_thread(_schedule, who, request)
+        zone = face.runtime(context).settings.timezone
+        return await in_thread(_schedule, who, request, zone)
 
     async def publish_post(
         context: Context[Any, Any], request: PublishPostInput
@@ -102,8 +102,9 @@ def register(server: MCPServer[Any], face: Face) -> None:
         server, "schedule_post", SchedulePostInput, schedule_post, ScheduledPost,
         hints(read_only=False, idempotent=True),
         title="Schedule a post",
-        description="Schedule a draft (or move a scheduled post) to `at`; with accountIds "
-        "it is published to them at that time.",
+        description='Schedule a draft (or move a scheduled post) to `at`: an ISO 8601 time, '
+        'or "best", the next free best time from the workspace\'s own published history '
+        "(see insights). With accountIds it is published to them at that time.",
     )  # fmt: skip
     add_tool(
         server, "publish_post", PublishPostInput, publish_post, PublicationsData,
@@ -144,25 +145,29 @@ def _edit(who: Caller, post_id: str, content: str | None) -> UpdatedPost:
         return {"postId": post.id, "content": post.content}
 
 
-def _schedule(who: Caller, request: SchedulePostInput) -> ScheduledPost:
+def _schedule(who: Caller, request: SchedulePostInput, zone: str | None) -> ScheduledPost:
+    """As POST .../post/{workspaceId}/{postId}/schedule does it."""
     from socialgen.publishing.outbox import schedule_post, views
+    from socialgen.publishing.schedule_time import parse_at, resolve_at
 
-    try:
-        moment = parse_iso(request.at)
-    except ValueError:
-        raise BadRequest(
-            f"Not an ISO 8601 time: {request.at!r} (e.g. 2026-12-01T09:00:00Z)"
-        ) from None
-    accounts = request.accountIds or ()
+    asked = parse_at(request.at)
     with transaction(who.engine) as session:
-        post, rows = schedule_post(session, who.workspace_id, request.postId, moment, accounts)
-        listed = views(rows)
+        moment = resolve_at(session, who.workspace_id, request.postId, asked, zone)
+        post, rows = schedule_post(
+            session,
+            who.workspace_id,
+            request.postId,
+            moment,
+            request.account_ids,
+            retry=request.retry,
+            number_parts=request.number_parts,
+        )
         return ScheduledPost.model_validate(
             {
                 "postId": post.id,
                 "status": post.status,
                 "scheduledAt": iso(post.scheduled_at),
-                "publications": listed if listed or accounts else None,
+                "publications": views(rows),
             }
         )
 

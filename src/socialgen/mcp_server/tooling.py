@@ -24,7 +24,6 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
-from pydantic_core import PydanticUndefined
 
 from socialgen.errors import SocialgenError
 
@@ -107,8 +106,8 @@ def _parameters(model: type[BaseModel]) -> list[inspect.Parameter]:
         # A type built from data at run time: Any to mypy.
         annotation = cast(Any, Annotated)[types[field_name], Field(description=field.description)]
         default: Any = inspect.Parameter.empty
-        if name not in required and field.default is not PydanticUndefined:
-            default = field.default
+        if name not in required and not field.is_required():
+            default = field.get_default(call_default_factory=True)
         parameters.append(
             inspect.Parameter(
                 name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation

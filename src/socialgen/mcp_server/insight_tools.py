@@ -1,0 +1,37 @@
+"""insights: what works in the workspace's own published posts and when to post, as
+`socialgen insights --json` and GET /api/v1/insights/{workspaceId} answer it."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from mcp.server.mcpserver import Context, MCPServer
+
+from socialgen.drafting.caller import Caller
+from socialgen.insights.schemas import InsightsReport
+from socialgen.mcp_server.access import KEY, Face
+from socialgen.mcp_server.inputs import InsightsInput
+from socialgen.mcp_server.tooling import add_tool, hints, in_thread
+from socialgen.store.engine import read_session
+
+
+def register(server: MCPServer[Any], face: Face) -> None:
+    async def insights(context: Context[Any, Any], request: InsightsInput) -> InsightsReport:
+        who = await in_thread(face.caller, context, request.workspaceId, KEY)
+        zone = request.tz if request.tz is not None else face.runtime(context).settings.timezone
+        return await in_thread(_report, who, request.days, zone)
+
+    add_tool(
+        server, "insights", InsightsInput, insights, InsightsReport, hints(read_only=True),
+        title="What works, and when",
+        description="Engagement of the published posts relative to the creator's own "
+        "baseline, findings with their intervals (what helps or hurts, from 30 measured "
+        "posts on; the inconclusive ones apart), the week's slots and the best ones.",
+    )  # fmt: skip
+
+
+def _report(who: Caller, days: int | None, zone: str | None) -> InsightsReport:
+    from socialgen.insights.report import build_report
+
+    with read_session(who.engine) as session:
+        return cast(InsightsReport, build_report(session, who.workspace_id, days, zone))
