@@ -195,7 +195,7 @@ def test_bad_arguments_are_tool_errors_with_the_services_words(
             return errors, listed["posts"][0]["id"]
 
     errors, first = run(body)
-    assert "3000" in errors[0]
+    assert errors[0].endswith("Content exceeds the character limit of 3000 characters (3001 given)")
     assert "Post not found" in errors[1]
     assert "only draft and scheduled posts" in errors[2].lower() or "cannot be edited" in errors[2]
     assert "social network" in errors[3]

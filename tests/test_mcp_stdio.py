@@ -82,7 +82,7 @@ def test_write_then_read_edit_and_delete_over_stdio(store: Store, provider: Fake
     assert seen["written"]["content"] == POST_TEXT
     assert seen["written"]["refinementQuestions"] == QUESTIONS
     assert [post["id"] for post in seen["listed"]["posts"]] == [seen["written"]["postId"]]
-    assert "3000" in seen["errors"][0]
+    assert "character limit of 3000 characters" in seen["errors"][0]
     assert "Post not found" in seen["errors"][1]
     assert seen["edited"]["content"] == "Shorter."
     # workspaceId by name, as --workspace takes it: the batch went there.
