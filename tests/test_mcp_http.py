@@ -188,6 +188,7 @@ def test_bad_arguments_are_tool_errors_with_the_services_words(
                 ("schedule_post", {"postId": post.id, "at": "next tuesday"}),
                 ("create_calendar", {"calendarLength": 7}),
                 ("no_such_tool", {}),
+                ("write_post", {"userInput": "Ship\x00weekly"}),
             ]
             errors = [error_of(await mcp.call_tool(name, args)) for name, args in calls]
             # The session goes on: the next call is answered as ever.
@@ -205,6 +206,7 @@ def test_bad_arguments_are_tool_errors_with_the_services_words(
     assert "Not an ISO 8601 time" in errors[7] and '"best"' in errors[7]
     assert "Give at least one source" in errors[8]
     assert "no_such_tool" in errors[9]
+    assert "userInput" in errors[10] and "NUL" in errors[10]
     assert first in {post.id, published.id}
     with read_session(store.engine) as session:
         assert session.get(Post, post.id).content == "A draft"  # type: ignore[union-attr]

@@ -26,6 +26,7 @@ from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from socialgen.errors import SocialgenError
+from socialgen.text_check import check_text
 
 logger = logging.getLogger("socialgen.mcp")
 
@@ -67,6 +68,7 @@ def add_tool(
     async def tool(**arguments: Any) -> Any:
         context: Context[Any, Any] = arguments.pop("ctx")
         try:
+            check_text(arguments)  # as every HTTP body: no NUL, no lone surrogate
             request = reader(arguments)
             return await handler(context, request)
         except SocialgenError as error:
