@@ -300,3 +300,17 @@ def test_an_unknown_post_resource_says_so(ai_live_server: LiveServer, store: Sto
 
     assert "Post not found" in run(body)
     assert text_of  # imported for the helpers' sake
+
+
+def test_no_quota_left_is_the_tools_error(
+    ai_live_server: LiveServer, store: Store, scripted_ai: ScriptedAI
+) -> None:
+    with transaction(store.engine) as session:
+        set_post_quota(session, store.workspace_id, 3)
+
+    async def body() -> str:
+        async with http_session(ai_live_server.base_url, {"x-api-key": store.api_key()}) as mcp:
+            return error_of(await mcp.call_tool("write_batch", {"userInput": "Five of them"}))
+
+    assert "Post quota exceeded: 5 requested, 3 left of 3" in run(body)
+    assert scripted_ai.calls == [] and _used(store) == 0 and _reservations(store) == 0
