@@ -314,3 +314,21 @@ def test_no_quota_left_is_the_tools_error(
 
     assert "Post quota exceeded: 5 requested, 3 left of 3" in run(body)
     assert scripted_ai.calls == [] and _used(store) == 0 and _reservations(store) == 0
+
+
+def test_a_session_answers_only_the_credentials_that_opened_it(
+    ai_live_server: LiveServer, store: Store
+) -> None:
+    url = f"{ai_live_server.base_url}/mcp"
+    mine = store.api_key()
+    opened = httpx.post(url, json=INITIALIZE, headers={**MCP_HEADERS, "x-api-key": mine})
+    assert opened.status_code == 200
+    session = {**MCP_HEADERS, "mcp-session-id": opened.headers["mcp-session-id"]}
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+    # Another valid key of the same workspace: as if the session did not exist.
+    other = httpx.post(url, json=listing, headers={**session, "x-api-key": store.api_key()})
+    assert other.status_code == 404
+    ready = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    assert httpx.post(url, json=ready, headers={**session, "x-api-key": mine}).status_code == 202
+    again = httpx.post(url, json=listing, headers={**session, "x-api-key": mine})
+    assert again.status_code == 200 and "write_post" in again.text
