@@ -13,7 +13,7 @@ release below covers a stream cancelled before its code ran).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any, TypeVar
 
 import anyio
@@ -47,11 +47,15 @@ async def run_stream(
 ) -> P:
     """The payload of the stream's last `completed` event; the stream's error event is
     the tool's error, with its message."""
-    plan = await in_thread(prepare, caller, request)
+    # Shielded: a cancellation while the plan reserves waits for it, then reaches the
+    # first await below, inside the `try` that gives the reservation back.
+    with anyio.CancelScope(shield=True):
+        plan = await in_thread(prepare, caller, request)
     progress = Progress(context)
     found: P | None = None
+    stream = run(plan)
     try:
-        async for item in guarded(run(plan)):
+        async for item in guarded(stream):
             payload = item.payload
             if isinstance(payload, StreamError):
                 raise ToolError(payload.message)
@@ -59,9 +63,13 @@ async def run_stream(
                 found = payload
             await progress.report(payload)
     finally:
-        if plan.reservation_id is not None:
-            # Shielded: a cancelled call still gives back what it did not write.
-            with anyio.CancelScope(shield=True):
+        # Shielded: a cancelled call still cleans up. The service's stream is closed now
+        # (its Reservation, its files) rather than when the generator is collected; then
+        # what the plan reserved and nobody spent is given back.
+        with anyio.CancelScope(shield=True):
+            if isinstance(stream, AsyncGenerator):
+                await stream.aclose()
+            if plan.reservation_id is not None:
                 await in_thread(give_back, plan.caller.engine, plan.reservation_id)
     if found is None:
         raise ToolError("The operation ended without a result; see the server log")
