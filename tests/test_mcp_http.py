@@ -332,3 +332,28 @@ def test_a_session_answers_only_the_credentials_that_opened_it(
     assert httpx.post(url, json=ready, headers={**session, "x-api-key": mine}).status_code == 202
     again = httpx.post(url, json=listing, headers={**session, "x-api-key": mine})
     assert again.status_code == 200 and "write_post" in again.text
+
+
+def test_a_key_bound_to_no_workspace_names_one_and_acts_as_the_tokens_user(
+    ai_live_server: LiveServer, store: Store
+) -> None:
+    other = store.workspace("Not theirs")
+    outsider_email = "eve@example.com"
+    store.user(outsider_email, workspace_id=other)
+    mine = store.post("In the default workspace")
+    owner = {"x-api-key": store.api_key(None), "authorization": f"Bearer {store.token()}"}
+    eve = {
+        "x-api-key": store.api_key(None),
+        "authorization": f"Bearer {store.token(outsider_email)}",
+    }
+
+    async def calls(headers: dict[str, str], arguments: dict[str, Any]) -> Any:
+        async with http_session(ai_live_server.base_url, headers) as mcp:
+            return await mcp.call_tool("get_post", arguments)
+
+    assert "workspaceId is required" in error_of(run(lambda: calls(owner, {"postId": mine.id})))
+    here = {"postId": mine.id, "workspaceId": store.workspace_id}
+    assert structured(run(lambda: calls(owner, here)))["id"] == mine.id
+    # A member of another workspace only: this one is not theirs.
+    refused = error_of(run(lambda: calls(eve, here)))
+    assert "Not authorized to access this workspace" in refused
