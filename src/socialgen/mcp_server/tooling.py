@@ -57,19 +57,16 @@ def add_tool(
     *,
     title: str,
     description: str,
-    read: Callable[[dict[str, Any]], M] | None = None,
 ) -> None:
     """Register `handler` as the tool `name`, its arguments described by `model` and
-    its structured result by `result` (a model or a TypedDict). `read`: how the
-    arguments become the model (default: the model's own validation)."""
+    its structured result by `result` (a model or a TypedDict)."""
     parameters = _parameters(model)
-    reader = read or model.model_validate
 
     async def tool(**arguments: Any) -> Any:
         context: Context[Any, Any] = arguments.pop("ctx")
         try:
             check_text(arguments)  # as every HTTP body: no NUL, no lone surrogate
-            request = reader(arguments)
+            request = model.model_validate(arguments)
             return await handler(context, request)
         except SocialgenError as error:
             raise ToolError(error.message) from None
