@@ -42,7 +42,10 @@ runner = CliRunner()
 _COMMAND = get_command(app)
 
 # Commands that need no --json, and why.
-WITHOUT_JSON = {"serve": "runs the HTTP server until stopped; it prints no result"}
+WITHOUT_JSON = {
+    "serve": "runs the HTTP server until stopped; it prints no result",
+    "mcp": "serves MCP over stdio until its client leaves: stdout is the protocol, JSON-RPC",
+}
 
 
 def command_paths(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Any]]:
