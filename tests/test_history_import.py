@@ -374,3 +374,28 @@ def test_bad_history_rows_are_named_and_nothing_is_imported(store: Store, tmp_pa
     assert error["success"] is False
     assert "row 3: likes must be a whole number, 0 or more (got 'abc')" in error["message"]
     assert snapshot(store) == before
+
+
+def test_rows_written_in_bulk_are_stored_as_the_orm_stores_them(
+    store: Store, tmp_path: Path
+) -> None:
+    """SQLite compares timestamps as text: an imported post's must be written exactly as
+    the ORM writes them, or ranges and ordering across the two would be wrong."""
+    moment = datetime(2025, 6, 1, 12, 30, 15, 250000, tzinfo=UTC)
+    store.post("Through the ORM", status=PostStatus.PUBLISHED, when=moment)
+    path = write(tmp_path, "one.csv", csv_text(HEADER, row(iso(moment) or "", "In bulk", "1")))
+    answer(run("posts", "import", path, "--json"))
+
+    with store.engine.connect() as connection:
+        stored = dict(
+            connection.exec_driver_sql(
+                "SELECT content, published_at FROM post WHERE published_at IS NOT NULL"
+            ).all()
+        )
+        timeline = connection.exec_driver_sql(
+            "SELECT count(*) FROM post WHERE timeline_at = published_at"
+        ).scalar()
+    assert stored["In bulk"] == stored["Through the ORM"]
+    assert timeline == 2
+    shown = answer(run("posts", "timeline", "--json"))  # the last 90 days: neither
+    assert shown["posts"] == []
