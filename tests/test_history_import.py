@@ -140,14 +140,16 @@ def test_json_counts_and_unmeasured_published_posts(store: Store, tmp_path: Path
         # As `posts export` writes a published post: `date`, no counts. It comes in
         # published but unmeasured, so insights leave it out.
         {"content": "Exported, never measured", "status": "published", "date": iso(days_ago(3))},
+        # No status: a publishedAt says published.
+        {"content": "No status column", "publishedAt": "2025-05-02T08:00:00Z", "likes": 1},
     ]
     json_file = write(tmp_path, "history.json", json.dumps({"posts": items}))
 
     data = answer(run("posts", "import", json_file, "--json"))
 
-    assert (data["imported"], data["published"]) == (2, 2)
+    assert (data["imported"], data["published"]) == (3, 3)
     history = published(store)
-    assert list(history) == ["Numbers as JSON numbers"]
+    assert list(history) == ["Numbers as JSON numbers", "No status column"]
     assert counts(history["Numbers as JSON numbers"]) == (12, 3, 4, 900)
     statuses = {p.content: p.status for p in posts_of(store, store.workspace_id)}
     assert statuses["Exported, never measured"] == PostStatus.PUBLISHED

@@ -82,6 +82,13 @@ def published_history(record: Mapping[str, Any], now: datetime) -> PublishedHist
     )
 
 
+def implied_status(record: Mapping[str, Any]) -> str:
+    """The status of a row that names none: published when it has a publishedAt (a
+    history file without a status column), else draft."""
+    dated = any(record.get(key) not in (None, "") for key in ("publishedat", "published_at"))
+    return PostStatus.PUBLISHED if dated else PostStatus.DRAFT
+
+
 def _raw(record: Mapping[str, Any], name: str) -> Any:
     """The first non-empty value among the field's accepted names."""
     for key in HISTORY_FIELDS[name]:

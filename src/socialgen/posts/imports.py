@@ -44,6 +44,7 @@ from socialgen.posts.conversations import TITLE_CHARS
 from socialgen.posts.history_rows import (
     PublishedHistory,
     history_snapshot,
+    implied_status,
     published_columns,
     published_history,
 )
@@ -327,7 +328,7 @@ def _json_records(text: str) -> list[tuple[str, dict[str, Any]]]:
 
 def _valid_post(where: str, record: Mapping[str, Any], now: datetime) -> ImportedPost:
     content = _field(record, "content")
-    status_text = (_field(record, "status") or PostStatus.DRAFT).strip().lower()
+    status_text = (_field(record, "status") or implied_status(record)).strip().lower()
     date_text = (_field(record, "date") or "").strip()
     theme = (_field(record, "theme") or "").strip() or None
 
