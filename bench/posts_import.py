@@ -10,7 +10,9 @@ reports its wall time, its peak RSS (the child's ru_maxrss) and what it printed.
 The published-history case: a CSV of --posts published rows (two years of posts,
 counts, impressions on half, postUrl on a third) imported into a fresh store (one post
 and one metrics snapshot a row), then the same file again, where every row is a
-duplicate (the workspace's keys read once, then nothing written).
+duplicate (the workspace's keys read once, then nothing written). And X's archive:
+a tweets.js of --posts tweets as X writes them (entities, counts as strings, emoji;
+1 in 10 a reply and 1 in 20 a retweet, skipped), which streams.
 
 Stores: SQLite in a temporary SOCIALGEN_HOME, and with `--postgres URL` (a server
 where the user may create databases, e.g. postgresql://postgres@127.0.0.1:5432/test)
@@ -111,6 +113,39 @@ def write_history_csv(path: Path, count: int) -> None:
             )
 
 
+def write_archive(path: Path, count: int) -> None:
+    """X's tweets.js, one item at a time (never the whole list in memory)."""
+    rng = random.Random(27)
+    start = datetime(2016, 1, 1, tzinfo=UTC)
+    with path.open("w", encoding="utf-8") as out:
+        out.write("window.YTD.tweets.part0 = [")
+        for number in range(count):
+            text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 30)))
+            text = f"RT @friend: {text}" if number % 20 == 7 else f"{text} &amp; 🚀 #{number}"
+            moment = start + timedelta(minutes=47 * number)
+            tweet = {
+                "edit_info": {"initial": {"editTweetIds": [str(number)], "editable": "true"}},
+                "retweeted": False,
+                "source": '<a href="https://mobile.twitter.com" rel="nofollow">Twitter</a>',
+                "entities": {"hashtags": [], "symbols": [], "user_mentions": [], "urls": []},
+                "display_text_range": ["0", str(len(text))],
+                "favorite_count": str(int(rng.lognormvariate(2.0, 1.2))),
+                "id_str": str(10**18 + number),
+                "truncated": False,
+                "retweet_count": str(rng.randint(0, 9)),
+                "id": str(10**18 + number),
+                "created_at": moment.strftime("%a %b %d %H:%M:%S +0000 %Y"),
+                "favorited": False,
+                "full_text": text,
+                "lang": "en",
+            }
+            if number % 10 == 3:
+                tweet["in_reply_to_status_id_str"] = str(10**18 + number - 1)
+            out.write(("" if number == 0 else ",") + "\n  ")
+            out.write(json.dumps({"tweet": tweet}, indent=2, ensure_ascii=False))
+        out.write("\n]")
+
+
 def child_peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
@@ -178,10 +213,13 @@ def main() -> int:
     print(machine_line())
     with bench_home("socialgen-bench-import-") as home:
         plan, history = home / "posts.csv", home / "history.csv"
+        archive = home / "tweets.js"
         write_csv(plan, args.posts)
         write_history_csv(history, args.posts)
+        write_archive(archive, args.posts)
         print(f"CSV: {plan.stat().st_size / 1e6:.1f} MB (plan)", end=", ")
-        print(f"{history.stat().st_size / 1e6:.1f} MB (published history)\n")
+        print(f"{history.stat().st_size / 1e6:.1f} MB (published history)", end="; ")
+        print(f"X archive: {archive.stat().st_size / 1e6:.1f} MB\n")
         stores: list[tuple[str, str | None]] = [("sqlite", None)]
         if args.postgres:
             stores.append(("postgresql", args.postgres))
@@ -189,6 +227,7 @@ def main() -> int:
             for file_label, runs, seconds, mb in (
                 ("plan", [plan], TARGET_SECONDS, TARGET_MB),
                 ("history", [history, history], HISTORY_TARGET_SECONDS, HISTORY_TARGET_MB),
+                ("tweets.js", [archive], HISTORY_TARGET_SECONDS, HISTORY_TARGET_MB),
             ):
                 with (
                     bench_home(f"socialgen-bench-import-{label}-") as store_home,

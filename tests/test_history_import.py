@@ -401,3 +401,29 @@ def test_rows_written_in_bulk_are_stored_as_the_orm_stores_them(
     assert timeline == 2
     shown = answer(run("posts", "timeline", "--json"))  # the last 90 days: neither
     assert shown["posts"] == []
+
+
+def test_a_large_archive_streams_and_its_errors_keep_their_line(
+    store: Store, tmp_path: Path
+) -> None:
+    """Read a megabyte at a time: items, multi-byte characters and error positions cut
+    by a chunk's end come out whole and exact."""
+    items = [
+        tweet(str(10**18 + n), f"Post {n} 🚀 ünïcödé &amp; more", "Wed Oct 10 20:19:24 +0000 2018")
+        for n in range(2600)
+    ]
+    text = "window.YTD.tweets.part0 = " + json.dumps(items, indent=2, ensure_ascii=False)
+    assert len(text.encode()) > 2 * 1024 * 1024  # several chunks
+    broken = text[:-2] + "\n  oops\n]"
+    bad = write(tmp_path, "broken.js", broken)
+    before = snapshot(store)
+
+    refused = run("posts", "import", bad)
+
+    line = broken.count("\n", 0, broken.index("oops")) + 1
+    assert refused.exit_code == 1
+    assert f"(line {line}, column 3): expected ',' or ']'" in refused.stderr
+    assert snapshot(store) == before
+    data = answer(run("posts", "import", write(tmp_path, "big.js", text), "--json"))
+    assert data["published"] == 2600
+    assert "Post 2599 🚀 ünïcödé & more" in published(store)

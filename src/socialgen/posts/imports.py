@@ -51,13 +51,14 @@ from socialgen.posts.history_rows import (
 from socialgen.posts.import_dedup import without_duplicates
 from socialgen.posts.rules import valid_content
 from socialgen.posts.views import snippet
-from socialgen.posts.x_archive import ArchiveRecords, archive_records, is_x_archive
+from socialgen.posts.x_archive import ArchiveRecords, open_x_archive
 from socialgen.store.bulk import insert_rows, table_of
 from socialgen.store.tables import Conversation, MetricSnapshot, Post, PostStatus, PostVersion
-from socialgen.uploads import size_text
 
 IMPORT_STATUSES = (PostStatus.DRAFT, PostStatus.SCHEDULED, PostStatus.PUBLISHED)
-MAX_ARCHIVE_BYTES = 64 * 1024 * 1024  # an X archive's tweets.js of some 40,000 posts
+# An X archive's tweets.js streams: memory follows the original posts kept, not the
+# file, whose replies, retweets and per-tweet entities take most of its size.
+MAX_ARCHIVE_BYTES = 512 * 1024 * 1024
 MAX_REPORTED_PROBLEMS = 10
 INSERT_BATCH_ROWS = 2000  # rows per executemany: bounded memory, few round trips
 
@@ -101,17 +102,17 @@ def parse_import(path: Path, *, now: datetime | None = None) -> list[ImportedPos
 def read_import(path: Path, *, now: datetime | None = None) -> ImportFile:
     """parse_import, with what an X archive skipped."""
     suffix = path.suffix.lower()
-    text = _read_archive_or_text(path, suffix)
-    archive = None
+    archive = open_x_archive(path, MAX_ARCHIVE_BYTES)
     records: Iterator[tuple[str, dict[str, Any]]]
-    if is_x_archive(text):
-        archive = archive_records(text)
-        records, suffix = iter(archive.records), ".js"
+    if archive is not None:
+        records, suffix = archive.records(), ".js"
     else:
+        text = _import_text(path, suffix)
         records = _csv_records(text) if suffix == ".csv" else iter(_json_records(text))
-    del text  # once read, the records are all that is kept of the file
+        del text  # once read, the records are all that is kept of the file
     now = now or utcnow()
     posts: list[ImportedPost] = []
+    # An archive's own problems (a tweet it cannot read) join the list as they arise.
     problems: list[str] = [] if archive is None else archive.problems
     for where, record in records:
         try:
@@ -240,29 +241,15 @@ def _scheduled_at(imported: ImportedPost, now: datetime) -> datetime | None:
 # --------------------------------------------------------------------------- reading
 
 
-def _read_archive_or_text(path: Path, suffix: str) -> str:
-    """The text of a .csv or .json file, or of an X archive whatever its name (an
-    archive may be larger than other import files)."""
-    too_large = f"{path} is larger than {size_text(MAX_TEXT_FILE_BYTES)}"
-    if suffix in (".csv", ".json"):  # an archive renamed .json may be larger
-        text = _read_text(path, MAX_ARCHIVE_BYTES, too_large)
-    elif suffix == ".js":
-        text = _read_text(path, MAX_ARCHIVE_BYTES)
-    else:  # only an X archive is read whatever its name: peek, then refuse the rest
-        try:
-            text = _read_text(path, MAX_ARCHIVE_BYTES)
-        except BadRequest:
-            text = ""
-    if is_x_archive(text):
-        return text
+def _import_text(path: Path, suffix: str) -> str:
     if suffix not in (".csv", ".json"):
+        if suffix == ".js":
+            _read_text(path)  # a file that cannot be read says so first
         raise BadRequest(
             f"Cannot import {path.name}: unknown file type {suffix or '(none)'!r}, "
             "use a .csv or .json file (or X's archive file tweets.js)"
         )
-    if len(text) > MAX_TEXT_FILE_BYTES or path.stat().st_size > MAX_TEXT_FILE_BYTES:
-        raise BadRequest(too_large)
-    return text
+    return _read_text(path)
 
 
 def _skipped_text(archive: ArchiveRecords) -> str:
@@ -272,8 +259,8 @@ def _skipped_text(archive: ArchiveRecords) -> str:
     )
 
 
-def _read_text(path: Path, limit: int, too_large: str | None = None) -> str:
-    data = read_regular_file(path, limit, too_large=too_large)
+def _read_text(path: Path) -> str:
+    data = read_regular_file(path, MAX_TEXT_FILE_BYTES)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
