@@ -48,6 +48,8 @@ PAGE_LIMIT = IntRange("limit", 1, MAX_PAGE_LIMIT)
 MAX_POST_LIST_LIMIT = 1000
 POST_LIST_LIMIT = IntRange("limit", 1, MAX_POST_LIST_LIMIT)
 DEFAULT_TABLE_POSTS = 50
+# insights rank: the drafts ranked in one call (a batch is 5; a calendar's month 30).
+MAX_RANKED_POSTS = 50
 
 DEFAULT_TOKEN_DAYS = 30
 MAX_TOKEN_DAYS = 3650
