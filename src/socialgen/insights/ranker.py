@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from socialgen.insights.history import PublishedPost
 from socialgen.insights.pairs import (
+    PAIR_WINDOW_DAYS,
     PairAccuracy,
     Pairs,
     close_pairs,
@@ -57,6 +58,7 @@ TRAINING_PAIRS = 8000  # sampled from the (up to millions of) pairs: enough, and
 EVALUATION_PAIRS = 20000
 CHOICE_POSTS = 4000
 CHOICE_PAIRS = 4000
+TRAINING_WINDOW_DAYS = PAIR_WINDOW_DAYS  # learnt from the same kind of pairs it is judged on
 BASELINE_POSTS = 50  # a draft is compared with the creator's latest posts
 
 
@@ -158,8 +160,10 @@ class _Span:
     def rows(self, feature_set: FeatureSet) -> Any:
         return rows(self.blocks, feature_set)
 
-    def pairs(self, rng: np.random.Generator, cap: int) -> Pairs:
-        return close_pairs(self.times, self.target, cap=cap, rng=rng)
+    def pairs(
+        self, rng: np.random.Generator, cap: int, window_days: float = PAIR_WINDOW_DAYS
+    ) -> Pairs:
+        return close_pairs(self.times, self.target, cap=cap, rng=rng, window_days=window_days)
 
     def part(self, start: int, end: int) -> _Span:
         start = max(0, start)
@@ -184,16 +188,22 @@ def _choose(training: _Span, rng: np.random.Generator) -> tuple[FeatureSet, floa
     recent = training.part(len(training) - CHOICE_POSTS, len(training))
     earlier, later = recent.split()
     validation = later.pairs(rng, EVALUATION_PAIRS)
-    pairs = earlier.pairs(rng, CHOICE_PAIRS)
+    pairs = earlier.pairs(rng, CHOICE_PAIRS, TRAINING_WINDOW_DAYS)
     if len(validation) < MIN_CHOICE_PAIRS or len(pairs) < MIN_TRAINING_PAIRS:
         return DEFAULT_CHOICE
+    richer_margin = 0.5 / math.sqrt(len(later))
     best: tuple[float, FeatureSet, float] | None = None
-    for feature_set in FEATURE_SETS:
+    for feature_set in FEATURE_SETS:  # simplest first
         earlier_rows, later_rows = earlier.rows(feature_set), later.rows(feature_set)
+        # n-grams must earn their thousands of columns: a richer set replaces a simpler
+        # one only when it does better by more than the validation accuracy's standard
+        # error (the one-standard-error rule; about 0.5 / sqrt(posts) with pairs that
+        # share posts), so noise in a small validation split does not pick them.
+        margin = 0.0 if best is None or best[1] == feature_set else richer_margin
         for c in C_GRID:
             weights = _weights(earlier_rows, pairs, c, rng)
             accuracy = ordered_share(later_rows @ weights, validation)
-            if best is None or accuracy > best[0] + 1e-9:
+            if best is None or accuracy > best[0] + margin + 1e-9:
                 best = (accuracy, feature_set, c)
     assert best is not None
     return best[1], best[2]
@@ -203,7 +213,7 @@ def _fit(
     span: _Span, feature_set: FeatureSet, c: float, rng: np.random.Generator
 ) -> NDArray[np.float64] | None:
     """The pairwise model's weights on `span`'s close pairs; None when too few."""
-    pairs = span.pairs(rng, TRAINING_PAIRS)
+    pairs = span.pairs(rng, TRAINING_PAIRS, TRAINING_WINDOW_DAYS)
     if len(pairs) < MIN_TRAINING_PAIRS:
         return None
     return _weights(span.rows(feature_set), pairs, c, rng)
