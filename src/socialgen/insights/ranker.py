@@ -111,18 +111,19 @@ def train_ranker(history: Sequence[PublishedPost], *, seed: int = 0) -> Ranker:
         return Ranker(posts=len(history), held_out=None, model=None, reference=0.0)
     hand = hand_matrix([PostText(post.content, post.has_media) for post in history])
     texts = [post.content for post in history]
-    # The vocabulary, IDF and spreads come from every text (no engagement is read);
-    # the weights only ever from the pairs of the posts a model is trained on.
-    vectorizer = PostVectorizer()
-    everything = _Span(
-        blocks=vectorizer.fit_blocks(hand, texts),
-        times=np.array([post.published_at.timestamp() for post in history], dtype=np.float64),
-        target=np.log1p(np.array([post.engagement for post in history], dtype=np.float64)),
-    )
-    training, newest = everything.split()
-    choice = _choose(training, rng)
+    times = np.array([post.published_at.timestamp() for post in history], dtype=np.float64)
+    target = np.log1p(np.array([post.engagement for post in history], dtype=np.float64))
+    cut = len(history) - math.ceil(len(history) * HELD_OUT_SHARE)
+    choice = _choose(hand[:cut], texts[:cut], times[:cut], target[:cut], rng)
     if choice is None:
         return Ranker(posts=len(history), held_out=None, model=None, reference=0.0)
+    # The vocabulary, IDF and spreads come from every text (no engagement is read);
+    # the weights only ever from the pairs of the posts a model is trained on. The
+    # n-grams (most of the cost on a long history) only when they were chosen.
+    vectorizer = PostVectorizer()
+    blocks = vectorizer.fit_blocks(hand, texts, ngrams=choice[0] != "hand")
+    everything = _Span(blocks, times, target)
+    training, newest = everything.split()
     feature_set, c = choice
     held_out = None
     weights = _fit(training, feature_set, c, rng)
@@ -179,14 +180,21 @@ class _Span:
         return self.part(0, cut), self.part(cut, len(self))
 
 
-def _choose(training: _Span, rng: np.random.Generator) -> tuple[FeatureSet, float] | None:
+def _choose(
+    hand: NDArray[np.float64],
+    texts: list[str],
+    times: NDArray[np.float64],
+    target: NDArray[np.float64],
+    rng: np.random.Generator,
+) -> tuple[FeatureSet, float] | None:
     """The feature set and C that order the newest training posts best when learnt
     from the ones before (the simpler choice on a tie); only the latest CHOICE_POSTS
     take part, which keeps a long history fast. None: too little to learn from."""
-    if len(training.pairs(rng, 10 * MIN_TRAINING_PAIRS)) < MIN_TRAINING_PAIRS:
+    if len(close_pairs(times, target, cap=10 * MIN_TRAINING_PAIRS, rng=rng)) < MIN_TRAINING_PAIRS:
         return None
-    recent = training.part(len(training) - CHOICE_POSTS, len(training))
-    earlier, later = recent.split()
+    start = max(0, len(texts) - CHOICE_POSTS)
+    blocks = PostVectorizer().fit_blocks(hand[start:], texts[start:], ngrams=True)
+    earlier, later = _Span(blocks, times[start:], target[start:]).split()
     validation = later.pairs(rng, EVALUATION_PAIRS)
     pairs = earlier.pairs(rng, CHOICE_PAIRS, TRAINING_WINDOW_DAYS)
     if len(validation) < MIN_CHOICE_PAIRS or len(pairs) < MIN_TRAINING_PAIRS:

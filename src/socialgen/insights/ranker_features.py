@@ -90,14 +90,25 @@ class PostVectorizer:
         self.words: Any = None
         self.hooks: Any = None
 
-    def fit_blocks(self, hand: NDArray[np.float64], texts: Sequence[str]) -> dict[str, Any]:
-        """Fit, and the history's own blocks (each text read once)."""
+    def fit_blocks(
+        self, hand: NDArray[np.float64], texts: Sequence[str], *, ngrams: bool
+    ) -> dict[str, Any]:
+        """Fit, and the history's own blocks (each text read once). Without `ngrams`
+        the "words" and "chars" blocks have no columns."""
         from scipy import sparse  # type: ignore[import-untyped]
         from sklearn.feature_extraction.text import TfidfVectorizer  # type: ignore[import-untyped]
 
         self.mean = hand.mean(axis=0)
         spread = hand.std(axis=0)
         self.scale = spread + (spread == 0)  # a constant column stays 0, not NaN
+        if not ngrams:
+            self.words = self.hooks = _Nothing()
+            nothing = self.words.transform(list(texts))
+            return {
+                "hand": sparse.csr_matrix((hand - self.mean) / self.scale),
+                "words": nothing,
+                "chars": nothing,
+            }
         words = TfidfVectorizer(ngram_range=(1, 2), min_df=2, max_features=5000, sublinear_tf=True)
         self.words, word_block = _fitted(words, list(texts))
         # Character n-grams of the hook only: the opening is what a reader sees in
