@@ -124,6 +124,7 @@ BODY_LIMITS: dict[tuple[str, str], BodyLimit] = {
     ("PUT", "/api/v1/content-styles/{workspaceId}/{styleId}/posts/{postId}"): _JSON_BODY,
     ("POST", "/api/v1/ai-conversation/post/{workspaceId}/{postId}/publish"): _JSON_BODY,
     ("POST", "/api/v1/social-accounts/{workspaceId}"): _JSON_BODY,
+    ("POST", "/api/v1/social-accounts/{workspaceId}/{accountId}/history"): _JSON_BODY,
     ("POST", "/api/v1/content-calendar/generate/{workspaceId}"): BodyLimit(
         form_bytes=MAX_PDF_BYTES + FORM_OVERHEAD_BYTES,
         form_too_large="The form is larger than 10.25 MB: a PDF of at most 10 MB and text fields",

@@ -13,6 +13,7 @@ calls to its AppView, as Bluesky's apps do) or from SOCIALGEN_BLUESKY_APPVIEW.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,12 +28,14 @@ from socialgen.publishing.networks.base import (
     MediaItem,
     Metrics,
     OutgoingPost,
+    PastPost,
     PreparedPart,
     PreparedPost,
     Published,
     PublishError,
     SecretSaver,
 )
+from socialgen.publishing.networks.bluesky_history import read_history
 from socialgen.publishing.networks.bluesky_media import fit_image
 from socialgen.publishing.networks.bluesky_session import (
     BlueskySession,
@@ -186,6 +189,10 @@ class BlueskyAdapter:
             reposts=int(view.repost_count or 0),
             comments=int(view.reply_count or 0),
         )
+
+    def history(self, since: datetime | None) -> Iterator[PastPost]:
+        """The account's own posts with their counts (bluesky_history.py)."""
+        return read_history(self._session, since)
 
     # --- inside -----------------------------------------------------------------------
 
