@@ -53,13 +53,17 @@ def rows(store: Store, table: object) -> int:
     return int(store.scalar(select(func.count()).select_from(table)))  # type: ignore[arg-type]
 
 
-def test_a_post_without_text_or_too_long_is_skipped_and_counted(
+def test_a_post_without_text_too_long_or_shown_twice_is_skipped_and_counted(
     store: Store, network: ScriptedNetwork
 ) -> None:
-    network.past_posts = [past(1), past(2, text="  "), past(3, text="x" * 100_000)]
+    network.past_posts = [past(1), past(2, text="  "), past(3, text="x" * 100_000), past(1)]
     summary = pull_history(store.engine, account(store, network), None)
-    assert (summary["fetched"], summary["created"], summary["skipped"]) == (3, 1, 2)
+    assert (summary["fetched"], summary["created"], summary["skipped"]) == (4, 1, 3)
     assert rows(store, Post) == rows(store, Publication) == rows(store, MetricSnapshot) == 1
+    network.past_posts = [past(1, likes=5), past(1, likes=5)]  # shown twice, counts moved
+    again = pull_history(store.engine, account(store, network), None)
+    assert (again["created"], again["updated"], again["skipped"]) == (0, 1, 1)
+    assert rows(store, Post) == 1 and rows(store, MetricSnapshot) == 2
 
 
 def test_a_read_that_fails_half_way_stores_nothing(store: Store, network: ScriptedNetwork) -> None:

@@ -22,22 +22,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sqlalchemy import Engine, func
+from sqlalchemy import Engine, bindparam, func, update
+from sqlalchemy import select as columns
 from sqlmodel import Session, col, select
 from typing_extensions import TypedDict
 
 from socialgen.clock import parse_iso, utcnow
-from socialgen.errors import BadRequest, NotFound, SocialgenError
-from socialgen.posts.service import create_draft
+from socialgen.errors import BadRequest, NotFound
+from socialgen.ids import new_id
 from socialgen.publishing.accounts import ACCOUNT_NOT_FOUND, credentials_for, network_errors
 from socialgen.publishing.adapters import build_adapter
+from socialgen.publishing.history_rows import insert_pulled
 from socialgen.publishing.networks.base import HistoryReader, PastPost
 from socialgen.sources.guard import check_url
+from socialgen.store.bulk import insert_rows, table_of
 from socialgen.store.engine import transaction
 from socialgen.store.tables import (
     MetricSnapshot,
     Post,
-    PostStatus,
     Publication,
     PublicationState,
     SocialAccount,
@@ -45,7 +47,6 @@ from socialgen.store.tables import (
 
 logger = logging.getLogger("socialgen.publishing")
 
-ORIGIN = "history"  # Publication.options["origin"] of a pulled post
 LOOKUP_BATCH = 500  # remote ids per IN (...) query
 
 
@@ -59,8 +60,10 @@ class HistorySummary(TypedDict):
 
 @dataclass
 class _Known:
-    publication: Publication
-    latest: MetricSnapshot | None
+    publication_id: str
+    post_id: str
+    parts: int  # posts of the thread socialgen published (1: a single post)
+    latest: tuple[int, int, int] | None = None  # likes, reposts, comments last read
 
 
 def parse_since(value: str | None) -> datetime | None:
@@ -113,27 +116,27 @@ def store_history(
         "updated": 0,
         "skipped": 0,
     }
-    touched: set[str] = set()
+    moved: list[tuple[_Known, PastPost]] = []
+    new: dict[str, PastPost] = {}
     for past in posts:
         found = known.get(past.remote_id)
-        if found is not None:
-            past = _without_own_thread(past, found.publication)
-            if _unchanged(found.latest, past):
-                summary["skipped"] += 1
-                continue
-            _snapshot(session, found.publication, past, now)
-            touched.add(found.publication.post_id)
-            summary["updated"] += 1
+        if found is None:
+            if past.remote_id in new:
+                summary["skipped"] += 1  # the network showed it twice
+            else:
+                new[past.remote_id] = past
             continue
-        publication = _create(session, account, past, now)
-        if publication is None:
-            summary["skipped"] += 1
+        past = _without_own_thread(past, found)
+        if found.latest == _counts(past):
+            summary["skipped"] += 1  # unchanged, or the network showed it twice
             continue
-        known[past.remote_id] = _Known(publication, None)
-        summary["created"] += 1
-    session.flush()
-    for post_id in touched:
-        _recount(session, post_id)
+        found.latest = _counts(past)
+        moved.append((found, past))
+        summary["updated"] += 1
+    _write_updates(session, moved, now)
+    created, skipped = insert_pulled(session, account, list(new.values()), now)
+    summary["created"] += created
+    summary["skipped"] += skipped
     logger.info(
         "history of account %s: %d fetched, %d created, %d updated",
         account_id,
@@ -145,142 +148,124 @@ def store_history(
 
 
 def _known(session: Session, account_id: str, remote_ids: list[str]) -> dict[str, _Known]:
-    """The account's publications among `remote_ids`, each with its latest snapshot."""
+    """The account's publications among `remote_ids`, each with its latest counts."""
     found: dict[str, _Known] = {}
     for start in range(0, len(remote_ids), LOOKUP_BATCH):
         batch = remote_ids[start : start + LOOKUP_BATCH]
-        rows = session.exec(
-            select(Publication).where(
+        rows = session.execute(
+            select(
+                col(Publication.remote_id),
+                col(Publication.id),
+                col(Publication.post_id),
+                col(Publication.part_ids),
+            ).where(
                 col(Publication.account_id) == account_id,
                 col(Publication.remote_id).in_(batch),
             )
         ).all()
-        for publication in rows:
-            if publication.remote_id is not None:
-                found[publication.remote_id] = _Known(publication, None)
-    if not found:
-        return found
-    by_publication = {entry.publication.id: entry for entry in found.values()}
-    ids = list(by_publication)
-    for start in range(0, len(ids), LOOKUP_BATCH):
-        batch = ids[start : start + LOOKUP_BATCH]
+        for remote_id, publication_id, post_id, part_ids in rows:
+            if remote_id is not None:
+                found[remote_id] = _Known(publication_id, post_id, len(part_ids or ()))
+    by_publication = {entry.publication_id: entry for entry in found.values()}
+    latest = _latest_counts(session, list(by_publication))
+    for publication_id, (_, likes, reposts, comments) in latest.items():
+        by_publication[publication_id].latest = (likes, reposts, comments)
+    return found
+
+
+def _latest_counts(
+    session: Session, publication_ids: list[str], *, published_posts: bool = False
+) -> dict[str, tuple[str, int, int, int]]:
+    """publication id -> (post id, likes, reposts, comments) of its newest snapshot.
+    With `published_posts`, the ids are post ids: every published publication of them."""
+    found: dict[str, tuple[str, int, int, int]] = {}
+    for start in range(0, len(publication_ids), LOOKUP_BATCH):
+        batch = publication_ids[start : start + LOOKUP_BATCH]
+        chosen = (
+            (col(Publication.post_id).in_(batch))
+            & (col(Publication.state) == PublicationState.PUBLISHED)
+            if published_posts
+            else col(Publication.id).in_(batch)
+        )
         newest = (
             select(
                 col(MetricSnapshot.publication_id).label("publication_id"),
                 func.max(MetricSnapshot.taken_at).label("taken_at"),
             )
-            .where(col(MetricSnapshot.publication_id).in_(batch))
+            .join(Publication, col(Publication.id) == col(MetricSnapshot.publication_id))
+            .where(chosen)
             .group_by(col(MetricSnapshot.publication_id))
             .subquery()
         )
-        snapshots = session.exec(
-            select(MetricSnapshot).join(
+        rows = session.execute(
+            columns(  # sqlmodel's select takes at most four columns
+                col(Publication.id),
+                col(Publication.post_id),
+                col(MetricSnapshot.likes),
+                col(MetricSnapshot.reposts),
+                col(MetricSnapshot.comments),
+            )
+            .join(Publication, col(Publication.id) == col(MetricSnapshot.publication_id))
+            .join(
                 newest,
                 (col(MetricSnapshot.publication_id) == newest.c.publication_id)
                 & (col(MetricSnapshot.taken_at) == newest.c.taken_at),
             )
         ).all()
-        for snapshot in snapshots:
-            if snapshot.publication_id is not None:
-                by_publication[snapshot.publication_id].latest = snapshot
+        for publication_id, post_id, likes, reposts, comments in rows:
+            found[publication_id] = (post_id, likes, reposts, comments)  # a tie: either
     return found
 
 
-def _without_own_thread(past: PastPost, publication: Publication) -> PastPost:
+def _without_own_thread(past: PastPost, known: _Known) -> PastPost:
     """A thread socialgen wrote hangs its second part under the root as a reply: not a
     comment (networks/mastodon.py's metrics leave it out the same way)."""
-    if len(publication.part_ids or ()) < 2 or past.metrics.comments < 1:
+    if known.parts < 2 or past.metrics.comments < 1:
         return past
     counts = replace(past.metrics, comments=past.metrics.comments - 1)
     return replace(past, metrics=counts)
 
 
-def _unchanged(latest: MetricSnapshot | None, past: PastPost) -> bool:
-    if latest is None:
-        return False
-    counts = past.metrics
-    return (latest.likes, latest.reposts, latest.comments) == (
-        counts.likes,
-        counts.reposts,
-        counts.comments,
-    )
+def _counts(past: PastPost) -> tuple[int, int, int]:
+    return past.metrics.likes, past.metrics.reposts, past.metrics.comments
 
 
-def _create(
-    session: Session, account: SocialAccount, past: PastPost, now: datetime
-) -> Publication | None:
-    """A published post, its publication and first snapshot; None when the post has
-    no text to keep (an image alone) or more than a post may hold."""
-    try:
-        post = create_draft(session, account.workspace_id, past.text, source="import")
-    except SocialgenError:
-        return None
-    post.status = PostStatus.PUBLISHED
-    post.published_at = post.scheduled_at = past.published_at
-    post.post_url = past.url[:2048] or None
-    post.social_account_name = (account.display_name or account.handle)[:200]
-    post.social_account_email = account.email or None
-    post.likes = past.metrics.likes
-    post.comments = past.metrics.comments
-    post.place_on_timeline()
-    session.add(post)
-    publication = Publication(
-        workspace_id=account.workspace_id,
-        post_id=post.id,
-        account_id=account.id,
-        state=PublicationState.PUBLISHED,
-        due_at=past.published_at,
-        remote_id=past.remote_id,
-        remote_url=past.url[:2048] or None,
-        part_ids=[past.remote_id],
-        options={"origin": ORIGIN},
-        published_at=past.published_at,
-        metrics_at=now,
-    )
-    session.add(publication)
-    session.flush()
-    _snapshot(session, publication, past, now)
-    return publication
-
-
-def _snapshot(session: Session, publication: Publication, past: PastPost, now: datetime) -> None:
-    counts = past.metrics
-    session.add(
-        MetricSnapshot(
-            publication_id=publication.id,
-            post_id=publication.post_id,
-            taken_at=now,
-            likes=counts.likes,
-            reposts=counts.reposts,
-            comments=counts.comments,
-        )
-    )
-    publication.metrics_at = now
-    session.add(publication)
-
-
-def _recount(session: Session, post_id: str) -> None:
-    """The post's likes/comments columns: each published publication's latest snapshot,
-    summed (as metrics.py keeps them)."""
-    post = session.get(Post, post_id)
-    if post is None:
+def _write_updates(session: Session, moved: list[tuple[_Known, PastPost]], now: datetime) -> None:
+    """New snapshots of known posts, their publications' reading time, and their posts'
+    likes/comments columns: each published publication's latest snapshot, summed (as
+    metrics.py keeps them). In bulk: a re-pull may move every post's counts."""
+    if not moved:
         return
-    likes = comments = 0
-    publications = session.exec(
-        select(Publication.id).where(
-            col(Publication.post_id) == post_id,
-            col(Publication.state) == PublicationState.PUBLISHED,
-        )
-    ).all()
-    for publication_id in publications:
-        latest = session.exec(
-            select(MetricSnapshot)
-            .where(col(MetricSnapshot.publication_id) == publication_id)
-            .order_by(col(MetricSnapshot.taken_at).desc())
-            .limit(1)
-        ).first()
-        if latest is not None:
-            likes += latest.likes
-            comments += latest.comments
-    post.likes, post.comments = likes, comments
-    session.add(post)
+    connection = session.connection()
+    snapshots = [
+        {
+            "id": new_id(),
+            "publication_id": known.publication_id,
+            "post_id": known.post_id,
+            "taken_at": now,
+            "likes": past.metrics.likes,
+            "reposts": past.metrics.reposts,
+            "comments": past.metrics.comments,
+            "impressions": None,
+        }
+        for known, past in moved
+    ]
+    insert_rows(connection, table_of(MetricSnapshot), snapshots)
+    connection.execute(
+        update(table_of(Publication))
+        .where(table_of(Publication).c.id == bindparam("publication_id"))
+        .values(metrics_at=now),
+        [{"publication_id": known.publication_id} for known, _ in moved],
+    )
+    post_ids = sorted({known.post_id for known, _ in moved})
+    totals = dict.fromkeys(post_ids, (0, 0))
+    latest = _latest_counts(session, post_ids, published_posts=True)
+    for post_id, likes, _, comments in latest.values():
+        before = totals.get(post_id, (0, 0))
+        totals[post_id] = (before[0] + likes, before[1] + comments)
+    connection.execute(
+        update(table_of(Post))
+        .where(table_of(Post).c.id == bindparam("post_id"))
+        .values(likes=bindparam("likes"), comments=bindparam("comments")),
+        [{"post_id": k, "likes": v[0], "comments": v[1]} for k, v in totals.items()],
+    )
