@@ -181,6 +181,28 @@ def test_since_leaves_older_statuses_out_and_bad_dates_are_refused(
     assert count(store, Post) == 2
 
 
+def test_boosts_and_direct_messages_are_left_out_even_when_the_server_sends_them(
+    store: Store, mastodon: MastodonMock, witness: Witness
+) -> None:
+    user, fan = mastodon.new_user("strict"), mastodon.new_user("friend")
+    witness.secret(fan.token)
+    account = add_mastodon(witness, mastodon, user, store)
+    toot(mastodon, user, f"@{fan.username} just between us", visibility="direct")
+    theirs = toot(mastodon, fan, "The friend's post")
+    wrapper = httpx.post(
+        f"{mastodon.base_url}/api/v1/statuses/{theirs['id']}/reblog",
+        headers={"Authorization": f"Bearer {user.token}"},
+    ).json()
+    mine = toot(mastodon, user, "Mine, in public")
+    # A server that ignores exclude_reblogs answers the first page with the boost in it.
+    mastodon.fault(
+        "/api/v1/accounts/*/statuses", methods=("GET",), status=200, body=[wrapper, mine]
+    )
+    summary = witness.cli_json("accounts", "history", account)
+    assert (summary["fetched"], summary["created"]) == (1, 1), summary
+    assert [v["content"] for v in pulled(store).values()] == ["Mine, in public"]
+
+
 def test_a_refused_token_stores_nothing(
     store: Store, mastodon: MastodonMock, witness: Witness
 ) -> None:
