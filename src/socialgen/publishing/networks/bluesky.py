@@ -184,10 +184,13 @@ class BlueskyAdapter:
         if not answer.posts:
             return Metrics(note="the AppView does not show this post (yet)")
         view = answer.posts[0]
+        # Our own thread's second part is a reply to the root, not a comment.
+        own_replies = 1 if len(published.part_ids) > 1 else 0
         return Metrics(
             likes=int(view.like_count or 0),
-            reposts=int(view.repost_count or 0),
-            comments=int(view.reply_count or 0),
+            # Quotes count as reposts, as `accounts history` counts them (bluesky_history).
+            reposts=int(view.repost_count or 0) + int(view.quote_count or 0),
+            comments=max(0, int(view.reply_count or 0) - own_replies),
         )
 
     def history(self, since: datetime | None) -> Iterator[PastPost]:
