@@ -73,7 +73,7 @@ def parse_since(value: str | None) -> datetime | None:
         return None
     try:
         since = parse_iso(value)
-    except ValueError:
+    except (ValueError, OverflowError):
         raise BadRequest(
             f"since must be an ISO 8601 date or time, e.g. 2025-01-31 (got {value.strip()!r})"
         ) from None
