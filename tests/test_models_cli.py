@@ -82,6 +82,8 @@ def test_a_catalogue_model_is_pulled_checked_and_usable_by_its_short_name(
     assert "98 MB" in result.stderr  # said before downloading how much comes
     assert not list(models_dir().glob("*.incomplete"))
     assert [r.method for r in hub.requests] == ["HEAD", "GET"]
+    # Private like all of SOCIALGEN_HOME (issue 25), whatever the umask.
+    assert (pulled.stat().st_mode & 0o777, models_dir().stat().st_mode & 0o777) == (0o600, 0o700)
 
     monkeypatch.setenv("SOCIALGEN_MODEL", "local/qwen2.5-1.5b")
     model = registry.text_model()

@@ -22,6 +22,13 @@ AUTH_SERVER = "https://auth.example"
 pages: list[tuple[int, str]] = []  # (status, body) of each page the browser was shown
 
 
+@pytest.fixture(autouse=True)
+def _private_urls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server lives on 127.0.0.1, and the SSRF guard checks every request the
+    adapter sends (guarded_http.py): let it through."""
+    monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
+
+
 def build_url(redirect_uri: str, state: str, challenge: str) -> str:
     """What a service's authorization URL carries; the fake browser reads it back."""
     query = {"redirect_uri": redirect_uri, "state": state, "code_challenge": challenge}

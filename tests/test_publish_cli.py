@@ -88,6 +88,8 @@ def test_dry_run_numbers_the_parts_of_a_thread_when_asked(
     from socialgen.publishing.secrets import KEY_ENV
 
     monkeypatch.delenv(KEY_ENV, raising=False)
+    # The account's server is 127.0.0.1: a dry run passes it through the SSRF guard too.
+    monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
     add_account(store, "@thread.test")
     post = store.post(LONG_POST)
     args = ("posts", "publish", post.id, "--to", "@thread.test", "--dry-run", "--json")

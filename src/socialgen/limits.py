@@ -58,6 +58,8 @@ MAX_POST_QUOTA = 1_000_000_000
 POST_QUOTA = IntRange("The post quota", 0, MAX_POST_QUOTA)
 
 MAX_STYLE_POSTS_PER_CALL = 5
+# style create --from-top N / fromTop: its examples go in as one add-posts call.
+STYLE_FROM_TOP = IntRange("fromTop", 1, MAX_STYLE_POSTS_PER_CALL)
 
 MAX_PDF_BYTES = 10 * 1024 * 1024  # content calendar PDF
 CALENDAR_LENGTHS = (7, 30)
@@ -123,6 +125,7 @@ BODY_LIMITS: dict[tuple[str, str], BodyLimit] = {
     ("POST", "/api/v1/content-styles/{workspaceId}/{styleId}/posts"): _JSON_BODY,
     ("PUT", "/api/v1/content-styles/{workspaceId}/{styleId}/posts/{postId}"): _JSON_BODY,
     ("POST", "/api/v1/ai-conversation/post/{workspaceId}/{postId}/publish"): _JSON_BODY,
+    ("POST", "/api/v1/ai-conversation/post/{workspaceId}/{postId}/schedule"): _JSON_BODY,
     ("POST", "/api/v1/social-accounts/{workspaceId}"): _JSON_BODY,
     ("POST", "/api/v1/social-accounts/{workspaceId}/{accountId}/history"): _JSON_BODY,
     ("POST", "/api/v1/content-calendar/generate/{workspaceId}"): BodyLimit(

@@ -6,6 +6,8 @@ and reports size 0, so a size check on `st_size` passes and the read fills memor
 FIFO with no writer blocks `open()` forever. So the file is opened without blocking,
 judged by `fstat` on what was opened (not by the path, which a symlink or a rename
 can change), and read at most `limit + 1` bytes whatever its size claims.
+
+Also here: writing socialgen's own files (SOCIALGEN_HOME) private to their user.
 """
 
 from __future__ import annotations
@@ -92,3 +94,73 @@ def _read_error(path: Path, error: OSError, what: str | None) -> BadRequest:
     if what:
         return BadRequest(f"{what} cannot be read: {path} ({reason})")
     return BadRequest(f"Cannot read {path}: {reason}")
+
+
+# --- socialgen's own files: private to the user who runs it ---------------------------
+# SOCIALGEN_HOME holds posts, e-mails, token hashes and encrypted secrets: its folders
+# are 0700 and its files 0600, whatever the umask (a mode given to mkdir or open is
+# only ever narrowed by the umask, never widened, so these are exact).
+PRIVATE_FOLDER = 0o700
+PRIVATE_FILE = 0o600
+_OPEN_TO_OTHERS = 0o077
+
+
+def make_private_folders(path: Path) -> None:
+    """`mkdir -p path`, every folder it creates 0700 (Path.mkdir gives the parents
+    it creates the default mode, whatever `mode` says)."""
+    missing: list[Path] = []
+    folder = path
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=PRIVATE_FOLDER)
+        except FileExistsError:  # another process made it meanwhile
+            continue
+
+
+def open_private(path: Path, flags: int = os.O_WRONLY | os.O_CREAT | os.O_TRUNC) -> int:
+    """os.open for writing a file of ours: created 0600, and an existing one narrowed
+    to 0600 too (its old mode would otherwise stay)."""
+    fd = os.open(path, flags | os.O_CLOEXEC, PRIVATE_FILE)
+    try:
+        if os.fstat(fd).st_mode & _OPEN_TO_OTHERS:
+            os.fchmod(fd, PRIVATE_FILE)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def tighten(path: Path, *, deep: bool = False) -> int:
+    """Take group and other access away from `path` (folders 0700, files 0600; a
+    symlink is left alone, never followed); with `deep`, from everything under a
+    folder that was open (one already 0700 was made by socialgen as it is now, its
+    contents private too: no walk on every start). Returns how many modes changed."""
+    changed = _tighten_one(path)
+    if deep and changed and path.is_dir() and not path.is_symlink():
+        for folder, folders, names in os.walk(path):
+            for name in (*folders, *names):
+                changed += _tighten_one(Path(folder, name))
+    return changed
+
+
+def _tighten_one(path: Path) -> int:
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return 0
+    if stat.S_ISDIR(info.st_mode):
+        wanted = PRIVATE_FOLDER
+    elif stat.S_ISREG(info.st_mode):
+        wanted = PRIVATE_FILE
+    else:
+        return 0  # a symlink (chmod would follow it), a socket, a FIFO
+    if not info.st_mode & _OPEN_TO_OTHERS:
+        return 0
+    try:
+        os.chmod(path, wanted)
+    except OSError:
+        return 0  # not ours (another user's file in a shared folder): left as it is
+    return 1

@@ -1,18 +1,22 @@
-"""Open the store: migrate to head and create the first-run defaults, once per process;
-give back the quota of processes that died holding it (at open, and in `serve` on a
-timer: quota_upkeep)."""
+"""Open the store: make SOCIALGEN_HOME private, migrate to head and create the
+first-run defaults, once per process; give back the quota of processes that died
+holding it (at open, and in `serve` on a timer: quota_upkeep)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine
+from sqlalchemy.engine import make_url
 
 from socialgen.config import Settings, get_settings
+from socialgen.local_files import make_private_folders, tighten
 from socialgen.store.engine import get_engine, read_session, transaction
 from socialgen.store.leases import lease_seconds
 from socialgen.store.migrate import HEAD_REVISION, current_revision, store_lock, upgrade
@@ -24,12 +28,20 @@ logger = logging.getLogger("socialgen.startup")
 
 _ready: set[str] = set()
 
+# What socialgen writes in SOCIALGEN_HOME; only these are tightened (the home may be a
+# folder that holds other things, even the user's own home).
+_OWN_FILES = ("secret.key", "config.toml", "provider-keys.json")
+_OWN_FOLDERS = ("files", "cache", "models")
+_SQLITE_SUFFIXES = ("", "-wal", "-shm", "-journal")
+
 
 def open_store(settings: Settings | None = None) -> Engine:
     settings = settings or get_settings()
-    engine = get_engine(settings.database_url)
     if settings.database_url in _ready:
-        return engine
+        return get_engine(settings.database_url)
+    if note := make_home_private(settings.home, settings.database_url):
+        print(note, file=sys.stderr)  # once: the next run finds nothing to change
+    engine = get_engine(settings.database_url)
     if not _is_ready(engine):
         # Double-checked under the lock: concurrent first runs migrate once.
         with store_lock(engine):
@@ -67,6 +79,32 @@ def _reconcile_quietly(engine: Engine) -> None:
             logger.info("gave back %d post(s) reserved by processes that are gone", refunded)
     except Exception:  # a store hiccup: the next round (or start) tries again
         logger.warning("could not reconcile abandoned quota reservations", exc_info=True)
+
+
+def make_home_private(home: Path, database_url: str) -> str | None:
+    """SOCIALGEN_HOME 0700, and what socialgen keeps in it (the SQLite store with its
+    -wal and -shm, the key file, config, provider keys, the files/, cache/ and models/
+    trees) folders 0700, files 0600. A store made before this was enforced is tightened
+    here, once; returns the one line that says so, or None when nothing changed."""
+    if not home.exists():
+        make_private_folders(home)
+    changed = tighten(home)
+    for name in _OWN_FILES:
+        changed += tighten(home / name)
+    for name in _OWN_FOLDERS:
+        changed += tighten(home / name, deep=True)
+    url = make_url(database_url)
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        database = Path(url.database).expanduser()
+        for suffix in _SQLITE_SUFFIXES:
+            changed += tighten(database.with_name(database.name + suffix))
+        changed += tighten(database.with_suffix(".lock"))  # store/migrate.py's
+    if not changed:
+        return None
+    return (
+        f"socialgen: made {home} private to you: {changed} folder(s) now 0700 and file(s) "
+        "0600 (they were readable by other users)"
+    )
 
 
 def forget_opened_stores() -> None:

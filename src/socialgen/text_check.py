@@ -14,12 +14,24 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 from socialgen.errors import BadRequest
 
 _BAD_CHAR = re.compile("[\x00\ud800-\udfff]")
 _ESCAPED_BYTES = range(0xDC80, 0xDD00)  # what surrogateescape makes of bytes 0x80-0xFF
+# Characters that show nothing although Unicode does not class them as format (Cf),
+# control (Cc) or whitespace: Hangul fillers, the blank Braille pattern, the combining
+# grapheme joiner and the variation selectors. A post of these alone looks empty.
+_BLANK_LOOKALIKES = frozenset(
+    "\u034f\u115f\u1160\u2800\u3164\uffa0"
+    + "".join(map(chr, range(0xFE00, 0xFE10)))
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))
+)
+# Control characters a secret (a token, a password) may not hold: C0 (CR and LF
+# included), DEL and C1. Pasted with a token, they end up in an HTTP header.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
 def bad_char(text: str) -> str | None:
@@ -37,6 +49,43 @@ def bad_char_message(where: str, char: str) -> str:
     if char == "\x00":
         return f"{where} contains a NUL character (\\u0000), which cannot be stored; remove it"
     return f"{where} contains a lone UTF-16 surrogate (\\u{ord(char):04x}); send valid Unicode text"
+
+
+def shows_nothing(text: str) -> bool:
+    """Whether `text` would look empty: only whitespace, format characters (zero-width
+    space and joiners, the byte order mark, direction marks: Unicode's Cf), control
+    characters and a few blank look-alikes. `"".strip()` misses all but whitespace,
+    so a post of zero-width spaces passed for one with content."""
+    return all(
+        char.isspace() or char in _BLANK_LOOKALIKES or unicodedata.category(char) in ("Cf", "Cc")
+        for char in text
+    )
+
+
+def secret_problem(value: str, *, ascii_only: bool) -> str | None:
+    """Why `value` cannot be a secret sent to a network, or None when it can: a control
+    character (a line break pasted with it, say), or, when it travels in an HTTP header
+    (`ascii_only`: a bearer token), a character outside printable ASCII. Says where,
+    never what the secret is."""
+    found = _CONTROL.search(value)
+    if found:
+        char = found.group()
+        name = {"\n": "a line feed", "\r": "a carriage return", "\t": "a tab"}.get(
+            char, "a control character"
+        )
+        return (
+            f"contains {name} (U+{ord(char):04X}) at character {found.start() + 1}; "
+            "give it alone, on one line"
+        )
+    if ascii_only:
+        for index, char in enumerate(value):
+            if not " " <= char <= "~":
+                return (
+                    f"contains a non-ASCII character (U+{ord(char):04X}) at character "
+                    f"{index + 1}, which cannot travel in an HTTP header; copy the token "
+                    "again from the network"
+                )
+    return None
 
 
 def check_text(value: Any, where: str = "") -> None:

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 from socialgen.ai.catalogue import CATALOGUE, known_model, readable_bytes
 from socialgen.ai.model_files import GGUF, models_dir, short_name
 from socialgen.errors import BadRequest
+from socialgen.local_files import make_private_folders, open_private
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
 SHA256 = re.compile(r"^[0-9a-f]{64}$")
@@ -152,7 +153,7 @@ def download(
     from filelock import FileLock, Timeout
 
     partial = partial_path(target, remote)
-    partial.parent.mkdir(parents=True, exist_ok=True)
+    make_private_folders(partial.parent)  # SOCIALGEN_HOME/models: 0700 (local_files)
     lock = FileLock(f"{partial}.lock", timeout=0)
     try:
         lock.acquire()
@@ -186,7 +187,8 @@ def _fetch_and_check(
         have = 0
     check_disk_space(remote.size - have, partial.parent, target.local_name)
     try:
-        with partial.open("ab") as file:
+        appending = open_private(partial, os.O_WRONLY | os.O_CREAT | os.O_APPEND)  # 0600
+        with os.fdopen(appending, "ab") as file:
             http_get(
                 remote.location,
                 file,

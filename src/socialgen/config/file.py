@@ -189,10 +189,13 @@ def _tomlkit_reason(error: Exception) -> str:
 
 def write_atomically(path: Path, text: str, mode: int | None = None) -> None:
     """A temporary file beside the target, flushed, renamed over it: readers see the
-    old file or the new one, never half of it. `mode`: else the old file's (a new
-    one is 0600, as mkstemp makes it)."""
+    old file or the new one, never half of it. `mode`: else the old file's (the
+    owner's choice; a new one is 0600, as mkstemp makes it); a folder made for it is
+    0700."""
+    from socialgen.local_files import make_private_folders  # writes only, as tempfile
+
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_folders(path.parent)
         if mode is None and path.exists():
             mode = path.stat().st_mode & 0o777
         import tempfile  # writes only: every command reads this module

@@ -132,6 +132,12 @@ KEYS: tuple[Key, ...] = (
     _k("linkedin_client_secret", "secret", None, "your LinkedIn app's client secret"),
     _k("linkedin_version", "text", "202610", "LinkedIn-Version of the Posts API (YYYYMM)"),
     _k("linkedin_timeout", "float", 10.0, "seconds per LinkedIn request", minimum=0.1),
+    _k(
+        "timezone",
+        "text",
+        None,
+        "IANA time zone of insights and best times (e.g. Europe/Paris); default: the system's",
+    ),
     _k("host", "text", "127.0.0.1", "interface serve listens on"),
     _k("port", "int", 8000, "TCP port serve listens on", minimum=1, maximum=65535),
 )
@@ -187,6 +193,8 @@ def strict(key: Key, value: Any) -> Any:
         _check_url(key, value)
     if key.name == "linkedin_version" and not re.fullmatch(r"\d{6}", value):
         raise ValueError(f"not a LinkedIn API version (YYYYMM): {value!r}")
+    if key.name == "timezone" and not is_time_zone(value):
+        raise ValueError(f"not an IANA time zone (e.g. Europe/Paris, UTC): {value!r}")
     return value
 
 
@@ -208,7 +216,21 @@ def lenient(key: Key, text: str) -> Any:
     except ValueError:
         logger.warning("%s=%r is not valid; using %s", key.env, text, show(key, key.default))
         return key.default
+    if key.name == "timezone" and not is_time_zone(text):
+        logger.warning("%s=%r is not a time zone; using the system's", key.env, text)
+        return key.default
     return text
+
+
+def is_time_zone(name: str) -> bool:
+    """An IANA zone name the system knows (zoneinfo is standard library and light)."""
+    from zoneinfo import ZoneInfo
+
+    try:
+        ZoneInfo(name)
+    except (ValueError, KeyError):  # ZoneInfoNotFoundError is a KeyError
+        return False
+    return True
 
 
 def show(key: Key, value: Any) -> str:

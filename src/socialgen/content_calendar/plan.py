@@ -4,10 +4,11 @@ URLs (through the SSRF guard), the PDF, the style and the quota."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
-from socialgen.content_calendar.rhythm import tomorrow
+from socialgen.config import current_settings
+from socialgen.content_calendar.rhythm import calendar_dates, tomorrow
 from socialgen.content_calendar.schemas import MAX_ARTICLE_URLS, MAX_PROMPT_CHARS, CalendarRequest
 from socialgen.drafting.caller import Caller
 from socialgen.errors import BadRequest
@@ -29,6 +30,7 @@ class CalendarPlan:
     start: date
     reservation_id: str  # the quota ledger row (workspaces/usage.py)
     sources: list[dict[str, str]] = field(default_factory=list)  # {type, title}
+    dates: list[datetime] = field(default_factory=list)  # each day's suggested moment (UTC)
 
     @property
     def reserved(self) -> int:
@@ -65,6 +67,10 @@ def prepare_calendar(caller: Caller, request: CalendarRequest) -> CalendarPlan:
             session, caller.workspace_id, request.content_style_id, request.prompt or ""
         )
         reservation_id = reserve_posts(session, caller.workspace_id, length)
+        start = request.start or tomorrow()
+        dates = calendar_dates(
+            session, caller.workspace_id, start, length, current_settings().timezone
+        )
     return CalendarPlan(
         caller=caller,
         length=length,
@@ -73,9 +79,10 @@ def prepare_calendar(caller: Caller, request: CalendarRequest) -> CalendarPlan:
         article_urls=articles,
         pdf=pdf,
         style=style,
-        start=request.start or tomorrow(),
+        start=start,
         sources=sources,
         reservation_id=reservation_id,
+        dates=dates,
     )
 
 

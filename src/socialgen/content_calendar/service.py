@@ -119,7 +119,7 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
         except SocialgenError as error:
             yield Event.of(StreamError(message=f"{FAILED}: {error.message}"))
             return
-        days = zip(themes, suggested_dates(plan.start, plan.length), strict=True)
+        days = zip(themes, plan.dates or suggested_dates(plan.start, plan.length), strict=True)
         jobs = {
             day: partial(write, day, theme, when, themes, material)
             for day, (theme, when) in enumerate(days, start=1)

@@ -1,7 +1,7 @@
 """Files in a local folder: `<root>/<workspace id>/<key>`, the default backend.
 
 Writes go to a temporary name and are renamed into place, so a reader never sees
-half a file.
+half a file. Folders are made 0700 and files 0600, whatever the umask.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import BinaryIO
 
 from socialgen.errors import NotFound
 from socialgen.files.backend import FILE_NOT_FOUND, StoredObject
+from socialgen.local_files import make_private_folders, open_private
 
 PARTIAL_SUFFIX = ".partial"
 # What opening a stored name can meet that means "no such file" to a reader: gone,
@@ -37,12 +38,13 @@ class LocalFolder:
 
     def put(self, key: str, data: bytes) -> None:
         path = self.path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_folders(path.parent)  # 0700: the files are the user's posts
         # Unique per writer: two threads saving the same bytes (the same content name,
         # e.g. one image regenerated twice at once) must not share a temporary file.
         writer = f"{os.getpid()}.{threading.get_ident()}"
         partial = path.with_name(f".{path.name}.{writer}{PARTIAL_SUFFIX}")
-        partial.write_bytes(data)
+        with os.fdopen(open_private(partial), "wb") as out:  # 0600, whatever the umask
+            out.write(data)
         partial.replace(path)
 
     def get(self, key: str) -> bytes:

@@ -107,7 +107,7 @@ def list_conversations(
 @router.put(
     "/post/{workspaceId}/{postId}",
     response_model=UpdatePostResponse,
-    responses=error_responses(400, 401, 403, 404, 500),
+    responses=error_responses(400, 401, 403, 404, 409, 500),
 )
 @fails_with("Failed to update post content")
 def update_post(
@@ -116,7 +116,9 @@ def update_post(
     post_id: PostIdPath,
     body: Annotated[UpdatePostBody, Body()],
 ) -> UpdatePostResponse:
-    """Replace the text of a draft or scheduled post; the old text stays as a version."""
+    """Replace the text of a draft or scheduled post; the old text stays as a version.
+    409 while a publication of the post may be live with its text and is not settled
+    (a retry is pending, or it is unknown: docs/publishing.md)."""
     with transaction(engine) as session:
         post = service.update_content(session, caller.workspace_id, post_id, body.content)
         data: UpdatedPost = {"postId": post.id, "content": post.content}

@@ -17,10 +17,16 @@ from socialgen.posts.conversations import (
     follow_content,
     start_conversation,
 )
-from socialgen.posts.rules import ensure_deletable, ensure_editable, valid_content
+from socialgen.posts.rules import (
+    edit_refused,
+    ensure_deletable,
+    ensure_editable,
+    unsettled,
+    valid_content,
+)
 from socialgen.posts.schemas import DeletedPost, PostDetail
 from socialgen.posts.views import post_view, snippet
-from socialgen.store.tables import Post, PostStatus, PostVersion
+from socialgen.store.tables import Post, PostStatus, PostVersion, Publication, SocialAccount
 
 POST_NOT_FOUND = "Post not found"
 
@@ -80,10 +86,12 @@ def update_content(
     source: str = "edit",
 ) -> Post:
     """New content for a draft or scheduled post: a new version, and the
-    conversation's current content follows."""
+    conversation's current content follows. Refused (409) while a publication of the
+    post may be live with the text it sent and is not settled (rules.unsettled)."""
     text = valid_content(content)
     post = get_post(session, workspace_id, post_id)
     ensure_editable(post)
+    ensure_no_unsettled_publication(session, post.id)
     now = utcnow()
     post.content = text
     post.updated_at = now
@@ -94,6 +102,21 @@ def update_content(
     session.flush()
     _add_version(session, post, source)
     return post
+
+
+def ensure_no_unsettled_publication(session: Session, post_id: str) -> None:
+    """The 409 of rules.edit_refused when a publication of the post is unsettled. The
+    rows are locked (PostgreSQL): a worker claiming one meanwhile either waits for this
+    transaction (and reads the new text) or is waited for (and this sees `publishing`)."""
+    rows = session.exec(
+        select(Publication, SocialAccount)
+        .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
+        .where(col(Publication.post_id) == post_id)
+        .with_for_update(of=Publication)
+    ).all()
+    for publication, account in rows:
+        if unsettled(publication):
+            raise edit_refused(post_id, publication, account)
 
 
 def delete_post(session: Session, workspace_id: str, post_id: str) -> DeletedPost:

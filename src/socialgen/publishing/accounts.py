@@ -34,11 +34,17 @@ from socialgen.publishing.secrets import decrypt_secret, encrypt_secret
 from socialgen.sources.guard import check_url
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Publication, PublicationState, SocialAccount
+from socialgen.text_check import secret_problem
 
 logger = logging.getLogger("socialgen.publishing")
 
 ACCOUNT_NOT_FOUND = "Social account not found: {ref}"
 MAX_HANDLE = 320
+MAX_SERVICE_URL = 2048
+MAX_SECRET_CHARS = 4096
+# Networks whose secret travels as an HTTP header value (a bearer token), which must
+# be printable ASCII; a Bluesky app password travels in a JSON body.
+HEADER_SECRETS = frozenset({"mastodon", "linkedin"})
 # Secret values shorter than this are not scrubbed from messages: "1" would mangle them.
 MIN_SCRUBBED = 4
 
@@ -220,17 +226,59 @@ def service_url_for(network: str, given: str | None) -> str:
     return check_url(url.rstrip("/"))
 
 
-def connect_account(network: str, service_url: str | None, handle: str, secret: str) -> Connected:
+def connect_account(
+    network: str,
+    service_url: str | None,
+    handle: str,
+    secret: str,
+    *,
+    secret_name: str = "secret",
+) -> Connected:
     """The non-interactive way in (an app password or an access token), verified by
-    the network. Raises NetworkRefused / NetworkUnavailable in the network's words."""
-    if not secret.strip():
+    the network. Raises NetworkRefused / NetworkUnavailable in the network's words.
+    Every field is checked before anything is sent; `secret_name` is what the caller
+    calls the secret in its messages ("secret" in the HTTP API's body)."""
+    name = _known(network)
+    secret = secret.strip()
+    if not secret:
         raise BadRequest("The app password or access token is empty")
-    if _known(network) == "bluesky" and not handle.strip():
+    check_secret(name, secret, secret_name)
+    handle = handle.strip()
+    if name == "bluesky" and not handle:
         raise BadRequest("A Bluesky handle is required (e.g. you.bsky.social)")
-    url = service_url_for(network, service_url)
-    module = network_module(network)
-    with network_errors(network, [secret]):
-        return module.connect(url, handle.strip(), secret.strip())
+    check_field("handle", handle, MAX_HANDLE)
+    if service_url is not None:
+        check_field("serviceUrl", service_url, MAX_SERVICE_URL)
+    if name == "linkedin" and (service_url or "").strip():
+        # The token goes wherever the service URL points: LinkedIn has one API.
+        raise BadRequest(
+            "serviceUrl cannot be set for LinkedIn: leave it out "
+            f"(LinkedIn's API is {getattr(network_module(name), 'DEFAULT_SERVICE_URL', '')})"
+        )
+    url = service_url_for(name, service_url)
+    module = network_module(name)
+    with network_errors(name, [secret]):
+        return module.connect(url, handle, secret)
+
+
+def check_secret(network: str, secret: str, secret_name: str = "secret") -> None:
+    """A 400 naming the field when `secret` could not be sent as it is: too long, a
+    control character (CR/LF), or non-ASCII where it travels in an HTTP header."""
+    if len(secret) > MAX_SECRET_CHARS:
+        raise BadRequest(f"{secret_name} must be at most {MAX_SECRET_CHARS} characters")
+    problem = secret_problem(secret, ascii_only=network in HEADER_SECRETS)
+    if problem:
+        raise BadRequest(f"{secret_name} {problem}")
+
+
+def check_field(field: str, value: str, limit: int) -> None:
+    """A text field of an account (handle, service URL) within its documented limit
+    and on one line, or a 400 naming it."""
+    if len(value) > limit:
+        raise BadRequest(f"{field} must be at most {limit} characters ({len(value)} given)")
+    problem = secret_problem(value, ascii_only=False)
+    if problem:
+        raise BadRequest(f"{field} {problem.split(';')[0]}")
 
 
 def authorize_account(
@@ -242,6 +290,10 @@ def authorize_account(
     announce: Callable[[str], None],
 ) -> Connected:
     """The interactive OAuth way in (Mastodon, LinkedIn) through a loopback redirect."""
+    for key in ("client_id", "client_secret"):  # a form field and a query parameter
+        problem = secret_problem(options.get(key) or "", ascii_only=False)
+        if problem:
+            raise BadRequest(f"The {key.replace('_', ' ')} {problem}")
     url = service_url_for(network, service_url)
     module = network_module(network)
     if not hasattr(module, "authorize"):

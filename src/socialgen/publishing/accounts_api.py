@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated, ClassVar
 
 from fastapi import APIRouter, Body, Depends, Path
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, StringConstraints, WithJsonSchema
 from typing_extensions import TypedDict
 
 from socialgen.api_support import EngineDep, error_responses
@@ -21,7 +21,12 @@ from socialgen.limits import NOT_BLANK_PATTERN
 from socialgen.posts.schemas import required_fields
 from socialgen.publishing import accounts
 from socialgen.publishing.account_history import HistorySummary, parse_since, pull_history
-from socialgen.publishing.accounts import AccountView
+from socialgen.publishing.accounts import (
+    MAX_HANDLE,
+    MAX_SECRET_CHARS,
+    MAX_SERVICE_URL,
+    AccountView,
+)
 from socialgen.publishing.registry import BUILT_IN
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Role
@@ -34,37 +39,34 @@ Manager = Annotated[
     Depends(WorkspaceGuard(bearer_required=False, roles=frozenset({Role.OWNER, Role.ADMIN}))),
 ]
 AccountId = Annotated[str, Path(alias="accountId")]
-MAX_SECRET_CHARS = 4096
 
 
 class AddAccountBody(BaseModel):
     """An account and its secret. The endpoint names a missing or blank field itself;
-    the model refuses wrong types."""
+    the model refuses wrong types and overlong fields, with the limits its schema
+    shows (StringConstraints: the document and the check are one declaration).
+    What the fields hold (control characters, a LinkedIn serviceUrl) is
+    `accounts.connect_account`'s to check, for every way in."""
 
     model_config = ConfigDict(strict=True, json_schema_extra=required_fields("network", "secret"))
 
     network: Annotated[
         StrictStr | None, WithJsonSchema({"type": "string", "enum": list(BUILT_IN)})
     ] = Field(default=None, description="bluesky, mastodon or linkedin.")
-    handle: Annotated[
-        StrictStr | None,
-        WithJsonSchema({"anyOf": [{"type": "string", "maxLength": 320}, {"type": "null"}]}),
-    ] = Field(
+    handle: Annotated[StrictStr, StringConstraints(max_length=MAX_HANDLE)] | None = Field(
         default=None,
         description="Bluesky: the handle the app password belongs to. Mastodon and LinkedIn: "
         "leave out (the token says whose it is).",
     )
-    service_url: Annotated[
-        StrictStr | None,
-        WithJsonSchema({"anyOf": [{"type": "string", "maxLength": 2048}, {"type": "null"}]}),
-    ] = Field(
+    service_url: Annotated[StrictStr, StringConstraints(max_length=MAX_SERVICE_URL)] | None = Field(
         default=None,
         alias="serviceUrl",
         description="Bluesky PDS or Mastodon instance (required for Mastodon); "
-        "the network's own when left out.",
+        "the network's own when left out. Not for LinkedIn (refused: its token "
+        "goes to LinkedIn's API only).",
     )
     secret: Annotated[
-        StrictStr | None,
+        Annotated[StrictStr, StringConstraints(max_length=MAX_SECRET_CHARS)] | None,
         WithJsonSchema(
             {
                 "type": "string",
@@ -75,7 +77,8 @@ class AddAccountBody(BaseModel):
         ),
     ] = Field(
         default=None,
-        description="A Bluesky app password, or a Mastodon or LinkedIn access token. "
+        description="A Bluesky app password, or a Mastodon or LinkedIn access token, "
+        "on one line (no control characters; a token printable ASCII). "
         "Stored encrypted; never returned.",
     )
     missing_body: ClassVar[str] = "network and secret are required"
@@ -166,8 +169,6 @@ def add_social_account(
         raise BadRequest("network is required: bluesky, mastodon or linkedin")
     if body.secret is None or not body.secret.strip():
         raise BadRequest("secret is required: an app password or access token")
-    if len(body.secret) > MAX_SECRET_CHARS:
-        raise BadRequest(f"secret must be at most {MAX_SECRET_CHARS} characters")
     connected = accounts.connect_account(
         body.network, body.service_url, body.handle or "", body.secret
     )

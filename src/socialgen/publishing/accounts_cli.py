@@ -36,6 +36,7 @@ app.add_typer(add_app, name="add")
 BLUESKY_PASSWORD_ENV = "SOCIALGEN_BLUESKY_APP_PASSWORD"
 LINKEDIN_CLIENT_ID_ENV = "SOCIALGEN_LINKEDIN_CLIENT_ID"
 LINKEDIN_CLIENT_SECRET_ENV = "SOCIALGEN_LINKEDIN_CLIENT_SECRET"
+TOKEN_NAME = "The access token"  # how messages name it (the HTTP API's field: secret)
 
 AccountArg = Annotated[
     str, typer.Argument(help="Account id, handle, or network:handle.", show_default=False)
@@ -70,7 +71,9 @@ def add_bluesky(
         password = _read_stdin("app password")
     else:
         password = os.environ.get(BLUESKY_PASSWORD_ENV) or _prompt_secret("App password")
-    connected = connect_account("bluesky", service, handle, password)
+    connected = connect_account(
+        "bluesky", service, handle, password, secret_name="The app password"
+    )
     _store(engine, workspace_id, "bluesky", connected, json_output)
 
 
@@ -92,7 +95,8 @@ def add_mastodon(
 
     engine, workspace_id = open_workspace(workspace)
     if token_stdin:
-        connected = connect_account("mastodon", instance, "", _read_stdin("access token"))
+        token = _read_stdin("access token")
+        connected = connect_account("mastodon", instance, "", token, secret_name=TOKEN_NAME)
     else:
         connected = authorize_account(
             "mastodon",
@@ -144,7 +148,8 @@ def add_linkedin(
         raise BadRequest("Only one secret can come from stdin: --token-stdin or the client secret")
     engine, workspace_id = open_workspace(workspace)
     if token_stdin:
-        connected = connect_account("linkedin", None, "", _read_stdin("access token"))
+        token = _read_stdin("access token")
+        connected = connect_account("linkedin", None, "", token, secret_name=TOKEN_NAME)
     else:
         if not client_id:  # not given, nor exported: the config file's, if any
             from socialgen.config import current_settings
@@ -333,9 +338,16 @@ def _queued_note(count: int, verb: str) -> str:
 
 
 def _read_stdin(what: str) -> str:
+    """The first line of stdin, read as bytes: text mode takes a lone CR for a line
+    end and would cut a secret there silently; here it stays in, to be refused."""
     from socialgen.errors import BadRequest
 
-    value = sys.stdin.readline().strip()
+    stream = getattr(sys.stdin, "buffer", None)
+    raw = stream.readline() if stream is not None else sys.stdin.readline().encode()
+    try:
+        value = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise BadRequest(f"The {what} on stdin is not UTF-8 text") from None
     if not value:
         raise BadRequest(f"No {what} on stdin")
     return value

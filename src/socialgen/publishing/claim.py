@@ -29,7 +29,7 @@ from sqlmodel import col, select
 from socialgen.clock import iso, parse_iso, utcnow
 from socialgen.ids import new_id
 from socialgen.publishing.adapters import module_for
-from socialgen.publishing.outbox import FIRST_ATTEMPT
+from socialgen.publishing.outbox import FIRST_ATTEMPT, SENT_TEXT, UNSETTLED_TEXT
 from socialgen.publishing.settings import MAX_ATTEMPTS, claim_duration, publish_grace
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Network, Post, Publication, PublicationState, SocialAccount
@@ -206,6 +206,7 @@ def claim_due(
                 or publication.attempts >= MAX_ATTEMPTS
             ):
                 _mark(publication, PublicationState.UNKNOWN, _vanished(network), moment)
+                _unsettle(publication)
                 found.unknown.append(publication.id)
                 continue
             else:
@@ -214,6 +215,7 @@ def claim_due(
                     publication.id,
                     publication.claimed_by,
                 )
+            _hold_text(publication, post)
             taken.append(ClaimedRow(publication, account, post, int(count)))
         if taken:
             until = moment + claim_duration()
@@ -241,6 +243,35 @@ def claim_due(
                 for row in taken
             ]
     return found
+
+
+def text_to_send(publication: Publication, post: Post) -> str:
+    """What this attempt sends: the text of an earlier attempt that may be live (an
+    unsettled one, or the one a worker that died was sending), since the network
+    answers a repeat of the key with the first post; else the post's text now."""
+    options = publication.options or {}
+    held = [UNSETTLED_TEXT]
+    if publication.state == PublicationState.PUBLISHING:  # an expired claim
+        held.append(SENT_TEXT)
+    for key in held:
+        text = options.get(key)
+        if isinstance(text, str) and text:
+            return text
+    return post.content
+
+
+def _hold_text(publication: Publication, post: Post) -> None:
+    """Record, with the claim, the text the attempt sends (the worker sends this)."""
+    text = text_to_send(publication, post)
+    publication.options = {**(publication.options or {}), SENT_TEXT: text}
+
+
+def _unsettle(publication: Publication) -> None:
+    """A claim that expired: the text its worker sent may be live."""
+    options = publication.options or {}
+    sent = options.get(SENT_TEXT)
+    if isinstance(sent, str) and sent:
+        publication.options = {**options, UNSETTLED_TEXT: sent}
 
 
 def _mark(publication: Publication, state: str, message: str, now: datetime) -> None:

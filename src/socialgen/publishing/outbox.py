@@ -16,12 +16,16 @@ from sqlmodel import Session, col, select
 
 from socialgen.clock import iso, utcnow
 from socialgen.errors import BadRequest
+from socialgen.posts.rules import UNSETTLED_TEXT as UNSETTLED_TEXT  # for publishing/
 from socialgen.posts.service import get_post, schedule, unschedule
 from socialgen.publishing.accounts import get_account
 from socialgen.store.tables import Post, PostStatus, Publication, PublicationState, SocialAccount
 
 # Publication.options: when the first attempt was claimed (kept once a retry is planned).
 FIRST_ATTEMPT = "first_attempt_at"
+# Publication.options: the text the latest attempt sent (written when it is claimed):
+# on a published publication, the text that went live.
+SENT_TEXT = "sent_text"
 
 
 class PublicationView(TypedDict):

@@ -1,4 +1,4 @@
-"""HTTP: publish a post now, and read its publications.
+"""HTTP: publish a post now, schedule it (at a time or the best one), read its publications.
 
 POST /api/v1/ai-conversation/post/{workspaceId}/{postId}/publish publishes within the
 request (the endpoint runs in FastAPI's thread pool; each network call in a worker
@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-from socialgen.api_support import EngineDep, error_responses, fails_with
+from socialgen.api_support import EngineDep, RuntimeDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.store.tables import Role
 
@@ -49,6 +49,31 @@ class PublishBody(BaseModel):
         default=False,
         alias="dryRun",
         description="Answer what each network would receive; send nothing.",
+    )
+    number_parts: StrictBool = Field(
+        default=False,
+        alias="numberParts",
+        description='Number the parts of a thread ("1/3", "2/3", ...).',
+    )
+
+
+class ScheduleBody(BaseModel):
+    model_config = ConfigDict(strict=True, populate_by_name=True)
+
+    at: StrictStr = Field(
+        min_length=1,
+        max_length=64,
+        description='When to publish: ISO 8601 (UTC unless an offset is given), or "best": '
+        "the next free best time from the workspace's own history (GET /api/v1/insights).",
+    )
+    account_ids: list[Annotated[StrictStr, Field(min_length=1, max_length=320)]] = Field(
+        default_factory=list,
+        alias="accountIds",
+        max_length=MAX_ACCOUNTS,
+        description="Accounts to publish to at that time: ids, handles or network:handle.",
+    )
+    retry: StrictBool = Field(
+        default=False, description="Queue failed, unknown or missed publications again."
     )
     number_parts: StrictBool = Field(
         default=False,
@@ -117,6 +142,61 @@ def publish_post(
         number_parts=body.number_parts,
     )
     return {"success": True, "data": {"postId": post_id, "publications": rows}}
+
+
+class ScheduledData(BaseModel):
+    postId: str
+    status: str
+    scheduledAt: str | None
+    publications: list[PublicationOut] = Field(default_factory=list)
+
+
+class ScheduledResponse(BaseModel):
+    success: bool
+    data: ScheduledData
+
+
+@router.post(
+    "/post/{workspaceId}/{postId}/schedule",
+    response_model=ScheduledResponse,
+    responses=error_responses(400, 401, 403, 404, 500),
+)
+@fails_with("Failed to schedule post")
+def schedule_post_at(
+    caller: Publisher,
+    engine: EngineDep,
+    runtime: RuntimeDep,
+    post_id: PostIdPath,
+    body: Annotated[ScheduleBody, Body()],
+) -> dict[str, Any]:
+    """Schedule a draft (or move a scheduled post) to `at`; with accountIds it goes out
+    then. `"best"` takes the next free best time, or answers 400 saying how many more
+    measured published posts that needs."""
+    from socialgen.clock import iso
+    from socialgen.publishing.outbox import schedule_post, views
+    from socialgen.publishing.schedule_time import parse_at, resolve_at
+    from socialgen.store.engine import transaction
+
+    asked = parse_at(body.at)
+    workspace_id = caller.workspace_id
+    with transaction(engine) as session:
+        moment = resolve_at(session, workspace_id, post_id, asked, runtime.settings.timezone)
+        post, rows = schedule_post(
+            session,
+            workspace_id,
+            post_id,
+            moment,
+            body.account_ids,
+            retry=body.retry,
+            number_parts=body.number_parts,
+        )
+        data = {
+            "postId": post.id,
+            "status": post.status,
+            "scheduledAt": iso(post.scheduled_at),
+            "publications": views(rows),
+        }
+    return {"success": True, "data": data}
 
 
 @router.get(

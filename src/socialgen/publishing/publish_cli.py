@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, emit, open_workspace, styled
+from socialgen.cli_support import (
+    JsonOpt,
+    WorkspaceOpt,
+    current_runtime,
+    emit,
+    open_workspace,
+    styled,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -108,7 +115,12 @@ def publish(
 def schedule(
     post_id: PostIdArg,
     at: Annotated[
-        str, typer.Option("--at", help="When to publish, ISO 8601 (UTC unless an offset is given).")
+        str,
+        typer.Option(
+            "--at",
+            help='When to publish: ISO 8601 (UTC unless an offset is given), or "best": '
+            "the next free best time from your own history (socialgen insights).",
+        ),
     ],
     to: ToOpt = None,
     retry: Annotated[
@@ -124,16 +136,18 @@ def schedule(
     """Schedule a draft (or move a scheduled post); with --to it goes out at that time."""
     from socialgen.clock import iso
     from socialgen.publishing.outbox import schedule_post, views
+    from socialgen.publishing.schedule_time import parse_at, resolve_at
     from socialgen.store.engine import transaction
 
-    moment = _parse_moment(at)
+    asked = parse_at(at)
     engine, workspace_id = open_workspace(workspace)
     with transaction(engine) as session:
+        zone = current_runtime().settings.timezone
         post, rows = schedule_post(
             session,
             workspace_id,
             post_id,
-            moment,
+            resolve_at(session, workspace_id, post_id, asked, zone),
             to or (),
             retry=retry,
             number_parts=number_parts,
@@ -235,16 +249,6 @@ def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False)
     emit(json_output, summary, lambda out: _print_summary(out, summary))
     if summary["failed"] or summary["unknown"] or summary["missed"]:
         raise typer.Exit(1)
-
-
-def _parse_moment(text: str) -> Any:
-    from socialgen.clock import parse_iso
-    from socialgen.errors import BadRequest
-
-    try:
-        return parse_iso(text)
-    except ValueError:
-        raise BadRequest(f"Not an ISO 8601 time: {text!r} (e.g. 2026-12-01T09:00:00Z)") from None
 
 
 _STATE_STYLES = {"published": "green", "failed": "red", "unknown": "yellow", "missed": "red"}

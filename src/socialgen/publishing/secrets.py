@@ -4,7 +4,10 @@ The key never lives in the database, so a copied database (a backup, a dump sent
 with a bug report) holds nothing usable. It comes from `SOCIALGEN_SECRET_KEY` (one
 Fernet key, or several separated by commas to rotate: the first encrypts, any
 decrypts; every `serve` machine sharing a database must share this variable), else
-from a key file under `SOCIALGEN_HOME`, created 0600 on first use.
+from a key file under `SOCIALGEN_HOME`, created 0600 on first use. A key file is made
+only while no account holds a secret: one that went missing while accounts are
+encrypted with it is an error that says how to restore it, never a new key (with a
+new key every account would fail later with "key changed", hiding what happened).
 
 The key file is written to a private temporary file and then hard-linked into place:
 the link either creates the name with complete contents or fails because another
@@ -15,6 +18,7 @@ agree on one key, and no one ever reads a half-written file.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets as random
 import time
@@ -23,9 +27,12 @@ from typing import TYPE_CHECKING
 
 from socialgen.config import data_dir
 from socialgen.errors import SocialgenError
+from socialgen.local_files import make_private_folders
 
 if TYPE_CHECKING:
     from cryptography.fernet import MultiFernet
+
+logger = logging.getLogger("socialgen.publishing")
 
 KEY_ENV = "SOCIALGEN_SECRET_KEY"
 KEY_FILENAME = "secret.key"
@@ -55,7 +62,7 @@ def key_path() -> Path:
 def encrypt_secret(fields: dict[str, str]) -> str:
     """The fields as one Fernet token (text), ready for `secret_ciphertext`."""
     plain = json.dumps(fields, ensure_ascii=False, sort_keys=True).encode("utf-8")
-    return _fernet().encrypt(plain).decode("ascii")
+    return _fernet(may_create=True).encrypt(plain).decode("ascii")
 
 
 def decrypt_secret(token: str) -> dict[str, str]:
@@ -64,7 +71,7 @@ def decrypt_secret(token: str) -> dict[str, str]:
     from cryptography.fernet import InvalidToken
 
     try:
-        plain = _fernet().decrypt(token.encode("ascii"))
+        plain = _fernet(may_create=False).decrypt(token.encode("ascii"))
     except (InvalidToken, UnicodeEncodeError):
         raise SecretUnreadable(KEY_CHANGED) from None
     try:
@@ -85,7 +92,9 @@ def new_key() -> str:
     return Fernet.generate_key().decode("ascii")
 
 
-def _fernet() -> MultiFernet:
+def _fernet(*, may_create: bool) -> MultiFernet:
+    """The key(s); `may_create`: a missing key file may be made (to encrypt, and only
+    while no account holds a secret)."""
     from cryptography.fernet import Fernet, MultiFernet
 
     configured = os.environ.get(KEY_ENV, "").strip()
@@ -93,7 +102,7 @@ def _fernet() -> MultiFernet:
         keys = [part.strip() for part in configured.split(",") if part.strip()]
         source = KEY_ENV
     else:
-        keys = [_key_from_file(key_path())]
+        keys = [_key_from_file(key_path(), may_create=may_create)]
         source = f"the key file {key_path()}"
     try:
         return MultiFernet([Fernet(key.encode("ascii")) for key in keys])
@@ -104,18 +113,69 @@ def _fernet() -> MultiFernet:
         ) from None
 
 
-def _key_from_file(path: Path) -> str:
+def _key_from_file(path: Path, *, may_create: bool) -> str:
     try:
         return _read_complete(path)
     except FileNotFoundError:
         pass
     except (OSError, UnicodeDecodeError) as error:
         raise SecretKeyError(f"Cannot read the key file {path}: {type(error).__name__}") from None
+    encrypted = _encrypted_accounts()
+    if encrypted != 0 or not may_create:
+        raise SecretKeyError(key_missing(path, encrypted))
     return _create_key_file(path)
 
 
+def key_missing(path: Path, encrypted: int | None) -> str:
+    if encrypted is None:
+        return (
+            f"The secret key {path} is missing and the store could not be read to tell "
+            "whether social accounts are encrypted with it, so no new key was made: "
+            f"restore the file from a backup (or set {KEY_ENV}), or try again"
+        )
+    held = f"{encrypted} social account(s) are" if encrypted else "the account's secret is"
+    return (
+        f"The secret key {path} is missing, but {held} encrypted with it: restore the "
+        f"file from a backup (or set {KEY_ENV} to the key). No new key was made, since "
+        "those accounts could not be read with it. To start over without them, remove "
+        "them with `socialgen accounts remove ACCOUNT` (`socialgen accounts list` shows "
+        "them) in each workspace"
+    )
+
+
+def _encrypted_accounts() -> int | None:
+    """How many accounts hold a secret, in the store the settings name (the key file's
+    store); None when it cannot be read (then no key is made either)."""
+    from sqlalchemy import func, inspect
+    from sqlalchemy.engine import make_url
+    from sqlmodel import col, select
+
+    from socialgen.config import get_settings
+    from socialgen.store.engine import get_engine, read_session
+    from socialgen.store.tables import SocialAccount
+
+    url = get_settings().database_url
+    database = make_url(url).database
+    if make_url(url).get_backend_name() == "sqlite" and not Path(database or "").is_file():
+        return 0  # no store yet (opening one here would create it)
+    try:
+        engine = get_engine(url)
+        if not inspect(engine).has_table(str(SocialAccount.__tablename__)):
+            return 0  # a store not migrated yet
+        with read_session(engine) as session:
+            statement = (
+                select(func.count())
+                .select_from(SocialAccount)
+                .where(col(SocialAccount.secret_ciphertext) != "")
+            )
+            return int(session.exec(statement).one())
+    except Exception:
+        logger.warning("could not count the encrypted accounts", exc_info=True)
+        return None
+
+
 def _create_key_file(path: Path) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_private_folders(path.parent)
     key = new_key()
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{random.token_hex(4)}")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -20,6 +20,7 @@ from sqlmodel import col, select
 from socialgen.clock import iso, utcnow
 from socialgen.errors import SocialgenError
 from socialgen.files.backend import StorageUnavailable
+from socialgen.posts.rules import valid_content
 from socialgen.publishing.accounts import credentials_for, scrub, secret_saver
 from socialgen.publishing.adapters import module_for
 from socialgen.publishing.claim import (
@@ -35,6 +36,8 @@ from socialgen.publishing.media import post_media
 from socialgen.publishing.networks.base import OutgoingPost, Published, PublishError
 from socialgen.publishing.outbox import (
     FIRST_ATTEMPT,
+    SENT_TEXT,
+    UNSETTLED_TEXT,
     idempotency_key,
     lock_post,
     settle_alone,
@@ -58,6 +61,10 @@ class Verdict:
     state: str
     message: str
     next_attempt_at: datetime | None = None
+    # Whether the text sent may be live: True when the network gave no clear answer
+    # (the text is frozen until it settles), False when it refused, None when nothing
+    # was sent this time (an earlier attempt's mark stays as it was).
+    maybe_live: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -88,12 +95,15 @@ def verdict_for(
     if error.reconnect:
         if RECONNECT_HINT in message.lower():  # the adapter said how, with the details
             return Verdict(
-                PublicationState.FAILED, f"{network} refused the account's credentials: {message}"
+                PublicationState.FAILED,
+                f"{network} refused the account's credentials: {message}",
+                maybe_live=False,
             )
         return Verdict(
             PublicationState.FAILED,
             f"{network} refused the account's credentials ({message}): "
             f"{RECONNECT_HINT}: socialgen accounts add {network} ...",
+            maybe_live=False,
         )
     if error.outcome_unknown:
         return Verdict(
@@ -101,6 +111,7 @@ def verdict_for(
             f"{message}. {network} gave no answer after the post was sent, so it may be "
             "live. Check the account; if the post is not there, run: socialgen posts "
             "publish POST_ID --to ACCOUNT --retry",
+            maybe_live=True,
         )
     if error.retryable and attempt < MAX_ATTEMPTS:
         wait = error.retry_after if error.retry_after is not None else backoff(attempt)
@@ -111,7 +122,9 @@ def verdict_for(
             room = window - WINDOW_MARGIN_SECONDS - since_first
             if room <= 0:
                 return Verdict(
-                    PublicationState.UNKNOWN, f"{network}: {message}. {forgotten(network)}"
+                    PublicationState.UNKNOWN,
+                    f"{network}: {message}. {forgotten(network)}",
+                    maybe_live=True,
                 )
             wait = min(wait, room)
         at = now + timedelta(seconds=wait)
@@ -119,12 +132,15 @@ def verdict_for(
             PublicationState.QUEUED,
             f"{network}: {message} (attempt {attempt} of {MAX_ATTEMPTS}; next at {iso(at)})",
             at,
+            maybe_live=True,  # e.g. a 5xx after the network created the post
         )
     if error.retryable:
         return Verdict(
-            PublicationState.FAILED, f"{message} (gave up after {MAX_ATTEMPTS} attempts)"
+            PublicationState.FAILED,
+            f"{message} (gave up after {MAX_ATTEMPTS} attempts)",
+            maybe_live=True,
         )
-    return Verdict(PublicationState.FAILED, message)
+    return Verdict(PublicationState.FAILED, message, maybe_live=False)
 
 
 def run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper | None = None) -> Outcome:
@@ -155,10 +171,13 @@ def _run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper) -> Outcome:
         credentials = credentials_for(account)
         secrets = list(credentials.secret.values())
         adapter = module_for(account.network).build(credentials, secret_saver(engine, account.id))
+        # The rule every way in applies (posts.rules.valid_content): a post stored before
+        # it did (a NUL, only invisible characters) fails here, before it is sent.
+        text = valid_content(sent_text(publication, post))
         outgoing = OutgoingPost(
             publication_id=publication.id,
             idempotency_key=idempotency_key(publication.id),
-            text=post.content,
+            text=text,
             media=post_media(engine, post),
             number_parts=bool((publication.options or {}).get("number_parts")),
         )
@@ -172,7 +191,7 @@ def _run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper) -> Outcome:
         verdict = verdict_for(
             error, claim.attempt, account.network, utcnow(), first_attempt_at=first
         )
-        return _record(engine, claim, row, verdict)
+        return _record(engine, claim, row, verdict, outgoing.text)
     except Exception as error:
         # Not the contract's error: we cannot tell whether the request went out.
         logger.exception("publication %s: %s adapter failed", publication.id, account.network)
@@ -184,9 +203,18 @@ def _run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper) -> Outcome:
                 PublicationState.UNKNOWN,
                 f"The {account.network} adapter failed ({type(error).__name__}); the post "
                 "may or may not be live. Check the account, then publish with --retry",
+                maybe_live=True,
             ),
+            outgoing.text,
         )
-    return _record(engine, claim, row, published)
+    return _record(engine, claim, row, published, outgoing.text)
+
+
+def sent_text(publication: Publication, post: Post) -> str:
+    """The text the claim recorded for this attempt (claim.text_to_send): the post's
+    text when claimed, or an earlier attempt's that may be live."""
+    recorded = (publication.options or {}).get(SENT_TEXT)
+    return recorded if isinstance(recorded, str) and recorded else post.content
 
 
 def _read(engine: Engine, claim: Claim) -> ClaimedRow | None:
@@ -212,21 +240,32 @@ def _before_sending(error: Exception, attempt: int) -> Verdict:
     return Verdict(PublicationState.FAILED, f"Could not prepare the post: {type(error).__name__}")
 
 
-def _record(engine: Engine, claim: Claim, row: ClaimedRow, answer: Published | Verdict) -> Outcome:
+def _record(
+    engine: Engine,
+    claim: Claim,
+    row: ClaimedRow,
+    answer: Published | Verdict,
+    text: str | None = None,
+) -> Outcome:
     """Write the answer, only if the claim is still ours (one conditional UPDATE). A post
     with one publication settles in one more statement; one with several takes the
-    post's lock first and settles from all of them (settle_post)."""
+    post's lock first and settles from all of them (settle_post). `text`: what was sent
+    (None: nothing was)."""
     now = utcnow()
     publication = row.publication
     values: dict[str, object] = {"claimed_by": None, "claimed_until": None, "updated_at": now}
+    options = dict(publication.options or {})
+    if text is not None:
+        options[SENT_TEXT] = text
     if isinstance(answer, Published):
+        options.pop(UNSETTLED_TEXT, None)  # settled: SENT_TEXT is what is live
         values |= {
             "state": PublicationState.PUBLISHED,
             "remote_id": answer.remote_id[:512],
             "remote_url": answer.url[:2048] or None,
             "part_ids": list(answer.part_ids),
             "published_at": now,
-            "message": "",
+            "message": _published_note(text, row.post.content),
         }
     else:
         values |= {
@@ -234,10 +273,15 @@ def _record(engine: Engine, claim: Claim, row: ClaimedRow, answer: Published | V
             "message": answer.message,
             "next_attempt_at": answer.next_attempt_at,
         }
-        options = publication.options or {}
+        if answer.maybe_live and text is not None:
+            options[UNSETTLED_TEXT] = text
+        elif answer.maybe_live is False:
+            options.pop(UNSETTLED_TEXT, None)
         if answer.state == PublicationState.QUEUED and FIRST_ATTEMPT not in options:
             # A retry is planned: remember when the key was first sent (claim.py).
-            values["options"] = {**options, FIRST_ATTEMPT: iso(claim.claimed_at or now)}
+            options[FIRST_ATTEMPT] = iso(claim.claimed_at or now)
+    if options != (publication.options or {}):
+        values["options"] = options
     state = str(values["state"])
     with transaction(engine) as session:
         shared = row.siblings != 1
@@ -270,3 +314,15 @@ def _record(engine: Engine, claim: Claim, row: ClaimedRow, answer: Published | V
                     session, publication.post_id, str(values["remote_url"] or ""), row.account, now
                 )
         return Outcome(claim.publication_id, state, str(values["message"]))
+
+
+def _published_note(sent: str | None, content: str) -> str:
+    """Said on a publication whose live text is not the post's: an earlier attempt's
+    text went out again under its key (the post was changed after it)."""
+    if sent is None or sent == content:
+        return ""
+    return (
+        "Published with the text of an earlier attempt, which may have been live already "
+        "(the network answers a repeat of the same key with the first post); the post "
+        "was changed after that attempt and its new text is not on this account"
+    )

@@ -8,6 +8,7 @@ lock instead of failing with "database is locked" when a read upgrades to a writ
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,6 +17,8 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
+
+from socialgen.local_files import make_private_folders, open_private
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 _WRITE_OPTION = "socialgen_write"
@@ -44,7 +47,7 @@ def _create_engine(database_url: str) -> Engine:
         return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
     if url.database and url.database != ":memory:":
-        Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        _create_private(Path(url.database).expanduser())
     engine = create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
@@ -67,6 +70,16 @@ def _create_engine(database_url: str) -> Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
     return engine
+
+
+def _create_private(database: Path) -> None:
+    """The store file made 0600 before SQLite opens it: SQLite would make it 0644 (less
+    the umask), and gives its -wal and -shm files the store file's mode. An empty file
+    is an empty database to SQLite."""
+    if database.exists():
+        return
+    make_private_folders(database.parent)
+    os.close(open_private(database, os.O_WRONLY | os.O_CREAT))
 
 
 def read_session(engine: Engine) -> Session:

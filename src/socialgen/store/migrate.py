@@ -7,6 +7,7 @@ serialised by a file lock (SQLite) or an advisory lock (PostgreSQL).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
+from socialgen.local_files import open_private
 from socialgen.store.revision import HEAD_REVISION as HEAD_REVISION
 
 _PG_LOCK_KEY = 0x50C1A1  # arbitrary, constant: "socialgen migrations"
@@ -56,7 +58,9 @@ def store_lock(engine: Engine) -> Iterator[None]:
             yield
             return
         lock_path = Path(database).expanduser().with_suffix(".lock")
-        with lock_path.open("a") as handle:
+        # 0600 like the store beside it, whatever the umask.
+        descriptor = open_private(lock_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        with os.fdopen(descriptor, "a") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
                 yield

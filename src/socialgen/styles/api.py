@@ -8,8 +8,10 @@ from fastapi import APIRouter, Body, Depends, Path, Query
 
 from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.limits import STYLE_FROM_TOP
 from socialgen.store.engine import read_session, transaction
 from socialgen.styles import service
+from socialgen.styles.from_top import teach_from_top
 from socialgen.styles.schemas import (
     PROFILE_URL_PARAMETER,
     CreateStyleBody,
@@ -51,10 +53,15 @@ async def get_posts_from_social_profile(
 def create_style(
     caller: Caller, engine: EngineDep, body: Annotated[CreateStyleBody, Body()]
 ) -> dict[str, Any]:
+    """A style; with fromTop, taught at once with the workspace's best posts."""
+    if body.fromTop is not None:
+        STYLE_FROM_TOP.check(body.fromTop)  # before the store
     with transaction(engine) as session:
         style = service.create_style(
             session, caller.workspace_id, body.name, body.description, user_id=caller.user_id
         )
+        if body.fromTop is not None:
+            teach_from_top(session, caller.workspace_id, style, body.fromTop, asked_as="fromTop")
         data = service.style_view(session, style)
     return {"success": True, "data": data}
 

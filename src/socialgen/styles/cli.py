@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -15,6 +16,7 @@ from socialgen.cli_support import (
     open_workspace,
     styled,
 )
+from socialgen.limits import STYLE_FROM_TOP as FROM_TOP
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -31,19 +33,41 @@ def create(
     description: Annotated[
         str | None, typer.Option("--description", help="What it is for.")
     ] = None,
+    from_top: Annotated[
+        int | None,
+        typer.Option(
+            "--from-top",
+            help=(
+                f"Teach it your N best posts ({FROM_TOP.describe()}) by engagement "
+                "relative to your usual at the time."
+            ),
+            show_default=False,
+        ),
+    ] = None,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
-    """Create a style; then teach it with `style add-posts`."""
+    """Create a style; then teach it with `style add-posts`, or at once with --from-top."""
     from socialgen.store.engine import transaction
     from socialgen.styles import service
 
+    if from_top is not None:
+        replace(FROM_TOP, name="--from-top").check(from_top)  # before the store
     engine, workspace_id = open_workspace(workspace)
     with transaction(engine) as session:
-        data = service.style_view(
-            session, service.create_style(session, workspace_id, name, description)
-        )
-    emit(json_output, data, lambda out: out.print(f"Created style {name!r}: {data['_id']}"))
+        style = service.create_style(session, workspace_id, name, description)
+        if from_top is not None:
+            from socialgen.styles.from_top import teach_from_top
+
+            teach_from_top(session, workspace_id, style, from_top, asked_as="--from-top")
+        data = service.style_view(session, style)
+
+    def show_created(out: Console) -> None:
+        out.print(f"Created style {name!r}: {data['_id']}")
+        if data["posts"]:
+            out.print(f"Taught with your {len(data['posts'])} best post(s) by relative engagement.")
+
+    emit(json_output, data, show_created)
 
 
 @app.command("list")

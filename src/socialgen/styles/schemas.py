@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, WithJsonSchema
 from typing_extensions import TypedDict
 
-from socialgen.limits import MAX_POST_CHARS, MAX_STYLE_POSTS_PER_CALL, NOT_BLANK_PATTERN
+from socialgen.limits import (
+    MAX_POST_CHARS,
+    MAX_STYLE_POSTS_PER_CALL,
+    NOT_BLANK_PATTERN,
+    STYLE_FROM_TOP,
+)
 from socialgen.posts.rules import CONTENT_REQUIRED
 from socialgen.posts.schemas import required_fields
 
@@ -63,6 +68,28 @@ class CreateStyleBody(BaseModel):
     )
     description: Annotated[StrictStr | None, WithJsonSchema(_DESCRIPTION)] = Field(
         default=None, description=_DESCRIPTION_NOTE
+    )
+    fromTop: Annotated[
+        StrictInt | None,
+        WithJsonSchema(
+            {
+                "anyOf": [
+                    {
+                        "type": "integer",
+                        "minimum": STYLE_FROM_TOP.low,
+                        "maximum": STYLE_FROM_TOP.high,
+                    },
+                    {"type": "null"},
+                ]
+            }
+        ),
+    ] = Field(
+        default=None,
+        description=(
+            f"Teach the new style at once with the workspace's N best published posts "
+            f"({STYLE_FROM_TOP.describe()}) by engagement relative to the creator's usual "
+            "at the time; 400 when fewer measured published posts exist."
+        ),
     )
 
 

@@ -15,6 +15,7 @@ the outbox then marks the publication `unknown` and never retries it blindly.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -99,6 +100,17 @@ class PublishError(Exception):
         self.retry_after = retry_after  # seconds, from Retry-After or rate-limit headers
         self.outcome_unknown = outcome_unknown  # sent, but no answer: may be live
         self.reconnect = reconnect  # credentials refused after one refresh
+
+
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]+")
+WORDS_LIMIT = 200
+
+
+def brief(text: str, limit: int = WORDS_LIMIT) -> str:
+    """A server's own words as a message may carry them: one printable line of at most
+    `limit` characters (an error text is the server's to write, and could be a page)."""
+    line = " ".join(_UNPRINTABLE.sub(" ", text).split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
 # An adapter that refreshed its session or token hands the new secret back here, so

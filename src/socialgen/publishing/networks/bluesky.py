@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from atproto import Client  # type: ignore[import-untyped]
 from atproto_client.models import get_model_as_dict  # type: ignore[import-untyped]
 
 from socialgen.config import current_settings
@@ -41,6 +40,7 @@ from socialgen.publishing.networks.bluesky_session import (
     BlueskySession,
     as_publish_error,
     error_name,
+    guarded_client,
 )
 from socialgen.publishing.networks.bluesky_text import (
     find_facets,
@@ -48,6 +48,7 @@ from socialgen.publishing.networks.bluesky_text import (
     record_key,
     split_text,
 )
+from socialgen.publishing.networks.guarded_http import check_destination
 from socialgen.sources.guard import check_url
 
 NETWORK = "bluesky"
@@ -117,6 +118,8 @@ class BlueskyAdapter:
         return _identity(self._session)
 
     def prepare(self, post: OutgoingPost) -> PreparedPost:
+        # The guard at use: a dry run makes no other request that would meet it.
+        check_destination("Bluesky", self._session.service_url)
         texts = split_text(post.text, number_parts=post.number_parts) if post.text.strip() else []
         images = [item for item in post.media if item.kind == "image"]
         groups = [images[i : i + IMAGES_PER_POST] for i in range(0, len(images), IMAGES_PER_POST)]
@@ -172,7 +175,7 @@ class BlueskyAdapter:
         appview = (current_settings().bluesky_appview or "").strip()
         if appview:
             # getPosts is public on an AppView: no session needed.
-            client = Client(base_url=check_url(appview).rstrip("/"))
+            client = guarded_client(appview.rstrip("/"))
             try:
                 answer = client.app.bsky.feed.get_posts({"uris": [uri]})
             except Exception as error:

@@ -8,7 +8,9 @@ token is refused too, the app password opens one new session; if that is refused
 the user must reconnect the account. Every new pair of tokens goes to `save_secret`.
 
 Nothing here puts a password or a token into a message: errors carry the PDS's own
-error name and message only.
+error name and a short message only. Every client is built by `guarded_client`: each
+request passes the SSRF guard when it is sent and redirects are refused (see
+guarded_http.py), so a PDS that turns private or starts redirecting is refused at use.
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from atproto_client import exceptions as xrpc  # type: ignore[import-untyped]
 from atproto_client.client.session import (  # type: ignore[import-untyped]
     get_session_pds_endpoint,
 )
+from atproto_client.request import Request  # type: ignore[import-untyped]
 
-from socialgen.publishing.networks.base import PublishError, SecretSaver
-from socialgen.sources.guard import check_url
+from socialgen.publishing.networks.base import PublishError, SecretSaver, brief
+from socialgen.publishing.networks.guarded_http import GuardedTransport, check_destination
 
 T = TypeVar("T")
 
@@ -81,24 +84,67 @@ def _retry_after(error: Exception) -> float | None:
     return None
 
 
+def guarded_client(service_url: str) -> Any:
+    """An atproto client whose every request goes through the SSRF guard."""
+    request = Request(transport=GuardedTransport("Bluesky"), trust_env=False)
+    return Client(base_url=service_url, request=request)
+
+
+def xrpc_words(error: Exception, status: int) -> str:
+    """`400 InvalidRequest: the message`: the XRPC error name and a short message,
+    never the answer's body as such."""
+    name = error_name(error)
+    content = getattr(getattr(error, "response", None), "content", None)
+    said = getattr(content, "message", None)
+    if said is None and isinstance(content, dict):
+        said = content.get("message")
+    words = f"{status} {brief(name, 60)}".strip()
+    return f"{words}: {brief(str(said))}" if said else words
+
+
 def as_publish_error(error: Exception, doing: str) -> PublishError:
     """The atproto client's exception as the outbox's PublishError.
 
     A dropped connection or a timeout is retryable without risk here: every record
     has a key derived from the publication, so a retry cannot post twice.
     """
+    if isinstance(error, PublishError):  # the guard's refusal: as it is
+        return error
     status = status_of(error)
-    words = str(error) if status is not None else type(error).__name__
+    words = xrpc_words(error, status) if status is not None else type(error).__name__
     message = f"Bluesky {doing}: {words}"
     if isinstance(error, xrpc.RateLimitExceededError) or status == 429:
         return PublishError(message, retryable=True, retry_after=_retry_after(error))
     # atproto wraps some transport failures in NetworkError and lets others (a
     # connection closed before the answer: RemoteProtocolError) through as httpx's.
     if status is None and isinstance(error, xrpc.NetworkError | httpx.TransportError):
-        return PublishError(f"Bluesky {doing}: the connection failed", retryable=True)
+        return PublishError(_transport_failure(error, doing), retryable=True)
     if status is not None and (status >= 500 or status == 408):
         return PublishError(message, retryable=True, retry_after=_retry_after(error))
     return PublishError(message)
+
+
+def _transport_failure(error: Exception, doing: str) -> str:
+    """A transport failure in words that say whether the request was sent: a read
+    timeout or a connection dropped while waiting came after it, so it may have been
+    carried out (atproto keeps httpx's exception as the cause)."""
+    cause = error if isinstance(error, httpx.TransportError) else error.__cause__
+    if isinstance(cause, httpx.ReadTimeout | httpx.RemoteProtocolError | httpx.ReadError):
+        return (
+            f"Bluesky {doing}: no answer{_within(cause)} after the request was sent, so it "
+            "may have been carried out (a post may be live). It will be retried safely: "
+            "every record has a key of its own, so a retry cannot post it twice"
+        )
+    return f"Bluesky {doing}: the connection failed"
+
+
+def _within(cause: httpx.TransportError) -> str:
+    """' within N s' for a read timeout whose limit httpx kept, else nothing."""
+    try:
+        limit = cause.request.extensions.get("timeout", {}).get("read")
+    except RuntimeError:  # no request attached
+        return ""
+    return f" within {limit:g} s" if isinstance(cause, httpx.ReadTimeout) and limit else ""
 
 
 class BlueskySession:
@@ -144,7 +190,7 @@ class BlueskySession:
         are gone)."""
         with self._lock:
             try:
-                response = _anonymous(self.service_url).com.atproto.server.create_session(
+                response = guarded_client(self.service_url).com.atproto.server.create_session(
                     {
                         "identifier": self.handle or self.did,
                         "password": self._secret["app_password"],
@@ -165,7 +211,6 @@ class BlueskySession:
             if not (self._secret["access_jwt"] and self._secret["refresh_jwt"]):
                 self.open()
                 return self._client
-            check_url(self.service_url)
             try:
                 self._client = self._client_for_tokens()
             except Exception:
@@ -178,7 +223,7 @@ class BlueskySession:
             refresh_jwt = self._secret["refresh_jwt"]
             if refresh_jwt:
                 try:
-                    response = _anonymous(self.service_url).com.atproto.server.refresh_session(
+                    response = guarded_client(self.service_url).com.atproto.server.refresh_session(
                         headers={"Authorization": f"Bearer {refresh_jwt}"}
                     )
                 except Exception as error:
@@ -196,9 +241,7 @@ class BlueskySession:
             # The DID document names the PDS the client talks to from now on (a
             # bsky.social account lives on a *.host.bsky.network PDS): guard it
             # like any URL we are told to reach.
-            self.service_url = check_url(str(endpoint)).rstrip("/")
-        else:
-            check_url(self.service_url)
+            self.service_url = check_destination("Bluesky", str(endpoint)).url.rstrip("/")
         self.handle = str(response.handle)
         self._secret.update(
             access_jwt=str(response.access_jwt),
@@ -211,7 +254,7 @@ class BlueskySession:
     def _client_for_tokens(self) -> Any:
         # No network call: the client takes the stored session as it is and
         # refreshes it by itself shortly before the access token expires.
-        client = Client(base_url=self.service_url)
+        client = guarded_client(self.service_url)
         session = Session(
             handle=self.handle,
             did=self.did,
@@ -236,9 +279,3 @@ class BlueskySession:
             did=str(session.did),
         )
         self._save_secret(self.secret())
-
-
-def _anonymous(service_url: str) -> Any:
-    """A client without a session, for the calls that authenticate by themselves."""
-    check_url(service_url)
-    return Client(base_url=service_url)

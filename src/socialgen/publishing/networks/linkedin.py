@@ -31,6 +31,7 @@ from socialgen.publishing.networks.base import (
     PublishError,
     SecretSaver,
 )
+from socialgen.publishing.networks.guarded_http import check_destination
 from socialgen.publishing.networks.linkedin_history import read_history
 from socialgen.publishing.networks.linkedin_http import LinkedInClient, api_version, json_body
 from socialgen.publishing.networks.linkedin_media import describe, post_content
@@ -73,6 +74,8 @@ class LinkedInAdapter:
             client.close()
 
     def prepare(self, post: OutgoingPost) -> PreparedPost:
+        # The guard at use: a dry run makes no other request that would meet it.
+        check_destination("LinkedIn", self._credentials.service_url)
         details = {"apiVersion": api_version(), "media": describe(post.media)}
         part = PreparedPart(text=commentary(post.text), details=details)
         return PreparedPost(network=self.network, parts=(part,))

@@ -29,7 +29,8 @@ import httpx
 
 from socialgen.clock import utcnow
 from socialgen.config import current_settings
-from socialgen.publishing.networks.base import PublishError, SecretSaver
+from socialgen.publishing.networks.base import PublishError, SecretSaver, brief
+from socialgen.publishing.networks.guarded_http import guarded_httpx
 
 # LinkedIn versions its API by month and retires each version about a year after its
 # release, so the default below must move forward at least once a year; operators
@@ -71,7 +72,7 @@ class LinkedInClient:
         self._save_secret = save_secret
         self._refreshed = False
         self._timeout = timeout()
-        self._http = httpx.Client(timeout=self._timeout, follow_redirects=False)
+        self._http = guarded_httpx("LinkedIn", timeout=self._timeout)
 
     def close(self) -> None:
         self._http.close()
@@ -99,7 +100,7 @@ class LinkedInClient:
             if creates:
                 # A fresh connection: a pooled one the server has closed meanwhile
                 # would fail in a way that looks like "sent, no answer".
-                with httpx.Client(timeout=self._timeout) as once:
+                with guarded_httpx("LinkedIn", timeout=self._timeout) as once:
                     response = _send(once, method, url, headers, json, None, what, creates)
             else:
                 response = _send(self._http, method, url, headers, json, None, what, creates)
@@ -212,7 +213,7 @@ def token_request(
     base: str, form: dict[str, str], secrets: dict[str, str], *, what: str
 ) -> dict[str, str]:
     """POST LinkedIn's OAuth token endpoint; the new access_token (+ refresh_token)."""
-    with httpx.Client(timeout=timeout()) as http:
+    with guarded_httpx("LinkedIn", timeout=timeout()) as http:
         try:
             response = http.post(f"{base.rstrip('/')}/oauth/v2/accessToken", data=form)
         except httpx.HTTPError as error:
@@ -244,7 +245,7 @@ def network_message(response: httpx.Response, secrets: Any = ()) -> str:
     for secret in secrets:
         if isinstance(secret, str) and len(secret) >= 6:
             text = text.replace(secret, "***")
-    return text[:300]
+    return brief(text, 300)
 
 
 def json_body(response: httpx.Response) -> dict[str, Any]:

@@ -5,7 +5,8 @@ What Mastodon.py does here: the API calls and their types (verify_credentials,
 status_post with `idempotency_key`, v2 media upload, status, instance_v2) and the
 mapping of HTTP failures to exception classes. What it does not: PKCE (see
 mastodon_oauth.py), and it keeps the Retry-After of a 429 to itself (a session hook
-reads it, see mastodon_errors.py).
+reads it, see mastodon_errors.py). Its requests session is guarded_http's: every
+request passes the SSRF guard when it is sent, and redirects are refused.
 """
 
 from __future__ import annotations
@@ -36,6 +37,12 @@ from socialgen.publishing.networks.base import (
     Published,
     PublishError,
     SecretSaver,
+    brief,
+)
+from socialgen.publishing.networks.guarded_http import (
+    GuardRefused,
+    guard_refusal,
+    guarded_session,
 )
 from socialgen.publishing.networks.mastodon_errors import ResponseHeaders, publish_error
 from socialgen.publishing.networks.mastodon_history import read_history
@@ -169,8 +176,9 @@ class MastodonAdapter:
                 instance = self._api().instance_v2()
         except PublishError as exc:
             # Older instances (before 4.0) have no v2: publish with the default limit.
-            # An unreachable or failing one is an error: publishing would fail too.
-            if exc.retryable or exc.reconnect:
+            # An unreachable, failing or refused one is an error: publishing would
+            # fail too.
+            if exc.retryable or exc.reconnect or isinstance(exc, GuardRefused):
                 raise
             return InstanceLimits()
         configuration = _dict(instance.get("configuration"))
@@ -222,7 +230,13 @@ class MastodonAdapter:
         try:
             yield
         except MastodonError as exc:
-            raise publish_error(exc, self._headers, self.instance, self._secrets) from None
+            refused = guard_refusal(exc)
+            if refused is not None:
+                raise refused from None
+            error = publish_error(exc, self._headers, self.instance, self._secrets)
+            # The instance's own words, short: an error text is the server's to write.
+            error.message = brief(error.message, 400)
+            raise error from None
 
 
 def part_key(post: OutgoingPost, index: int) -> str:
@@ -239,9 +253,8 @@ def client_for(instance: str, token: str, headers: ResponseHeaders) -> Mastodon:
         request_timeout=REQUEST_TIMEOUT,
         version_check_mode="none",
         user_agent="socialgen",
+        session=guarded_session("Mastodon"),
     )
-    # The caller's SSRF check covered this host, not wherever a redirect leads.
-    client.session.max_redirects = 0
     client.session.hooks["response"].append(headers.record)
     return client
 

@@ -7,12 +7,16 @@ from the last response its requests session saw (`ResponseHeaders`, a session ho
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from datetime import datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
+from urllib.parse import urlsplit
 
+import requests
+import urllib3
 from mastodon import (
     MastodonAPIError,
     MastodonError,
@@ -27,6 +31,7 @@ from socialgen.publishing.networks.base import PublishError
 
 RECONNECT_HINT = "reconnect the account: socialgen accounts add mastodon --instance {instance}"
 REDACTED = "[redacted]"
+STATUSES_PATH = "/api/v1/statuses"  # the one call that makes a post live
 
 
 class ResponseHeaders:
@@ -135,12 +140,46 @@ def publish_error(
         # Safe to retry even if the request got through: statuses carry an
         # Idempotency-Key, and a repeated media upload only leaves an orphan that
         # the instance deletes.
-        return PublishError(f"could not reach {instance} (the connection failed)", retryable=True)
+        return PublishError(_network_failure(error, instance), retryable=True)
     if isinstance(error, MastodonNotFoundError):
         return PublishError(_scrub(f"{instance}: {instance_words(error)}", secrets))
     if isinstance(error, MastodonAPIError):
         return PublishError(_scrub(f"{instance} refused it: {instance_words(error)}", secrets))
     return PublishError(_scrub(f"{instance}: {error}", secrets))
+
+
+_READ_TIMEOUT = re.compile(r"read timeout=([0-9.]+)")
+
+
+def _network_failure(error: MastodonNetworkError, instance: str) -> str:
+    """What a transport failure means for the user. Mastodon.py wraps requests'
+    exception (kept as the context): a read timeout or a connection dropped while
+    waiting came after the request was sent, so it may have been carried out; "could
+    not reach" is only true when no connection was made."""
+    cause = error.__cause__ or error.__context__
+    if isinstance(cause, requests.exceptions.ConnectTimeout) or not isinstance(
+        cause, requests.exceptions.ReadTimeout | requests.exceptions.ConnectionError
+    ):
+        return f"could not reach {instance} (the connection failed)"
+    if isinstance(cause, requests.exceptions.ConnectionError) and not isinstance(
+        cause.args[0] if cause.args else None, urllib3.exceptions.ProtocolError
+    ):
+        return f"could not reach {instance} (the connection failed)"
+    if isinstance(cause, requests.exceptions.ReadTimeout):
+        found = _READ_TIMEOUT.search(str(cause))
+        within = f"within {float(found.group(1)):g} s " if found else "in time "
+        silence = f"no answer from {instance} {within}after the request was sent"
+    else:
+        silence = f"{instance} closed the connection after the request was sent"
+    request = getattr(cause, "request", None)
+    path = urlsplit(str(getattr(request, "url", "") or "")).path
+    if getattr(request, "method", "") == "POST" and path.endswith(STATUSES_PATH):
+        return (
+            f"{silence}, so the status may be live. It will be retried with the same "
+            "Idempotency-Key, which makes Mastodon answer with that status instead of "
+            "posting it again"
+        )
+    return f"{silence}; that request makes nothing live, so it is safe to retry"
 
 
 def _scrub(message: str, secrets: tuple[str, ...]) -> str:

@@ -16,6 +16,8 @@ import httpx
 
 from socialgen.errors import BadRequest
 from socialgen.publishing.loopback import Authorization
+from socialgen.publishing.networks.base import brief
+from socialgen.publishing.networks.guarded_http import guarded_httpx
 
 CLIENT_NAME = "socialgen"
 
@@ -103,9 +105,9 @@ def exchange_code(
 
 def _post(instance: str, path: str, body: dict[str, str], doing: str) -> dict[str, object]:
     try:
-        # No redirects: the caller's SSRF check covered this host, not wherever
-        # a redirect would lead.
-        response = httpx.post(f"{instance}{path}", data=body, timeout=TIMEOUT)
+        # Through the guard, at this request; a redirect is refused (GuardRefused).
+        with guarded_httpx("Mastodon", timeout=TIMEOUT) as http:
+            response = http.post(f"{instance}{path}", data=body)
     except httpx.HTTPError as exc:
         raise BadRequest(f"could not reach {instance} to {doing} ({type(exc).__name__})") from exc
     try:
@@ -123,5 +125,5 @@ def _words(response: httpx.Response, answer: object) -> str:
         for key in ("error_description", "error", "detail"):
             value = answer.get(key)
             if isinstance(value, str) and value:
-                return f"{value} ({response.status_code})"
-    return f"HTTP {response.status_code} {response.reason_phrase}".strip()
+                return f"{brief(value)} ({response.status_code})"
+    return f"HTTP {response.status_code} {brief(response.reason_phrase, 60)}".strip()

@@ -1,0 +1,69 @@
+"""`socialgen insights --html FILE [--open]`, and the terminal charts: what the insights
+command does with its report once it has one (insights/cli.py calls `emit_charts`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+HtmlOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--html",
+        help="Also write the report as one self-contained HTML page (no network needed).",
+        dir_okay=False,
+        show_default=False,
+    ),
+]
+OpenOpt = Annotated[bool, typer.Option("--open", help="Open the --html page in your browser.")]
+OPEN_NEEDS_HTML = "--open opens the page written by --html: give --html FILE too"
+
+
+def check_chart_options(html: Path | None, open_page: bool) -> None:
+    """The refusals of --html and --open, for the command to make before it builds a
+    report (emit_charts makes them again, so calling this is only quicker)."""
+    from socialgen.cli_support import fail
+    from socialgen.insights.html_page import PageNotWritten, check_destination
+
+    if open_page and html is None:
+        raise fail(OPEN_NEEDS_HTML)
+    try:
+        if html is not None:
+            check_destination(html)
+    except PageNotWritten as error:
+        raise fail(error.message) from None
+
+
+def emit_charts(
+    report: dict[str, Any], *, console: Console | None, html: Path | None, open_page: bool
+) -> None:
+    """Draw `report`'s charts on `console` (None with --json: stdout is the JSON's),
+    write the page to `html` when given and open it in a browser with `open_page`.
+    A page that cannot be written is an error (exit 1) naming the file and why."""
+    from socialgen.cli_support import fail
+    from socialgen.insights.html_page import PageNotWritten, write_html
+
+    check_chart_options(html, open_page)  # refused before anything is drawn
+    if console is not None:
+        from socialgen.insights.charts_terminal import print_charts
+
+        print_charts(report, console)
+    if html is None:
+        return
+    try:
+        write_html(report, html)
+    except PageNotWritten as error:  # the disk refused after all
+        raise fail(error.message) from None
+    page = html.resolve()
+    if console is not None:
+        console.print(f"Wrote the insights page to {page}", soft_wrap=True)  # copyable
+    if open_page:
+        import webbrowser
+
+        if not webbrowser.open(page.as_uri()) and console is not None:
+            console.print(f"No browser could be opened: open {page} yourself.", soft_wrap=True)

@@ -1,0 +1,73 @@
+"""`socialgen insights`: what works in your own published posts, and when to post."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from socialgen.cli_support import (
+    JsonOpt,
+    WorkspaceOpt,
+    console,
+    current_runtime,
+    emit,
+    open_workspace,
+)
+from socialgen.insights.charts_cli import HtmlOpt, OpenOpt, check_chart_options, emit_charts
+
+# The group runs the report when no sub-command is named (`insights rank ...` is one).
+app = typer.Typer(invoke_without_command=True, no_args_is_help=False, rich_markup_mode=None)
+
+DaysOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--days", min=1, help="Only posts published in the last N days.", show_default=False
+    ),
+]
+TzOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--tz",
+        help="Time zone of the slots, e.g. Europe/Paris (default: the timezone setting, "
+        "else the system's).",
+        show_default=False,
+    ),
+]
+
+
+@app.callback()
+def insights(
+    ctx: typer.Context,
+    days: DaysOpt = None,
+    tz: TzOpt = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+    html: HtmlOpt = None,
+    open_page: OpenOpt = False,
+) -> None:
+    """Engagement relative to your baseline, findings with intervals, best times."""
+    if ctx.invoked_subcommand is not None:
+        return
+    # A bad --html path or a lone --open is refused before the report is built.
+    check_chart_options(html, open_page)
+    report = report_for(workspace, days, tz)
+    emit(json_output, report, lambda out: _print(report, out))
+    emit_charts(report, console=None if json_output else console(), html=html, open_page=open_page)
+
+
+def report_for(workspace: str | None, days: int | None, tz: str | None) -> dict[str, Any]:
+    """The report the command prints (also what `--html` writes)."""
+    from socialgen.insights.report import build_report
+    from socialgen.store.engine import read_session
+
+    engine, workspace_id = open_workspace(workspace)
+    zone = tz if tz is not None else current_runtime().settings.timezone
+    with read_session(engine) as session:
+        return build_report(session, workspace_id, days, zone)
+
+
+def _print(report: dict[str, Any], out: Any) -> None:
+    from socialgen.insights.terminal import print_report
+
+    print_report(report, out)

@@ -1,0 +1,16 @@
+"""Insights: what works in the creator's own published posts, and when to post."""
+
+from socialgen.registration import Feature, Group
+
+FEATURE = Feature(
+    name="insights",
+    order=75,
+    routers=("socialgen.insights.api:router",),
+    groups=(
+        Group(
+            "insights",
+            "socialgen.insights.cli:app",
+            "What works in your own published posts, and the best times to post.",
+        ),
+    ),
+)

@@ -1,0 +1,186 @@
+"""What separates the creator's better posts from the rest, without calling noise a
+pattern.
+
+One least-squares regression of the residual (log engagement relative to the rolling
+baseline) on every candidate feature at once, so "posts with media are also longer"
+is not counted twice, with HC3 heteroskedasticity-robust standard errors (MacKinnon &
+White 1985) and Student-t intervals. A dozen features are tested at once, so the
+Benjamini-Hochberg procedure at FDR q decides what is a finding, and every interval
+is widened to the matching false-coverage-rate level 1 - R*q/m (Benjamini & Yekutieli
+2005; R findings of m tests): a finding's interval excludes no effect (1.0) and an
+inconclusive one's includes it, always.
+
+The fit is numpy's least squares and the sandwich formula, checked against statsmodels'
+OLS(cov_type="HC3") in tests/test_insights_analysis.py: importing statsmodels costs
+more than a second, which `socialgen insights` cannot afford.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from socialgen.insights.candidates import MIN_SIDE, Category
+
+FDR_Q = 0.05
+
+
+@dataclass(frozen=True)
+class Effect:
+    feature: str
+    effect: float  # multiplier on engagement, exp(coefficient)
+    low: float
+    high: float
+    n: int  # posts with the feature
+    p: float
+
+    def view(self) -> dict[str, object]:
+        return {
+            "feature": self.feature,
+            "effect": round(self.effect, 3),
+            "low": round(self.low, 3),
+            "high": round(self.high, 3),
+            "n": self.n,
+        }
+
+
+@dataclass(frozen=True)
+class Findings:
+    findings: list[Effect]
+    inconclusive: list[Effect]
+
+
+@dataclass(frozen=True)
+class _Test:
+    label: str
+    contrast: NDArray[np.float64]
+    n: int
+
+
+def find_effects(residual: NDArray[np.float64], categories: Sequence[Category]) -> Findings:
+    count = residual.size
+    columns, tests = _design(count, categories)
+    design = np.column_stack([np.ones(count), *columns]) if count else np.empty((0, 1))
+    if not tests or count - design.shape[1] < 2:
+        return Findings([], [])
+    estimate, covariance = _ols_hc3(design, residual)
+    degrees = count - design.shape[1]
+    from scipy.special import stdtr, stdtrit  # type: ignore[import-untyped]  # at run time only
+
+    values = np.array([test.contrast @ estimate for test in tests])
+    errors = np.sqrt(np.array([test.contrast @ covariance @ test.contrast for test in tests]))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_values = np.where(errors > 0, values / errors, 0.0)
+    p_values = np.where(np.isfinite(t_values), 2 * stdtr(degrees, -np.abs(t_values)), 1.0)
+    found = benjamini_hochberg(p_values, FDR_Q)
+    level = max(int(found.sum()), 1) * FDR_Q / len(tests)
+    half = stdtrit(degrees, 1 - level / 2) * errors
+    effects = [
+        Effect(
+            test.label,
+            float(np.exp(value)),
+            float(np.exp(value - width)),
+            float(np.exp(value + width)),
+            test.n,
+            float(p),
+        )
+        for test, value, width, p in zip(tests, values, half, p_values, strict=True)
+    ]
+    strongest = sorted(range(len(effects)), key=lambda i: -abs(values[i]))
+    return Findings(
+        [effects[i] for i in strongest if found[i]],
+        [effects[i] for i in strongest if not found[i]],
+    )
+
+
+def benjamini_hochberg(p_values: NDArray[np.float64], q: float) -> NDArray[np.bool_]:
+    """Which hypotheses the step-up procedure rejects at false discovery rate `q`."""
+    m = p_values.size
+    order = np.argsort(p_values)
+    below = p_values[order] <= q * np.arange(1, m + 1) / m
+    rejected = np.zeros(m, dtype=bool)
+    if below.any():
+        rejected[order[: int(np.nonzero(below)[0].max()) + 1]] = True
+    return rejected
+
+
+def ols_hc3(
+    design: NDArray[np.float64], response: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Least-squares coefficients and their HC3 covariance (public for the test that
+    compares it with statsmodels)."""
+    return _ols_hc3(design, response)
+
+
+def _ols_hc3(
+    design: NDArray[np.float64], response: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    inverse = np.linalg.pinv(design.T @ design)
+    estimate = inverse @ (design.T @ response)
+    residual = response - design @ estimate
+    leverage = np.einsum("ij,jk,ik->i", design, inverse, design)
+    weight = residual**2 / np.clip(1 - leverage, 1e-8, None) ** 2
+    meat = (design * weight[:, None]).T @ design
+    return estimate, inverse @ meat @ inverse
+
+
+def _design(
+    count: int, categories: Sequence[Category]
+) -> tuple[list[NDArray[np.float64]], list[_Test]]:
+    """The dummy columns (without the intercept) and the contrasts to test on them."""
+    columns: list[NDArray[np.float64]] = []
+    pending: list[tuple[str, dict[int, float], int]] = []  # label, {level column: weight}
+    for category in categories:
+        sizes = [int(level.mask.sum()) for level in category.levels]
+        eligible = [MIN_SIDE <= size <= count - MIN_SIDE for size in sizes]
+        if not any(eligible[i] and level.tested for i, level in enumerate(category.levels)):
+            continue
+        if category.contrast == "reference":
+            reference = next(i for i, level in enumerate(category.levels) if not level.tested)
+        else:
+            reference = max((i for i in range(len(sizes)) if eligible[i]), key=sizes.__getitem__)
+        own = [i for i in range(len(sizes)) if eligible[i] and i != reference]
+        first = len(columns)
+        for i in own:
+            columns.append(category.levels[i].mask.astype(np.float64))
+        place = {level: first + offset for offset, level in enumerate(own)}
+        for i, level in enumerate(category.levels):
+            if not (eligible[i] and level.tested):
+                continue
+            weights: dict[int, float] = {}
+            if i in place:
+                weights[place[i]] = 1.0
+            if category.contrast == "rest":
+                others = count - sizes[i]
+                for j in own:
+                    if j != i:
+                        weights[place[j]] = -sizes[j] / others
+            pending.append((level.label, weights, sizes[i]))
+    kept = _independent(count, columns)
+    index = {old: new for new, old in enumerate(kept)}
+    tests = []
+    for label, weights, size in pending:
+        if any(column not in index for column in weights):
+            continue  # a column it needs duplicated others: cannot be told apart
+        contrast = np.zeros(len(kept) + 1)
+        for column, weight in weights.items():
+            contrast[index[column] + 1] = weight
+        tests.append(_Test(label, contrast, size))
+    return [columns[i] for i in kept], tests
+
+
+def _independent(count: int, columns: list[NDArray[np.float64]]) -> list[int]:
+    """Indices of the columns kept: each adds something the intercept and the earlier
+    ones do not already say (e.g. every media post is also long: media is dropped).
+    Judged on the small Gram matrix, which has the design's rank."""
+    design = np.column_stack([np.ones(count), *columns])
+    gram = design.T @ design
+    kept: list[int] = []
+    for i in range(len(columns)):
+        trial = [0, *(k + 1 for k in kept), i + 1]
+        if np.linalg.matrix_rank(gram[np.ix_(trial, trial)], hermitian=True) == len(trial):
+            kept.append(i)
+    return kept

@@ -1,0 +1,42 @@
+"""The insights report of one workspace, as `socialgen insights --json` prints it and
+`GET /api/v1/insights/{workspaceId}` answers it (INSIGHTS_CONTRACT.md's JSON)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session
+
+from socialgen.clock import iso, utcnow
+from socialgen.errors import BadRequest
+from socialgen.insights.history import load_published
+from socialgen.insights.zones import resolve_zone
+
+
+def build_report(
+    session: Session,
+    workspace_id: str,
+    days: int | None,
+    tz: str | None,
+    *,
+    now: datetime | None = None,
+) -> dict[str, Any]:
+    """`days`: only posts published in the last `days` days (None: all); `tz`: the
+    creator's zone name (the faces pass --tz, else the `timezone` setting; None: the
+    system's zone). A bad zone or a `days` under 1 is a BadRequest (400, CLI exit 1)."""
+    if days is not None and days < 1:
+        raise BadRequest(f"days must be at least 1, got {days}")
+    zone = resolve_zone(tz)
+    moment = now or utcnow()
+    since = moment - timedelta(days=days) if days is not None else None
+    posts = load_published(session, workspace_id, since=since)
+    from socialgen.insights.analysis import analyse  # numpy: only when a report is built
+
+    return {
+        "workspaceId": workspace_id,
+        "generatedAt": iso(moment),
+        "days": days,
+        "timezone": zone.key,
+        **analyse(posts, zone).view(),
+    }

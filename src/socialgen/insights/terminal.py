@@ -1,0 +1,74 @@
+"""The insights report for a person in the terminal: the headline, the findings and
+the inconclusive features with their intervals, the best slots. (The charts are
+`charts_terminal.py`'s.)"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def print_report(report: dict[str, Any], out: Console) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    posts, zone = report["posts"], report["timezone"]
+    window = f" in the last {report['days']} days" if report["days"] else ""
+    if not posts:
+        out.print(f"No measured published posts{window}: nothing to learn from yet.")
+    else:
+        typical = math.expm1(report["baseline"]["median"])
+        latest = report["series"][-1]["baseline"]
+        out.print(
+            Text.assemble(
+                (str(posts), "bold"),
+                f" measured published posts{window} (times in {zone}). Typical post: "
+                f"{typical:.0f} likes + reposts + comments; lately {latest:.0f}.",
+            )
+        )
+    if not report["enough"]:
+        out.print(
+            f"Findings and best times need at least {report['floor']} measured published "
+            f"posts: {report['needMore']} more needed.",
+            style="yellow",
+        )
+        return
+    for title, rows, style in (
+        ("Findings: what goes with better (or worse) posts", report["findings"], "green"),
+        ("Inconclusive: no clear effect either way", report["inconclusive"], "dim"),
+    ):
+        if not rows:
+            out.print(f"{title}: none.")
+            continue
+        table = Table(title=title, title_justify="left", header_style="bold")
+        for name in ("feature", "engagement", "interval", "posts"):
+            table.add_column(name, justify="left" if name == "feature" else "right")
+        for row in rows:
+            table.add_row(
+                row["feature"],
+                _times(row["effect"]),
+                f"{_times(row['low'])} to {_times(row['high'])}",
+                str(row["n"]),
+                style=style,
+            )
+        out.print(table)
+    if report["bestSlots"]:
+        out.print(
+            Text.assemble(
+                ("Best times to post", "bold"),
+                " (90% intervals, shrunk toward your usual level):",
+            )
+        )
+        for slot in report["bestSlots"]:
+            out.print(
+                f"  {slot['weekday']} {slot['start']:02d}:00-{slot['end']:02d}:00  "
+                f"{_times(slot['score'])} ({_times(slot['low'])} to {_times(slot['high'])}), "
+                f"{slot['n']} posts"
+            )
+
+
+def _times(multiplier: float) -> str:
+    return f"x{multiplier:.2f}"
