@@ -9,6 +9,7 @@ secrets check of tests/publish_e2e_support.py.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -201,6 +202,29 @@ def test_boosts_and_direct_messages_are_left_out_even_when_the_server_sends_them
     summary = witness.cli_json("accounts", "history", account)
     assert (summary["fetched"], summary["created"]) == (1, 1), summary
     assert [v["content"] for v in pulled(store).values()] == ["Mine, in public"]
+
+
+def test_a_post_already_imported_from_a_file_is_not_pulled_twice(
+    store: Store, mastodon: MastodonMock, witness: Witness, tmp_path: Path
+) -> None:
+    user = mastodon.new_user("both")
+    account = add_mastodon(witness, mastodon, user, store)
+    exported = toot(mastodon, user, "Exported to a spreadsheet first")
+    toot(mastodon, user, "Only on the instance")
+    csv = tmp_path / "history.csv"
+    csv.write_text(
+        "status,publishedAt,likes,reposts,comments,postUrl,content\n"
+        f"published,{exported['created_at']},4,0,1,{exported['url']},Exported earlier\n",
+        encoding="utf-8",
+    )
+    witness.cli_json("posts", "import", str(csv))
+
+    summary = witness.cli_json("accounts", "history", account)
+    assert (summary["fetched"], summary["created"], summary["skipped"]) == (2, 1, 1)
+    assert count(store, Post) == 2
+    with read_session(store.engine) as session:
+        contents = sorted(p.content for p in load_published(session, store.workspace_id))
+    assert contents == ["Exported earlier", "Only on the instance"]
 
 
 def test_a_refused_token_stores_nothing(

@@ -30,6 +30,7 @@ from typing_extensions import TypedDict
 from socialgen.clock import parse_iso, utcnow
 from socialgen.errors import BadRequest, NotFound
 from socialgen.ids import new_id
+from socialgen.posts.import_dedup import content_key, known_posts
 from socialgen.publishing.accounts import ACCOUNT_NOT_FOUND, credentials_for, network_errors
 from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.history_rows import insert_pulled
@@ -55,7 +56,7 @@ class HistorySummary(TypedDict):
     fetched: int  # the account's posts the network showed (since `since`)
     created: int  # new published posts
     updated: int  # known posts with a new snapshot (their counts moved)
-    skipped: int  # known posts whose counts had not moved, posts without text
+    skipped: int  # counts unchanged, no text to keep, already imported from a file
 
 
 @dataclass
@@ -134,7 +135,9 @@ def store_history(
         moved.append((found, past))
         summary["updated"] += 1
     _write_updates(session, moved, now)
-    created, skipped = insert_pulled(session, account, list(new.values()), now)
+    fresh = _not_imported(session, workspace_id, list(new.values()))
+    summary["skipped"] += len(new) - len(fresh)
+    created, skipped = insert_pulled(session, account, fresh, now)
     summary["created"] += created
     summary["skipped"] += skipped
     logger.info(
@@ -145,6 +148,20 @@ def store_history(
         summary["updated"],
     )
     return summary
+
+
+def _not_imported(session: Session, workspace_id: str, pulled: list[PastPost]) -> list[PastPost]:
+    """`pulled` without the posts a file import already brought in (`posts import`:
+    the same address, or the same text and time to the second), which would otherwise
+    count twice in insights."""
+    if not pulled:
+        return pulled
+    known = known_posts(session, workspace_id)
+    return [
+        past
+        for past in pulled
+        if not known.seen(past.url or None, content_key(past.text.strip(), past.published_at))
+    ]
 
 
 def _known(session: Session, account_id: str, remote_ids: list[str]) -> dict[str, _Known]:
