@@ -129,6 +129,7 @@ BODY_LIMITS: dict[tuple[str, str], BodyLimit] = {
     ("POST", "/api/v1/ai-conversation/post/{workspaceId}/{postId}/publish"): _JSON_BODY,
     ("POST", "/api/v1/ai-conversation/post/{workspaceId}/{postId}/schedule"): _JSON_BODY,
     ("POST", "/api/v1/social-accounts/{workspaceId}"): _JSON_BODY,
+    ("POST", "/api/v1/social-accounts/{workspaceId}/{accountId}/history"): _JSON_BODY,
     ("POST", "/api/v1/insights/{workspaceId}/rank"): _JSON_BODY,
     ("POST", "/api/v1/content-calendar/generate/{workspaceId}"): BodyLimit(
         form_bytes=MAX_PDF_BYTES + FORM_OVERHEAD_BYTES,
