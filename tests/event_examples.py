@@ -96,6 +96,33 @@ EXAMPLES: list[tuple[str, dict[str, Any]]] = [
         },
     ),
     (
+        "batch_complete",
+        {
+            "success": True,
+            "originalPrompt": "ship weekly",
+            "isRegeneration": False,
+            "posts": [
+                {
+                    "index": n,
+                    "postId": f"p{n}",
+                    "conversationId": f"c{n}",
+                    "content": "Small teams ship weekly.",
+                    "variationName": "Story-driven",
+                    "status": "draft",
+                }
+                for n in (1, 2)
+            ],
+            "errors": [],
+            "summary": {"total": 2, "generated": 2, "failed": 0},
+            "ranking": {
+                "order": ["p2", "p1"],
+                "scores": {"p2": 0.61, "p1": 0.48},
+                "heldOutAccuracy": 0.63,
+                "pairs": 412,
+            },
+        },
+    ),
+    (
         "generation_started",
         {
             "calendarLength": 7,

@@ -226,6 +226,7 @@ SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
     "accounts add linkedin": lambda s: ["--client-id", "app", "--no-browser"],
     "accounts list": lambda s: [],
     "accounts check": lambda s: [s.account()],
+    "accounts history": lambda s: [s.account(), "--since", "2025-01-01"],
     "accounts remove": lambda s: [s.account(), "--yes"],
     "posts publish": lambda s: [s.post(), "--to", s.account()],
     "posts publications": lambda s: [s.post()],

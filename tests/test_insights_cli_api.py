@@ -140,3 +140,23 @@ def test_any_member_may_read_the_report_and_no_one_else(
     other = store.workspace("Other")
     assert httpx.get(url, headers={"x-api-key": store.api_key(other)}).status_code == 403
     assert httpx.get(url).status_code == 401
+
+
+def test_html_writes_the_page_beside_the_terminal_report_and_the_charts(
+    store: Store, tmp_path: Any
+) -> None:
+    put_history(store.engine, store.workspace_id, synthetic_history(80, seed=3))
+    page = tmp_path / "insights.html"
+    result = run("insights", "--tz", "UTC", "--html", str(page))
+    assert result.exit_code == 0, result.output
+    html = page.read_text()
+    assert "<svg" in html and "80" in html
+    assert "http://" not in html.replace("http://www.w3.org", "")
+    # The terminal got the report and the weekday grid.
+    assert "Best times to post" in flat(result.output) and "Tue" in result.output
+
+
+def test_a_lone_open_is_refused_before_any_report(store: Store) -> None:
+    result = run("insights", "--open")
+    assert result.exit_code == 1
+    assert "--html" in result.output

@@ -29,7 +29,12 @@ def _account(store: Store, handle: str) -> str:
 def test_latest_snapshot_of_each_place_summed_and_unmeasured_posts_left_out(
     store: Store,
 ) -> None:
-    measured = store.post("Why ship weekly?", status=PostStatus.PUBLISHED, when=days_ago(3))
+    measured = store.post(
+        "Why ship weekly?",
+        status=PostStatus.PUBLISHED,
+        when=days_ago(3),
+        custom_image={"url": "https://example.com/a.png"},
+    )
     unmeasured = store.post("Never read back", status=PostStatus.PUBLISHED, when=days_ago(2))
     draft = store.post("A draft", status=PostStatus.DRAFT)
     first, second = _account(store, "@a@example.social"), _account(store, "@b@example.social")
@@ -74,6 +79,7 @@ def test_latest_snapshot_of_each_place_summed_and_unmeasured_posts_left_out(
     assert (post.likes, post.reposts, post.comments) == (5 + 10 + 3, 1, 3)
     assert post.engagement == 22
     assert post.impressions == 400
+    assert post.has_media
     assert unmeasured.id not in {p.post_id for p in posts}
 
 

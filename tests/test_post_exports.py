@@ -316,7 +316,9 @@ def test_import_csv_and_json(store: Store, tmp_path: Path) -> None:
     )
 
     counts = imported(run("posts", "import", csv_file, "--json"))
-    assert counts == {"imported": 3, "scheduled": 1}  # ids only when asked for
+    no_skips = {"duplicates": 0, "replies": 0, "retweets": 0}
+    assert counts == {"imported": 3, "scheduled": 1, "published": 0, "skipped": no_skips}
+    assert "postIds" not in counts  # ids only when asked for
     data = imported(
         run("posts", "import", csv_file, "--json", "--ids", "-w", store.workspace("Ids"))
     )
@@ -386,13 +388,13 @@ def test_import_refuses_bad_files_and_imports_nothing(store: Store, tmp_path: Pa
         (bad_csv("", "A theme", "", "", "  "), ["row 3", "Content is required"]),
         (bad_csv("", "", "", "", "x" * 3001), ["row 3", "exceeds the character limit of 3000"]),
         (bad_csv("next tuesday", "", "", "", "Hi"), ["row 3", "bad date 'next tuesday'"]),
-        (bad_csv("", "", "published", "", "Hi"), ["row 3", "unknown status 'published'"]),
+        (bad_csv("", "", "published", "", "Hi"), ["row 3", "published post needs publishedAt"]),
         (bad_csv("", "", "later", "", "Hi"), ["row 3", "unknown status 'later'"]),
         (bad_csv("", "", "scheduled", "", "Hi"), ["row 3", "scheduled post needs a date"]),
         (bad_csv(past, "", "scheduled", "", "Hi"), ["row 3", "needs a future date"]),
         (bad_json({"theme": "no content"}), ["item 2", "Content is required"]),
         (bad_json({"content": "Hi", "date": "2026-13-01"}), ["item 2", "bad date"]),
-        (bad_json({"content": "Hi", "status": "published"}), ["item 2", "unknown status"]),
+        (bad_json({"content": "Hi", "status": "sent"}), ["item 2", "unknown status 'sent'"]),
         (bad_json({"content": 42}), ["item 2", "content must be text"]),
         (bad_json("just text"), ["item 2", "expected an object"]),
         (write(tmp_path, "a.json", "[{"), ["Not valid JSON", "line 1"]),
@@ -462,7 +464,7 @@ def test_a_large_import_goes_in_whole_or_not_at_all(store: Store, tmp_path: Path
     assert snapshot(store) == before
 
     data = imported(run("posts", "import", str(path), "--json"))
-    assert data == {"imported": count, "scheduled": 1}
+    assert (data["imported"], data["scheduled"], data["published"]) == (count, 1, 0)
     with read_session(store.engine) as session:
         for table in (Post, PostVersion, Conversation):
             assert session.scalar(sa.select(sa.func.count()).select_from(table)) == count

@@ -109,6 +109,9 @@ def test_a_long_post_becomes_a_thread_replying_to_its_root(bluesky_network: Blue
         assert graphemes(record.text) <= MAX_GRAPHEMES
         assert record.text.endswith(".")  # cut at sentence ends
     assert " ".join(record.text for record in records) == text
+    # The second part hangs under the root as a reply: the thread's own, not a comment.
+    bluesky_network.process_all()
+    assert adapter.metrics(published).comments == 0
 
 
 def test_facets_use_utf8_byte_offsets(bluesky_network: BlueskyNetwork) -> None:
@@ -211,13 +214,22 @@ def test_metrics_count_a_like_and_a_reply(
     for collection, record in (
         ("app.bsky.feed.like", {"subject": ref, "createdAt": now}),
         (POSTS, {"text": "Nice!", "reply": {"root": ref, "parent": ref}, "createdAt": now}),
+        (
+            POSTS,
+            {
+                "text": "Quoted",
+                "embed": {"$type": "app.bsky.embed.record", "record": ref},
+                "createdAt": now,
+            },
+        ),
     ):
         fan_client.com.atproto.repo.create_record(
             {"repo": fan.did, "collection": collection, "record": {"$type": collection, **record}}
         )
     bluesky_network.process_all()
     through_pds = adapter.metrics(published)
-    assert (through_pds.likes, through_pds.comments, through_pds.reposts) == (1, 1, 0)
+    # A quote spreads the post as a repost does: counted with the reposts.
+    assert (through_pds.likes, through_pds.comments, through_pds.reposts) == (1, 1, 1)
     monkeypatch.setenv(bluesky.APPVIEW_ENV, bluesky_network.appview)
     assert adapter.metrics(published) == through_pds
 

@@ -91,6 +91,9 @@ def _type(annotation: Any) -> str:
         return " or ".join(f"`{json.dumps(value)}`" for value in get_args(annotation))
     if origin is list:
         return f"array of {_plural(_type(get_args(annotation)[0]))}"
+    if origin is dict:
+        key, value = get_args(annotation)
+        return f"object of {_type(key)} to {_type(value)}"
     if inspect.isclass(annotation) and issubclass(annotation, WireObject):
         return "object"
     if annotation in _SCALARS:

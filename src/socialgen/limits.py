@@ -48,6 +48,8 @@ PAGE_LIMIT = IntRange("limit", 1, MAX_PAGE_LIMIT)
 MAX_POST_LIST_LIMIT = 1000
 POST_LIST_LIMIT = IntRange("limit", 1, MAX_POST_LIST_LIMIT)
 DEFAULT_TABLE_POSTS = 50
+# insights rank: the drafts ranked in one call (a batch is 5; a calendar's month 30).
+MAX_RANKED_POSTS = 50
 
 DEFAULT_TOKEN_DAYS = 30
 MAX_TOKEN_DAYS = 3650
@@ -127,6 +129,8 @@ BODY_LIMITS: dict[tuple[str, str], BodyLimit] = {
     ("POST", "/api/v1/ai-conversation/post/{workspaceId}/{postId}/publish"): _JSON_BODY,
     ("POST", "/api/v1/ai-conversation/post/{workspaceId}/{postId}/schedule"): _JSON_BODY,
     ("POST", "/api/v1/social-accounts/{workspaceId}"): _JSON_BODY,
+    ("POST", "/api/v1/social-accounts/{workspaceId}/{accountId}/history"): _JSON_BODY,
+    ("POST", "/api/v1/insights/{workspaceId}/rank"): _JSON_BODY,
     ("POST", "/api/v1/content-calendar/generate/{workspaceId}"): BodyLimit(
         form_bytes=MAX_PDF_BYTES + FORM_OVERHEAD_BYTES,
         form_too_large="The form is larger than 10.25 MB: a PDF of at most 10 MB and text fields",

@@ -16,6 +16,7 @@ import errno
 import fcntl
 import os
 import stat
+from collections.abc import Generator
 from pathlib import Path
 
 from socialgen.errors import BadRequest
@@ -44,6 +45,44 @@ def read_regular_file(
     "Cannot read PATH: ...". `too_large` replaces the message for a file over `limit`.
     Every failure is a BadRequest whose message names the path, never an exception.
     """
+    fd = _open_regular(path, what)
+    try:
+        data = _read_at_most(fd, limit + 1)  # one byte more tells "too large"
+    except OSError as error:
+        raise _read_error(path, error, what) from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise _too_large(path, limit, what, too_large)
+    return data
+
+
+def regular_file_chunks(
+    path: Path, limit: int, *, what: str | None = None, too_large: str | None = None
+) -> Generator[bytes]:
+    """read_regular_file in chunks of up to 1 MB, for a file read as it streams (a
+    large archive is never held whole). The file is opened at the first chunk and
+    closed when the chunks end or the iterator is closed."""
+    fd = _open_regular(path, what)
+    try:
+        total = 0
+        while True:
+            try:
+                chunk = os.read(fd, _CHUNK)
+            except OSError as error:
+                raise _read_error(path, error, what) from None
+            if not chunk:
+                return
+            total += len(chunk)
+            if total > limit:
+                raise _too_large(path, limit, what, too_large)
+            yield chunk
+    finally:
+        os.close(fd)
+
+
+def _open_regular(path: Path, what: str | None) -> int:
+    """A descriptor of the regular file at `path`, opened without blocking."""
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as error:
@@ -54,18 +93,21 @@ def read_regular_file(
             raise not_a_regular_file(path, what)
         # A regular file never blocks; clear the flag so reads behave as usual.
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
-        data = _read_at_most(fd, limit + 1)  # one byte more tells "too large"
     except OSError as error:
-        raise _read_error(path, error, what) from None
-    finally:
         os.close(fd)
-    if len(data) > limit:
-        if too_large is not None:
-            raise BadRequest(too_large)
-        where = f"{what} is" if what else f"{path} is"
-        suffix = f": {path}" if what else ""
-        raise BadRequest(f"{where} larger than {size_text(limit)}{suffix}")
-    return data
+        raise _read_error(path, error, what) from None
+    except BadRequest:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _too_large(path: Path, limit: int, what: str | None, too_large: str | None) -> BadRequest:
+    if too_large is not None:
+        return BadRequest(too_large)
+    where = f"{what} is" if what else f"{path} is"
+    suffix = f": {path}" if what else ""
+    return BadRequest(f"{where} larger than {size_text(limit)}{suffix}")
 
 
 def _read_at_most(fd: int, count: int) -> bytes:

@@ -27,8 +27,9 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from socialgen.publishing.networks.base import (
     AccountCredentials,
@@ -36,6 +37,7 @@ from socialgen.publishing.networks.base import (
     Connected,
     Metrics,
     OutgoingPost,
+    PastPost,
     PreparedPart,
     PreparedPost,
     Published,
@@ -91,6 +93,7 @@ class ScriptedNetwork:
         self.checks: list[str] = []  # handles checked
         self.saved_secrets: list[dict[str, str]] = []  # what adapters handed to save_secret
         self.metrics_for: dict[str, Metrics] = {}  # remote_id -> counts (default: zeros)
+        self.past_posts: list[PastPost] = []  # what `history` reads, newest first
         self.authorize_secret = "scripted-oauth-token"
         self._failures: deque[Failure] = deque()
         self._lock = threading.Lock()
@@ -246,6 +249,13 @@ class ScriptedAdapter:
 
     def metrics(self, published: Published) -> Metrics:
         return self._net.metrics_for.get(published.remote_id, Metrics())
+
+    def history(self, since: datetime | None) -> Iterator[PastPost]:
+        self._net._verify(_secret_of(self._credentials.secret))
+        for past in list(self._net.past_posts):
+            if since is not None and past.published_at < since:
+                return
+            yield past
 
 
 def _secret_of(secret: dict[str, str]) -> str:

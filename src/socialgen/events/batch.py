@@ -61,6 +61,21 @@ class BatchFailure(WireObject):
     message: str = Field(description="Why it failed.")
 
 
+class BatchRanking(WireObject):
+    """The drafts in the order the creator's ranker predicts (docs/insights.md)."""
+
+    order: list[str] = Field(
+        max_length=BATCH_SIZE, description="Post ids, likeliest to do well first."
+    )
+    scores: dict[str, float] = Field(
+        description="Post id -> the chance it beats the creator's typical recent post (0 to 1)."
+    )
+    heldOutAccuracy: float = Field(
+        ge=0, le=1, description="Share of the creator's latest post pairs the ranker ordered right."
+    )
+    pairs: int = Field(ge=0, description="How many pairs heldOutAccuracy was measured on.")
+
+
 class BatchComplete(EventPayload):
     """The batch's result; a chat_delta summing it up follows."""
 
@@ -71,3 +86,8 @@ class BatchComplete(EventPayload):
     posts: list[BatchPost] = Field(max_length=BATCH_SIZE, description="The drafts, by index.")
     errors: list[BatchFailure] = Field(description="The posts that failed, by index.")
     summary: Summary = Field(description="The counts.")
+    ranking: BatchRanking | None = Field(
+        default=None,
+        description="socialgen's addition, only when the creator's ranker is confident: "
+        "the drafts' predicted order and scores.",
+    )

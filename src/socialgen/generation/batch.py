@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator
 from functools import partial
 from typing import TypedDict, Unpack
 
+from sqlalchemy import Engine
+
 from socialgen.ai.model import TextModel
 from socialgen.ai.settings import drafts_at_once
 from socialgen.drafting import persist
@@ -22,6 +24,7 @@ from socialgen.events.batch import (
     BatchFailure,
     BatchPost,
     BatchProgress,
+    BatchRanking,
     BatchStatus,
     NumberedPostIds,
 )
@@ -118,14 +121,17 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
             BatchFailure(index=index, variationName=items[index].variation_name, message=message)
             for index, message in sorted(runner.failures.items())
         ]
+        posts = runner.ordered_results()
+        ranking = await asyncio.to_thread(_ranking, caller.engine, caller.workspace_id, posts)
         yield Event.of(
             BatchComplete(
                 success=summary.generated > 0,
                 originalPrompt=plan.user_input,
                 isRegeneration=plan.is_regeneration,
-                posts=runner.ordered_results(),
+                posts=posts,
                 errors=errors,
                 summary=summary,
+                **({} if ranking is None else {"ranking": ranking}),
             )
         )
         verb = "Regenerated" if plan.is_regeneration else "Generated"
@@ -133,3 +139,16 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
         if errors:
             text += f" {len(errors)} failed: " + "; ".join(e.message for e in errors[:3])
         yield Event.of(ChatDelta(text=text))
+
+
+def _ranking(engine: Engine, workspace_id: str, posts: list[BatchPost]) -> BatchRanking | None:
+    """The drafts' predicted order when the creator's ranker is confident. Its cost
+    (numpy, training) only when the history is long enough for it to be."""
+    from socialgen.insights.ranking import ranking_of_batch
+    from socialgen.store.engine import read_session
+
+    with read_session(engine) as session:
+        found = ranking_of_batch(
+            session, workspace_id, [(post.postId, post.content) for post in posts]
+        )
+    return None if found is None else BatchRanking(**found)

@@ -148,9 +148,23 @@ class BatchPrinter:
     def _show(self, result: BatchComplete) -> None:
         from rich.panel import Panel
 
-        for post in result.posts:
+        ranking = result.ranking
+        posts = result.posts
+        if ranking is not None:  # likeliest to do well first, each with its score
+            place = {post_id: rank for rank, post_id in enumerate(ranking.order)}
+            posts = sorted(posts, key=lambda post: place.get(post.postId, len(place)))
+            self.notes.print(
+                f"In the order your history predicts (it ordered {ranking.heldOutAccuracy:.0%}"
+                f" of {ranking.pairs} pairs of your latest posts right; 50% is chance):"
+            )
+        for post in posts:
+            score = (
+                ""
+                if ranking is None or post.postId not in ranking.scores
+                else f"  score {ranking.scores[post.postId]:.2f}"
+            )
             self.out.print(
-                styled((f"{post.index}. {post.variationName}", "bold"), f"  {post.postId}")
+                styled((f"{post.index}. {post.variationName}", "bold"), f"  {post.postId}{score}")
             )
             self.out.print(Panel(post.content, expand=False))
         summary = result.summary

@@ -6,7 +6,15 @@ from typing import Annotated, Any
 
 import typer
 
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, current_runtime, emit, open_workspace
+from socialgen.cli_support import (
+    JsonOpt,
+    WorkspaceOpt,
+    console,
+    current_runtime,
+    emit,
+    open_workspace,
+)
+from socialgen.insights.charts_cli import HtmlOpt, OpenOpt, check_chart_options, emit_charts
 
 # The group runs the report when no sub-command is named (`insights rank ...` is one).
 app = typer.Typer(invoke_without_command=True, no_args_is_help=False, rich_markup_mode=None)
@@ -35,12 +43,17 @@ def insights(
     tz: TzOpt = None,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
+    html: HtmlOpt = None,
+    open_page: OpenOpt = False,
 ) -> None:
     """Engagement relative to your baseline, findings with intervals, best times."""
     if ctx.invoked_subcommand is not None:
         return
+    # A bad --html path or a lone --open is refused before the report is built.
+    check_chart_options(html, open_page)
     report = report_for(workspace, days, tz)
     emit(json_output, report, lambda out: _print(report, out))
+    emit_charts(report, console=None if json_output else console(), html=html, open_page=open_page)
 
 
 def report_for(workspace: str | None, days: int | None, tz: str | None) -> dict[str, Any]:

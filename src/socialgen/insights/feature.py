@@ -5,7 +5,7 @@ from socialgen.registration import Feature, Group
 FEATURE = Feature(
     name="insights",
     order=75,
-    routers=("socialgen.insights.api:router",),
+    routers=("socialgen.insights.api:router", "socialgen.insights.rank_api:router"),
     groups=(
         Group(
             "insights",
@@ -13,4 +13,5 @@ FEATURE = Feature(
             "What works in your own published posts, and the best times to post.",
         ),
     ),
+    extends=(("insights", "socialgen.insights.rank_cli:extend_insights_group"),),
 )

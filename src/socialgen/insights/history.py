@@ -51,9 +51,13 @@ def load_published(
         col(Post.id),
         col(Post.content),
         col(Post.published_at),
-        col(Post.carousel),
-        col(Post.custom_image),
-        col(Post.infographic),
+        # Whether a post carries media, asked of the database: decoding every post's
+        # JSON columns was half the time of a 10,000-post report.
+        (
+            col(Post.carousel).is_not(None)
+            | col(Post.custom_image).is_not(None)
+            | col(Post.infographic).is_not(None)
+        ).label("has_media"),
     ).where(
         col(Post.workspace_id) == workspace_id,
         col(Post.status) == PostStatus.PUBLISHED,
@@ -68,7 +72,7 @@ def load_published(
         return []
     counts = _latest_counts(session, workspace_id, since)
     measured = []
-    for post_id, (_, content, published_at, carousel, image, infographic) in posts.items():
+    for post_id, (_, content, published_at, has_media) in posts.items():
         summed = counts.get(post_id)
         if summed is None or published_at is None:
             continue
@@ -82,7 +86,7 @@ def load_published(
                 reposts=reposts,
                 comments=comments,
                 impressions=impressions,
-                has_media=bool(carousel or image or infographic),
+                has_media=bool(has_media),
             )
         )
     measured.sort(key=lambda post: (post.published_at, post.post_id))

@@ -8,9 +8,14 @@ is tolerated. Rows are named as a spreadsheet numbers them: the header is row 1.
 JSON: a list of objects, or `{"posts": [...]}`, with the same keys. Items are
 named by their position, from item 1.
 
-Status is `draft` (the default) or `scheduled`, which needs a future `date`; a
-draft's date is not kept (a draft has no date of its own). `theme` becomes the
-title of the post's conversation.
+Status is `draft` (the default), `scheduled`, which needs a future `date`, or
+`published`, with `publishedAt` and counts (posts/history_rows.py); a draft's date is
+not kept (a draft has no date of its own). `theme` becomes the title of the post's
+conversation. A published row the workspace already has is skipped
+(posts/import_dedup.py).
+
+X's archive file `tweets.js` is recognised by its content, whatever its name, and read
+as published rows (posts/x_archive.py); its items are named "tweet 3 (id ...)".
 
 The rows go in as batches (store.bulk: COPY on PostgreSQL, executemany on SQLite),
 conversation, post and first version alike, inside the caller's one transaction:
@@ -36,12 +41,24 @@ from socialgen.errors import BadRequest
 from socialgen.ids import new_id
 from socialgen.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
 from socialgen.posts.conversations import TITLE_CHARS
+from socialgen.posts.history_rows import (
+    PublishedHistory,
+    history_snapshot,
+    implied_status,
+    published_columns,
+    published_history,
+)
+from socialgen.posts.import_dedup import without_duplicates
 from socialgen.posts.rules import valid_content
 from socialgen.posts.views import snippet
+from socialgen.posts.x_archive import ArchiveRecords, open_x_archive
 from socialgen.store.bulk import insert_rows, table_of
-from socialgen.store.tables import Conversation, Post, PostStatus, PostVersion
+from socialgen.store.tables import Conversation, MetricSnapshot, Post, PostStatus, PostVersion
 
-IMPORT_STATUSES = (PostStatus.DRAFT, PostStatus.SCHEDULED)
+IMPORT_STATUSES = (PostStatus.DRAFT, PostStatus.SCHEDULED, PostStatus.PUBLISHED)
+# An X archive's tweets.js streams: memory follows the original posts kept, not the
+# file, whose replies, retweets and per-tweet entities take most of its size.
+MAX_ARCHIVE_BYTES = 512 * 1024 * 1024
 MAX_REPORTED_PROBLEMS = 10
 INSERT_BATCH_ROWS = 2000  # rows per executemany: bounded memory, few round trips
 
@@ -56,29 +73,47 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True, slots=True)
 class ImportedPost:
-    """One valid post of an import file. `date` is set for scheduled posts only."""
+    """One valid post of an import file. `date` is set for scheduled posts only,
+    `history` for published ones."""
 
     where: str  # "row 3" / "item 2", for messages
     content: str
     status: str = PostStatus.DRAFT
     date: datetime | None = None
     theme: str | None = None
+    history: PublishedHistory | None = None
+
+
+@dataclass
+class ImportFile:
+    """The posts of a file, and the archive posts left out (not the creator's own)."""
+
+    posts: list[ImportedPost]
+    skipped_replies: int = 0
+    skipped_retweets: int = 0
 
 
 def parse_import(path: Path, *, now: datetime | None = None) -> list[ImportedPost]:
-    """Every post of a .csv or .json file, or one BadRequest listing what is wrong
-    (each problem naming its row or item), so that nothing is imported."""
+    """Every post of a .csv or .json file (or X archive), or one BadRequest listing
+    what is wrong (each problem naming its row or item), so that nothing is imported."""
+    return read_import(path, now=now).posts
+
+
+def read_import(path: Path, *, now: datetime | None = None) -> ImportFile:
+    """parse_import, with what an X archive skipped."""
     suffix = path.suffix.lower()
-    if suffix not in (".csv", ".json"):
-        raise BadRequest(
-            f"Cannot import {path.name}: unknown file type {suffix or '(none)'!r}, "
-            "use a .csv or .json file"
-        )
-    text = _read_text(path)
-    records = _csv_records(text) if suffix == ".csv" else iter(_json_records(text))
+    archive = open_x_archive(path, MAX_ARCHIVE_BYTES)
+    records: Iterator[tuple[str, dict[str, Any]]]
+    if archive is not None:
+        records, suffix = archive.records(), ".js"
+    else:
+        text = _import_text(path, suffix)
+        records = _csv_records(text) if suffix == ".csv" else iter(_json_records(text))
+        del text  # once read, the records are all that is kept of the file
     now = now or utcnow()
     posts: list[ImportedPost] = []
-    problems: list[str] = []
+    # An archive's own problems (a tweet it cannot read) join the list as they arise.
+    problems: list[str] = [] if archive is None else archive.problems
     for where, record in records:
         try:
             posts.append(_valid_post(where, record, now))
@@ -88,21 +123,26 @@ def parse_import(path: Path, *, now: datetime | None = None) -> list[ImportedPos
         shown = problems[:MAX_REPORTED_PROBLEMS]
         if len(problems) > len(shown):
             shown.append(f"and {len(problems) - len(shown)} more")
-        unit = "row" if suffix == ".csv" else "item"
+        unit = {".csv": "row", ".js": "tweet"}.get(suffix, "item")
         unit += "" if len(problems) == 1 else "s"
         raise BadRequest(
             f"Nothing imported from {path.name} ({len(problems)} invalid {unit}): "
             + "; ".join(shown)
         )
     if not posts:
-        raise BadRequest(f"Nothing to import: {path.name} has no posts")
-    return posts
+        skipped = "" if archive is None else f" ({_skipped_text(archive)})"
+        raise BadRequest(f"Nothing to import: {path.name} has no posts{skipped}")
+    if archive is None:
+        return ImportFile(posts)
+    return ImportFile(posts, archive.replies, archive.retweets)
 
 
 @dataclass
 class ImportResult:
     post_ids: list[str] = field(default_factory=list)  # in the file's order
     scheduled: int = 0
+    published: int = 0
+    duplicates: int = 0  # published rows the workspace (or the file) already had
 
 
 def import_posts(
@@ -121,11 +161,13 @@ def import_posts(
     # listings (latest first) then show the last row on top, and ties never arise.
     start = utcnow()
     result = ImportResult()
+    posts, result.duplicates = without_duplicates(session, workspace_id, posts)
     connection = session.connection()
     for first in range(0, len(posts), INSERT_BATCH_ROWS):
         conversations: list[dict[str, Any]] = []
         rows: list[dict[str, Any]] = []
         versions: list[dict[str, Any]] = []
+        snapshots: list[dict[str, Any]] = []
         batch = posts[first : first + INSERT_BATCH_ROWS]
         for index, imported in enumerate(batch, start=first):
             created = start + timedelta(microseconds=index)
@@ -158,8 +200,14 @@ def import_posts(
                     "timeline_at": scheduled_at or created,  # Post.place_on_timeline
                     "likes": 0,
                     "comments": 0,
+                    "published_at": None,
+                    "post_url": None,
                 }
             )
+            if imported.history is not None:
+                rows[-1].update(published_columns(imported.history))
+                snapshots.extend(history_snapshot(post_id, imported.history, now))
+                result.published += 1
             versions.append(
                 {
                     "id": new_id(),
@@ -175,6 +223,7 @@ def import_posts(
         insert_rows(connection, table_of(Conversation), conversations)
         insert_rows(connection, table_of(Post), rows)
         insert_rows(connection, table_of(PostVersion), versions)
+        insert_rows(connection, table_of(MetricSnapshot), snapshots)
     return result
 
 
@@ -190,6 +239,24 @@ def _scheduled_at(imported: ImportedPost, now: datetime) -> datetime | None:
 
 
 # --------------------------------------------------------------------------- reading
+
+
+def _import_text(path: Path, suffix: str) -> str:
+    if suffix not in (".csv", ".json"):
+        if suffix == ".js":
+            _read_text(path)  # a file that cannot be read says so first
+        raise BadRequest(
+            f"Cannot import {path.name}: unknown file type {suffix or '(none)'!r}, "
+            "use a .csv or .json file (or X's archive file tweets.js)"
+        )
+    return _read_text(path)
+
+
+def _skipped_text(archive: ArchiveRecords) -> str:
+    return (
+        f"{archive.replies} {'reply' if archive.replies == 1 else 'replies'} and "
+        f"{archive.retweets} {'retweet' if archive.retweets == 1 else 'retweets'} skipped"
+    )
 
 
 def _read_text(path: Path) -> str:
@@ -248,15 +315,16 @@ def _json_records(text: str) -> list[tuple[str, dict[str, Any]]]:
 
 def _valid_post(where: str, record: Mapping[str, Any], now: datetime) -> ImportedPost:
     content = _field(record, "content")
-    status_text = (_field(record, "status") or PostStatus.DRAFT).strip().lower()
+    status_text = (_field(record, "status") or implied_status(record)).strip().lower()
     date_text = (_field(record, "date") or "").strip()
     theme = (_field(record, "theme") or "").strip() or None
 
     text = valid_content(content.replace("\r\n", "\n").replace("\r", "\n") if content else None)
     if status_text not in IMPORT_STATUSES:
-        raise BadRequest(
-            f"unknown status {status_text!r}: only draft or scheduled posts can be imported"
-        )
+        raise BadRequest(f"unknown status {status_text!r}: use draft, scheduled or published")
+    if status_text == PostStatus.PUBLISHED:
+        history = published_history(record, now)
+        return ImportedPost(where, text, PostStatus.PUBLISHED, None, theme, history)
     moment = None
     if date_text:
         try:

@@ -24,6 +24,15 @@ if TYPE_CHECKING:
     from socialgen.posts.exports import ExportItem
 
 
+# What `posts import` leaves out, one and several: published posts the workspace (or
+# the file) already has, and an X archive's replies and retweets.
+SKIPPED_NOUNS = {
+    "duplicates": ("duplicate", "duplicates"),
+    "replies": ("reply", "replies"),
+    "retweets": ("retweet", "retweets"),
+}
+
+
 class ExportFormat(StrEnum):
     CSV = "csv"
     JSON = "json"
@@ -99,7 +108,11 @@ def export_posts(
 
 def import_posts_command(
     file: Annotated[
-        Path, typer.Argument(help="A .csv or .json file of posts.", show_default=False)
+        Path,
+        typer.Argument(
+            help="A .csv or .json file of posts, or X's archive file tweets.js.",
+            show_default=False,
+        ),
     ],
     show_ids: Annotated[
         bool, typer.Option("--ids", help="Also list the new posts' ids (postIds with --json).")
@@ -107,25 +120,45 @@ def import_posts_command(
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
-    """Import posts from a .csv or .json file, all or nothing.
+    """Import posts from a .csv or .json file, or X's archive tweets.js, all or nothing.
 
-    Posts become drafts, or scheduled posts where the file gives status scheduled and
-    a future date. Every row is checked before any post is created."""
-    from socialgen.posts.imports import import_posts, parse_import
+    Posts become drafts, scheduled posts where the file gives status scheduled and a
+    future date, or published posts with their counts where it gives status published
+    and publishedAt (history for `socialgen insights`). Every row is checked before any
+    post is created; a published post the workspace already has is skipped."""
+    from socialgen.posts.imports import import_posts, read_import
     from socialgen.store.engine import transaction
 
-    parsed = parse_import(file)
+    parsed = read_import(file)
     engine, workspace_id = open_workspace(workspace)
     with transaction(engine) as session:
-        result = import_posts(session, workspace_id, parsed)
+        result = import_posts(session, workspace_id, parsed.posts)
     post_ids, scheduled = result.post_ids, result.scheduled
-    data: dict[str, object] = {"imported": len(post_ids), "scheduled": scheduled}
+    skipped = {
+        "duplicates": result.duplicates,
+        "replies": parsed.skipped_replies,
+        "retweets": parsed.skipped_retweets,
+    }
+    data: dict[str, object] = {
+        "imported": len(post_ids),
+        "scheduled": scheduled,
+        "published": result.published,
+        "skipped": skipped,
+    }
     if show_ids:
         data["postIds"] = post_ids
 
     def render(out: Console) -> None:
         noun = "post" if len(post_ids) == 1 else "posts"
-        out.print(styled(("Imported", "green"), f" {len(post_ids)} {noun} ({scheduled} scheduled)"))
+        kinds = f"{scheduled} scheduled"
+        if result.published:
+            kinds += f", {result.published} published"
+        out.print(styled(("Imported", "green"), f" {len(post_ids)} {noun} ({kinds})"))
+        left_out = [
+            f"{count} {SKIPPED_NOUNS[name][count != 1]}" for name, count in skipped.items() if count
+        ]
+        if left_out:
+            out.print(f"Skipped {', '.join(left_out)}")
         if show_ids:
             sys.stdout.write("".join(f"{post_id}\n" for post_id in post_ids))
 

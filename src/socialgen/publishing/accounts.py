@@ -257,7 +257,7 @@ def connect_account(
         )
     url = service_url_for(name, service_url)
     module = network_module(name)
-    with _network_errors(name, [secret]):
+    with network_errors(name, [secret]):
         return module.connect(url, handle, secret)
 
 
@@ -298,7 +298,7 @@ def authorize_account(
     module = network_module(network)
     if not hasattr(module, "authorize"):
         raise BadRequest(f"{_known(network)} has no browser sign-in: give the secret instead")
-    with _network_errors(network, options.values()):
+    with network_errors(network, options.values()):
         return module.authorize(url, options, open_browser=open_browser, announce=announce)
 
 
@@ -308,13 +308,13 @@ def check_account(engine: Engine, account: SocialAccount) -> AccountIdentity:
     check_url(account.service_url)  # the guard again: DNS answers change
     credentials = credentials_for(account)
     module = network_module(account.network)
-    with _network_errors(account.network, credentials.secret.values()):
+    with network_errors(account.network, credentials.secret.values()):
         adapter = module.build(credentials, secret_saver(engine, account.id))
         return adapter.check()
 
 
 @contextmanager
-def _network_errors(network: str, secrets: Iterable[str]) -> Iterator[None]:
+def network_errors(network: str, secrets: Iterable[str]) -> Iterator[None]:
     """Turn what a network module raises into domain errors without the secret."""
     values = list(secrets)
     try:

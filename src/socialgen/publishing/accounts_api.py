@@ -1,9 +1,9 @@
 """HTTP endpoints for social accounts (/api/v1/social-accounts/{workspaceId}).
 
-Any member may list, read and check accounts (members publish through them); only
-owners and admins add or remove them. Adding is the non-interactive way in: an app
-password or an access token in the body (the browser sign-in is the CLI's). No
-answer ever carries a secret.
+Any member may list, read and check accounts and pull an account's past posts in
+(members publish through them); only owners and admins add or remove them. Adding is
+the non-interactive way in: an app password or an access token in the body (the
+browser sign-in is the CLI's). No answer ever carries a secret.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from socialgen.errors import BadRequest
 from socialgen.limits import NOT_BLANK_PATTERN
 from socialgen.posts.schemas import required_fields
 from socialgen.publishing import accounts
+from socialgen.publishing.account_history import HistorySummary, parse_since, pull_history
 from socialgen.publishing.accounts import (
     MAX_HANDLE,
     MAX_SECRET_CHARS,
@@ -83,6 +84,21 @@ class AddAccountBody(BaseModel):
     missing_body: ClassVar[str] = "network and secret are required"
 
 
+class HistoryBody(BaseModel):
+    """Which posts to pull; the body may be left out (every post)."""
+
+    model_config = ConfigDict(strict=True)
+
+    since: Annotated[
+        StrictStr | None,
+        WithJsonSchema({"anyOf": [{"type": "string", "maxLength": 64}, {"type": "null"}]}),
+    ] = Field(
+        default=None,
+        description="Only posts published from this ISO 8601 date or time on (UTC when it "
+        "names no offset); null for every post.",
+    )
+
+
 class IdentityView(TypedDict):
     handle: str
     displayName: str
@@ -114,6 +130,11 @@ class AccountResponse(TypedDict):
 class CheckResponse(TypedDict):
     success: bool
     data: CheckView
+
+
+class HistoryResponse(TypedDict):
+    success: bool
+    data: HistorySummary
 
 
 class RemovedResponse(TypedDict):
@@ -192,6 +213,27 @@ def check_social_account(caller: Member, engine: EngineDep, account_id: AccountI
             },
         },
     }
+
+
+@router.post(
+    "/{workspaceId}/{accountId}/history",
+    response_model=HistoryResponse,
+    responses=error_responses(400, 401, 403, 404, 409, 502),
+)
+def pull_account_history(
+    caller: Member,
+    engine: EngineDep,
+    account_id: AccountId,
+    body: Annotated[HistoryBody | None, Body()] = None,
+) -> HistoryResponse:
+    """Bring the account's own past posts in with their counts (Bluesky, Mastodon), as
+    published posts with a metrics snapshot each; a post already here (published by
+    socialgen, or pulled before) gets a new snapshot only. LinkedIn answers 403: it
+    needs a permission socialgen's sign-in cannot get (the message names it)."""
+    since = parse_since(body.since if body is not None else None)
+    with read_session(engine) as session:
+        account = accounts.get_account(session, caller.workspace_id, account_id)
+    return {"success": True, "data": pull_history(engine, account, since)}
 
 
 @router.delete(

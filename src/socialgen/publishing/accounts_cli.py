@@ -1,4 +1,5 @@
-"""`socialgen accounts ...`: connect, list, check and remove social accounts.
+"""`socialgen accounts ...`: connect, list, check and remove social accounts, and
+bring an account's past posts in (`history`).
 
 Secrets come from a hidden prompt, stdin or an environment variable, never from an
 option (options land in shell history and `ps`), and are never printed.
@@ -225,6 +226,42 @@ def check(
         lambda out: out.print(
             styled(("OK", "green"), f" {found.network} says this is {identity.handle}"),
             f"({identity.display_name})" if identity.display_name else "",
+        ),
+    )
+
+
+@app.command()
+def history(
+    account: AccountArg,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            "--since",
+            help="Only posts published from this date or time on (ISO 8601, UTC by default).",
+            show_default=False,
+        ),
+    ] = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Bring the account's own past posts in, with their likes, reposts and comments
+    (Bluesky, Mastodon): they count in insights. Pulling again adds no duplicate."""
+    from socialgen.publishing.account_history import parse_since, pull_history
+    from socialgen.publishing.accounts import get_account
+    from socialgen.store.engine import read_session
+
+    moment = parse_since(since)
+    engine, workspace_id = open_workspace(workspace)
+    with read_session(engine) as session:
+        found = get_account(session, workspace_id, account)
+    summary = pull_history(engine, found, moment)  # outside any transaction: network calls
+    emit(
+        json_output,
+        summary,
+        lambda out: out.print(
+            styled(("Pulled", "green"), f" {summary['fetched']} posts from {found.handle}:"),
+            f"{summary['created']} new, {summary['updated']} with new counts, "
+            f"{summary['skipped']} unchanged or without text",
         ),
     )
 

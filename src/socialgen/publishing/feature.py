@@ -13,7 +13,7 @@ FEATURE = Feature(
         Group(
             "accounts",
             "socialgen.publishing.accounts_cli:app",
-            "Connect the social accounts posts are published to.",
+            "Connect the social accounts posts are published to; bring their past posts in.",
         ),
     ),
     commands=(("publish-due", "socialgen.publishing.publish_cli:publish_due"),),

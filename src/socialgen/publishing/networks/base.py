@@ -16,9 +16,10 @@ the outbox then marks the publication `unknown` and never retries it blindly.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,30 @@ class NetworkAdapter(Protocol):
     def publish(self, post: OutgoingPost) -> Published: ...
 
     def metrics(self, published: Published) -> Metrics: ...
+
+
+@dataclass(frozen=True)
+class PastPost:
+    """One of the account's own posts as the network shows it now, with its counts
+    (`socialgen accounts history`). `remote_id` is the same id `publish` returns, so a
+    post socialgen published is recognised."""
+
+    remote_id: str
+    url: str
+    text: str  # plain text (Mastodon's HTML read as text)
+    published_at: datetime  # UTC
+    metrics: Metrics
+
+
+@runtime_checkable
+class HistoryReader(Protocol):
+    """What an adapter that can read the account's past posts adds (optional: the
+    history service asks `isinstance(adapter, HistoryReader)`). Newest first, each
+    post once, only the account's own posts (no reposts of others, no replies), down
+    to `since` when given. A network that cannot (LinkedIn without the analytics
+    permission) raises `socialgen.errors.Forbidden` saying what is missing."""
+
+    def history(self, since: datetime | None) -> Iterator[PastPost]: ...
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ calls to its AppView, as Bluesky's apps do) or from SOCIALGEN_BLUESKY_APPVIEW.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,12 +27,14 @@ from socialgen.publishing.networks.base import (
     MediaItem,
     Metrics,
     OutgoingPost,
+    PastPost,
     PreparedPart,
     PreparedPost,
     Published,
     PublishError,
     SecretSaver,
 )
+from socialgen.publishing.networks.bluesky_history import read_history
 from socialgen.publishing.networks.bluesky_media import fit_image
 from socialgen.publishing.networks.bluesky_session import (
     BlueskySession,
@@ -184,11 +187,18 @@ class BlueskyAdapter:
         if not answer.posts:
             return Metrics(note="the AppView does not show this post (yet)")
         view = answer.posts[0]
+        # Our own thread's second part is a reply to the root, not a comment.
+        own_replies = 1 if len(published.part_ids) > 1 else 0
         return Metrics(
             likes=int(view.like_count or 0),
-            reposts=int(view.repost_count or 0),
-            comments=int(view.reply_count or 0),
+            # Quotes count as reposts, as `accounts history` counts them (bluesky_history).
+            reposts=int(view.repost_count or 0) + int(view.quote_count or 0),
+            comments=max(0, int(view.reply_count or 0) - own_replies),
         )
+
+    def history(self, since: datetime | None) -> Iterator[PastPost]:
+        """The account's own posts with their counts (bluesky_history.py)."""
+        return read_history(self._session, since)
 
     # --- inside -----------------------------------------------------------------------
 

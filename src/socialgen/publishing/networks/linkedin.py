@@ -14,7 +14,8 @@ The contract is networks/base.py. What is LinkedIn's own:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from datetime import datetime
 from urllib.parse import quote
 
 from socialgen.publishing.networks.base import (
@@ -23,6 +24,7 @@ from socialgen.publishing.networks.base import (
     Connected,
     Metrics,
     OutgoingPost,
+    PastPost,
     PreparedPart,
     PreparedPost,
     Published,
@@ -30,6 +32,7 @@ from socialgen.publishing.networks.base import (
     SecretSaver,
 )
 from socialgen.publishing.networks.guarded_http import check_destination
+from socialgen.publishing.networks.linkedin_history import read_history
 from socialgen.publishing.networks.linkedin_http import LinkedInClient, api_version, json_body
 from socialgen.publishing.networks.linkedin_media import describe, post_content
 from socialgen.publishing.networks.linkedin_oauth import authorize_tokens
@@ -130,6 +133,10 @@ class LinkedInAdapter:
         likes = (body.get("likesSummary") or {}).get("totalLikes", 0)
         comments = (body.get("commentsSummary") or {}).get("aggregatedTotalComments", 0)
         return Metrics(likes=int(likes or 0), comments=int(comments or 0))
+
+    def history(self, since: datetime | None) -> Iterator[PastPost]:
+        """Refused: see linkedin_history.py for the permission it would take."""
+        return read_history(since)
 
     def _author(self, client: LinkedInClient) -> str:
         handle = self._credentials.handle.strip()

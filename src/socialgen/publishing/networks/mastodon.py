@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,6 +31,7 @@ from socialgen.publishing.networks.base import (
     MediaItem,
     Metrics,
     OutgoingPost,
+    PastPost,
     PreparedPart,
     PreparedPost,
     Published,
@@ -43,6 +45,7 @@ from socialgen.publishing.networks.guarded_http import (
     guarded_session,
 )
 from socialgen.publishing.networks.mastodon_errors import ResponseHeaders, publish_error
+from socialgen.publishing.networks.mastodon_history import read_history
 from socialgen.publishing.networks.mastodon_text import DEFAULT_MAX_CHARACTERS, count, split
 
 NETWORK = "mastodon"
@@ -154,6 +157,10 @@ class MastodonAdapter:
             reposts=int(status.reblogs_count or 0),
             comments=max(0, int(status.replies_count or 0) - own_replies),
         )
+
+    def history(self, since: datetime | None) -> Iterator[PastPost]:
+        """The account's own statuses with their counts (mastodon_history.py)."""
+        return read_history(self._api, self._calls, since)
 
     # --- the instance ---------------------------------------------------------------
 

@@ -1,0 +1,58 @@
+"""POST /api/v1/insights/{workspaceId}/rank: drafts ranked by the creator's own history
+(any member of the workspace). Mounted by insights/feature.py."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar
+
+from fastapi import APIRouter, Body, Depends
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+
+from socialgen.api_support import EngineDep, error_responses, fails_with
+from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.errors import BadRequest
+from socialgen.limits import MAX_RANKED_POSTS
+from socialgen.posts.schemas import required_fields
+from socialgen.store.engine import read_session
+
+router = APIRouter(prefix="/api/v1/insights", tags=["insights"])
+
+Member = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
+POST_IDS_REQUIRED = "postIds must be a non-empty array of post ids"
+
+
+class RankBody(BaseModel):
+    model_config = ConfigDict(json_schema_extra=required_fields("postIds"))
+    missing_body: ClassVar[str] = POST_IDS_REQUIRED
+
+    # Any: the endpoint words the refusal of a wrong type itself (one message).
+    postIds: Annotated[
+        Any,
+        WithJsonSchema(
+            {
+                "type": "array",
+                "items": {"type": "string", "minLength": 1},
+                "minItems": 1,
+                "maxItems": MAX_RANKED_POSTS,
+            }
+        ),
+    ] = Field(default=None, description=f"The posts to rank, at most {MAX_RANKED_POSTS}.")
+
+
+@router.post("/{workspaceId}/rank", responses=error_responses(400, 401, 403, 404))
+@fails_with("Failed to rank posts")
+def rank(caller: Member, engine: EngineDep, body: Annotated[RankBody, Body()]) -> dict[str, Any]:
+    """The posts best first, each with `score` (the chance it beats your typical recent
+    post), `confident`, `heldOutAccuracy` (share of your latest posts' pairs the ranker
+    ordered right, 0.5 is chance; null without enough history), `pairs` (how many it
+    was measured on) and `posts` (published posts it learnt from)."""
+    from socialgen.insights.ranking import rank_posts
+
+    post_ids = body.postIds
+    if not isinstance(post_ids, list) or not all(
+        isinstance(post_id, str) and post_id for post_id in post_ids
+    ):
+        raise BadRequest(POST_IDS_REQUIRED)
+    with read_session(engine) as session:
+        data = rank_posts(session, caller.workspace_id, post_ids)
+    return {"success": True, "data": data}

@@ -1,0 +1,90 @@
+"""`socialgen insights rank POST_ID...`: drafts ranked by the creator's own history.
+
+`rank_command` joins the `insights` group through insights/feature.py:
+`extends=(("insights", "socialgen.insights.rank_cli:extend_insights_group"),)`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from socialgen.cli_support import JsonOpt, WorkspaceOpt, emit, open_workspace, styled
+from socialgen.limits import MAX_RANKED_POSTS
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+PostIdsArg = Annotated[
+    list[str],
+    typer.Argument(
+        help=f"The posts to rank (drafts, usually), at most {MAX_RANKED_POSTS}.",
+        show_default=False,
+    ),
+]
+
+
+def extend_insights_group(group: typer.Typer) -> None:
+    group.command("rank")(rank_command)
+
+
+def rank_command(
+    post_ids: PostIdsArg, workspace: WorkspaceOpt = None, json_output: JsonOpt = False
+) -> None:
+    """Rank drafts by how well they are likely to do, learnt from your published posts.
+
+    Shows next to the order how often the ranker ordered your latest posts right
+    (heldOutAccuracy; 0.5 is chance) and whether that is enough to trust it."""
+    from socialgen.insights.ranking import rank_posts
+    from socialgen.store.engine import read_session
+
+    engine, workspace_id = open_workspace(workspace)
+    with read_session(engine) as session:
+        data = rank_posts(session, workspace_id, post_ids)
+        snippets = _snippets(session, workspace_id, [row["postId"] for row in data["ranked"]])
+    emit(json_output, data, lambda out: _print_ranking(out, data, snippets))
+
+
+def _snippets(session: Any, workspace_id: str, post_ids: list[str]) -> dict[str, str]:
+    from socialgen.posts.service import get_post
+    from socialgen.posts.views import snippet
+
+    return {
+        post_id: snippet(get_post(session, workspace_id, post_id).content) for post_id in post_ids
+    }
+
+
+def _print_ranking(out: Console, data: dict[str, Any], snippets: dict[str, str]) -> None:
+    from rich.table import Table
+
+    table = Table(title="Drafts, likeliest to do well first", title_justify="left")
+    # The id and score whole on a narrow terminal; the opening takes what is left.
+    table.add_column("#", no_wrap=True, min_width=2)
+    table.add_column("score", no_wrap=True, min_width=5)
+    table.add_column(
+        "post", no_wrap=True, min_width=max(len(row["postId"]) for row in data["ranked"])
+    )
+    table.add_column("opening", overflow="ellipsis", no_wrap=True)
+    for place, row in enumerate(data["ranked"], start=1):
+        table.add_row(str(place), f"{row['score']:.2f}", row["postId"], snippets[row["postId"]])
+    out.print(table)
+    out.print(trust_line(data))
+
+
+def trust_line(data: dict[str, Any]) -> Any:
+    """How far to trust the order, in a sentence."""
+    accuracy = data["heldOutAccuracy"]
+    if accuracy is None:
+        return styled(
+            ("Not confident:", "yellow"),
+            f" {data['posts']} measured published posts are too few to learn from;"
+            " the order is a guess.",
+        )
+    measured = (
+        f"on your latest posts it ordered {accuracy:.0%} of {data['pairs']} pairs right"
+        " (50% is chance)"
+    )
+    if data["confident"]:
+        return styled(("Confident:", "green"), f" {measured}.")
+    return styled(("Not confident:", "yellow"), f" {measured}: too close to chance to rely on.")
