@@ -36,6 +36,7 @@ TOOLS = {
     "add_style_posts",
     "list_accounts",
     "insights",
+    "rank_drafts",
 }
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -67,6 +68,7 @@ def test_the_tools_their_schemas_and_annotations(ai_live_server: LiveServer, sto
         "list_styles",
         "list_accounts",
         "insights",
+        "rank_drafts",
     }
     assert tools["edit_post"].annotations.idempotent_hint is True
     # SPEC.md's names, required as the HTTP bodies require them.

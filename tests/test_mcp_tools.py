@@ -1,6 +1,6 @@
 """Issue 27: the rest of the tools over /mcp (a real socket, the scripted models): a
 calendar and a carousel with their progress and the PDF as a resource, chat, styles,
-scheduling (at a time and at the best time), insights, publishing to a scripted
+scheduling (at a time and at the best time), insights, ranking drafts, publishing to a scripted
 network, and no secret in any answer."""
 
 from __future__ import annotations
@@ -163,11 +163,22 @@ def test_styles_schedule_publish_and_no_secret_in_any_answer(
         assert session.get(Post, draft.id).status == "published"  # type: ignore[union-attr]
 
 
-def test_insights_and_scheduling_at_the_best_time(ai_live_server: LiveServer, store: Store) -> None:
+def test_insights_ranking_and_scheduling_at_the_best_time(
+    ai_live_server: LiveServer, store: Store
+) -> None:
     draft = store.post("Placed by the history")
+    question = store.post("Why do side projects stall?").id
 
     async def body() -> tuple[str, dict[str, Any], dict[str, Any]]:
         async with http_session(ai_live_server.base_url, {"x-api-key": store.api_key()}) as mcp:
+            # Without history the ranker answers, and says it is a guess.
+            guess = structured(
+                await mcp.call_tool("rank_drafts", {"postIds": [draft.id, question]})
+            )
+            assert guess["confident"] is False and guess["heldOutAccuracy"] is None
+            assert [row["score"] for row in guess["ranked"]] == [0.5, 0.5]
+            ghost = error_of(await mcp.call_tool("rank_drafts", {"postIds": [draft.id, "x"]}))
+            assert "Post not found" in ghost
             too_early = error_of(
                 await mcp.call_tool("schedule_post", {"postId": draft.id, "at": "best"})
             )

@@ -14,7 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from socialgen.carousels.schemas import CarouselJsonBody
 from socialgen.content_calendar.schemas import CalendarJsonBody
 from socialgen.generation.schemas import BatchRequest, ChatRequest, GeneratePostRequest
-from socialgen.limits import DEFAULT_PAGE_LIMIT, NOT_BLANK_PATTERN, POST_LIST_LIMIT
+from socialgen.limits import (
+    DEFAULT_PAGE_LIMIT,
+    MAX_RANKED_POSTS,
+    NOT_BLANK_PATTERN,
+    POST_LIST_LIMIT,
+)
 from socialgen.posts.schemas import UpdatePostBody
 from socialgen.publishing.publish_api import PublishBody, ScheduleBody
 from socialgen.styles.schemas import CreateStyleBody, StylePostsBody
@@ -97,6 +102,16 @@ class InsightsInput(InWorkspace):
         default=None,
         description="IANA time zone of the slots, e.g. Europe/Paris (default: the timezone "
         "setting, else the server's zone).",
+    )
+
+
+class RankDraftsInput(InWorkspace):
+    model_config = ConfigDict(strict=True)
+
+    postIds: list[AnId] = Field(
+        min_length=1,
+        max_length=MAX_RANKED_POSTS,
+        description=f"The posts to rank (drafts, usually), at most {MAX_RANKED_POSTS}.",
     )
 
 

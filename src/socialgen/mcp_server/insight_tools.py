@@ -1,5 +1,6 @@
-"""insights: what works in the workspace's own published posts and when to post, as
-`socialgen insights --json` and GET /api/v1/insights/{workspaceId} answer it."""
+"""insights and rank_drafts: what works in the workspace's own published posts and when to post, as
+`socialgen insights --json` and GET /api/v1/insights/{workspaceId} answer it, and
+drafts ranked as `socialgen insights rank` and POST .../rank rank them."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from socialgen.drafting.caller import Caller
 from socialgen.insights.schemas import InsightsReport
 from socialgen.mcp_server.access import KEY, Face
-from socialgen.mcp_server.inputs import InsightsInput
+from socialgen.mcp_server.inputs import InsightsInput, RankDraftsInput
+from socialgen.mcp_server.outputs import RankedDrafts
 from socialgen.mcp_server.tooling import add_tool, hints, in_thread
 from socialgen.store.engine import read_session
 
@@ -21,6 +23,10 @@ def register(server: MCPServer[Any], face: Face) -> None:
         zone = request.tz if request.tz is not None else face.runtime(context).settings.timezone
         return await in_thread(_report, who, request.days, zone)
 
+    async def rank_drafts(context: Context[Any, Any], request: RankDraftsInput) -> RankedDrafts:
+        who = await in_thread(face.caller, context, request.workspaceId, KEY)
+        return await in_thread(_rank, who, request.postIds)
+
     add_tool(
         server, "insights", InsightsInput, insights, InsightsReport, hints(read_only=True),
         title="What works, and when",
@@ -28,6 +34,21 @@ def register(server: MCPServer[Any], face: Face) -> None:
         "baseline, findings with their intervals (what helps or hurts, from 30 measured "
         "posts on; the inconclusive ones apart), the week's slots and the best ones.",
     )  # fmt: skip
+    add_tool(
+        server, "rank_drafts", RankDraftsInput, rank_drafts, RankedDrafts,
+        hints(read_only=True),
+        title="Which draft first",
+        description="Drafts ranked by the creator's own history: best first, each with the "
+        "chance it beats a typical recent post, and how far to trust the order "
+        "(confident, heldOutAccuracy).",
+    )  # fmt: skip
+
+
+def _rank(who: Caller, post_ids: list[str]) -> RankedDrafts:
+    from socialgen.insights.ranking import rank_posts
+
+    with read_session(who.engine) as session:
+        return RankedDrafts.model_validate(rank_posts(session, who.workspace_id, post_ids))
 
 
 def _report(who: Caller, days: int | None, zone: str | None) -> InsightsReport:

@@ -66,3 +66,19 @@ class PostStats(BaseModel):
     posts: list[dict[str, Any]] = Field(
         description="Each post's publications with their metric series, oldest first."
     )
+
+
+class RankedPost(BaseModel):
+    postId: str
+    score: float = Field(description="The chance it beats the creator's typical recent post.")
+
+
+class RankedDrafts(BaseModel):
+    ranked: list[RankedPost] = Field(description="Best first.")
+    confident: bool = Field(description="Whether the order is worth following.")
+    heldOutAccuracy: float | None = Field(
+        description="Share of the latest posts' pairs ordered right (0.5 is chance); null "
+        "without enough history."
+    )
+    pairs: int = Field(description="How many pairs that was measured on.")
+    posts: int = Field(description="Published posts the ranker learnt from.")
