@@ -231,6 +231,7 @@ SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
     "posts publish": lambda s: [s.post(), "--to", s.account()],
     "posts publications": lambda s: [s.post()],
     "posts stats": lambda s: [],
+    "insights rank": lambda s: [s.post()],
     "publish-due": lambda s: [],
     "models list": lambda s: [],
     "models pull": lambda s: [s.pulled_model()],

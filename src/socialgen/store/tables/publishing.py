@@ -74,6 +74,8 @@ class Publication(SQLModel, table=True):
         UniqueConstraint("post_id", "account_id", name="uq_publication_post_account"),
         # The scheduler's one query: queued rows by due time.
         Index("ix_publication_state_due", "state", "due_at"),
+        # `accounts history`: which of the account's past posts are known already.
+        Index("ix_publication_account_remote", "account_id", "remote_id"),
     )
 
     id: str = Field(default_factory=new_id, primary_key=True, max_length=64)

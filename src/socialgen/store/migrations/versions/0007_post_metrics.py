@@ -1,4 +1,5 @@
-"""metric snapshots of a post without a publication (imported history), impressions
+"""metric snapshots of a post without a publication (imported history), impressions;
+publications found by (account, remote id)
 
 Revision ID: 0007
 Revises: 0006
@@ -23,6 +24,7 @@ def upgrade() -> None:
             "fk_metric_snapshot_post_id", "post", ["post_id"], ["id"], ondelete="CASCADE"
         )
         batch.create_index("ix_metric_snapshot_post_taken", ["post_id", "taken_at"])
+    op.create_index("ix_publication_account_remote", "publication", ["account_id", "remote_id"])
     # Every existing snapshot belongs to a publication: give it that publication's post.
     op.execute(
         "UPDATE metric_snapshot SET post_id = "
@@ -32,6 +34,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_publication_account_remote", table_name="publication")
     op.execute("DELETE FROM metric_snapshot WHERE publication_id IS NULL")
     with op.batch_alter_table("metric_snapshot") as batch:
         batch.drop_index("ix_metric_snapshot_post_taken")
