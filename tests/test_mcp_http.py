@@ -359,3 +359,26 @@ def test_a_key_bound_to_no_workspace_names_one_and_acts_as_the_tokens_user(
     # A member of another workspace only: this one is not theirs.
     refused = error_of(run(lambda: calls(eve, here)))
     assert "Not authorized to access this workspace" in refused
+
+
+def test_an_oversized_message_is_refused_by_the_body_cap(
+    ai_live_server: LiveServer, store: Store
+) -> None:
+    """/mcp is behind body_gate as every endpoint: a JSON body over 256 KB is a 413
+    before it is read, and the session goes on."""
+    url = f"{ai_live_server.base_url}/mcp"
+    headers = {**MCP_HEADERS, "x-api-key": store.api_key()}
+    opened = httpx.post(url, json=INITIALIZE, headers=headers)
+    session = {**headers, "mcp-session-id": opened.headers["mcp-session-id"]}
+    ready = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    httpx.post(url, json=ready, headers=session).raise_for_status()
+    arguments = {"name": "x" * 300_000}
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {}}
+    call["params"] = {"name": "create_style", "arguments": arguments}
+    refused = httpx.post(url, json=call, headers=session)
+    assert (refused.status_code, refused.json()["message"]) == (
+        413,
+        "The JSON body is larger than 256 KB",
+    )
+    listing = {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}
+    assert httpx.post(url, json=listing, headers=session).status_code == 200
