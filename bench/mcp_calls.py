@@ -22,8 +22,8 @@
 Prints both tables and the targets; exits 1 when one is missed. Run from the
 repository root:
 
-    .venv/bin/python bench/mcp.py
-    .venv/bin/python bench/mcp.py --runs 10 --calls 500 --json mcp.json
+    .venv/bin/python bench/mcp_calls.py
+    .venv/bin/python bench/mcp_calls.py --runs 10 --calls 500 --json mcp.json
 """
 
 from __future__ import annotations
@@ -56,11 +56,6 @@ from harness import (
 )
 from harness.fake import FakeOpenAI, PacedResponder, post_text
 from posts_listing_store import build_store, plan_for
-
-# This script is named as the SDK is: once the bench's own modules are in, its folder
-# leaves the path, so that `import mcp` finds the SDK rather than this file.
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != HERE]
 
 WRITE_TARGET = 1.10
 LIST_TARGET_S = 0.020
@@ -277,10 +272,9 @@ _INITIALIZE: dict[str, Any] = {
 def _session(url: str, headers: dict[str, str]) -> Any:
     from contextlib import asynccontextmanager
 
+    from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
-
-    from mcp import ClientSession
 
     @asynccontextmanager
     async def session() -> Any:
