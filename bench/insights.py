@@ -61,7 +61,7 @@ def backtest(name: str, posts: list[PublishedPost], table: Table) -> None:
     ranker = train_ranker(older)
     trained = time.perf_counter() - started
     scores: dict[str, np.ndarray] = {
-        "ranker (pairwise, chosen features)": np.array(ranker.score(texts)),
+        "ranker (week-relative + plain blend)": np.array(ranker.score(texts)),
     }
     lengths = np.array([len(p.content) for p in newest], dtype=np.float64)
     older_lengths = np.array([len(p.content) for p in older], dtype=np.float64)

@@ -230,3 +230,29 @@ def test_without_history_the_batch_has_no_ranking(store: Store, scripted_ai: Scr
     assert "ranking" not in complete
     shown = scripted_ai.invoke(["batch", "ship weekly"])
     assert "In the order your history predicts" not in shown.stderr
+
+
+def test_each_post_is_compared_with_the_median_of_the_other_posts_of_its_week(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The ranker's "against its week" target, checked against the plain definition, also
+    when the windows are taken a few rows at a time (a very dense history)."""
+    import numpy as np
+
+    from socialgen.insights import ranker_model
+
+    rng = np.random.default_rng(3)
+    day = 86400.0
+    times = np.sort(rng.uniform(0, 40 * day, 120))
+    times[-1] = times[-2] + 30 * day  # a lone post: compared with itself
+    target = rng.normal(size=120).round(1)  # ties, as counts give
+    window = ranker_model.LOCAL_WINDOW_DAYS * day
+    expected = []
+    for index, when in enumerate(times):
+        near = np.abs(times - when) <= window
+        near[index] = False
+        expected.append(np.median(target[near]) if near.any() else target[index])
+
+    assert np.allclose(ranker_model.local_median(times, target), expected)
+    monkeypatch.setattr(ranker_model, "_MEDIAN_BLOCK_CELLS", 50)
+    assert np.allclose(ranker_model.local_median(times, target), expected)

@@ -1,11 +1,12 @@
 """Which of several drafts is likely to do better, learnt from the creator's own history.
 
-A pairwise logistic model (Tan, Lee and Pang, ACL 2014): for two posts published
-within a week of each other, the difference of their features predicts which got more
-engagement (log1p of likes + reposts + comments). No intercept and both orders of each
-pair, so neither "first" nor "second" wins by default. Everything is chosen and
-measured the way the user will use it, forwards in time, never on a random split
-(that would leak the future):
+A linear model over the features of a post (`ranker_model`): each post's log engagement
+(log1p of likes + reposts + comments) against the posts published within a week of it,
+blended with whether it beat the creator's median. It is judged the way it is used, on
+pairs of posts published within a week of each other (Tan, Lee and Pang, ACL 2014: the
+account's growth does not decide which of two close posts did better), and everything
+is chosen and measured forwards in time, never on a random split (that would leak the
+future):
 
 - held out: the newest HELD_OUT_SHARE of the posts. The model trained on the older
   ones orders the held-out pairs; that share of correctly ordered pairs is
@@ -24,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from socialgen.insights.history import PublishedPost
@@ -43,6 +45,7 @@ from socialgen.insights.ranker_features import (
     hand_matrix,
     rows,
 )
+from socialgen.insights.ranker_model import blend_weights, local_median
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,8 +56,8 @@ MIN_HELD_OUT_PAIRS = 30
 MIN_TRAINING_PAIRS = 10  # fewer: no model at all, every draft scores 0.5
 MIN_CHOICE_PAIRS = 30  # fewer validation pairs: no choice, the default below
 DEFAULT_CHOICE: tuple[FeatureSet, float] = ("hand", 0.1)
-C_GRID = (0.01, 0.1, 1.0)
-TRAINING_PAIRS = 8000  # sampled from the (up to millions of) pairs: enough, and fast
+C_GRID = (0.1, 1.0)  # the logistic view's regularisation; the two validated alike
+TRAINING_PAIRS = 8000  # close pairs that scale scores into log-odds: a sample is enough
 EVALUATION_PAIRS = 20000
 CHOICE_POSTS = 4000
 CHOICE_PAIRS = 4000
@@ -158,6 +161,12 @@ class _Span:
     def __len__(self) -> int:
         return len(self.times)
 
+    @cached_property
+    def relative(self) -> NDArray[np.float64]:
+        """Each post's log engagement against the posts of its week (computed once: the
+        model choice fits several models on the same span)."""
+        return self.target - local_median(self.times, self.target)
+
     def rows(self, feature_set: FeatureSet) -> Any:
         return rows(self.blocks, feature_set)
 
@@ -209,7 +218,7 @@ def _choose(
         # share posts), so noise in a small validation split does not pick them.
         margin = 0.0 if best is None or best[1] == feature_set else richer_margin
         for c in C_GRID:
-            weights = _weights(earlier_rows, pairs, c, rng)
+            weights = blend_weights(earlier_rows, earlier.target, earlier.relative, pairs, c, rng)
             accuracy = ordered_share(later_rows @ weights, validation)
             if best is None or accuracy > best[0] + margin + 1e-9:
                 best = (accuracy, feature_set, c)
@@ -220,31 +229,12 @@ def _choose(
 def _fit(
     span: _Span, feature_set: FeatureSet, c: float, rng: np.random.Generator
 ) -> NDArray[np.float64] | None:
-    """The pairwise model's weights on `span`'s close pairs; None when too few."""
+    """The model's weights on `span`'s posts; None when they make too few close pairs
+    to learn anything from."""
     pairs = span.pairs(rng, TRAINING_PAIRS, TRAINING_WINDOW_DAYS)
     if len(pairs) < MIN_TRAINING_PAIRS:
         return None
-    return _weights(span.rows(feature_set), pairs, c, rng)
-
-
-def _weights(rows: Any, pairs: Pairs, c: float, rng: np.random.Generator) -> NDArray[np.float64]:
-    """The pairwise logistic model's weights, with no intercept. Each pair once, in a
-    random order: without an intercept the log-loss of (d, won) equals that of
-    (-d, lost), so this is the fit on both orders of every pair (with C doubled, as
-    both orders count each pair twice) at half the cost."""
-    import numpy as np
-    from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
-
-    flip = rng.random(len(pairs)) < 0.5
-    # liblinear needs both classes: the second pair goes the other way of the first.
-    flip[1] = flip[0] ^ pairs.newer_won[0] ^ pairs.newer_won[1] ^ True
-    first = np.where(flip, pairs.older, pairs.newer)
-    second = np.where(flip, pairs.newer, pairs.older)
-    differences: Any = rows[first] - rows[second]
-    labels = pairs.newer_won ^ flip
-    model = LogisticRegression(C=2 * c, fit_intercept=False, solver="liblinear", tol=1e-3)
-    model.fit(differences, labels)
-    return model.coef_[0].astype(np.float64)  # type: ignore[no-any-return]
+    return blend_weights(span.rows(feature_set), span.target, span.relative, pairs, c, rng)
 
 
 def _sigmoid(value: float) -> float:
