@@ -103,6 +103,15 @@ def test_a_bad_time_zone_is_refused_clearly(store: Store, live_server: LiveServe
     }
     assert report_api(live_server, store, days=0).status_code == 400
     assert run("insights", "--days", "0").exit_code != 0
+    # A century back is the most: more would overflow a date (it was a 500).
+    too_far = report_api(live_server, store, days=3_126_239_330)
+    assert too_far.status_code == 400 and too_far.json()["success"] is False
+    assert run("insights", "--days", "3126239330").exit_code != 0
+    # Not even the shape of a zone name: refused by the documented schema.
+    for shapeless in ("", "../etc", "Europe/"):
+        refused = report_api(live_server, store, tz=shapeless)
+        assert refused.status_code == 400, (shapeless, refused.text)
+        assert refused.json()["success"] is False
 
 
 def test_the_timezone_setting_is_the_default_zone(

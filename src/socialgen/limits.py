@@ -49,6 +49,8 @@ MAX_POST_LIST_LIMIT = 1000
 POST_LIST_LIMIT = IntRange("limit", 1, MAX_POST_LIST_LIMIT)
 DEFAULT_TABLE_POSTS = 50
 # insights rank: the drafts ranked in one call (a batch is 5; a calendar's month 30).
+# insights --days: a century back; more overflows a date (a 500 instead of a 400).
+INSIGHTS_DAYS = IntRange("days", 1, 36_500)
 MAX_RANKED_POSTS = 50
 
 DEFAULT_TOKEN_DAYS = 30

@@ -10,6 +10,11 @@ from fastapi import APIRouter, Depends, Query
 from socialgen.api_support import EngineDep, RuntimeDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.insights.schemas import InsightsResponse
+from socialgen.limits import INSIGHTS_DAYS
+
+# The shape of an IANA name ("UTC", "Europe/Paris", "America/Argentina/Buenos_Aires",
+# "Etc/GMT+5"); whether the database knows it is checked when the report is built.
+ZONE_NAME = r"^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$"
 
 router = APIRouter(prefix="/api/v1/insights", tags=["insights"])
 
@@ -27,13 +32,22 @@ def get_insights(
     engine: EngineDep,
     runtime: RuntimeDep,
     days: Annotated[
-        int | None, Query(ge=1, description="Only posts published in the last N days.")
+        int | None,
+        Query(
+            ge=INSIGHTS_DAYS.low,
+            le=INSIGHTS_DAYS.high,
+            description="Only posts published in the last N days.",
+        ),
     ] = None,
     tz: Annotated[
         str | None,
         Query(
             description="IANA time zone of the slots, e.g. Europe/Paris (default: the "
-            "timezone setting, else the server's zone)."
+            "timezone setting, else the server's zone). A name the time zone database "
+            "does not know is a 400.",
+            min_length=1,
+            max_length=64,
+            pattern=ZONE_NAME,
         ),
     ] = None,
 ) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from socialgen.cli_support import (
     open_workspace,
 )
 from socialgen.insights.charts_cli import HtmlOpt, OpenOpt, check_chart_options, emit_charts
+from socialgen.limits import INSIGHTS_DAYS
 
 # The group runs the report when no sub-command is named (`insights rank ...` is one).
 app = typer.Typer(invoke_without_command=True, no_args_is_help=False, rich_markup_mode=None)
@@ -22,7 +23,11 @@ app = typer.Typer(invoke_without_command=True, no_args_is_help=False, rich_marku
 DaysOpt = Annotated[
     int | None,
     typer.Option(
-        "--days", min=1, help="Only posts published in the last N days.", show_default=False
+        "--days",
+        min=INSIGHTS_DAYS.low,
+        max=INSIGHTS_DAYS.high,
+        help="Only posts published in the last N days.",
+        show_default=False,
     ),
 ]
 TzOpt = Annotated[

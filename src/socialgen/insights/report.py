@@ -9,9 +9,9 @@ from typing import Any
 from sqlmodel import Session
 
 from socialgen.clock import iso, utcnow
-from socialgen.errors import BadRequest
 from socialgen.insights.history import load_published
 from socialgen.insights.zones import resolve_zone
+from socialgen.limits import INSIGHTS_DAYS
 
 
 def build_report(
@@ -25,8 +25,8 @@ def build_report(
     """`days`: only posts published in the last `days` days (None: all); `tz`: the
     creator's zone name (the faces pass --tz, else the `timezone` setting; None: the
     system's zone). A bad zone or a `days` under 1 is a BadRequest (400, CLI exit 1)."""
-    if days is not None and days < 1:
-        raise BadRequest(f"days must be at least 1, got {days}")
+    if days is not None:
+        INSIGHTS_DAYS.check(days)
     zone = resolve_zone(tz)
     moment = now or utcnow()
     since = moment - timedelta(days=days) if days is not None else None
