@@ -19,14 +19,15 @@ now = time.monotonic
 
 TIMED_CLI = """
 import json, sys, time
-import socialgen.ai.local as local
-original = local._load
+import socialgen.ai.engine as engine
+loader = engine.current_engine()  # the engine module this process runs
+original = loader._load
 def timed(path):
     sys.stderr.write(json.dumps({"bench": "load_start", "t": time.monotonic()}) + "\\n")
     model = original(path)
     sys.stderr.write(json.dumps({"bench": "load_end", "t": time.monotonic()}) + "\\n")
     return model
-local._load = timed
+loader._load = timed
 from socialgen.cli import main
 sys.argv = ["socialgen", *sys.argv[1:]]
 main()
