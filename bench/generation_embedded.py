@@ -4,9 +4,10 @@ xllamacpp (the default install) against llama-cpp-python (the `llama-cpp` extra)
 
 Each run is one cold `socialgen post TOPIC --json` child with SOCIALGEN_ENGINE set,
 SOCIALGEN_MODEL unset and SOCIALGEN_MAX_TOKENS capped, the engines alternating run by
-run (so a change of machine load hits both alike). The child is socialgen's own CLI
-behind a tiny wrapper that timestamps the engine's model load and reports the
-process's peak resident memory (ru_maxrss) at exit; src/ is untouched. Per engine:
+run, each first in every other round (so a change of machine load hits both alike).
+The child is socialgen's own CLI behind a tiny wrapper that timestamps the engine's
+model load and reports the process's peak resident memory (ru_maxrss) at exit; src/
+is untouched. Per engine:
 
   tokens/s     over the chat_delta lines (one per token), first to last;
   1st token    spawn -> first chat_delta line (imports, store, model load, prompt);
@@ -27,7 +28,7 @@ import sys
 from pathlib import Path
 
 from generation_streams import TOPIC, Series, StreamRun, delta_times
-from harness import Samples, Table, bench_env, interleave, run_lines
+from harness import Samples, Table, bench_env, run_lines
 
 ENGINES = ("xllamacpp", "llama-cpp")
 MODULES = {"xllamacpp": "xllamacpp", "llama-cpp": "llama_cpp"}
@@ -101,8 +102,10 @@ def bench_embedded(repeats: int, home: Path, max_tokens: int, threads: int) -> b
     )
     if not engines:
         return False
-    cases = {name: lambda name=name: cli_once(name, home, max_tokens) for name in engines}
-    runs = interleave(cases, repeats)
+    runs: dict[str, list[StreamRun]] = {name: [] for name in engines}
+    for round_ in range(repeats):  # ABBA: each engine goes first in every other round
+        for name in engines if round_ % 2 == 0 else engines[::-1]:
+            runs[name].append(cli_once(name, home, max_tokens))
     series = {name: Series(name, runs[name]) for name in engines}
 
     table = Table("", "tokens", "tokens/s", "1st token (spawn)", "model load", "peak memory")
