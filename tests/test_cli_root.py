@@ -49,11 +49,10 @@ def test_version_prints_the_package_version_and_the_engine() -> None:
     from socialgen.ai.engine import engine_name, engine_version
 
     engine = engine_name()
+    installed = engine_version(engine) or "(not installed)"
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0
-    assert result.stdout == (
-        f"socialgen {version('socialgen')} (engine: {engine} {engine_version(engine)})\n"
-    )
+    assert result.stdout == f"socialgen {version('socialgen')} (engine: {engine} {installed})\n"
 
 
 @pytest.mark.parametrize("engine", ["xllamacpp", "llama-cpp"])
