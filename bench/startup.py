@@ -56,6 +56,7 @@ HEAVY_MODULES = (
     "alembic",
     "litellm",
     "llama_cpp",
+    "xllamacpp",
     "pydantic",
 )
 HELP_TARGET_SECONDS = 0.25

@@ -43,12 +43,26 @@ def test_a_group_without_a_command_shows_its_help() -> None:
     assert "recent" in result.output
 
 
-def test_version_prints_the_package_version() -> None:
+def test_version_prints_the_package_version_and_the_engine() -> None:
     from importlib.metadata import version
 
+    from socialgen.ai.engine import engine_name, engine_version
+
+    engine = engine_name()
+    installed = engine_version(engine) or "(not installed)"
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0
-    assert result.stdout == f"socialgen {version('socialgen')}\n"
+    assert result.stdout == f"socialgen {version('socialgen')} (engine: {engine} {installed})\n"
+
+
+@pytest.mark.parametrize("engine", ["xllamacpp", "llama-cpp"])
+def test_version_names_the_engine_the_setting_chose(
+    engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOCIALGEN_ENGINE", engine)
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert f"(engine: {engine} " in result.stdout
 
 
 def test_a_group_loads_once_however_often_the_cli_runs_in_process() -> None:

@@ -81,7 +81,9 @@ def test_environment_keeps_its_lenient_reading(
     monkeypatch.setenv("SOCIALGEN_MAX_TOKENS", "lots")
     monkeypatch.setenv("SOCIALGEN_PUBLISH_GRACE", "soon")
     monkeypatch.setenv("SOCIALGEN_KEEPALIVE_SECONDS", "0")
+    monkeypatch.setenv("SOCIALGEN_ENGINE", "llama.cpp")  # not one of the engines' names
     settings = current_settings()
+    assert settings.engine is None
     assert settings.max_tokens == 700
     assert settings.publish_grace == timedelta(hours=6)
     assert settings.keepalive_seconds == 0.01
@@ -195,6 +197,7 @@ def test_unknown_key_suggests_the_nearest(config: Path) -> None:
         ("database_url", "mysql://db/x", "database_url: expected a URL starting with sqlite://"),
         ("publish_grace", "soon", "publish_grace: not a duration: 'soon'"),
         ("small_model", "maybe", "small_model: expected true or false"),
+        ("engine", "llama.cpp", "engine: expected one of xllamacpp, llama-cpp, got 'llama.cpp'"),
         ("linkedin_version", "2026-10", "not a LinkedIn API version (YYYYMM)"),
         ("secret_key", "abc", "secret_key is a secret: set SOCIALGEN_SECRET_KEY"),
     ],

@@ -25,8 +25,10 @@ add_commands(app)  # every feature's commands: socialgen/*/feature.py
 def _print_version(value: bool) -> None:
     if value:
         from socialgen import __version__
+        from socialgen.ai.engine import describe_engine
 
-        print(f"socialgen {__version__}")
+        # The engine that runs local models (nothing imported to name it).
+        print(f"socialgen {__version__} (engine: {describe_engine()})")
         raise typer.Exit()
 
 

@@ -39,6 +39,7 @@ class Key:
     minimum: float | None = None
     maximum: float | None = None
     schemes: tuple[str, ...] = ()  # for urls: the schemes accepted
+    choices: tuple[str, ...] = ()  # for texts that name one of a few things
     default_on: bool = False  # flags that are on unless turned off (any other text: on)
 
     @property
@@ -80,6 +81,14 @@ KEYS: tuple[Key, ...] = (
         None,
         "the model is small (or not): plan in line lists under a grammar; "
         "default: by its size (under 1B parameters)",
+    ),
+    _k(
+        "engine",
+        "text",
+        None,
+        "what runs local GGUF models: xllamacpp or llama-cpp (the llama-cpp extra); "
+        "default: llama-cpp when installed, else xllamacpp",
+        choices=("xllamacpp", "llama-cpp"),
     ),
     _k("image_model", "text", None, "litellm image model; default: procedural images offline"),
     _k("image_api_base", "url", None, "base URL of the image provider", schemes=_HTTP),
@@ -191,6 +200,8 @@ def strict(key: Key, value: Any) -> Any:
         raise ValueError("expected a non-empty text")
     if key.kind == "url":
         _check_url(key, value)
+    if key.choices and value not in key.choices:
+        raise ValueError(f"expected one of {', '.join(key.choices)}, got {value!r}")
     if key.name == "linkedin_version" and not re.fullmatch(r"\d{6}", value):
         raise ValueError(f"not a LinkedIn API version (YYYYMM): {value!r}")
     if key.name == "timezone" and not is_time_zone(value):
@@ -218,6 +229,11 @@ def lenient(key: Key, text: str) -> Any:
         return key.default
     if key.name == "timezone" and not is_time_zone(text):
         logger.warning("%s=%r is not a time zone; using the system's", key.env, text)
+        return key.default
+    if key.choices and text not in key.choices:
+        logger.warning(
+            "%s=%r is not one of %s; using the default", key.env, text, ", ".join(key.choices)
+        )
         return key.default
     return text
 

@@ -47,6 +47,7 @@ class AppSettings(BaseSettings):
     model: str | None = None
     api_base: str | None = None
     small_model: bool | None = None  # None: the model's size decides
+    engine: str | None = None  # None: llama-cpp when importable, else xllamacpp
     image_model: str | None = None
     image_api_base: str | None = None
     pdf_timeout: float = 30.0

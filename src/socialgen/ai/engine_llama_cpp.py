@@ -1,0 +1,71 @@
+"""The llama-cpp-python engine (the `llama-cpp` extra): a Llama object per GGUF, kept
+for the life of the process, asked through its create_chat_completion."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from socialgen.ai.engine_contract import Emit, Generation
+from socialgen.ai.model import Output
+
+CONTEXT_TOKENS = 4096
+
+_loaded: dict[Path, Any] = {}
+
+
+def generate(path: Path, request: Generation, emit: Emit) -> None:
+    llama = _load(path)
+    options: dict[str, Any] = {
+        "stream": True,
+        "max_tokens": request.max_tokens,
+        "temperature": request.temperature,
+        "top_p": request.top_p,
+        "repeat_penalty": request.repeat_penalty,
+    }
+    options.update(_format_options(request.output))
+    for part in llama.create_chat_completion(messages=request.messages, **options):
+        text = part["choices"][0]["delta"].get("content")
+        if text and emit(text):
+            break
+
+
+def _format_options(output: Output | None) -> dict[str, Any]:
+    """llama.cpp enforces every format itself: a schema or any JSON through
+    response_format, a line-list grammar through a compiled LlamaGrammar."""
+    if output is None:
+        return {}
+    if output.grammar is not None:
+        from llama_cpp.llama_grammar import LlamaGrammar
+
+        return {"grammar": LlamaGrammar.from_string(output.grammar, verbose=False)}
+    if output.mode == "json_schema" and output.schema is not None:
+        return {"response_format": {"type": "json_object", "schema": output.schema}}
+    if output.mode == "json_object":
+        return {"response_format": {"type": "json_object"}}
+    return {}
+
+
+def _load(path: Path) -> Any:
+    llama = _loaded.get(path)
+    if llama is None:
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        from llama_cpp import Llama
+
+        llama = Llama(
+            model_path=str(path),
+            n_ctx=CONTEXT_TOKENS,
+            n_threads=max(1, min(4, os.cpu_count() or 1)),
+            verbose=False,
+        )
+        _loaded[path] = llama
+    return llama
+
+
+def unload_all() -> None:
+    """Free models before interpreter teardown: llama.cpp's own finaliser runs too
+    late then, when the functions it calls are already gone, and prints a traceback."""
+    for llama in _loaded.values():
+        llama.close()
+    _loaded.clear()
