@@ -6,8 +6,10 @@ drawn with Pillow, embedded as data: URIs, as the carousel pipeline does), a bra
 a PNG logo and a JPEG profile picture (--image-format PNG: slide
 images as PNG, as some image models return them), then times each stage separately:
 
-* `render_slides` (Jinja2 templates to HTML),
-* `html_to_pdf` (WeasyPrint; the target is 10 slides within 2 s),
+* `render_slides` (Jinja2 templates to HTML, each slide's text measured with
+  WeasyPrint's layout and fitted to its box; --no-fit: the templates alone),
+* the PDF (WeasyPrint, reusing the layouts measured while fitting; the target is
+  10 slides within 2 s),
 * `first_page_png` (pypdfium2 + Pillow thumbnail),
 
 for every template, printing median and min of several runs (timed by the bench
@@ -26,6 +28,7 @@ import io
 import sys
 import time
 from collections.abc import Sequence
+from functools import partial
 
 from PIL import Image
 
@@ -34,7 +37,8 @@ from socialgen.carousels.slides import Brand, SlideContent, data_uri
 from socialgen.carousels.slides_html import render_slides
 from socialgen.carousels.templates import get_template, list_templates
 from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
-from socialgen.render.pdf import html_to_pdf
+from socialgen.render.measure import text_overflow_px
+from socialgen.render.pdf import SlideRenderer, html_to_pdf
 from socialgen.render.thumbnail import first_page_png
 
 TARGET_SECONDS = 2.0
@@ -150,21 +154,37 @@ def _ms(samples: Samples) -> str:
 
 
 def bench_template(
-    name: str, slides: list[SlideContent], brand: Brand, *, runs: int, width: int, height: int
+    name: str,
+    slides: list[SlideContent],
+    brand: Brand,
+    *,
+    runs: int,
+    width: int,
+    height: int,
+    fit: bool = True,
 ) -> float:
     """Prints the stages of one template; returns the median total in seconds."""
     theme = get_template(name).theme
-    html_samples, pages = timed_runs(
-        runs, lambda: render_slides(name, slides, theme, brand, width=width, height=height)
-    )
-    pdf_samples, pdf = timed_runs(runs, lambda: html_to_pdf(pages, width, height))
+    # As carousels/assets.py renders: each slide's text measured and fitted to its box.
+    # The PDF reuses the layouts measured then (a fresh renderer per run).
+    renderers: list[SlideRenderer] = []
+
+    def fitted() -> list[str]:
+        renderers.append(SlideRenderer(width, height))
+        overflow = partial(text_overflow_px, renderer=renderers[-1]) if fit else None
+        return render_slides(
+            name, slides, theme, brand, width=width, height=height, overflow=overflow
+        )
+
+    html_samples, pages = timed_runs(runs, fitted)
+    pdf_samples, pdf = timed_runs(runs, lambda: renderers.pop(0).pdf(pages))
     png_samples, png = timed_runs(runs, lambda: first_page_png(pdf))
     stages = zip(html_samples.values, pdf_samples.values, png_samples.values, strict=True)
     totals = Samples([sum(stage) for stage in stages])
     html_bytes = sum(len(page.encode()) for page in pages)
     print(f"{name} ({len(slides)} slides, {width}x{height}):")
     print(f"  render_slides   {_ms(html_samples)}  ({html_bytes / 1e6:.2f} MB of HTML)")
-    print(f"  html_to_pdf     {_ms(pdf_samples)}  ({len(pdf) / 1e6:.2f} MB of PDF)")
+    print(f"  pdf             {_ms(pdf_samples)}  ({len(pdf) / 1e6:.2f} MB of PDF)")
     print(f"  first_page_png  {_ms(png_samples)}  ({len(png) / 1e3:.0f} kB of PNG)")
     print(f"  total           {_ms(totals)}")
     return totals.median
@@ -180,6 +200,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--image-format", choices=["JPEG", "PNG"], default="JPEG", help="slide images (JPEG)"
     )
+    parser.add_argument(
+        "--no-fit", action="store_true", help="render_slides without measuring the text's fit"
+    )
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -194,7 +217,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     medians = {
         name: bench_template(
-            name, slides, brand, runs=args.runs, width=args.width, height=args.height
+            name,
+            slides,
+            brand,
+            runs=args.runs,
+            width=args.width,
+            height=args.height,
+            fit=not args.no_fit,
         )
         for name in names
     }

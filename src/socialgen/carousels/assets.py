@@ -7,11 +7,16 @@ import io
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
 
 from socialgen.carousels.slides import Brand, SlideContent, Theme, data_uri
 from socialgen.files.layout import carousel_folder as carousel_folder  # re-exported; files/ owns it
 from socialgen.files.store import MEDIA_TYPES, content_name, read_file, save_file
 from socialgen.store.tables import Carousel, CarouselSlide
+
+if TYPE_CHECKING:
+    from socialgen.render.pdf import SlideRenderer
 
 MEDIA_EXTENSIONS = {media: extension for extension, media in MEDIA_TYPES.items()}
 THUMBNAIL_WIDTH = 540
@@ -79,33 +84,14 @@ class RenderedFiles:
 
 def render_files(carousel: Carousel, slides: Sequence[CarouselSlide]) -> RenderedFiles:
     """Render the slides with the carousel's template, save the PDF and page 1 as PNG."""
-    from socialgen.carousels.slides_html import render_slides
-    from socialgen.render.pdf import html_to_pdf
+    from socialgen.render.pdf import SlideRenderer
     from socialgen.render.thumbnail import first_page_png
 
     started = time.perf_counter()
-    pages = render_slides(
-        carousel.template,
-        [
-            SlideContent(slide.title, slide.content, _image_uri(carousel, slide.image_file))
-            for slide in slides
-        ],
-        Theme(
-            primary_color=carousel.theme["primaryColor"],
-            background_color=carousel.theme["backgroundColor"],
-            font=carousel.theme["font"],
-        ),
-        Brand(
-            handle=carousel.handle,
-            name=carousel.author_name,
-            profile_image_uri=_image_uri(carousel, carousel.profile_image_file),
-            logo_uri=_image_uri(carousel, carousel.logo_file),
-        ),
-        width=carousel.width,
-        height=carousel.height,
-    )
+    renderer = SlideRenderer(carousel.width, carousel.height)
+    pages = slide_pages(carousel, slides, renderer)
     html_done = time.perf_counter()
-    pdf = html_to_pdf(pages, carousel.width, carousel.height)
+    pdf = renderer.pdf(pages)  # the layouts measured for fitting, reused
     pdf_done = time.perf_counter()
     thumbnail = first_page_png(pdf, THUMBNAIL_WIDTH)
     thumbnail_done = time.perf_counter()
@@ -128,3 +114,34 @@ def _image_uri(carousel: Carousel, key: str | None) -> str | None:
         return None
     extension = key.rsplit(".", 1)[-1]
     return data_uri(read_file(carousel.workspace_id, key), MEDIA_TYPES[extension])
+
+
+def slide_pages(
+    carousel: Carousel, slides: Sequence[CarouselSlide], renderer: SlideRenderer
+) -> list[str]:
+    """Each slide's HTML, its text fitted to the template's boxes by measuring its
+    layout with `renderer` (which then writes the PDF from the same layouts)."""
+    from socialgen.carousels.slides_html import render_slides
+    from socialgen.render.measure import text_overflow_px
+
+    return render_slides(
+        carousel.template,
+        [
+            SlideContent(slide.title, slide.content, _image_uri(carousel, slide.image_file))
+            for slide in slides
+        ],
+        Theme(
+            primary_color=carousel.theme["primaryColor"],
+            background_color=carousel.theme["backgroundColor"],
+            font=carousel.theme["font"],
+        ),
+        Brand(
+            handle=carousel.handle,
+            name=carousel.author_name,
+            profile_image_uri=_image_uri(carousel, carousel.profile_image_file),
+            logo_uri=_image_uri(carousel, carousel.logo_file),
+        ),
+        width=carousel.width,
+        height=carousel.height,
+        overflow=partial(text_overflow_px, renderer=renderer),
+    )

@@ -8,10 +8,12 @@ like a colour or a font name or the template's own value is used instead.
 
 from __future__ import annotations
 
+import logging
 import math
 import re
+from collections.abc import Callable
 from dataclasses import replace
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import jinja2
@@ -20,6 +22,10 @@ from socialgen.carousels.slides import Brand, SlideContent, Theme
 from socialgen.carousels.templates import get_template
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
+LOGGER = logging.getLogger(__name__)
+# The scales tried, in order, on the templates' largest font sizes when a slide's
+# text overflows; sizes never go below each template's floor (`smallest`).
+SHRINK_STEPS = (0.88, 0.77, 0.66, 0.55, 0.45)
 
 _HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 _FUNCTION_COLOR = re.compile(r"(?:rgb|rgba|hsl|hsla)\(\s*[0-9.%,/ deg+-]+\)", re.IGNORECASE)
@@ -40,14 +46,19 @@ def render_slides(
     *,
     width: int,
     height: int,
+    overflow: Callable[[str], float] | None = None,
 ) -> list[str]:
-    """Each slide as a full HTML document, `width` x `height` CSS px, in order."""
+    """Each slide as a full HTML document, `width` x `height` CSS px, in order.
+
+    With `overflow` (how far a slide's text runs past its box, e.g.
+    render/measure.py), each slide is fitted to its boxes (see `_fitted`)."""
     chosen = get_template(template)
     safe_theme = _safe_theme(theme, chosen.theme)
     page = _environment().get_template(f"{chosen.name}.html")
     total = len(slides)
-    return [
-        page.render(
+
+    def one(index: int, slide: SlideContent, shrink: float) -> str:
+        return page.render(
             slide=slide,
             theme=safe_theme,
             brand=brand,
@@ -55,9 +66,38 @@ def render_slides(
             total=total,
             width=width,
             height=height,
+            fit_font_px=partial(fit_font_px, shrink=shrink),
         )
-        for index, slide in enumerate(slides, start=1)
+
+    if overflow is None:
+        return [one(index, slide, 1.0) for index, slide in enumerate(slides, start=1)]
+    return [
+        _fitted(partial(one, index), slide, overflow) for index, slide in enumerate(slides, start=1)
     ]
+
+
+def _fitted(
+    render: Callable[[SlideContent, float], str],
+    slide: SlideContent,
+    overflow: Callable[[str], float],
+) -> str:
+    """The slide at the largest font sizes whose lines all end inside their boxes,
+    measured, not estimated: each step renders again with the sizes scaled down,
+    to each template's floor. Where the floor still overflows, the text loses
+    words from its end (marked with an ellipsis) until it fits, and a warning says so."""
+    for shrink in (1.0, *SHRINK_STEPS):
+        html = render(slide, shrink)
+        if overflow(html) <= 0:
+            return html
+    words = slide.content.split(" ")
+    while len(words) > 1:  # each step drops about a sixth of the words left
+        words = words[: max(1, len(words) * 5 // 6)]
+        shorter = replace(slide, content=" ".join(words).rstrip(" ,;:.-") + "\u2026")
+        html = render(shorter, SHRINK_STEPS[-1])
+        if overflow(html) <= 0:
+            break
+    LOGGER.warning("Slide %r did not fit at the smallest type: its text was shortened", slide.title)
+    return html
 
 
 @cache
@@ -84,14 +124,15 @@ def fit_font_px(
     smallest: float,
     char_width: float = 0.5,
     line_height: float = 1.3,
+    shrink: float = 1.0,
 ) -> int:
     """The largest font size (px), from `largest` down to `smallest`, at which
     `text` should fit in the box (see `text_height_px`).
 
-    The templates also clip their text boxes, so when even `smallest` is too big
-    the end of the text is cut off instead of running off the slide.
+    `shrink` scales `largest` down (never below `smallest`): the measured fit's
+    steps (`_fitted`) when this estimate proved too large.
     """
-    size = float(largest)
+    size = max(float(largest) * shrink, smallest)
     while size > smallest:
         if text_height_px(text, box_width, size, char_width, line_height) <= box_height:
             break

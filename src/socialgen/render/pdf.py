@@ -12,6 +12,7 @@ import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import weasyprint
 from PIL import ImageFile
@@ -42,30 +43,55 @@ def html_to_pdf(pages: list[str], width: int, height: int) -> bytes:
     A slide whose content runs onto a second page keeps only its first: a carousel
     slide is one page by definition.
     """
-    check_pdf_request(pages, width, height)
-    fetcher = URLFetcher(allowed_protocols=ALLOWED_PROTOCOLS)
-    # Shared across the slides: fonts are looked up once, and a logo or profile
-    # picture repeated on every slide is decoded once.
-    font_config = FontConfiguration()
-    image_cache: dict[str, object] = {}
-    page_css = weasyprint.CSS(
-        string=PAGE_CSS.format(width=width, height=height),
-        url_fetcher=fetcher,
-        font_config=font_config,
-    )
-    with _quiet_weasyprint():
-        documents = [
-            weasyprint.HTML(string=page, base_url=None, url_fetcher=fetcher).render(
-                font_config=font_config, stylesheets=[page_css], cache=image_cache
-            )
-            for page in pages
-        ]
-        # Pages of several documents go into one PDF through copy(); the metadata
-        # (title: the first slide's <title>) is the first document's.
-        pdf = documents[0].copy([document.pages[0] for document in documents]).write_pdf()
-    if not isinstance(pdf, bytes):  # it is, without a target; WeasyPrint is untyped
-        raise TypeError(f"WeasyPrint's write_pdf returned {type(pdf).__name__}, not bytes")
-    return pdf
+    return SlideRenderer(width, height).pdf(pages)
+
+
+class SlideRenderer:
+    """Lays slides out once for both uses: measuring a slide's text (render/measure.py)
+    and writing the PDF reuse the same layout, so fitting text to its box costs a
+    layout only for the tries that did not fit.
+
+    Shared across the slides: fonts are looked up once, and a logo or profile
+    picture repeated on every slide is decoded once.
+    """
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        self._fetcher = URLFetcher(allowed_protocols=ALLOWED_PROTOCOLS)
+        self._font_config = FontConfiguration()
+        self._image_cache: dict[str, object] = {}
+        self._page_css = weasyprint.CSS(
+            string=PAGE_CSS.format(width=width, height=height),
+            url_fetcher=self._fetcher,
+            font_config=self._font_config,
+        )
+        self._laid_out: dict[str, Any] = {}  # HTML -> its WeasyPrint document
+
+    def document(self, html: str) -> Any:
+        """The laid-out document of one slide (WeasyPrint is untyped), kept for `pdf`."""
+        if html not in self._laid_out:
+            with quiet_weasyprint():
+                self._laid_out[html] = weasyprint.HTML(
+                    string=html, base_url=None, url_fetcher=self._fetcher
+                ).render(
+                    font_config=self._font_config,
+                    stylesheets=[self._page_css],
+                    cache=self._image_cache,
+                )
+        return self._laid_out[html]
+
+    def pdf(self, pages: list[str]) -> bytes:
+        check_pdf_request(pages, self.width, self.height)
+        documents = [self.document(page) for page in pages]
+        self._laid_out.clear()  # the tries that did not fit go with it
+        with quiet_weasyprint():
+            # Pages of several documents go into one PDF through copy(); the metadata
+            # (title: the first slide's <title>) is the first document's.
+            pdf = documents[0].copy([document.pages[0] for document in documents]).write_pdf()
+        if not isinstance(pdf, bytes):  # it is, without a target; WeasyPrint is untyped
+            raise TypeError(f"WeasyPrint's write_pdf returned {type(pdf).__name__}, not bytes")
+        return pdf
 
 
 # --- logging ------------------------------------------------------------------------
@@ -91,7 +117,7 @@ _quiet_renders = 0  # renders running now, in any thread
 
 
 @contextmanager
-def _quiet_weasyprint() -> Iterator[None]:
+def quiet_weasyprint() -> Iterator[None]:
     """Demote WeasyPrint's log records while a render runs, then leave it as it was.
 
     Counted, so renders overlapping in several threads (the API's worker threads)
