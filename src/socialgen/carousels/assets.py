@@ -84,14 +84,15 @@ class RenderedFiles:
 
 def render_files(carousel: Carousel, slides: Sequence[CarouselSlide]) -> RenderedFiles:
     """Render the slides with the carousel's template, save the PDF and page 1 as PNG."""
-    from socialgen.render.pdf import SlideRenderer
+    from socialgen.render.pdf import SlideRenderer, html_to_pdf
     from socialgen.render.thumbnail import first_page_png
 
     started = time.perf_counter()
     renderer = SlideRenderer(carousel.width, carousel.height)
     pages = slide_pages(carousel, slides, renderer)
     html_done = time.perf_counter()
-    pdf = renderer.pdf(pages)  # the layouts measured for fitting, reused
+    # The layouts measured while fitting are reused, not laid out again.
+    pdf = html_to_pdf(pages, carousel.width, carousel.height, renderer=renderer)
     pdf_done = time.perf_counter()
     thumbnail = first_page_png(pdf, THUMBNAIL_WIDTH)
     thumbnail_done = time.perf_counter()

@@ -42,6 +42,12 @@ def create(
     handle: Annotated[
         str | None, typer.Option("--handle", help="Handle shown on the slides, e.g. @ada.")
     ] = None,
+    name: Annotated[
+        str | None,
+        typer.Option(
+            "--name", help='Your name on the slides (default: the `name` setting), e.g. "Ada".'
+        ),
+    ] = None,
     profile_image: Annotated[
         str | None, typer.Option("--profile-image", help="Your picture: a URL or a file.")
     ] = None,
@@ -66,10 +72,11 @@ def create(
     """Plan the slides, make an image per slide, render the PDF and thumbnail."""
     from socialgen.carousels.plan import prepare_carousel
     from socialgen.carousels.render_cli import CarouselPrinter
-    from socialgen.carousels.schemas import CarouselRequest
+    from socialgen.carousels.schemas import CarouselRequest, display_name
     from socialgen.carousels.service import create_carousel
     from socialgen.cli_events import current_model, stream_in_terminal
     from socialgen.cli_support import open_workspace
+    from socialgen.config import current_settings
     from socialgen.drafting.caller import Caller
     from socialgen.events.carousel import CarouselComplete
     from socialgen.files.store import path_for_url
@@ -84,10 +91,18 @@ def create(
             "slideCount": slides,
         }
     )
+    author = (
+        display_name(name, "--name")
+        if name is not None
+        else display_name(current_settings().name, "the name setting")
+    )
     artwork = _artwork(profile_image, reference_image or [], logo)
     engine, workspace_id = open_workspace(workspace)
     plan = prepare_carousel(
-        Caller(engine=engine, workspace_id=workspace_id, user_id=None), request, artwork
+        Caller(engine=engine, workspace_id=workspace_id, user_id=None),
+        request,
+        artwork,
+        display_name=author,
     )
     result = stream_in_terminal(
         create_carousel(plan, current_model(), current_runtime().image_model()),

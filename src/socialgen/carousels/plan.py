@@ -17,6 +17,7 @@ from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
 from socialgen.store.engine import transaction
 from socialgen.store.tables import User
 from socialgen.styles.guide import style_guide
+from socialgen.workspaces.bootstrap import LOCAL_OWNER_EMAIL
 from socialgen.workspaces.service import workspace_owner
 from socialgen.workspaces.usage import reserve_posts
 
@@ -45,7 +46,15 @@ class CarouselPlan:
     reserved: int = 1  # the carousel's post
 
 
-def prepare_carousel(caller: Caller, request: CarouselRequest, artwork: Artwork) -> CarouselPlan:
+def prepare_carousel(
+    caller: Caller,
+    request: CarouselRequest,
+    artwork: Artwork,
+    *,
+    display_name: str | None = None,
+) -> CarouselPlan:
+    """`display_name`: the author's name on the slides (the CLI's --name or `name`
+    setting); without it, the signed-in user's account name, never a login name."""
     template = get_template(request.template or DEFAULT_TEMPLATE)
     with transaction(caller.engine) as session:
         style = style_guide(session, caller.workspace_id, request.content_style_id, request.prompt)
@@ -58,7 +67,16 @@ def prepare_carousel(caller: Caller, request: CarouselRequest, artwork: Artwork)
         request=request,
         template=template,
         style=style,
-        author_name=(author.name or author.email.split("@", 1)[0]) if author else None,
+        author_name=display_name or _account_name(author),
         artwork=artwork,
         reservation_id=reservation_id,
     )
+
+
+def _account_name(author: User | None) -> str | None:
+    """The name a user gave their account. Not the local owner's: first run names
+    it after the machine's login (workspaces/bootstrap.py), which is nobody's
+    display name; and not an email's local part, which is a login too."""
+    if author is None or author.email == LOCAL_OWNER_EMAIL:
+        return None
+    return author.name or None

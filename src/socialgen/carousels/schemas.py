@@ -102,6 +102,22 @@ def handle(value: str | None) -> str | None:
     return value if value.startswith("@") else f"@{value}"
 
 
+MAX_DISPLAY_NAME_CHARS = 80
+
+
+def display_name(value: str | None, source: str = "name") -> str | None:
+    """The author's name as slides show it: one line of at most 80 characters,
+    spaces collapsed; None when empty. `source` names where it came from."""
+    if value is None:
+        return None
+    if any(not character.isprintable() and not character.isspace() for character in value):
+        raise BadRequest(f"{source} must be plain text (no control characters)")
+    cleaned = " ".join(value.split())
+    if len(cleaned) > MAX_DISPLAY_NAME_CHARS:
+        raise BadRequest(f"{source} is longer than {MAX_DISPLAY_NAME_CHARS} characters")
+    return cleaned or None
+
+
 def slide_count(value: Any, *, form: bool = False) -> int:
     if value is None or (form and value == ""):
         return DEFAULT_SLIDES

@@ -68,6 +68,13 @@ KEYS: tuple[Key, ...] = (
     ),
     _k("workspace", "text", None, "workspace the CLI acts on; default: the default workspace"),
     _k(
+        "name",
+        "text",
+        None,
+        "your display name on carousel slides (carousel create --name wins); "
+        "default: none, the slides show the handle if given",
+    ),
+    _k(
         "model",
         "text",
         None,

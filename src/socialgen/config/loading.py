@@ -44,6 +44,7 @@ class AppSettings(BaseSettings):
     home: Path | None = None
     database_url: str | None = None
     workspace: str | None = None
+    name: str | None = None  # the author's display name on slides
     model: str | None = None
     api_base: str | None = None
     small_model: bool | None = None  # None: the model's size decides

@@ -37,13 +37,18 @@ html, body {{ margin: 0 !important; padding: 0 !important; overflow: hidden !imp
 """
 
 
-def html_to_pdf(pages: list[str], width: int, height: int) -> bytes:
+def html_to_pdf(
+    pages: list[str], width: int, height: int, *, renderer: SlideRenderer | None = None
+) -> bytes:
     """One PDF page of exactly `width` x `height` CSS px per HTML document, in order.
 
     A slide whose content runs onto a second page keeps only its first: a carousel
-    slide is one page by definition.
+    slide is one page by definition. `renderer`: one that already laid the pages
+    out (to fit their text), whose layouts are reused; of the same size.
     """
-    return SlideRenderer(width, height).pdf(pages)
+    if renderer is None or (renderer.width, renderer.height) != (width, height):
+        renderer = SlideRenderer(width, height)
+    return renderer.pdf(pages)
 
 
 class SlideRenderer:
