@@ -6,7 +6,8 @@ does, with the procedural images (no image provider), and splits each run into:
 
 * outline: the text model plans the slides (until plan_generated),
 * images: every slide's image made and stored (until the last image_generated),
-* html / pdf / thumbnail: Jinja2 slides, WeasyPrint, pypdfium2 (from the service's log),
+* html / pdf / thumbnail: Jinja2 slides with their text fitted by WeasyPrint's layout,
+  the PDF written from those layouts, pypdfium2 (from the service's log),
 * save: the rows in one transaction, plus the rest of the stream.
 
 Two text models: the embedded SmolLM2-135M (the offline default; its first run
