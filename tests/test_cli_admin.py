@@ -478,14 +478,14 @@ def test_token_revoke(store: Store) -> None:
 # --------------------------------------------------------------------------- errors as JSON
 
 
-def test_admin_json_error_is_an_object_on_stderr(store: Store) -> None:
+def test_admin_json_error_is_an_object_on_stdout(store: Store) -> None:
     before = snapshot(store)
 
     result = run("user", "create", LOCAL_OWNER_EMAIL, "--json")
 
     assert result.exit_code == 1
-    assert result.stdout == ""
-    assert json.loads(result.stderr) == {
+    assert result.stderr == ""
+    assert json.loads(result.stdout) == {
         "success": False,
         "message": f"A user with email {LOCAL_OWNER_EMAIL} already exists",
     }

@@ -28,6 +28,7 @@ from socialgen.store.tables import ContentStyle, StylePost
 from socialgen.styles.profile import derive_profile, describe_profile
 from tests.conftest import Store
 from tests.scripted_support import ScriptedAI
+from tests.terminal_support import run_at_terminal
 from tests.test_styles_api import FOUNDER_POSTS
 
 STYLE_KEYS = {
@@ -210,8 +211,7 @@ def refuse(
     as_json = run(*args, "--json", input=input, ai=ai)
     assert as_json.exit_code == 1, (args, as_json.output)
     assert "Traceback" not in as_json.output, as_json.output
-    assert as_json.stdout == ""
-    payload = json.loads(as_json.stderr.strip().splitlines()[-1])
+    payload = json.loads(as_json.stdout.strip().splitlines()[-1])
     assert payload["success"] is False
     assert message in payload["message"], (args, payload)
 
@@ -351,14 +351,15 @@ def test_delete_with_yes_and_with_confirmation(store: Store) -> None:
     ok_json("style", "add-posts", other, "Another voice entirely.")
 
     before = snapshot(store)
-    declined = run("style", "delete", keep["_id"], input="n\n")
-    assert declined.exit_code == 1, declined.output
-    assert "Traceback" not in declined.output
-    assert "Delete style 'Founder' and its examples?" in declined.output
-    assert "Aborted" in declined.output
+    declined = run_at_terminal("style", "delete", keep["_id"], answer="n\n")
+    assert declined.returncode == 1, declined.stderr
+    assert "Traceback" not in declined.stderr
+    assert "Delete style 'Founder' and its examples?" in declined.stderr
+    assert "Aborted" in declined.stderr
     assert snapshot(store) == before
 
-    confirmed = ok("style", "delete", keep["_id"], input="y\n")
+    confirmed = run_at_terminal("style", "delete", keep["_id"], answer="y\n")
+    assert confirmed.returncode == 0, confirmed.stderr
     assert f"Deleted style {keep['_id']}" in confirmed.stdout
     assert [s["_id"] for s in ok_json("style", "list")] == [other]
     assert count(store, StylePost) == 1  # the deleted style's examples went with it
