@@ -34,11 +34,19 @@ def run_at_terminal(*args: str, answer: str) -> subprocess.CompletedProcess[str]
 
 def run_in_pipe(*args: str) -> subprocess.CompletedProcess[str]:
     """`socialgen ARGS` as a script runs it: nothing on stdin, stdout read by a program."""
+    # Whatever the runner's own environment says about terminals, this is a pipe.
+    env = {k: v for k, v in os.environ.items() if k not in ("TTY_COMPATIBLE", "FORCE_COLOR")}
     return subprocess.run(
         [sys.executable, "-m", "socialgen", *args],
+        env=env,
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
+
+
+# What a person's terminal looks like to the CLI run in-process (typer's CliRunner
+# is a pipe): rich's own switches, without colour codes in the text a test reads.
+A_TERMINAL = {"TTY_COMPATIBLE": "1", "NO_COLOR": "1"}

@@ -103,3 +103,71 @@ def test_a_style_delete_without_a_terminal_says_pass_yes(store: Store) -> None:
     assert done.returncode == 1
     assert "Delete style 'Founder'" in done.stderr and "pass --yes" in done.stderr
     assert snapshot(store) == before
+
+
+# ----------------------------------------------------------------- listings in a pipe
+
+
+def plain_rows(stdout: str) -> list[list[str]]:
+    """The rows a program reads: no box drawing, no colour codes, one line per row."""
+    assert not set(stdout) & set("│┃─━┏┓┗┛╭╮╰╯\x1b"), stdout
+    return [line.split("\t") for line in stdout.splitlines()]
+
+
+def test_posts_recent_prints_whole_ids_as_tab_separated_rows(store: Store) -> None:
+    long_text = "Shipping weekly beats shipping perfect, " * 4 + "every\tsingle\ntime"
+    older = store.post("First draft")
+    newer = store.post(long_text)
+
+    done = run_in_pipe("posts", "recent", "--limit", "1")
+
+    assert done.returncode == 0, done.stderr
+    [row] = plain_rows(done.stdout)
+    assert row[:3] == [newer.id, "draft", "text"]
+    assert len(row) == 5
+    assert row[4] == " ".join(long_text.split())  # whole, on one line
+    assert older.id not in done.stdout
+    assert "1 more not shown" in done.stderr  # a note for the person, not a row
+
+
+def test_an_empty_listing_prints_no_rows(store: Store) -> None:
+    done = run_in_pipe("posts", "timeline")
+
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "nothing in the last 90 days" in done.stderr
+
+
+def test_conversations_are_tab_separated_rows(store: Store) -> None:
+    post = store.post("A post about piping")
+
+    done = run_in_pipe("conversations")
+
+    assert done.returncode == 0, done.stderr
+    [row] = plain_rows(done.stdout)
+    assert row[0] == str(post.conversation_id)
+    assert row[3] == "active"
+
+
+@pytest.mark.parametrize(
+    ("args", "first_fields"),
+    [
+        (["style", "list"], ["STYLE", "Founder"]),
+        (["workspace", "list"], ["WORKSPACE", "Personal"]),
+        (["user", "list"], ["OWNER", "owner@localhost"]),
+    ],
+)
+def test_record_listings_are_tab_separated_rows(
+    store: Store, args: list[str], first_fields: list[str]
+) -> None:
+    from socialgen.store.engine import transaction
+    from socialgen.styles.service import create_style
+
+    with transaction(store.engine) as session:
+        style_id = create_style(session, store.workspace_id, "Founder").id
+    ids = {"STYLE": style_id, "WORKSPACE": store.workspace_id, "OWNER": store.owner_id}
+
+    done = run_in_pipe(*args)
+
+    assert done.returncode == 0, done.stderr
+    [row, *_] = plain_rows(done.stdout)
+    assert row[:2] == [ids[first_fields[0]], first_fields[1]]

@@ -26,7 +26,7 @@ from socialgen.clock import iso, parse_iso, utcnow
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Post, PostStatus, PostVersion, Workspace
 from tests.conftest import Store, days_ago, days_ahead
-from tests.terminal_support import run_at_terminal
+from tests.terminal_support import A_TERMINAL, run_at_terminal
 
 POST_KEYS = {
     "id",
@@ -232,12 +232,12 @@ def test_date_range(store: Store) -> None:
 
 
 def test_listings_human_output(store: Store) -> None:
-    empty = run("posts", "timeline")
+    empty = run("posts", "timeline", env=A_TERMINAL)
     assert empty.exit_code == 0, empty.output
     assert "Timeline: nothing in the last 90 days." in empty.stdout
 
     post = store.post("Shipping weekly beats shipping perfect")
-    result = run("posts", "recent", env={"COLUMNS": "200"})
+    result = run("posts", "recent", env={"COLUMNS": "200", **A_TERMINAL})
 
     assert result.exit_code == 0, result.output
     assert "Recent posts (1)" in result.stdout
@@ -262,7 +262,7 @@ def many_drafts(store: Store, count: int) -> list[str]:
 
 def test_the_table_shows_the_newest_fifty_and_says_how_many_more(store: Store) -> None:
     newest = many_drafts(store, 53)
-    wide = {"COLUMNS": "200"}
+    wide = {"COLUMNS": "200", **A_TERMINAL}
 
     table = run("posts", "recent", env=wide)
     three = run("posts", "recent", "--limit", "3", env=wide)
@@ -736,7 +736,7 @@ def test_conversations_default_pagination(store: Store) -> None:
     updated = [c["updatedAt"] for c in data["conversations"]]
     assert updated == sorted(updated, reverse=True)  # newest first
 
-    human = run("conversations", env={"COLUMNS": "200"})
+    human = run("conversations", env={"COLUMNS": "200", **A_TERMINAL})
     assert human.exit_code == 0, human.output
     assert "Conversations (page 1 of 1, 3 in all)" in human.stdout
     assert str(posts[0].conversation_id) in human.stdout

@@ -28,7 +28,7 @@ from socialgen.store.tables import ContentStyle, StylePost
 from socialgen.styles.profile import derive_profile, describe_profile
 from tests.conftest import Store
 from tests.scripted_support import ScriptedAI
-from tests.terminal_support import run_at_terminal
+from tests.terminal_support import A_TERMINAL, run_at_terminal
 from tests.test_styles_api import FOUNDER_POSTS
 
 STYLE_KEYS = {
@@ -156,15 +156,20 @@ def rss_feed(items: list[tuple[int, str]] = FEED_ITEMS) -> str:
 # --------------------------------------------------------------------------- helpers
 
 
-def run(*args: str, input: str | None = None, ai: ScriptedAI | None = None) -> Result:
+def run(
+    *args: str,
+    input: str | None = None,
+    ai: ScriptedAI | None = None,
+    env: dict[str, str] | None = None,
+) -> Result:
     """The real CLI app; with `ai`, given the scripted models (a command that writes)."""
     if ai is not None:
         return ai.invoke(args, input=input)
-    return runner.invoke(app, list(args), input=input)
+    return runner.invoke(app, list(args), input=input, env=env)
 
 
-def ok(*args: str, input: str | None = None) -> Result:
-    result = run(*args, input=input)
+def ok(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
+    result = run(*args, input=input, env=env)
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
     return result
@@ -262,7 +267,7 @@ def test_create_list_and_show(store: Store) -> None:
     listed = ok_json("style", "list")
     assert [s["name"] for s in listed] == ["Founder", "Plain", "Third"]
     assert listed[0] == created
-    table = ok("style", "list").stdout
+    table = ok("style", "list", env=A_TERMINAL).stdout
     assert "Content styles" in table
     for name in ("Founder", "Plain", "Third", "Punchy founder voice", created["_id"]):
         assert name in table
@@ -278,7 +283,7 @@ def test_create_list_and_show(store: Store) -> None:
 
 def test_list_of_an_empty_workspace(store: Store) -> None:
     assert ok_json("style", "list") == []
-    assert "Content styles: none." in ok("style", "list").stdout
+    assert "Content styles: none." in ok("style", "list", env=A_TERMINAL).stdout
 
 
 def test_show_prints_the_derived_profile_once_examples_exist(store: Store) -> None:
@@ -298,7 +303,7 @@ def test_show_prints_the_derived_profile_once_examples_exist(store: Store) -> No
     for post in shown["posts"]:
         assert flat(post["content"].splitlines()[0]) in person
 
-    listed = ok("style", "list").stdout
+    listed = ok("style", "list", env=A_TERMINAL).stdout
     assert re.search(rf"{shown['_id']}\s*│\s*Founder\s*│\s*3\s*│", listed), listed
 
 

@@ -82,12 +82,40 @@ def emit(json_output: bool, data: Any, render: Callable[[Console], None]) -> Non
         render(console())
 
 
+def piped(out: Console) -> bool:
+    """Whether `out` goes to a program (a pipe, a file), not a person's terminal:
+    listings print plain tab-separated rows there, as `gh` does. Rich decides, so
+    FORCE_COLOR / TTY_COMPATIBLE=1 still ask for the tables."""
+    return not out.is_terminal
+
+
+def notes(out: Console) -> Console:
+    """Where a listing's title-like words go: beside the table for a person, on stderr
+    when stdout is piped (so `| wc -l` counts rows and `| cut -f1` gets only ids)."""
+    return console(stderr=True) if piped(out) else out
+
+
+_ONE_FIELD = str.maketrans({"\t": " ", "\n": " ", "\r": " "})
+
+
+def print_plain_rows(out: Console, rows: list[list[str]]) -> None:
+    """One line per row, fields split by tabs, nothing else: no header, colour or box.
+    Written to the console's file as is (rich would wrap long lines)."""
+    for row in rows:
+        out.file.write("\t".join(field.translate(_ONE_FIELD) for field in row) + "\n")
+
+
 def print_rows(out: Console, title: str, rows: list[dict[str, Any]]) -> None:
-    """A list of flat records as a table."""
+    """A list of flat records as a table (plain rows when piped)."""
     from rich.table import Table
 
     if not rows:
-        out.print(f"{title}: none.")
+        notes(out).print(f"{title}: none.")
+        return
+    if piped(out):
+        print_plain_rows(
+            out, [["" if value is None else str(value) for value in row.values()] for row in rows]
+        )
         return
     table = Table(title=title, title_justify="left")
     for column in rows[0]:
