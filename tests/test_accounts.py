@@ -256,7 +256,7 @@ def test_cli_add_list_check_remove(store: Store, network: ScriptedNetwork) -> No
     network.accepted_secrets = {SECRET}  # NEW_SECRET revoked on the network's side
     fails("accounts", "check", "alice.test", words=("refused the credentials", "Reconnect"))
     queue_publication(store, added["id"])
-    fails("accounts", "remove", added["id"], input="n\n", words=("1 queued publication",))
+    fails("accounts", "remove", added["id"], words=("1 queued publication", "pass --yes"))
     removed = ok_json("accounts", "remove", "bluesky:alice.test", "--yes")
     assert removed == {"account": added, "queuedPublicationsRemoved": 1}
     fails("accounts", "remove", "alice.test", "--yes", words=("not found: alice.test",))

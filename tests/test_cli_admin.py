@@ -24,6 +24,7 @@ from socialgen.store.engine import read_session
 from socialgen.store.tables import ApiKey, Membership, User, Workspace, WorkspaceUsage
 from socialgen.workspaces.bootstrap import LOCAL_OWNER_EMAIL
 from tests.conftest import Store
+from tests.terminal_support import A_TERMINAL
 
 runner = CliRunner()
 
@@ -109,7 +110,7 @@ def test_workspace_create_and_list(store: Store) -> None:
     assert human_create.exit_code == 0, human_create.output
     assert "Created workspace 'Studio'" in human_create.stdout
 
-    table = run("workspace", "list", env={"COLUMNS": "250"})
+    table = run("workspace", "list", env={"COLUMNS": "250", **A_TERMINAL})
 
     assert table.exit_code == 0, table.output
     assert "Workspaces" in table.stdout
@@ -197,7 +198,7 @@ def test_user_create_and_list(store: Store) -> None:
     assert human_create.exit_code == 0, human_create.output
     assert "Created user carol@example.com" in human_create.stdout
 
-    table = run("user", "list", env={"COLUMNS": "200"})
+    table = run("user", "list", env={"COLUMNS": "200", **A_TERMINAL})
 
     assert table.exit_code == 0, table.output
     assert "Users" in table.stdout
@@ -246,7 +247,7 @@ def test_member_human_output(store: Store) -> None:
     assert added.exit_code == 0, added.output
     assert f"ada@example.com is admin of {store.workspace_id}" in added.stdout
 
-    listed = run("member", "list", "Personal", env={"COLUMNS": "200"})
+    listed = run("member", "list", "Personal", env={"COLUMNS": "200", **A_TERMINAL})
 
     assert listed.exit_code == 0, listed.output
     assert f"Members of {store.workspace_id}" in listed.stdout
@@ -478,14 +479,14 @@ def test_token_revoke(store: Store) -> None:
 # --------------------------------------------------------------------------- errors as JSON
 
 
-def test_admin_json_error_is_an_object_on_stderr(store: Store) -> None:
+def test_admin_json_error_is_an_object_on_stdout(store: Store) -> None:
     before = snapshot(store)
 
     result = run("user", "create", LOCAL_OWNER_EMAIL, "--json")
 
     assert result.exit_code == 1
-    assert result.stdout == ""
-    assert json.loads(result.stderr) == {
+    assert result.stderr == ""
+    assert json.loads(result.stdout) == {
         "success": False,
         "message": f"A user with email {LOCAL_OWNER_EMAIL} already exists",
     }

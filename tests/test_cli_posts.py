@@ -26,6 +26,7 @@ from socialgen.clock import iso, parse_iso, utcnow
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Post, PostStatus, PostVersion, Workspace
 from tests.conftest import Store, days_ago, days_ahead
+from tests.terminal_support import A_TERMINAL, run_at_terminal
 
 POST_KEYS = {
     "id",
@@ -231,12 +232,12 @@ def test_date_range(store: Store) -> None:
 
 
 def test_listings_human_output(store: Store) -> None:
-    empty = run("posts", "timeline")
+    empty = run("posts", "timeline", env=A_TERMINAL)
     assert empty.exit_code == 0, empty.output
     assert "Timeline: nothing in the last 90 days." in empty.stdout
 
     post = store.post("Shipping weekly beats shipping perfect")
-    result = run("posts", "recent", env={"COLUMNS": "200"})
+    result = run("posts", "recent", env={"COLUMNS": "200", **A_TERMINAL})
 
     assert result.exit_code == 0, result.output
     assert "Recent posts (1)" in result.stdout
@@ -261,7 +262,7 @@ def many_drafts(store: Store, count: int) -> list[str]:
 
 def test_the_table_shows_the_newest_fifty_and_says_how_many_more(store: Store) -> None:
     newest = many_drafts(store, 53)
-    wide = {"COLUMNS": "200"}
+    wide = {"COLUMNS": "200", **A_TERMINAL}
 
     table = run("posts", "recent", env=wide)
     three = run("posts", "recent", "--limit", "3", env=wide)
@@ -564,16 +565,18 @@ def test_delete_with_yes_removes_post_versions_and_conversation(store: Store) ->
 def test_delete_asks_first(store: Store) -> None:
     post = store.post("Think twice")
 
-    declined = refuse(store, ["posts", "delete", post.id], "Abort", input="n\n")
+    declined = run_at_terminal("posts", "delete", post.id, answer="n\n")
 
-    assert "Delete draft post" in declined.output
-    assert post.id in declined.output
+    assert declined.returncode == 1, declined.stderr
+    assert "Delete draft post" in declined.stderr
+    assert post.id in declined.stderr
+    assert "Abort" in declined.stderr
     assert _post_rows(store, post) == (1, 1, 1)
 
-    accepted = run("posts", "delete", post.id, input="y\n")
+    accepted = run_at_terminal("posts", "delete", post.id, answer="y\n")
 
-    assert accepted.exit_code == 0, accepted.output
-    assert "Delete draft post" in accepted.output
+    assert accepted.returncode == 0, accepted.stderr
+    assert "Delete draft post" in accepted.stderr
     assert f"Deleted post {post.id}" in accepted.stdout
     assert _post_rows(store, post) == (0, 0, 0)
 
@@ -581,11 +584,11 @@ def test_delete_asks_first(store: Store) -> None:
 def test_delete_declined_is_reported_as_aborted(store: Store) -> None:
     post = store.post("Think twice")
 
-    result = run("posts", "delete", post.id, input="n\n")
+    result = run_at_terminal("posts", "delete", post.id, answer="n\n")
 
-    assert result.exit_code == 1
-    assert "Aborted" in result.output
-    assert "Unexpected error" not in result.output
+    assert result.returncode == 1
+    assert "Aborted" in result.stderr
+    assert "Unexpected error" not in result.stderr
     assert _post_rows(store, post) == (1, 1, 1)
 
 
@@ -733,7 +736,7 @@ def test_conversations_default_pagination(store: Store) -> None:
     updated = [c["updatedAt"] for c in data["conversations"]]
     assert updated == sorted(updated, reverse=True)  # newest first
 
-    human = run("conversations", env={"COLUMNS": "200"})
+    human = run("conversations", env={"COLUMNS": "200", **A_TERMINAL})
     assert human.exit_code == 0, human.output
     assert "Conversations (page 1 of 1, 3 in all)" in human.stdout
     assert str(posts[0].conversation_id) in human.stdout
@@ -775,7 +778,7 @@ def test_conversations_refuses_bad_paging(store: Store) -> None:
 # --------------------------------------------------------------------------- how errors look
 
 
-def test_errors_go_to_stderr_as_text_or_json(store: Store) -> None:
+def test_errors_go_to_stderr_as_text_or_to_stdout_as_json(store: Store) -> None:
     post = store.post("Keep me")
     before = snapshot(store)
 
@@ -784,8 +787,8 @@ def test_errors_go_to_stderr_as_text_or_json(store: Store) -> None:
 
     assert (human.exit_code, human.stdout) == (1, "")
     assert human.stderr.strip() == "Error: Post not found"
-    assert (as_json.exit_code, as_json.stdout) == (1, "")
-    assert json.loads(as_json.stderr) == {"success": False, "message": "Content is required"}
+    assert (as_json.exit_code, as_json.stderr) == (1, "")
+    assert json.loads(as_json.stdout) == {"success": False, "message": "Content is required"}
     assert snapshot(store) == before
 
 
@@ -841,7 +844,6 @@ def test_installed_entry_point_json_error(store: Store) -> None:
     done = _run_installed("posts", "edit", post.id, "--content", "Changed", "-w", other, "--json")
 
     assert done.returncode == 1
-    assert done.stdout == ""
-    assert "Traceback" not in done.stderr
-    assert json.loads(done.stderr) == {"success": False, "message": "Post not found"}
+    assert done.stderr == ""
+    assert json.loads(done.stdout) == {"success": False, "message": "Post not found"}
     assert snapshot(store) == before

@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 
 from socialgen.cli import app
 from tests.conftest import Store
+from tests.terminal_support import run_at_terminal
 
 runner = CliRunner()
 
@@ -31,10 +32,10 @@ def test_a_missing_argument_is_a_usage_error_with_exit_2(store: Store) -> None:
 
 def test_declining_a_confirmation_aborts_cleanly(store: Store) -> None:
     post = store.post("keep me")
-    result = runner.invoke(app, ["posts", "delete", post.id], input="n\n")
-    assert result.exit_code == 1
-    assert "Unexpected error" not in result.output
-    assert "Aborted" in result.output
+    result = run_at_terminal("posts", "delete", post.id, answer="n\n")
+    assert result.returncode == 1
+    assert "Unexpected error" not in result.stderr
+    assert "Aborted" in result.stderr
 
 
 def test_a_group_without_a_command_shows_its_help() -> None:

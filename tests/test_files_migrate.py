@@ -71,4 +71,4 @@ def test_migrate_needs_a_bucket(store: Store, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.delenv("SOCIALGEN_FILES_URL", raising=False)
     result = CliRunner().invoke(app, ["files", "migrate", "--json"])
     assert result.exit_code == 1
-    assert "SOCIALGEN_FILES_URL is not set" in result.stderr
+    assert "SOCIALGEN_FILES_URL is not set" in json.loads(result.stdout)["message"]

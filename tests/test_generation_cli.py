@@ -199,8 +199,8 @@ def test_refusals_exit_1_with_the_message_and_store_nothing(
     as_json = scripted_ai.invoke([*args, "--json"])
     assert as_json.exit_code == 1, as_json.output
     no_traceback(as_json)
-    assert as_json.stdout == ""
-    assert json.loads(as_json.stderr) == {"success": False, "message": message}
+    assert as_json.stderr == ""
+    assert json.loads(as_json.stdout) == {"success": False, "message": message}
 
     for_a_person = scripted_ai.invoke(args)
     assert for_a_person.exit_code == 1, for_a_person.output
@@ -458,8 +458,8 @@ def test_batch_over_the_quota_is_refused_before_any_work(
 
     assert result.exit_code == 1, result.output
     no_traceback(result)
-    assert result.stdout == ""
-    assert json.loads(result.stderr) == {
+    assert result.stderr == ""
+    assert json.loads(result.stdout) == {
         "success": False,
         "message": "Post quota exceeded: 5 requested, 4 left of 4",
     }

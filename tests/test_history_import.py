@@ -372,7 +372,7 @@ def test_bad_history_rows_are_named_and_nothing_is_imported(store: Store, tmp_pa
 
     as_json = run("posts", "import", cases[0][0], "--json")
     assert as_json.exit_code == 1
-    error = json.loads(as_json.stderr)
+    error = json.loads(as_json.stdout)
     assert error["success"] is False
     assert "row 3: likes must be a whole number, 0 or more (got 'abc')" in error["message"]
     assert snapshot(store) == before

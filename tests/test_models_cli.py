@@ -185,7 +185,7 @@ def test_an_unreachable_hub_is_said_plainly(monkeypatch: pytest.MonkeyPatch) -> 
     result = invoke("models", "pull", "qwen2.5-1.5b", "--json")
 
     assert result.exit_code == 1
-    error = json.loads(result.stderr)
+    error = json.loads(result.stdout)
     assert error["success"] is False
     assert error["message"].startswith("Could not reach the hub for " + QWEN_REPO)
 

@@ -178,14 +178,15 @@ def run(*args: str) -> Result:
 
 
 def cli_refused(result: Result, message: str, *, as_json: bool) -> None:
-    """Exit 1 with the message (as JSON on stderr under --json), never a traceback."""
+    """Exit 1 with the message (as JSON on stdout under --json), never a traceback."""
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output and "Unexpected error" not in result.output
-    assert result.stdout == ""
     if as_json:
-        assert json.loads(result.stderr) == {"success": False, "message": message}
+        assert result.stderr == ""
+        assert json.loads(result.stdout) == {"success": False, "message": message}
     else:
+        assert result.stdout == ""
         assert result.stderr.strip() == f"Error: {message}"
 
 
@@ -241,7 +242,7 @@ def test_cli_pdf_sizes_past_the_range_are_a_clear_error(
     out = tmp_path / "out.pdf"
     result = run("carousel", "pdf", str(page), "-o", str(out), side, value, "--json")
     assert result.exit_code == 1, result.output
-    message = json.loads(result.stderr)["message"]
+    message = json.loads(result.stdout)["message"]
     assert message.startswith(f"{side[2:]} must be between 1 and {MAX_SLIDE_SIDE} pixels")
     assert not out.exists()
 

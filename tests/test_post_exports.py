@@ -434,7 +434,7 @@ def test_import_refuses_bad_files_and_imports_nothing(store: Store, tmp_path: Pa
         "posts", "import", write(tmp_path, "j.csv", "content,status\nHi,sent\n"), "--json"
     )
     assert as_json.exit_code == 1
-    error = json.loads(as_json.stderr)
+    error = json.loads(as_json.stdout)
     assert error["success"] is False
     assert "row 2: unknown status 'sent'" in error["message"]
     assert snapshot(store) == before

@@ -28,6 +28,7 @@ from socialgen.store.tables import ContentStyle, StylePost
 from socialgen.styles.profile import derive_profile, describe_profile
 from tests.conftest import Store
 from tests.scripted_support import ScriptedAI
+from tests.terminal_support import A_TERMINAL, run_at_terminal
 from tests.test_styles_api import FOUNDER_POSTS
 
 STYLE_KEYS = {
@@ -155,15 +156,20 @@ def rss_feed(items: list[tuple[int, str]] = FEED_ITEMS) -> str:
 # --------------------------------------------------------------------------- helpers
 
 
-def run(*args: str, input: str | None = None, ai: ScriptedAI | None = None) -> Result:
+def run(
+    *args: str,
+    input: str | None = None,
+    ai: ScriptedAI | None = None,
+    env: dict[str, str] | None = None,
+) -> Result:
     """The real CLI app; with `ai`, given the scripted models (a command that writes)."""
     if ai is not None:
         return ai.invoke(args, input=input)
-    return runner.invoke(app, list(args), input=input)
+    return runner.invoke(app, list(args), input=input, env=env)
 
 
-def ok(*args: str, input: str | None = None) -> Result:
-    result = run(*args, input=input)
+def ok(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
+    result = run(*args, input=input, env=env)
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
     return result
@@ -210,8 +216,7 @@ def refuse(
     as_json = run(*args, "--json", input=input, ai=ai)
     assert as_json.exit_code == 1, (args, as_json.output)
     assert "Traceback" not in as_json.output, as_json.output
-    assert as_json.stdout == ""
-    payload = json.loads(as_json.stderr.strip().splitlines()[-1])
+    payload = json.loads(as_json.stdout.strip().splitlines()[-1])
     assert payload["success"] is False
     assert message in payload["message"], (args, payload)
 
@@ -262,7 +267,7 @@ def test_create_list_and_show(store: Store) -> None:
     listed = ok_json("style", "list")
     assert [s["name"] for s in listed] == ["Founder", "Plain", "Third"]
     assert listed[0] == created
-    table = ok("style", "list").stdout
+    table = ok("style", "list", env=A_TERMINAL).stdout
     assert "Content styles" in table
     for name in ("Founder", "Plain", "Third", "Punchy founder voice", created["_id"]):
         assert name in table
@@ -278,7 +283,7 @@ def test_create_list_and_show(store: Store) -> None:
 
 def test_list_of_an_empty_workspace(store: Store) -> None:
     assert ok_json("style", "list") == []
-    assert "Content styles: none." in ok("style", "list").stdout
+    assert "Content styles: none." in ok("style", "list", env=A_TERMINAL).stdout
 
 
 def test_show_prints_the_derived_profile_once_examples_exist(store: Store) -> None:
@@ -298,7 +303,7 @@ def test_show_prints_the_derived_profile_once_examples_exist(store: Store) -> No
     for post in shown["posts"]:
         assert flat(post["content"].splitlines()[0]) in person
 
-    listed = ok("style", "list").stdout
+    listed = ok("style", "list", env=A_TERMINAL).stdout
     assert re.search(rf"{shown['_id']}\s*│\s*Founder\s*│\s*3\s*│", listed), listed
 
 
@@ -351,14 +356,15 @@ def test_delete_with_yes_and_with_confirmation(store: Store) -> None:
     ok_json("style", "add-posts", other, "Another voice entirely.")
 
     before = snapshot(store)
-    declined = run("style", "delete", keep["_id"], input="n\n")
-    assert declined.exit_code == 1, declined.output
-    assert "Traceback" not in declined.output
-    assert "Delete style 'Founder' and its examples?" in declined.output
-    assert "Aborted" in declined.output
+    declined = run_at_terminal("style", "delete", keep["_id"], answer="n\n")
+    assert declined.returncode == 1, declined.stderr
+    assert "Traceback" not in declined.stderr
+    assert "Delete style 'Founder' and its examples?" in declined.stderr
+    assert "Aborted" in declined.stderr
     assert snapshot(store) == before
 
-    confirmed = ok("style", "delete", keep["_id"], input="y\n")
+    confirmed = run_at_terminal("style", "delete", keep["_id"], answer="y\n")
+    assert confirmed.returncode == 0, confirmed.stderr
     assert f"Deleted style {keep['_id']}" in confirmed.stdout
     assert [s["_id"] for s in ok_json("style", "list")] == [other]
     assert count(store, StylePost) == 1  # the deleted style's examples went with it

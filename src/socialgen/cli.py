@@ -18,6 +18,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: typer's rich help renderer doubles start-up time
     add_completion=False,
+    # `-h` as `gh`, `git` and `llm` users type it; sub-command contexts inherit this.
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 add_commands(app)  # every feature's commands: socialgen/*/feature.py
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
 
 import typer
+from typer._click.exceptions import UsageError
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
@@ -81,12 +82,40 @@ def emit(json_output: bool, data: Any, render: Callable[[Console], None]) -> Non
         render(console())
 
 
+def piped(out: Console) -> bool:
+    """Whether `out` goes to a program (a pipe, a file), not a person's terminal:
+    listings print plain tab-separated rows there, as `gh` does. Rich decides, so
+    FORCE_COLOR / TTY_COMPATIBLE=1 still ask for the tables."""
+    return not out.is_terminal
+
+
+def notes(out: Console) -> Console:
+    """Where a listing's title-like words go: beside the table for a person, on stderr
+    when stdout is piped (so `| wc -l` counts rows and `| cut -f1` gets only ids)."""
+    return console(stderr=True) if piped(out) else out
+
+
+_ONE_FIELD = str.maketrans({"\t": " ", "\n": " ", "\r": " "})
+
+
+def print_plain_rows(out: Console, rows: list[list[str]]) -> None:
+    """One line per row, fields split by tabs, nothing else: no header, colour or box.
+    Written to the console's file as is (rich would wrap long lines)."""
+    for row in rows:
+        out.file.write("\t".join(field.translate(_ONE_FIELD) for field in row) + "\n")
+
+
 def print_rows(out: Console, title: str, rows: list[dict[str, Any]]) -> None:
-    """A list of flat records as a table."""
+    """A list of flat records as a table (plain rows when piped)."""
     from rich.table import Table
 
     if not rows:
-        out.print(f"{title}: none.")
+        notes(out).print(f"{title}: none.")
+        return
+    if piped(out):
+        print_plain_rows(
+            out, [["" if value is None else str(value) for value in row.values()] for row in rows]
+        )
         return
     table = Table(title=title, title_justify="left")
     for column in rows[0]:
@@ -133,11 +162,22 @@ def open_workspace(ref: str | None) -> tuple[Engine, str]:
         return engine, resolve_workspace(session, ref).id
 
 
+def confirm(question: str) -> None:
+    """Ask a person before something that cannot be undone; go on only on yes.
+    Without a terminal on stdin (a script, a pipe, cron) nobody can answer: fail at
+    once, saying how to go on, rather than print a prompt nobody sees."""
+    if not sys.stdin.isatty():
+        raise fail(f"Cannot ask without a terminal ({question}): pass --yes to go on.")
+    typer.confirm(question, abort=True, err=True)
+
+
 def fail(message: str, code: int = 1) -> typer.Exit:
-    """Report an error the way --json or a person expects it; return the Exit to raise."""
+    """Report an error the way --json or a person expects it; return the Exit to raise.
+    Under --json the error goes to stdout, where `... --json | jq` reads it (as `gh`
+    does); the exit code still says it failed."""
     if _json_mode.get():
         payload = json.dumps({"success": False, "message": message}, ensure_ascii=False)
-        sys.stderr.write(payload + "\n")
+        sys.stdout.write(payload + "\n")
     else:
         console(stderr=True).print(styled(("Error:", "red"), " ", message))
     return typer.Exit(code)
@@ -198,11 +238,18 @@ class SocialgenGroup(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         from socialgen.errors import SocialgenError
 
+        asked_json = _asks_json([*getattr(ctx, "_protected_args", []), *ctx.args])
         try:
             _check_text_everywhere(self)
             return super().invoke(ctx)
+        except UsageError as error:
+            if not asked_json:
+                raise  # typer's own: the usage line, the message, exit 2
+            # Parsing failed, so --json's callback never ran: the command line says it.
+            _json_mode.set(True)
+            raise fail(error.format_message(), code=error.exit_code) from None
         except (TyperException, typer.Exit, typer.Abort, KeyboardInterrupt):
-            raise  # typer's own flow: --help, usage errors (exit 2), confirmations
+            raise  # typer's own flow: --help, confirmations
         except SocialgenError as error:
             raise fail(error.message) from None
         except Exception as error:  # a bug or an unreachable store: still no traceback
@@ -244,6 +291,12 @@ def _param_label(param: Any) -> str:
     """ "--content" for an option, "POST_ID" for an argument."""
     long_names = [opt for opt in param.opts if opt.startswith("--")]
     return long_names[0] if long_names else str(param.name).upper()
+
+
+def _asks_json(args: list[str]) -> bool:
+    """Whether the command line has --json before any `--` (after it, it is a value)."""
+    options = args[: args.index("--")] if "--" in args else args
+    return "--json" in options
 
 
 def _is_click_error(error: Exception) -> bool:

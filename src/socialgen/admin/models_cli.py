@@ -6,7 +6,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from socialgen.cli_support import JsonOpt, command_group, console, emit, fail, print_rows, styled
+from socialgen.cli_support import (
+    JsonOpt,
+    command_group,
+    console,
+    emit,
+    fail,
+    notes,
+    print_rows,
+    styled,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -42,6 +51,7 @@ def list_(json_output: JsonOpt = False) -> None:
             for model in data["models"]
         ]
         print_rows(out, "Models that can write (* in use)", rows)
+        out = notes(out)  # piped, stdout keeps only the rows above
         if available:
             pull_rows = [
                 {

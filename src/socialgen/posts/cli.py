@@ -11,6 +11,7 @@ from socialgen.cli_support import (
     JsonOpt,
     WorkspaceOpt,
     command_group,
+    confirm,
     emit,
     open_workspace,
     styled,
@@ -227,11 +228,9 @@ def delete(
         with read_session(engine) as session:
             post = get_post(session, workspace_id, post_id)
             ensure_deletable(post)
-        typer.confirm(
+        confirm(
             f"Delete {post.status} post {post.id} ({snippet(post.content, 40)!r}) "
-            "with its versions and conversation?",
-            abort=True,
-            err=True,
+            "with its versions and conversation?"
         )
     data = remove_post(engine, workspace_id, post_id)
     emit(json_output, data, lambda out: out.print(styled(("Deleted", "green"), f" post {post_id}")))

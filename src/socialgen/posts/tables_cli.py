@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from socialgen.cli_support import styled
+from socialgen.cli_support import notes, piped, print_plain_rows, styled
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -18,10 +18,22 @@ def print_post_table(out: Console, data: PostList, title: str, cursor: str | Non
     from socialgen.posts.views import snippet
 
     if not data["posts"]:
-        out.print(f"{title}: nothing more." if cursor else f"{title}: nothing in the last 90 days.")
+        notes(out).print(
+            f"{title}: nothing more." if cursor else f"{title}: nothing in the last 90 days."
+        )
         return
     shown, total = len(data["posts"]), data["total"]
     count = f"{shown} of {total}" if shown < total else f"{total}"
+    if piped(out):
+        print_plain_rows(
+            out,
+            [
+                [post["id"], post["status"], post["postType"], when(post), post_line(post)]
+                for post in data["posts"]
+            ],
+        )
+        _print_more(notes(out), data, cursor)
+        return
     table = Table(title=f"{title} ({count})", title_justify="left")
     for column in ("id", "status", "type", "when", "post"):
         table.add_column(column, overflow="fold" if column == "id" else "ellipsis")
@@ -30,13 +42,23 @@ def print_post_table(out: Console, data: PostList, title: str, cursor: str | Non
             post["id"], post["status"], post["postType"], when(post), snippet(post["postContent"])
         )
     out.print(table)
+    _print_more(out, data, cursor)
+
+
+def _print_more(out: Console, data: PostList, cursor: str | None) -> None:
     next_cursor = data.get("nextCursor")
     if next_cursor:
+        shown, total = len(data["posts"]), data["total"]
         more = f"{total - shown} more" if cursor is None else "More"
         out.print(
             f"{more} not shown: --limit N or --all for more at once, "
             f"or --cursor {next_cursor} for the next {shown}."
         )
+
+
+def post_line(post: PostView) -> str:
+    """A post's text on one line, whole: a program reading the rows cuts it itself."""
+    return " ".join(post["postContent"].split())
 
 
 def when(post: PostView) -> str:
@@ -69,8 +91,17 @@ def print_conversations(out: Console, data: Any) -> None:
 
     pagination = data["pagination"]
     if not data["conversations"]:
-        out.print(
+        notes(out).print(
             "No conversations on this page." if pagination["total"] else "No conversations yet."
+        )
+        return
+    if piped(out):
+        print_plain_rows(
+            out,
+            [
+                [c["_id"], c["title"], c["updatedAt"][:16].replace("T", " "), c["status"]]
+                for c in data["conversations"]
+            ],
         )
         return
     table = Table(

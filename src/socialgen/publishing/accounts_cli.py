@@ -17,6 +17,7 @@ from socialgen.cli_support import (
     JsonOpt,
     WorkspaceOpt,
     command_group,
+    confirm,
     console,
     emit,
     open_workspace,
@@ -287,11 +288,9 @@ def remove(
         with read_session(engine) as session:
             found = get_account(session, workspace_id, account)
             waiting = queued_publications(session, found.id)
-        typer.confirm(
+        confirm(
             f"Remove {found.network} account {found.handle}"
-            f"{_queued_note(waiting, 'will be dropped')}?",
-            abort=True,
-            err=True,
+            f"{_queued_note(waiting, 'will be dropped')}?"
         )
     with transaction(engine) as session:
         found = get_account(session, workspace_id, account)

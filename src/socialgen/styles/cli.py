@@ -12,6 +12,7 @@ from socialgen.cli_support import (
     JsonOpt,
     WorkspaceOpt,
     command_group,
+    confirm,
     emit,
     open_workspace,
     styled,
@@ -150,7 +151,7 @@ def delete(
     if not yes:
         with read_session(engine) as session:
             style = service.get_style(session, workspace_id, style_id)
-        typer.confirm(f"Delete style {style.name!r} and its examples?", abort=True, err=True)
+        confirm(f"Delete style {style.name!r} and its examples?")
     with transaction(engine) as session:
         service.delete_style(session, workspace_id, style_id)
     emit(
