@@ -139,6 +139,7 @@ class FaultyS3:
         self.writes_allowed: int | None = None  # None: all
         self.down = False
         self.refused = 0
+        self.dropped = 0  # requests cut off while down: the client's attempts
         self.accepted = 0  # object writes let through
         self._writes = itertools.count()
         self._lock = threading.Lock()
@@ -152,6 +153,8 @@ class FaultyS3:
 
             def _relay(self) -> None:
                 if proxy.down:
+                    with proxy._lock:
+                        proxy.dropped += 1
                     self.close_connection = True
                     self.connection.shutdown(socket.SHUT_RDWR)
                     return

@@ -15,7 +15,7 @@ import ast
 import fnmatch
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -89,10 +89,6 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 # does the declaration that registers them (feature.py).
 FACES = ("api", "cli", "*_cli", "*_api", "feature")
 SLICES = "slices"
-
-# Imports that break a rule in files being reworked elsewhere: (importer, imported)
-# module names. The lead empties this; an entry that no longer occurs fails too.
-KNOWN_VIOLATIONS: frozenset[tuple[str, str]] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -213,14 +209,66 @@ def test_every_module_has_a_layer() -> None:
         layer_of(module)
 
 
-def test_no_import_cycle() -> None:
+def import_cycle(found: Iterable[Import]) -> list[str] | None:
     graph: dict[str, set[str]] = {module: set() for module in modules()}
-    for found in imports():
-        edge = (found.importer, found.imported)
-        if found.imported != found.importer and edge not in KNOWN_VIOLATIONS:
-            graph[found.importer].add(found.imported)
-    cycle = find_cycle(graph)
-    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+    for one in found:
+        if one.imported != one.importer:
+            graph[one.importer].add(one.imported)
+    return find_cycle(graph)
+
+
+def package_cycle(found: tuple[Import, ...]) -> list[str]:
+    """Hops of a cycle between areas, each with the import that makes it; [] if none."""
+    graph: dict[str, set[str]] = {area(module): set() for module in modules()}
+    for one in found:
+        if area(one.importer) != area(one.imported):
+            graph[area(one.importer)].add(area(one.imported))
+    cycle = find_cycle(graph) or []
+    return [
+        next(
+            f"{f.where()}: {f.importer} imports {f.imported}"
+            for f in found
+            if (area(f.importer), area(f.imported)) == (a, b)
+        )
+        for a, b in itertools.pairwise(cycle)
+    ]
+
+
+def uphill(found: Iterable[Import]) -> set[str]:
+    return {
+        f"{one.where()}: {one.importer} ({LAYERS[layer_of(one.importer)][0]}) imports "
+        f"{one.imported} ({LAYERS[layer_of(one.imported)][0]})"
+        for one in found
+        if layer_of(one.imported) < layer_of(one.importer)
+    }
+
+
+def private_across_areas(found: Iterable[Import]) -> set[str]:
+    return {
+        f"{one.where()}: {one.importer} takes {name} from {one.imported}"
+        for one in found
+        if area(one.importer) != area(one.imported)
+        for name in [*one.imported.split("."), *one.names]
+        if _is_private(name)
+    }
+
+
+def peers_both_ways(found: Iterable[Import]) -> list[str]:
+    edges: dict[tuple[str, str], Import] = {}
+    for one in found:
+        a, b = area(one.importer), area(one.imported)
+        if a != b and layer_of(one.importer) == layer_of(one.imported):
+            edges.setdefault((a, b), one)
+    return [
+        f"{a} <-> {b}: {there.where()} and {edges[(b, a)].where()}"
+        for (a, b), there in sorted(edges.items())
+        if a < b and (b, a) in edges
+    ]
+
+
+def test_no_import_cycle() -> None:
+    cycle = import_cycle(imports())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
 
 
 def test_no_cycle_between_packages() -> None:
@@ -228,70 +276,72 @@ def test_no_cycle_between_packages() -> None:
     inside a domain package that reaches up to what imports that package back
     (workspaces/cli.py -> cli_support -> workspaces) would make one. Such a face belongs
     in a slice (admin/ holds the commands of workspaces/ and auth/)."""
-    graph: dict[str, set[str]] = {area(module): set() for module in modules()}
-    for found in imports():
-        a, b = area(found.importer), area(found.imported)
-        if a != b and (found.importer, found.imported) not in KNOWN_VIOLATIONS:
-            graph[a].add(b)
-    cycle = find_cycle(graph)
-    if cycle:
-        hops = [
-            next(
-                f"{f.where()}: {f.importer} imports {f.imported}"
-                for f in imports()
-                if (area(f.importer), area(f.imported)) == (a, b)
-            )
-            for a, b in itertools.pairwise(cycle)
-        ]
-        raise AssertionError("package cycle: " + " -> ".join(cycle) + "\n" + "\n".join(hops))
+    hops = package_cycle(imports())
+    assert not hops, "package cycle:\n" + "\n".join(hops)
 
 
 def test_imports_run_downhill() -> None:
-    wrong = {
-        f"{found.where()}: {found.importer} ({LAYERS[layer_of(found.importer)][0]}) imports "
-        f"{found.imported} ({LAYERS[layer_of(found.imported)][0]})"
-        for found in imports()
-        if layer_of(found.imported) < layer_of(found.importer)
-        and (found.importer, found.imported) not in KNOWN_VIOLATIONS
-    }
+    wrong = uphill(imports())
     assert not wrong, "imports from a higher layer:\n" + "\n".join(sorted(wrong))
 
 
 def test_other_areas_are_reached_through_public_names() -> None:
     """Between two areas (slices, packages, top-level modules) an import names a
     public module and public names only: `_private` stays inside its own area."""
-    wrong = {
-        f"{found.where()}: {found.importer} takes {name} from {found.imported}"
-        for found in imports()
-        if area(found.importer) != area(found.imported)
-        and (found.importer, found.imported) not in KNOWN_VIOLATIONS
-        for name in [*found.imported.split("."), *found.names]
-        if _is_private(name)
-    }
+    wrong = private_across_areas(imports())
     assert not wrong, "private names used across areas:\n" + "\n".join(sorted(wrong))
 
 
 def test_peers_import_each_other_one_way() -> None:
     """Two areas of one layer may depend on each other in one direction only (e.g.
     the image gateway fetches through sources, so sources never imports ai)."""
-    edges: dict[tuple[str, str], Import] = {}
-    for found in imports():
-        a, b = area(found.importer), area(found.imported)
-        same_layer = layer_of(found.importer) == layer_of(found.imported)
-        if a != b and same_layer and (found.importer, found.imported) not in KNOWN_VIOLATIONS:
-            edges.setdefault((a, b), found)
-    both_ways = [
-        f"{a} <-> {b}: {there.where()} and {edges[(b, a)].where()}"
-        for (a, b), there in sorted(edges.items())
-        if a < b and (b, a) in edges
-    ]
+    both_ways = peers_both_ways(imports())
     assert not both_ways, "peers that import each other:\n" + "\n".join(both_ways)
 
 
-def test_known_violations_still_occur() -> None:
-    """An allowlisted import that is gone must leave the list, so it stays short."""
-    present = {(found.importer, found.imported) for found in imports()}
-    assert not KNOWN_VIOLATIONS - present, KNOWN_VIOLATIONS - present
+def test_each_check_fails_on_a_planted_violation() -> None:
+    """The checks above pass on src/; each must fail once one bad import is added to
+    what was read (no allow-list: a breach is fixed, never listed)."""
+    where = modules()["socialgen.clock"]
+
+    def planted(*edges: tuple[str, str, str]) -> tuple[Import, ...]:
+        bad = [
+            Import(f"socialgen.{a}", f"socialgen.{b}", (n,) if n else (), where, 1)
+            for a, b, n in edges
+        ]
+        return (*imports(), *bad)
+
+    assert uphill(planted(("store", "cli", "")))
+    assert import_cycle(planted(("clock", "ids", ""), ("ids", "clock", "")))
+    assert package_cycle(planted(("clock", "config", ""), ("config", "clock", "")))
+    assert private_across_areas(planted(("cli", "clock", "_private")))
+    assert peers_both_ways(planted(("ai", "render", ""), ("render", "ai", "")))
+
+
+def test_the_import_reader_sees_every_import_of_socialgen() -> None:
+    """Every import of socialgen outside `if TYPE_CHECKING:` is read, lazy ones too: a
+    reader that missed some would let the checks above pass on what it never saw."""
+    read = {(one.path, one.line) for one in imports()}
+    missed = []
+    for path in modules().values():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typing_only = {
+            id(child)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and _is_type_checking(node.test)
+            for stmt in node.body
+            for child in ast.walk(stmt)
+        }
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Import | ast.ImportFrom) or id(node) in typing_only:
+                continue
+            relative = isinstance(node, ast.ImportFrom) and node.level > 0
+            named = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+            ours = relative or any((name or "").split(".")[0] == ROOT for name in named)
+            if ours and (path, node.lineno) not in read:
+                missed.append(f"{path.relative_to(SRC.parent)}:{node.lineno}")
+    assert len(read) > 500, len(read)
+    assert not missed, "imports the checks never saw:\n" + "\n".join(missed)
 
 
 @pytest.mark.parametrize("path", sorted((SRC / ROOT).rglob("*.py")), ids=str)

@@ -513,13 +513,10 @@ def test_deleting_the_post_deletes_the_carousel(
 def test_generate_pdf_stops_a_render_that_runs_too_long(
     client: TestClient, store: Store, headers: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import time
-
     monkeypatch.setenv("SOCIALGEN_PDF_TIMEOUT", "1")
     heavy = "<table>" + "<tr><td>x</td></tr>" * 20000 + "</table>"  # ~40 s of layout
-    started = time.perf_counter()
+    # No clock: without the timeout the render finishes (a 200, after ~40 s).
     response = client.post(PDF_URL, headers=headers, json={"slidesHtml": [heavy]})
-    assert time.perf_counter() - started < 10
     assert response.status_code == 422
     assert response.json()["message"].startswith("The slides took longer than 1 s to render")
     # The worker was replaced: the next request renders normally.

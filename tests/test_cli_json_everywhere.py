@@ -294,10 +294,26 @@ def _offline_cli(monkeypatch: pytest.MonkeyPatch, scripted_model: ScriptedModel)
 # --------------------------------------------------------------------------- the tests
 
 
-def test_the_walk_finds_the_command_tree() -> None:
-    """A guard on the walk itself: nested groups are entered, groups are not leaves."""
-    assert {"chat", "posts show", "carousel pdf", "token revoke", "serve"} <= set(COMMANDS)
-    assert "posts" not in COMMANDS
+def commands_in_help(path: tuple[str, ...] = ()) -> Iterator[str]:
+    """Every leaf command as `socialgen ... --help` lists it to a user: the "Commands:"
+    section of each group's help, entered until a command has none."""
+    result = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    _, found, listed = result.output.partition("\nCommands:\n")
+    if not found:
+        yield " ".join(path)
+        return
+    for line in listed.splitlines():
+        if line.startswith("  ") and line.strip():
+            yield from commands_in_help((*path, line.split()[0]))
+
+
+def test_the_walk_finds_every_command_the_help_lists() -> None:
+    """The walk above decides what the other tests check: it must find the commands a
+    user sees in --help (not just some of them), and no group as a command."""
+    listed = set(commands_in_help())
+    assert {"chat", "posts show", "carousel pdf", "token revoke", "serve"} <= listed
+    assert set(COMMANDS) == listed, set(COMMANDS) ^ listed
 
 
 @pytest.mark.parametrize("path", sorted(COMMANDS))

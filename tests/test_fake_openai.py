@@ -22,8 +22,8 @@ import os
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
 import asyncio
-import itertools
 import json
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -302,20 +302,19 @@ def test_token_delay_paces_the_stream(fake: FakeOpenAI, warm: None) -> None:
     asyncio.run(consume())
 
     assert len(stamps) == 8
-    spread = stamps[-1] - stamps[0]
-    assert 7 * 0.05 * 0.9 <= spread < 7 * 0.05 + 1.0
-    gaps = [b - a for a, b in itertools.pairwise(stamps)]
-    assert min(gaps) >= 0.03  # chunks are not batched together
+    # Lower bounds only (a sleep never ends early; a busy machine only adds): the
+    # chunks came paced, not all at once after the delays.
+    assert stamps[-1] - stamps[0] >= 7 * 0.05 * 0.9
+    assert stamps[4] - stamps[0] >= 4 * 0.05 * 0.9
 
 
 def test_first_delay_beyond_timeout_raises_timeout(fake: FakeOpenAI, warm: None) -> None:
     fake.script(Reply(text="late", first_delay=1.0))
 
-    started = time.perf_counter()
+    # No clock: had the timeout not fired, the reply comes at 1 s and nothing raises.
     with pytest.raises(Timeout):
         asyncio.run(_stream(fake, timeout=0.3))
 
-    assert time.perf_counter() - started < 0.9
     assert len(fake.requests) == 1
 
 
@@ -327,11 +326,10 @@ def test_stall_mid_stream_beyond_timeout_raises_mid_stream_error(
     later raise its Timeout. ai/remote.py maps either to a ModelError."""
     fake.script(Reply(text="abcdefgh", chunk_chars=4, token_delay=1.0))
 
-    started = time.perf_counter()
+    # No clock: had the timeout not fired, the stream ends at 1 s and nothing raises.
     with pytest.raises((MidStreamFallbackError, Timeout)) as raised:
         asyncio.run(_stream(fake, timeout=0.3))
 
-    assert time.perf_counter() - started < 0.9
     if isinstance(raised.value, MidStreamFallbackError):
         assert isinstance(raised.value.original_exception, APIConnectionError)
         assert raised.value.generated_content == "abcd"
@@ -340,11 +338,19 @@ def test_stall_mid_stream_beyond_timeout_raises_mid_stream_error(
 
 def test_concurrent_streams_run_in_parallel(fake: FakeOpenAI, warm: None) -> None:
     delay, chunks_per_stream = 0.1, 6  # one stream alone takes ~0.5 s
-    fake.responder = lambda body: Reply(
-        text=f"[{last_user_message(body)}]".ljust(4 * chunks_per_stream, "."),
-        chunk_chars=4,
-        token_delay=delay,
-    )
+    # Parallel by a barrier, not a clock: each reply waits until all five requests are
+    # in the server at once; served one after another, the barrier breaks (a 500).
+    together = threading.Barrier(5, timeout=20)
+
+    def reply(body: dict[str, Any]) -> Reply:
+        together.wait()
+        return Reply(
+            text=f"[{last_user_message(body)}]".ljust(4 * chunks_per_stream, "."),
+            chunk_chars=4,
+            token_delay=delay,
+        )
+
+    fake.responder = reply
 
     async def one(index: int) -> str:
         chunks = await _stream(fake, messages=[{"role": "user", "content": f"post {index}"}])
@@ -353,12 +359,9 @@ def test_concurrent_streams_run_in_parallel(fake: FakeOpenAI, warm: None) -> Non
     async def all_five() -> list[str]:
         return await asyncio.gather(*(one(i) for i in range(5)))
 
-    started = time.perf_counter()
     texts = asyncio.run(all_five())
-    elapsed = time.perf_counter() - started
 
-    single = (chunks_per_stream - 1) * delay
-    assert single <= elapsed < 5 * single * 0.6  # serial would take 5x one stream
+    assert fake.errors == []
     assert [text.rstrip(".") for text in texts] == [f"[post {i}]" for i in range(5)]
     assert sorted(last_user_message(body) for body in fake.requests) == [
         f"post {i}" for i in range(5)

@@ -150,14 +150,14 @@ def test_a_bucket_down_at_read_time_is_a_clear_503(
     bucket, proxy = faulty_bucket
     carousel = make(ai_client, store, headers)
     proxy.down = True
-    started = time.monotonic()
     response = ai_client.get(carousel["pdfUrl"], headers=headers)
     assert response.status_code == 503
     assert response.json() == {
         "success": False,
         "message": "File storage is unavailable right now; try again shortly",
     }
-    assert time.monotonic() - started < 15  # a few quick retries, not minutes
+    # A few quick retries, not object_store's ten over minutes: counted, not timed.
+    assert 1 <= proxy.dropped <= 3, proxy.dropped
     bearer = {**headers, "Authorization": f"Bearer {store.token()}"}
     regenerated = ai_client.post(
         f"{REGENERATE_URL}/{store.workspace_id}",

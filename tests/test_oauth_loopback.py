@@ -103,11 +103,10 @@ def test_only_a_wrong_state_ends_in_a_timeout_that_says_so() -> None:
     def forged(params: dict[str, str]) -> list[dict[str, str]]:
         return [{"code": "forged", "state": "not-ours"}]
 
-    started = time.monotonic()
+    # No clock: "timed out" is the 1 s timeout's own message; without it, nothing ends.
     with pytest.raises(BadRequest) as caught:
         run(forged, timeout=1.0)
 
-    assert time.monotonic() - started < 4
     assert "timed out" in caught.value.message
     assert "1 redirect(s) with a wrong state were refused" in caught.value.message
     assert "forged" not in caught.value.message

@@ -12,7 +12,6 @@ import gzip
 import re
 import socket
 import threading
-import time
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -466,10 +465,8 @@ def _endless(handler: Handler) -> None:
 
 def test_too_large_body_refused_while_streaming(server: Server, allow_private: None) -> None:
     server.routes["/endless"] = _endless
-    started = time.monotonic()
     with pytest.raises(SourceError, match="the page is larger than 200 kB"):
         run(fetch(server.url("/endless"), max_bytes=200_000))
-    assert time.monotonic() - started < 3
     # The client hung up: the server's endless write loop fails soon after.
     assert server.finished.setdefault("/endless", threading.Event()).wait(5)
     assert server.sent["/endless"] < 50_000_000  # kernel buffers, not the whole stream
@@ -486,10 +483,10 @@ def test_declared_too_large_body_refused_before_reading(
         handler.server_state.stop.wait(10)  # never sends the body
 
     server.routes["/huge"] = huge
-    started = time.monotonic()
+    # No clock: the body never comes, so a client that waited for it would end on the
+    # 5 s timeout's message, not this one.
     with pytest.raises(SourceError, match="larger than 5 MB"):
         run(fetch(server.url("/huge"), timeout=5))
-    assert time.monotonic() - started < 2
 
 
 def test_compressed_body_is_capped_after_decoding(server: Server, allow_private: None) -> None:
@@ -520,10 +517,9 @@ def test_slow_server_hits_the_timeout(server: Server, allow_private: None) -> No
         handler.respond(b"<p>too late</p>")
 
     server.routes["/slow"] = slow
-    started = time.monotonic()
+    # No clock: without the timeout the answer comes at 5 s and nothing raises.
     with pytest.raises(SourceError, match=r"no complete answer within 0\.3 s"):
         run(fetch(server.url("/slow"), timeout=0.3))
-    assert time.monotonic() - started < 2
 
 
 def test_trickling_body_hits_the_total_time_cap(server: Server, allow_private: None) -> None:
@@ -537,10 +533,9 @@ def test_trickling_body_hits_the_total_time_cap(server: Server, allow_private: N
             handler.wfile.flush()
 
     server.routes["/trickle"] = trickle
-    started = time.monotonic()
+    # No clock: the trickle never ends, so only the total cap's own error ends the fetch.
     with pytest.raises(SourceError, match=r"no complete answer within 0\.5 s"):
         run(fetch(server.url("/trickle"), timeout=0.5))
-    assert time.monotonic() - started < 2
 
 
 @pytest.mark.parametrize(
