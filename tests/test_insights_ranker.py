@@ -5,7 +5,6 @@ the batch's order) on a real store."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -14,12 +13,10 @@ from socialgen.insights.history import PublishedPost
 from socialgen.insights.ranker import MIN_HELD_OUT_PAIRS, train_ranker
 from socialgen.insights.ranker_features import PostText
 from socialgen.insights.synthetic import PLANTED, shuffled_engagement, synthetic_history
-from socialgen.store.engine import transaction
-from socialgen.store.tables import Post, PostStatus
-from socialgen.store.tables.publishing import MetricSnapshot
 from tests.conftest import Store
 from tests.doubles.scripted_model import Reply, ScriptedCall
 from tests.generation_support import SseEvent, check_contract
+from tests.insights_support import put_history
 from tests.scripted_support import ScriptedAI, variation_of
 
 QUESTION = PostText(
@@ -76,36 +73,10 @@ def test_little_history_still_answers_but_not_confidently(n_posts: int) -> None:
 # --------------------------------------------------------------------------- store
 
 
-def seed_history(store: Store, posts: Sequence[PublishedPost]) -> None:
-    """The posts as published posts of the store's workspace, each with one snapshot."""
-    with transaction(store.engine) as session:
-        for item in posts:
-            post = Post(
-                workspace_id=store.workspace_id,
-                content=item.content,
-                status=PostStatus.PUBLISHED,
-                published_at=item.published_at,
-                scheduled_at=item.published_at,
-                custom_image={"url": "https://example.com/a.png"} if item.has_media else None,
-            )
-            post.place_on_timeline()
-            session.add(post)
-            session.flush()
-            session.add(
-                MetricSnapshot(
-                    post_id=post.id,
-                    taken_at=item.published_at,
-                    likes=item.likes,
-                    reposts=item.reposts,
-                    comments=item.comments,
-                )
-            )
-
-
 def test_rank_command_and_endpoint_agree_on_a_real_store(
     store: Store, scripted_ai: ScriptedAI, client: Any
 ) -> None:
-    seed_history(store, history())
+    put_history(store.engine, store.workspace_id, history())
     question = store.post(QUESTION.content).id
     statement = store.post(STATEMENT.content).id
 
@@ -196,7 +167,7 @@ def batch_events(ai: ScriptedAI, *args: str) -> list[SseEvent]:
 
 
 def test_a_confident_ranker_orders_the_batch(store: Store, scripted_ai: ScriptedAI) -> None:
-    seed_history(store, history())
+    put_history(store.engine, store.workspace_id, history())
     scripted_ai.post_reply = hooked_reply
 
     events = batch_events(scripted_ai, "--json")
@@ -220,7 +191,7 @@ def test_a_confident_ranker_orders_the_batch(store: Store, scripted_ai: Scripted
 
 
 def test_without_history_the_batch_has_no_ranking(store: Store, scripted_ai: ScriptedAI) -> None:
-    seed_history(store, shuffled_engagement(history(100), 3))
+    put_history(store.engine, store.workspace_id, shuffled_engagement(history(100), 3))
     scripted_ai.post_reply = hooked_reply
 
     complete = next(
