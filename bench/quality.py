@@ -14,6 +14,11 @@ Providers:
   llama-json   the same server, not marked small: JSON outlines via json_object
   json-object  a fake provider that refuses json_schema and answers valid JSON for
                json_object (the target there: 100% model-made)
+  gguf         llama_cpp.server on another GGUF (--gguf PATH, not marked small), e.g.
+               Qwen2.5-Coder-0.5B-Instruct from ../shared/models/qwen05.sh
+
+Topics: `--topic-set tuned` (default) are the six the prompts were tuned on;
+`--topic-set heldout` six others, never used while tuning (issue 29's quality check).
 
 On topic: the post carries at least a third of the topic's content words (a word
 is carried by any word starting with its first five letters: "shipping" carries
@@ -27,6 +32,8 @@ The temporary home, the providers' servers and the table come from the bench har
     .venv/bin/python bench/quality.py                       # every provider
     .venv/bin/python bench/quality.py --providers embedded --topics 3
     .venv/bin/python bench/quality.py --providers json-object --topics 1 --intents 4
+    .venv/bin/python bench/quality.py --providers gguf --gguf "$(../shared/models/qwen05.sh)" \
+        --topic-set heldout --intents 0
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 # isort: off
@@ -56,6 +64,15 @@ TOPICS = (
     "lessons from migrating our database to PostgreSQL",
     "onboarding junior engineers remotely",
     "what marathon training taught me about leadership",
+)
+# Never used while tuning prompts: the check that the tuned ones generalise.
+HELDOUT_TOPICS = (
+    "what a failed product launch taught our support team",
+    "choosing a boring database for a new startup",
+    "how I plan a week as a freelance designer",
+    "why we stopped doing estimates in story points",
+    "hiring your first salesperson at a developer-tools company",
+    "keeping a small open-source project alive for ten years",
 )
 INTENT_SETS = ("chat_intent.jsonl", "chat_intent_heldout.jsonl")
 ENV_NAMES = ("SOCIALGEN_MODEL", "SOCIALGEN_API_BASE", "OPENAI_API_KEY", "SOCIALGEN_SMALL_MODEL")
@@ -132,13 +149,18 @@ async def intent_accuracy(limit: int | None) -> tuple[int, int, float]:
 
 
 @contextmanager
-def provider(name: str) -> Iterator[None]:
+def provider(name: str, gguf_path: Path | None = None) -> Iterator[None]:
     """The environment that points socialgen at `name`, restored afterwards."""
     with environ(dict.fromkeys(ENV_NAMES)):
         if name == "embedded":
             yield
         elif name in ("llama-server", "llama-json"):
             with LlamaServer() as server, environ(server.env(small=name == "llama-server")):
+                yield
+        elif name == "gguf":
+            if gguf_path is None:
+                raise SystemExit("the gguf provider needs --gguf PATH")
+            with LlamaServer(gguf_path) as server, environ(server.env()):
                 yield
         elif name == "json-object":
             with FakeOpenAI(responder=json_object_answers) as fake:
@@ -218,6 +240,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--providers", default="embedded,llama-server,llama-json,json-object")
     parser.add_argument("--topics", type=int, default=len(TOPICS))
+    parser.add_argument("--topic-set", choices=("tuned", "heldout"), default="tuned")
+    parser.add_argument("--gguf", type=Path, default=None, help="the GGUF of --providers gguf")
     parser.add_argument(
         "--intents", type=int, default=None, help="messages of each intent set (all)"
     )
@@ -233,8 +257,9 @@ def main() -> None:
             from socialgen.ai.structured import forget_rungs
 
             forget_rungs()
-            with provider(name):
-                results = [asyncio.run(run_topic(caller, topic)) for topic in TOPICS[: args.topics]]
+            topics = HELDOUT_TOPICS if args.topic_set == "heldout" else TOPICS
+            with provider(name, args.gguf):
+                results = [asyncio.run(run_topic(caller, topic)) for topic in topics[: args.topics]]
                 intent = asyncio.run(intent_accuracy(args.intents))
             report(name, results, intent, args.show)
 

@@ -1,9 +1,11 @@
 """Issue 19: one request cannot stall the server.
 
 Over a real socket, against `socialgen serve` in a process of its own (its memory is
-read from /proc): each hostile body of the security review gets its 4xx within 2 s
-(5 s for the 64 MB form), a small request on another connection is answered within
-1 s meanwhile, and the server grows by less than 200 MB. Before the fix the first
+read from /proc): each hostile body of the security review gets its 4xx before more
+than the sockets' buffers of it went out (the 64 MB form is read whole), a small
+request on another connection is answered meanwhile at about its usual pace (a
+ratio), and the server grows by less than 200 MB. Their seconds are in
+bench/hostile_bodies.py. Before the fix the first
 case took 9.1 s with the small request waiting 8.8 s, and the 29 MB form 103.9 s.
 
 The rest runs in-process: the cap table covers every route with a body, the
@@ -110,9 +112,13 @@ def test_a_hostile_body_is_refused_fast_without_stalling_anyone(served: Served, 
     figures = measure(served.port, served.pid, case.hostile)
 
     assert (figures.status, case.message in figures.message) == (case.status, True), figures
-    assert figures.seconds < case.within_s, figures
+    if case.read_mb is not None:  # refused without reading the body through
+        assert figures.sent_mb < case.read_mb, figures
     assert figures.small_count >= 1
-    assert figures.small_max_s < 1.0, figures
+    # Not stalled: the other connection is served at about its usual pace (the review
+    # saw it wait 8.8 s, some 900 times its usual 10 ms); a ratio, not seconds, so
+    # a busy machine slows both sides alike.
+    assert figures.small_max_s < 50 * figures.small_usual_s, figures
     assert figures.rss_growth_mb < 200, figures
 
 
@@ -283,6 +289,6 @@ def test_a_body_over_the_cap_in_its_content_length_is_refused_at_once(served: Se
         iter([b""]),
         100 * MB,
     )
-    status, body, seconds, _ = send_hostile(served.port, hostile, timeout=5)
+    # Nothing of the body is sent: a server that waited for it would time out (status 0).
+    status, body, _seconds, _ = send_hostile(served.port, hostile, timeout=5)
     assert status == 413 and "256 KB" in body
-    assert seconds < 1
