@@ -361,7 +361,10 @@ def test_authorize_signs_in_through_the_loopback_redirect(fake: FakeLinkedIn) ->
         fake.base_url, {**options, "timeout": "10"}, open_browser=False, announce=announce
     )
     assert connected.identity.handle == fake.member.urn
-    assert set(connected.secret) == {"access_token", "refresh_token", "client_id", "client_secret"}
+    assert set(connected.secret) == {
+        "access_token", "refresh_token", "client_id", "client_secret", "scope"
+    }  # fmt: skip
+    assert connected.secret["scope"] == " ".join(sorted(SCOPES.split()))  # granted, as asked
     (asked,) = fake.oauth.authorizations
     assert (asked["redirect_uri"], asked["scope"]) == (redirect_uri, SCOPES)
     (exchange,) = fake.oauth.token_requests

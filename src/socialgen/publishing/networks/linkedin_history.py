@@ -21,7 +21,7 @@ read: nothing is stored (account_history.py writes only after reading everything
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
@@ -98,7 +98,7 @@ def read_history(client: LinkedInClient, author: str, since: datetime | None) ->
 
 def _own_posts(
     client: LinkedInClient, author: str, since: datetime | None
-) -> Iterable[tuple[str, str, datetime]]:
+) -> Iterator[tuple[str, str, datetime]]:
     start = 0
     seen: set[str] = set()
     what = "reading your posts"
@@ -132,8 +132,9 @@ def _post(element: Any, what: str) -> tuple[str, str, datetime] | None:
     member's own published post."""
     if not isinstance(element, dict):
         raise _not_understood(what, "a post in it is not an object")
-    urn = element.get("id")
-    parts = urn.split(":") if isinstance(urn, str) else []
+    raw_id = element.get("id")
+    urn = raw_id if isinstance(raw_id, str) else ""
+    parts = urn.split(":")
     if len(parts) != 4 or parts[:2] != ["urn", "li"] or parts[2] not in _POST_KINDS:
         raise _not_understood(what, "a post in it has no post id")
     if element.get("lifecycleState", "PUBLISHED") != "PUBLISHED":
@@ -203,7 +204,8 @@ def _answer(client: LinkedInClient, path: str, what: str) -> dict[str, Any]:
     )
     if response.status_code == 403:
         said = network_message(response, _secret_values(client))
-        raise Forbidden(f"{NO_HISTORY}, and LinkedIn refused this token while {what} ({said}). {ASK}")
+        refused = f"LinkedIn refused this token while {what} ({said})"
+        raise Forbidden(f"{NO_HISTORY}, and {refused}. {ASK}")
     return _json(response, what)
 
 
