@@ -133,6 +133,9 @@ class _Server(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes: without TCP_NODELAY the body waits
+    # for the client's delayed ACK, 40 ms a request (a history pull makes thousands).
+    disable_nagle_algorithm = True
     server: _Server
 
     def setup(self) -> None:
