@@ -1,9 +1,9 @@
 """`socialgen accounts history` and POST social-accounts/{id}/history against real
-servers: mastodon-mock as its own process (tests/mastodon_support.py) and the fake
-LinkedIn (tests/fakes/linkedin_server.py). The Bluesky half, on the real PDS and
-AppView, is test_account_history_bluesky.py. What the network holds is written and
-read with the servers' own API, never through socialgen; every test ends with the
-secrets check of tests/publish_e2e_support.py.
+servers: mastodon-mock as its own process (tests/mastodon_support.py). The Bluesky
+half, on the real PDS and AppView, is test_account_history_bluesky.py; LinkedIn's,
+on the fake LinkedIn, test_account_history_linkedin.py. What the network holds is
+written and read with the servers' own API, never through socialgen; every test ends
+with the secrets check of tests/publish_e2e_support.py.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from socialgen.insights.history import load_published
 from socialgen.store.engine import read_session
 from socialgen.store.tables import MetricSnapshot, Post, Publication
 from tests.conftest import Store
-from tests.fakes.linkedin_server import FakeLinkedIn
 from tests.mastodon_support import MastodonMock, MockUser
 from tests.mastodon_support import mastodon_mock as mastodon_mock  # the fixture
 from tests.publish_e2e_support import Witness
@@ -268,38 +267,3 @@ def test_http_history_for_any_member_and_nobody_else(
         assert bad.status_code == status and bad.json()["success"] is False, bad.text
     missing = witness.http(client.post(f"{BASE}/{store.workspace_id}/nope/history", headers=member))
     assert missing.status_code == 404
-
-
-# --- LinkedIn ---------------------------------------------------------------------------
-
-
-@pytest.fixture
-def linkedin(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLinkedIn]:
-    with FakeLinkedIn() as server:
-        monkeypatch.setattr(
-            "socialgen.publishing.networks.linkedin.DEFAULT_SERVICE_URL", server.base_url
-        )
-        monkeypatch.setenv("SOCIALGEN_LINKEDIN_OAUTH_URL", server.base_url)
-        monkeypatch.delenv("SOCIALGEN_LINKEDIN_VERSION", raising=False)
-        yield server
-
-
-def test_linkedin_history_is_refused_naming_the_permission(
-    client: TestClient, store: Store, linkedin: FakeLinkedIn, witness: Witness
-) -> None:
-    token = linkedin.add_token()
-    witness.secret(token)
-    added = witness.cli_json("accounts", "add", "linkedin", "--token-stdin", stdin=token + "\n")
-    before = len(linkedin.requests)
-
-    failed = witness.cli("accounts", "history", added["id"], code=1)
-    words = " ".join(failed.stderr.split())
-    assert "r_member_postAnalytics" in words and "Community Management API" in words
-    assert "Traceback" not in failed.output
-    headers = {"x-api-key": store.api_key(), "Authorization": f"Bearer {store.token()}"}
-    answer = witness.http(
-        client.post(f"{BASE}/{store.workspace_id}/{added['id']}/history", headers=headers)
-    )
-    assert answer.status_code == 403 and "r_member_postAnalytics" in answer.json()["message"]
-    assert len(linkedin.requests) == before  # refused before any call
-    assert count(store, Post) == 0

@@ -20,7 +20,7 @@ from socialgen.publishing.networks.base import (
 )
 from socialgen.publishing.networks.linkedin_http import DEFAULT_VERSION
 from socialgen.publishing.networks.linkedin_oauth import SCOPES
-from socialgen.publishing.networks.linkedin_text import escape_little
+from socialgen.publishing.networks.linkedin_text import escape_little, little_to_text
 from tests.fakes.linkedin_little import RESERVED, read_little
 from tests.fakes.linkedin_server import DEFAULT_SCOPES, FakeLinkedIn, Fault
 
@@ -152,6 +152,16 @@ def test_escaping_survives_every_reserved_character() -> None:
         for text in (char, f"a{char}b", f"{char}{char} x{char}", f"({char}word)"):
             reading = read_little(escape_little(text))
             assert (reading.text, reading.cut_at) == (text, None), text
+
+
+def test_commentary_read_back_is_what_a_reader_sees() -> None:
+    """`accounts history` reads LinkedIn's commentary back: the inverse of the escaping,
+    and mentions and hashtag templates as the fake (LinkedIn's reader) shows them."""
+    for char in sorted(RESERVED):
+        for text in (char, f"a{char}b", f"{char}{char} x{char}", f"({char}word)", "#tag"):
+            assert little_to_text(escape_little(text)) == text, text
+    raw = r"Hi @[Ada Lovelace](urn:li:person:x1), see {hashtag|\#|ai} \(C\#\) a\_b"
+    assert little_to_text(raw) == read_little(raw).text == "Hi Ada Lovelace, see #ai (C#) a_b"
 
 
 def test_prepare_shows_the_escaped_text_and_refuses_more_than_3000_characters(
@@ -361,7 +371,10 @@ def test_authorize_signs_in_through_the_loopback_redirect(fake: FakeLinkedIn) ->
         fake.base_url, {**options, "timeout": "10"}, open_browser=False, announce=announce
     )
     assert connected.identity.handle == fake.member.urn
-    assert set(connected.secret) == {"access_token", "refresh_token", "client_id", "client_secret"}
+    assert set(connected.secret) == {
+        "access_token", "refresh_token", "client_id", "client_secret", "scope"
+    }  # fmt: skip
+    assert connected.secret["scope"] == " ".join(sorted(SCOPES.split()))  # granted, as asked
     (asked,) = fake.oauth.authorizations
     assert (asked["redirect_uri"], asked["scope"]) == (redirect_uri, SCOPES)
     (exchange,) = fake.oauth.token_requests

@@ -34,6 +34,9 @@ class OAuthState:
     token_requests: list[dict[str, str]] = field(default_factory=list)  # form fields
     issue_refresh_tokens: bool = False
     deny_authorization: bool = False
+    # The scopes the app's products allow (None: any); asking for another one sends
+    # the browser back with unauthorized_scope_error, as LinkedIn does.
+    app_scopes: frozenset[str] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -57,7 +60,14 @@ def authorization(state: OAuthState, query: dict[str, list[str]], sub: str) -> A
             # LinkedIn shows this page and never redirects to an unregistered URI.
             return _oauth_error(400, "invalid_redirect_uri", "The redirect_uri does not match")
         back: dict[str, str] = {"state": params.get("state", "")}
-        if state.deny_authorization:
+        asked = set(params.get("scope", "").replace(",", " ").split())
+        outside = sorted(asked - state.app_scopes) if state.app_scopes is not None else []
+        if outside:
+            back.update(
+                error="unauthorized_scope_error",
+                error_description=f'Scope "{outside[0]}" is not authorized for your application',
+            )
+        elif state.deny_authorization:
             back.update(
                 error="user_cancelled_authorize",
                 error_description="The user cancelled the authorization",
@@ -136,7 +146,7 @@ def _issue(
     body: dict[str, Any] = {
         "access_token": make_token(scopes=scopes, sub=sub),
         "expires_in": 5184000,
-        "scope": scope,
+        "scope": ",".join(sorted(scopes)),  # LinkedIn's way: comma-separated
     }
     if state.issue_refresh_tokens:
         refresh = refresh or "AQW" + secrets.token_urlsafe(16)

@@ -1,5 +1,6 @@
 """The fake LinkedIn's API host (api.linkedin.com): /rest/posts, /rest/images,
-/rest/documents, the upload URLs, /v2/userinfo and socialActions.
+/rest/documents, the upload URLs, /v2/userinfo and socialActions (reading a member's
+own posts and their analytics: linkedin_history_routes.py).
 
 Written from LinkedIn's Posts, Images and Documents API pages (versioned "rest"
 APIs) and its OpenID userinfo page. Error bodies have LinkedIn's shape:
@@ -59,9 +60,13 @@ class RestState:
     uploads: dict[str, bytes] = field(default_factory=dict)  # URN -> bytes
     pending: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (URN, owner)
     social: dict[str, dict[str, int]] = field(default_factory=dict)
+    # The member's posts as the author finder lists them (linkedin_history_routes.py),
+    # those created here and those a test put there, and their analytics by metric.
+    listed: list[dict[str, Any]] = field(default_factory=list)
+    analytics: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
-def _error(status: int, code: str, message: str, service_code: int = 100) -> Answer:
+def error(status: int, code: str, message: str, service_code: int = 100) -> Answer:
     body = {"status": status, "serviceErrorCode": service_code, "code": code, "message": message}
     return Answer(status, body)
 
@@ -74,9 +79,14 @@ def rest_route(fake: FakeLinkedIn, request: Recorded) -> Answer:
             return refused
     token, refused = _authenticate(fake.rest, request)
     if token is None:
-        return refused or _error(401, "INVALID_ACCESS_TOKEN", "Invalid access token", 65600)
+        return refused or error(401, "INVALID_ACCESS_TOKEN", "Invalid access token", 65600)
     if path == "/v2/userinfo" and method == "GET":
         return _userinfo(fake, token)
+    from tests.fakes.linkedin_history_routes import history_route  # it imports this
+
+    history = history_route(fake, token, request)
+    if history is not None:
+        return history
     for prefix in ("/rest/socialActions/", "/v2/socialActions/"):
         if path.startswith(prefix) and method == "GET":
             return _social_actions(fake.rest, token, path[len(prefix) :])
@@ -87,23 +97,23 @@ def rest_route(fake: FakeLinkedIn, request: Recorded) -> Answer:
             return _initialize_upload(fake, token, kind, request)
         if path.startswith(f"/uploads/{kind}/") and method == "PUT":
             return _upload(fake.rest, path.rsplit("/", 1)[-1], request.body)
-    return _error(404, "NOT_FOUND", f"No resource for {method} {path}")
+    return error(404, "NOT_FOUND", f"No resource for {method} {path}")
 
 
 def _protocol_refusal(fake: FakeLinkedIn, request: Recorded) -> Answer | None:
     version = request.headers.get("linkedin-version", "")
     matched = _VERSION.match(version)
     if not version:
-        return _error(
+        return error(
             426,
             "VERSION_MISSING",
             "A version must be present. Please specify "
             "a version by adding the LinkedIn-Version header.",
         )
     if matched is None or matched.group(1) < fake.oldest_version:
-        return _error(426, "NONEXISTENT_VERSION", f"Requested version {version} is not active")
+        return error(426, "NONEXISTENT_VERSION", f"Requested version {version} is not active")
     if request.headers.get("x-restli-protocol-version") != "2.0.0":
-        return _error(
+        return error(
             400,
             "ILLEGAL_ARGUMENT",
             "The X-Restli-Protocol-Version header must be 2.0.0 for this resource",
@@ -119,19 +129,19 @@ def _authenticate(rest: RestState, request: Recorded) -> tuple[FakeToken | None,
         )
     if token is not None and token.revoked:
         message = "The token used in the request has been revoked by the user"
-        return None, _error(401, "REVOKED_ACCESS_TOKEN", message, 65601)
+        return None, error(401, "REVOKED_ACCESS_TOKEN", message, 65601)
     return token, None
 
 
-def _lacks(token: FakeToken, *scopes: str) -> Answer | None:
+def lacks(token: FakeToken, *scopes: str) -> Answer | None:
     missing = [scope for scope in scopes if scope not in token.scopes]
     if not missing:
         return None
-    return _error(403, "ACCESS_DENIED", f"Not enough permissions to access: {', '.join(missing)}")
+    return error(403, "ACCESS_DENIED", f"Not enough permissions to access: {', '.join(missing)}")
 
 
 def _userinfo(fake: FakeLinkedIn, token: FakeToken) -> Answer:
-    refused = _lacks(token, "openid", "profile")
+    refused = lacks(token, "openid", "profile")
     if refused is not None:
         return refused
     member = fake.member
@@ -149,13 +159,13 @@ def _userinfo(fake: FakeLinkedIn, token: FakeToken) -> Answer:
 
 
 def _social_actions(rest: RestState, token: FakeToken, urn: str) -> Answer:
-    refused = _lacks(token, "r_member_social")
+    refused = lacks(token, "r_member_social")
     if refused is not None:
         return refused
     with rest.lock:
         counts = rest.social.get(urn)
     if counts is None:
-        return _error(404, "NOT_FOUND", f"Not found: {urn}")
+        return error(404, "NOT_FOUND", f"Not found: {urn}")
     return Answer(
         200,
         {
@@ -184,15 +194,15 @@ def _json_object(raw: bytes) -> dict[str, Any] | None:
 def _initialize_upload(
     fake: FakeLinkedIn, token: FakeToken, kind: str, request: Recorded
 ) -> Answer:
-    refused = _lacks(token, "w_member_social")
+    refused = lacks(token, "w_member_social")
     if refused is not None:
         return refused
     if request.query.get("action") != ["initializeUpload"]:
-        return _error(400, "ILLEGAL_ARGUMENT", "Unsupported action")
+        return error(400, "ILLEGAL_ARGUMENT", "Unsupported action")
     body = _json_object(request.body) or {}
     owner = (body.get("initializeUploadRequest") or {}).get("owner")
     if owner != f"urn:li:person:{token.sub}":
-        return _error(403, "ACCESS_DENIED", f"Not enough permissions to upload for {owner}")
+        return error(403, "ACCESS_DENIED", f"Not enough permissions to upload for {owner}")
     upload_id = secrets.token_hex(8)
     urn = f"urn:li:{kind}:{'C4E' if kind == 'image' else 'D4D'}10AQ{upload_id}"
     with fake.rest.lock:
@@ -209,32 +219,43 @@ def _upload(rest: RestState, upload_id: str, data: bytes) -> Answer:
     with rest.lock:
         pending = rest.pending.get(upload_id)
         if pending is None:
-            return _error(404, "NOT_FOUND", "Unknown upload")
+            return error(404, "NOT_FOUND", "Unknown upload")
         rest.uploads[pending[0]] = data
     return Answer(201)
 
 
 def _create_post(fake: FakeLinkedIn, token: FakeToken, raw: bytes) -> Answer:
-    refused = _lacks(token, "w_member_social")
+    refused = lacks(token, "w_member_social")
     if refused is not None:
         return refused
     body = _json_object(raw)
     if body is None:
-        return _error(400, "ILLEGAL_ARGUMENT", "The request body is not a JSON object")
+        return error(400, "ILLEGAL_ARGUMENT", "The request body is not a JSON object")
     if body.get("author") != f"urn:li:person:{token.sub}":
-        return _error(403, "ACCESS_DENIED", "Not enough permissions to post as this author")
+        return error(403, "ACCESS_DENIED", "Not enough permissions to post as this author")
     invalid = _invalid_post(fake.rest, body)
     if invalid:
-        return _error(422, "UNPROCESSABLE_ENTITY", f"ERROR :: {invalid}")
+        return error(422, "UNPROCESSABLE_ENTITY", f"ERROR :: {invalid}")
     reading = read_little(str(body.get("commentary", "")))
     if reading.cut_at is not None and fake.little_mode == "reject":
-        return _error(400, "ILLEGAL_ARGUMENT", f"Unescaped reserved character at {reading.cut_at}")
+        return error(400, "ILLEGAL_ARGUMENT", f"Unescaped reserved character at {reading.cut_at}")
     if len(reading.text) > MAX_COMMENTARY:
-        return _error(422, "UNPROCESSABLE_ENTITY", "ERROR :: /commentary :: text too long")
+        return error(422, "UNPROCESSABLE_ENTITY", "ERROR :: /commentary :: text too long")
     with fake.rest.lock:
         urn = f"urn:li:share:{7_260_000_000_000_000_000 + len(fake.rest.posts) + 1}"
         fake.rest.posts.append(FakePost(urn, body, reading))
         fake.rest.social[urn] = {"likes": 0, "comments": 0}
+        now = int(time.time() * 1000)
+        fake.rest.listed.append(
+            {
+                **{k: body[k] for k in ("author", "commentary", "visibility") if k in body},
+                "id": urn,
+                "lifecycleState": "PUBLISHED",
+                "createdAt": now,
+                "publishedAt": now,
+                "lastModifiedAt": now,
+            }
+        )
     return Answer(201, None, {"x-restli-id": urn})
 
 

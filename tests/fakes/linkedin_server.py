@@ -16,6 +16,9 @@ the calls socialgen makes, and answers like LinkedIn where a client can get it w
   post names the URN in content.media / content.multiImage;
 - GET /v2/userinfo (OpenID), GET /rest|v2/socialActions/{urn} (likes and comments
   summary; needs r_member_social, as on LinkedIn);
+- the member's own posts (GET /rest/posts?q=author, r_member_social) and their
+  analytics (GET /rest/memberCreatorPostAnalytics?q=entity, r_member_postAnalytics):
+  linkedin_history_routes.py; `add_past_post` puts a post made elsewhere there;
 - the OAuth host: GET /oauth/v2/authorization (the member approves at once: 302 to the
   redirect URI with code and state) and POST /oauth/v2/accessToken (authorization_code
   with client_secret, or code_verifier when the authorization carried a code_challenge;
@@ -80,6 +83,7 @@ class Fault:
     """What the next matching request(s) get instead of their answer.
 
     kind: "status" (answer `status`, with Retry-After when `retry_after` is set),
+        "body" (answer 200 with the bytes `raw` as its JSON body: a garbled answer),
         "drop" (read the request, then close the connection without a byte),
         "cut" (read half the body, then close: a connection dropped mid-upload),
         "hang" (send nothing for `seconds`, then close).
@@ -95,6 +99,7 @@ class Fault:
     after_processing: bool = False
     seconds: float = 30.0
     times: int = 1
+    raw: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -128,6 +133,9 @@ class _Server(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes: without TCP_NODELAY the body waits
+    # for the client's delayed ACK, 40 ms a request (a history pull makes thousands).
+    disable_nagle_algorithm = True
     server: _Server
 
     def setup(self) -> None:
@@ -180,6 +188,13 @@ class _Handler(BaseHTTPRequestHandler):
         return self.rfile.read(length) if length else b""
 
     def _misbehave(self, fault: Fault) -> None:
+        if fault.kind == "body":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(fault.raw)))
+            self.end_headers()
+            self.wfile.write(fault.raw)
+            raise _Dropped  # answered
         if fault.kind == "status":
             headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
             body = {"status": fault.status, "message": f"Fake fault {fault.status}"}
@@ -300,6 +315,43 @@ class FakeLinkedIn:
     def set_social(self, urn: str, *, likes: int = 0, comments: int = 0) -> None:
         with self._lock:
             self.rest.social[urn] = {"likes": likes, "comments": comments}
+
+    def add_past_post(
+        self,
+        commentary: str,
+        published_ms: int,
+        *,
+        counts: dict[str, int] | None = None,
+        kind: str = "share",
+        **fields: Any,
+    ) -> str:
+        """A post of the member's made elsewhere (the author finder lists it), with
+        `commentary` as raw little text and its analytics by metric (REACTION,
+        COMMENT, RESHARE, IMPRESSION, ...; none: LinkedIn has no data for it).
+        `fields` add to or replace what LinkedIn lists (reshareContext, ...)."""
+        with self._lock:
+            number = 7_100_000_000_000_000_000 + len(self.rest.listed) + 1
+            urn = f"urn:li:{kind}:{number}"
+            self.rest.listed.append(
+                {
+                    "id": urn,
+                    "author": self.member.urn,
+                    "commentary": commentary,
+                    "visibility": "PUBLIC",
+                    "lifecycleState": "PUBLISHED",
+                    "createdAt": published_ms,
+                    "publishedAt": published_ms,
+                    "lastModifiedAt": published_ms,
+                    **fields,
+                }
+            )
+            if counts is not None:
+                self.rest.analytics[urn] = dict(counts)
+        return urn
+
+    def set_analytics(self, urn: str, **counts: int) -> None:
+        with self._lock:
+            self.rest.analytics.setdefault(urn, {}).update(counts)
 
     @property
     def posts(self) -> list[FakePost]:

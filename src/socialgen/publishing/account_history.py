@@ -263,7 +263,7 @@ def _write_updates(session: Session, moved: list[tuple[_Known, PastPost]], now: 
             "likes": past.metrics.likes,
             "reposts": past.metrics.reposts,
             "comments": past.metrics.comments,
-            "impressions": None,
+            "impressions": past.metrics.impressions,
         }
         for known, past in moved
     ]

@@ -226,10 +226,11 @@ def pull_account_history(
     account_id: AccountId,
     body: Annotated[HistoryBody | None, Body()] = None,
 ) -> HistoryResponse:
-    """Bring the account's own past posts in with their counts (Bluesky, Mastodon), as
-    published posts with a metrics snapshot each; a post already here (published by
-    socialgen, or pulled before) gets a new snapshot only. LinkedIn answers 403: it
-    needs a permission socialgen's sign-in cannot get (the message names it)."""
+    """Bring the account's own past posts in with their counts (Bluesky, Mastodon,
+    LinkedIn), as published posts with a metrics snapshot each; a post already here
+    (published by socialgen, or pulled before) gets a new snapshot only. LinkedIn
+    answers 403 unless its token was granted r_member_social and
+    r_member_postAnalytics (the message names what is missing)."""
     since = parse_since(body.since if body is not None else None)
     with read_session(engine) as session:
         account = accounts.get_account(session, caller.workspace_id, account_id)

@@ -136,6 +136,14 @@ def add_linkedin(
         ),
     ] = 8765,
     no_browser: NoBrowserOpt = False,
+    with_history: Annotated[
+        bool,
+        typer.Option(
+            "--history",
+            help="Also ask for r_member_social and r_member_postAnalytics, for "
+            "`accounts history` (your app needs LinkedIn's Community Management API).",
+        ),
+    ] = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -147,6 +155,11 @@ def add_linkedin(
 
     if token_stdin and client_secret_stdin:
         raise BadRequest("Only one secret can come from stdin: --token-stdin or the client secret")
+    if token_stdin and with_history:
+        raise BadRequest(
+            "--history asks LinkedIn for more scopes during the browser sign-in; a token "
+            "given with --token-stdin holds the scopes it was made with"
+        )
     engine, workspace_id = open_workspace(workspace)
     if token_stdin:
         token = _read_stdin("access token")
@@ -170,7 +183,12 @@ def add_linkedin(
         connected = authorize_account(
             "linkedin",
             None,
-            {"client_id": client_id, "client_secret": client_secret, "port": str(port)},
+            {
+                "client_id": client_id,
+                "client_secret": client_secret,
+                "port": str(port),
+                "history": "1" if with_history else "",
+            },
             open_browser=not no_browser,
             announce=_announce,
         )
@@ -246,7 +264,8 @@ def history(
     json_output: JsonOpt = False,
 ) -> None:
     """Bring the account's own past posts in, with their likes, reposts and comments
-    (Bluesky, Mastodon): they count in insights. Pulling again adds no duplicate."""
+    (Bluesky, Mastodon; LinkedIn when connected with --history by an approved app):
+    they count in insights. Pulling again adds no duplicate."""
     from socialgen.publishing.account_history import parse_since, pull_history
     from socialgen.publishing.accounts import get_account
     from socialgen.store.engine import read_session

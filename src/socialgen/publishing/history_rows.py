@@ -149,6 +149,6 @@ def _add(rows: _Rows, account: SocialAccount, past: PastPost, text: str, now: da
             "likes": counts.likes,
             "reposts": counts.reposts,
             "comments": counts.comments,
-            "impressions": None,
+            "impressions": counts.impressions,
         }
     )

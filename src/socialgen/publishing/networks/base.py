@@ -68,6 +68,7 @@ class Metrics:
     likes: int = 0
     reposts: int = 0
     comments: int = 0  # replies on Bluesky and Mastodon
+    impressions: int | None = None  # where the network tells (LinkedIn's analytics)
     note: str = ""  # e.g. why a count is missing (a token without the read scope)
 
 

@@ -9,7 +9,10 @@ The contract is networks/base.py. What is LinkedIn's own:
 - identity comes from OpenID's /v2/userinfo: the member is `urn:li:person:{sub}`,
   which is also the posts' author;
 - likes and comments come from socialActions, which needs r_member_social, a
-  permission LinkedIn grants to few apps: without it metrics carry a note instead.
+  permission LinkedIn grants to few apps: without it metrics carry a note instead;
+- past posts with their counts (`accounts history`) need r_member_social and
+  r_member_postAnalytics, checked against the scopes LinkedIn granted
+  (linkedin_history.py).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from socialgen.publishing.networks.base import (
     SecretSaver,
 )
 from socialgen.publishing.networks.guarded_http import check_destination
-from socialgen.publishing.networks.linkedin_history import read_history
+from socialgen.publishing.networks.linkedin_history import read_history, refusal
 from socialgen.publishing.networks.linkedin_http import LinkedInClient, api_version, json_body
 from socialgen.publishing.networks.linkedin_media import describe, post_content
 from socialgen.publishing.networks.linkedin_oauth import authorize_tokens
@@ -135,8 +138,16 @@ class LinkedInAdapter:
         return Metrics(likes=int(likes or 0), comments=int(comments or 0))
 
     def history(self, since: datetime | None) -> Iterator[PastPost]:
-        """Refused: see linkedin_history.py for the permission it would take."""
-        return read_history(since)
+        """The member's posts with their counts, when the token holds the scopes it
+        takes; refused at once otherwise (linkedin_history.py)."""
+        refused = refusal(self._secret)
+        if refused is not None:
+            raise refused
+        client = self._client()
+        try:
+            return iter(read_history(client, self._author(client), since))
+        finally:
+            client.close()
 
     def _author(self, client: LinkedInClient) -> str:
         handle = self._credentials.handle.strip()

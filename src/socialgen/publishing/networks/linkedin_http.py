@@ -42,6 +42,7 @@ DEFAULT_OAUTH_URL = "https://www.linkedin.com"
 TIMEOUT_ENV = "SOCIALGEN_LINKEDIN_TIMEOUT"  # seconds per connect, read or write
 DEFAULT_TIMEOUT = 10.0
 RECONNECT = "reconnect the account: socialgen accounts add linkedin"
+SCOPE_FIELD = "scope"  # the account secret's field: the scopes LinkedIn granted
 _VERSION = re.compile(r"^\d{6}(\.\d{2})?$")
 
 
@@ -86,12 +87,15 @@ class LinkedInClient:
         json: Any = None,
         creates: bool = False,
         accept: tuple[int, ...] = (),
+        headers: dict[str, str] | None = None,
     ) -> httpx.Response:
         """Call the API (`path` under the service URL). `what` names the call in
         errors; `creates` marks the call that makes something live (see the module
-        note); statuses in `accept` come back instead of raising."""
+        note); statuses in `accept` come back instead of raising; `headers` are
+        sent besides the three every call carries."""
         for attempt in (1, 2):
-            headers = {
+            sent = {
+                **(headers or {}),
                 "Authorization": f"Bearer {self.secret.get('access_token', '')}",
                 "LinkedIn-Version": api_version(),
                 "X-Restli-Protocol-Version": "2.0.0",
@@ -101,9 +105,9 @@ class LinkedInClient:
                 # A fresh connection: a pooled one the server has closed meanwhile
                 # would fail in a way that looks like "sent, no answer".
                 with guarded_httpx("LinkedIn", timeout=self._timeout) as once:
-                    response = _send(once, method, url, headers, json, None, what, creates)
+                    response = _send(once, method, url, sent, json, None, what, creates)
             else:
-                response = _send(self._http, method, url, headers, json, None, what, creates)
+                response = _send(self._http, method, url, sent, json, None, what, creates)
             if response.status_code == 401 and attempt == 1 and self._refresh():
                 continue
             return self._checked(response, what, creates, accept)
@@ -230,7 +234,20 @@ def token_request(
     tokens = {"access_token": token}
     if isinstance(body.get("refresh_token"), str) and body["refresh_token"]:
         tokens["refresh_token"] = body["refresh_token"]
+    granted = granted_scopes(body.get("scope"))
+    if granted is not None:
+        # What LinkedIn granted, which may be less than asked: `accounts history`
+        # decides from it (linkedin_history.py). Kept with the token it came with.
+        tokens[SCOPE_FIELD] = " ".join(sorted(granted))
     return tokens
+
+
+def granted_scopes(raw: Any) -> frozenset[str] | None:
+    """The scopes of a token answer's `scope` (LinkedIn separates them with commas,
+    OAuth with spaces); None when the answer names none."""
+    if not isinstance(raw, str) or not raw.strip():
+        return None
+    return frozenset(raw.replace(",", " ").split())
 
 
 def network_message(response: httpx.Response, secrets: Any = ()) -> str:

@@ -10,6 +10,11 @@ than whatever port is free.
 The code is exchanged with the client secret, as LinkedIn's standard flow documents
 (its PKCE flow is a separate one for approved native apps), so the PKCE challenge
 the loopback module offers is not sent.
+
+The scopes LinkedIn granted come back with the token and are kept in the account's
+secret (linkedin_http.token_request). With `--history`, the sign-in also asks for
+r_member_social and r_member_postAnalytics, which only an app approved for the
+Community Management API can get (linkedin_history.py).
 """
 
 from __future__ import annotations
@@ -19,9 +24,11 @@ from urllib.parse import urlencode
 
 from socialgen.errors import BadRequest
 from socialgen.publishing.loopback import authorize_in_browser
+from socialgen.publishing.networks.linkedin_history import HISTORY_SCOPES
 from socialgen.publishing.networks.linkedin_http import oauth_url, token_request
 
 SCOPES = "openid profile email w_member_social"
+HISTORY_OPTION = "history"  # options[...] == "1": ask for the history scopes too
 DEFAULT_PORT = 8765
 SIGN_IN_TIMEOUT = 300.0
 
@@ -51,7 +58,7 @@ def authorize_tokens(
             "client_id": client_id,
             "redirect_uri": redirect_uri,
             "state": state,
-            "scope": SCOPES,
+            "scope": requested_scopes(options),
         }
         return f"{base}/oauth/v2/authorization?{urlencode(query)}"
 
@@ -79,6 +86,14 @@ def authorize_tokens(
     if base != oauth_url():
         secret["oauth_url"] = base  # a refresh must go where the token came from
     return secret
+
+
+def requested_scopes(options: dict[str, str]) -> str:
+    """The sign-in's scopes; with the history option also those `accounts history`
+    needs (LinkedIn refuses the sign-in when the app was not approved for them)."""
+    if options.get(HISTORY_OPTION) == "1":
+        return " ".join((SCOPES, *HISTORY_SCOPES))
+    return SCOPES
 
 
 def _port(raw: str | None) -> int:

@@ -11,12 +11,17 @@ reader sees the same characters either way.
 
 from __future__ import annotations
 
+import re
+
 from socialgen.publishing.networks.base import PublishError
 
 RESERVED = frozenset("|{}@[]()<>#\\*_~")
 # LinkedIn's limit for a post's commentary. Counted on the text a reader sees (the
 # escapes are the format's, not the author's). LinkedIn has no threads to spill into.
 MAX_COMMENTARY = 3000
+# A mention `@[Name](urn:li:person:ID)` and the hashtag template `{hashtag|\#|word}`.
+_MENTION = re.compile(r"@\[((?:[^\]\\]|\\.)*)\]\((urn:li:[A-Za-z]+:[^)\s]+)\)")
+_HASHTAG = re.compile(r"\{hashtag\|\\#\|([^{}|\\]+)\}")
 
 
 def escape_little(text: str) -> str:
@@ -43,3 +48,26 @@ def commentary(text: str) -> str:
             "in one post and has no threads: shorten it before publishing to LinkedIn"
         )
     return escape_little(text)
+
+
+def little_to_text(raw: str) -> str:
+    """What a reader sees of a commentary LinkedIn hands back: escapes undone, a
+    mention as the name it shows, the hashtag template as `#word`. A stray reserved
+    character stays as it is (it is LinkedIn's stored text, not ours to cut)."""
+    out: list[str] = []
+    index = 0
+    while index < len(raw):
+        char = raw[index]
+        if char == "\\" and index + 1 < len(raw):
+            out.append(raw[index + 1])
+            index += 2
+            continue
+        found = _MENTION.match(raw, index) or _HASHTAG.match(raw, index)
+        if found is not None:
+            shown = found.group(1)
+            out.append(f"#{shown}" if found.re is _HASHTAG else little_to_text(shown))
+            index = found.end()
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
