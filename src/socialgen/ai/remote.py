@@ -57,7 +57,12 @@ class LiteLLMModel:
         temperature: float | None = None,
         purpose: str | None = None,  # not sent: providers have no use for it
     ) -> AsyncIterator[Chunk]:
+        from socialgen.ai.model_check import route_problem
+
         litellm = load_litellm()
+        problem = route_problem(self.name, self.api_base)
+        if problem is not None:  # before litellm's "LLM Provider NOT provided"
+            raise ModelError(f"The model cannot write: {problem}")
         options: dict[str, Any] = {"num_retries": 0, "timeout": self.timeout}
         if self.api_base:
             options["api_base"] = self.api_base
