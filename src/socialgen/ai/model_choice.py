@@ -9,8 +9,9 @@ written as is that fails every later command is the worst way to learn it was wr
 from __future__ import annotations
 
 from socialgen.ai.catalogue import known_model
-from socialgen.ai.model_check import LOCAL_PREFIX, route_problem
+from socialgen.ai.model_check import LOCAL_PREFIX
 from socialgen.ai.model_files import GGUF, resolve_local, short_name
+from socialgen.ai.remote import route_problem
 from socialgen.errors import BadRequest
 
 

@@ -57,8 +57,6 @@ class LiteLLMModel:
         temperature: float | None = None,
         purpose: str | None = None,  # not sent: providers have no use for it
     ) -> AsyncIterator[Chunk]:
-        from socialgen.ai.model_check import route_problem
-
         litellm = load_litellm()
         problem = route_problem(self.name, self.api_base)
         if problem is not None:  # before litellm's "LLM Provider NOT provided"
@@ -97,6 +95,24 @@ class LiteLLMModel:
             if was_cut(error):
                 raise StreamCut(message) from error
             raise ModelError(message) from error
+
+
+HOW_TO_NAME = (
+    "name a provider first (openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, "
+    "ollama/llama3.2) or a pulled model (local/NAME); `socialgen models list` shows "
+    "what can write"
+)
+
+
+def route_problem(model: str, api_base: str | None = None) -> str | None:
+    """Why litellm cannot send anything to `model` (in our words, before litellm's "LLM
+    Provider NOT provided"), or None when it can route it."""
+    litellm = load_litellm()
+    try:
+        litellm.get_llm_provider(model, api_base=api_base)
+    except Exception:  # litellm's BadRequestError, raised for any name it cannot place
+        return f"{model!r} is not a model litellm can reach: {HOW_TO_NAME}"
+    return None
 
 
 def stored_api_key(litellm: Any, model: str) -> str | None:
