@@ -45,6 +45,14 @@ class StreamPrinter:
         # A terminal gets the text wrapped between words; a pipe gets it as written.
         self.wrap = WordWrap(sys.stdout.write, out.width) if out.is_terminal else None
 
+    def __enter__(self) -> StreamPrinter:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.wrap is not None:  # a stream that ended on a word: it is shown
+            self.wrap.end()
+            sys.stdout.flush()
+
     def __call__(self, item: Event) -> None:
         if self.wrap is not None and not isinstance(item.payload, ChatDelta | ContentDelta):
             self.wrap.end()  # whatever follows the text starts after its last word

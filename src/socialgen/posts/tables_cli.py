@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 # What fills an empty listing, said beside it.
 FILL_HINTS = {
     "Recent posts": 'Write one: socialgen post "TOPIC"',
-    "Timeline": "Schedule a draft: socialgen posts schedule ID --at 2026-12-01T09:00",
+    "Timeline": "Schedule a draft: socialgen posts schedule ID --at TIME",
 }
 
 
