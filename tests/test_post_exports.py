@@ -565,6 +565,36 @@ def test_an_export_read_back_creates_no_duplicates(store: Store, tmp_path: Path)
     assert snapshot(store) == before
 
 
+def test_an_export_read_back_after_its_time_passed_is_still_skipped(
+    store: Store, tmp_path: Path
+) -> None:
+    """The export's scheduled post went out meanwhile: its row's date is past, but the
+    row is that post, so it is skipped; the same row without an id is refused."""
+    done = store.post("Went out at nine", status="published", when=days_ago(1))
+    past = iso(days_ago(1)) or ""
+    header = ["date", "theme", "status", "post_id", "content"]
+    named = write(
+        tmp_path, "old.csv", csv_text(header, [past, "", "scheduled", done.id, "Went out at nine"])
+    )
+    unnamed = write(tmp_path, "new.csv", csv_text(header, [past, "", "scheduled", "", "Too late"]))
+    before = snapshot(store)
+
+    data = imported(run("posts", "import", named, "--json"))
+    refused = run("posts", "import", unnamed)
+
+    assert (data["imported"], data["skipped"]["existing"]) == (0, 1)
+    stranger = write(
+        tmp_path, "stranger.csv", csv_text(header, [past, "", "scheduled", "ab" * 16, "New"])
+    )
+    also_refused = run("posts", "import", stranger)
+
+    assert refused.exit_code == 1
+    assert "a scheduled post needs a future date" in refused.stderr
+    assert also_refused.exit_code == 1  # an id nobody has: a new post, and too late
+    assert "row 2: The scheduled time must be in the future" in also_refused.stderr
+    assert snapshot(store) == before
+
+
 def test_an_export_imported_elsewhere_twice_is_one_copy(store: Store, tmp_path: Path) -> None:
     store.post("First")
     store.post("Second", status="scheduled", when=days_ahead(2))

@@ -351,7 +351,10 @@ def _valid_post(where: str, record: Mapping[str, Any], now: datetime) -> Importe
     if status_text == PostStatus.SCHEDULED:
         if moment is None:
             raise BadRequest("a scheduled post needs a date")
-        if moment <= now:
+        # A row with an id may be a post the workspace has (an export read back after
+        # its time passed): skipped, not refused; if it is new, import_posts refuses
+        # the past date when it creates it.
+        if moment <= now and post_id is None:
             raise BadRequest(f"a scheduled post needs a future date (got {iso(moment)})")
         return ImportedPost(where, text, PostStatus.SCHEDULED, moment, theme, post_id=post_id)
     return ImportedPost(where, text, PostStatus.DRAFT, None, theme, post_id=post_id)
