@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from socialgen.ai.model import Chunk, FormatRefused, Message, ModelError, Output, StreamCut
-from socialgen.config.provider_keys import key_for, provider_prefix
+from socialgen.config.provider_keys import PROVIDERS, key_for, provider_prefix
 
 _warmed = False
 
@@ -97,6 +97,11 @@ class LiteLLMModel:
             raise ModelError(message) from error
 
 
+# Prefixes litellm routes whatever follows: the stored-key providers, and the servers
+# socialgen's docs name. Anything else is asked of litellm itself.
+ROUTED_PREFIXES = frozenset(
+    {*PROVIDERS, "ollama", "ollama_chat", "hosted_vllm", "lm_studio", "azure", "bedrock"}
+)
 HOW_TO_NAME = (
     "name a provider first (openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, "
     "ollama/llama3.2) or a pulled model (local/NAME); `socialgen models list` shows "
@@ -106,7 +111,11 @@ HOW_TO_NAME = (
 
 def route_problem(model: str, api_base: str | None = None) -> str | None:
     """Why litellm cannot send anything to `model` (in our words, before litellm's "LLM
-    Provider NOT provided"), or None when it can route it."""
+    Provider NOT provided"), or None when it can route it. A known provider's prefix
+    (openai/, ollama/ ...) routes: no need to import litellm (seconds) to say so."""
+    prefix, slash, rest = model.partition("/")
+    if slash and rest.strip() and prefix.lower() in ROUTED_PREFIXES:
+        return None
     litellm = load_litellm()
     try:
         litellm.get_llm_provider(model, api_base=api_base)
