@@ -49,6 +49,8 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "body_gate",
                 "cli_support",
                 "cli_events",
+                "cli_words",
+                "cli_wrap",
                 "form_parts",
                 "registration",
                 "request_body",

@@ -71,7 +71,7 @@ def test_the_live_display_for_a_person(store: Store, scripted_ai: ScriptedAI) ->
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["14", "--prompt", "x"], "calendarLength must be 7 or 30"),
+        (["14", "--prompt", "x"], "DAYS must be 7 or 30"),
         (["7"], "Give at least one source"),
         (["7", "--prompt", "x", "--start", "next monday"], "--start must be a date"),
         (["7", "--pdf", "/nonexistent/file.pdf"], "Cannot read /nonexistent/file.pdf"),

@@ -99,13 +99,13 @@ def test_templates(store: Store) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["create", "x", "--slides", "40"], "slideCount must be between 2 and 12"),
+        (["create", "x", "--slides", "40"], "--slides must be between 2 and 12"),
         (["create", "x", "--template", "neon"], "Unknown template 'neon'"),
         (["create", "x", "--logo", "missing.png"], "missing.png"),
         (["create", "x", "--profile-image", "http://10.0.0.1/me.png"], "10.0.0.1"),
         (["create", "   "], "prompt is required"),
         (["regenerate-slide", "nope", "0", "p"], "Carousel not found"),
-        (["regenerate-slide", "nope", "first", "p"], "slideIndex must be an integer"),
+        (["regenerate-slide", "nope", "first", "p"], "INDEX must be an integer"),
         (["show", "nope"], "Carousel not found"),
         (["pdf", "missing.html", "-o", "out.pdf"], "missing.html"),
         (["pdf", "x.html", "-o", "/no/such/dir/out.pdf"], "no such directory"),

@@ -95,7 +95,7 @@ def test_published_rows_become_measured_posts_with_one_snapshot(
         "imported": 4,
         "scheduled": 0,
         "published": 3,
-        "skipped": {"duplicates": 0, "replies": 0, "retweets": 0},
+        "skipped": {"existing": 0, "duplicates": 0, "replies": 0, "retweets": 0},
     }
     history = published(store)
     assert sorted(history) == ["Small batches", "Why ship weekly?", "Zero, measured"]
@@ -228,7 +228,7 @@ def test_x_archive_is_read_by_its_content(store: Store, tmp_path: Path) -> None:
     data = answer(run("posts", "import", path, "--json"))
 
     assert (data["imported"], data["published"]) == (2, 2)
-    assert data["skipped"] == {"duplicates": 0, "replies": 1, "retweets": 1}
+    assert data["skipped"] == {"existing": 0, "duplicates": 0, "replies": 1, "retweets": 1}
     history = published(store)
     assert sorted(history) == [
         "Ship small & often: <200 lines a PR > one big bang",
@@ -294,7 +294,7 @@ def test_importing_the_same_history_twice_creates_no_duplicate(
     assert (second["imported"], second["published"], second["skipped"]["duplicates"]) == (1, 0, 6)
     assert (third["imported"], third["skipped"]["duplicates"]) == (2, 0)
     assert (fourth["imported"], fourth["skipped"]["duplicates"]) == (0, 2)
-    assert fourth["skipped"] == {"duplicates": 2, "replies": 1, "retweets": 1}
+    assert fourth["skipped"] == {"existing": 0, "duplicates": 2, "replies": 1, "retweets": 1}
     contents = sorted(p.content for p in posts_of(store, store.workspace_id))
     assert contents.count("One") == 1 and "One, edited" not in contents
     assert contents.count("Two") == 1

@@ -207,6 +207,7 @@ def test_the_list_shows_the_embedded_model_in_use_and_what_can_be_pulled() -> No
             "licence": "Apache-2.0",
             "small": True,
             "inUse": True,
+            "problem": None,
         }
     ]
     names = [known["name"] for known in data["available"]]
@@ -249,6 +250,7 @@ def test_the_list_shows_pulled_ollama_and_configured_models(
         "licence": None,
         "small": False,
         "inUse": True,
+        "problem": None,
     }
     assert "ollama/llama3.2:3b" in table and "openai/gpt-4o-mini" in table
 
@@ -406,6 +408,12 @@ def test_models_default_takes_any_listed_value_and_says_when_the_environment_win
     ("name", "message"),
     [
         ("llama3.2-3b", "Model llama3.2-3b is not pulled yet: run `socialgen models pull"),
+        (
+            f"{QWEN_REPO}/{QWEN_FILE}",
+            f"{QWEN_REPO}/{QWEN_FILE} is not pulled yet: "
+            f"run `socialgen models pull {QWEN_REPO}/{QWEN_FILE}` first",
+        ),
+        (QWEN_REPO, f"{QWEN_REPO!r} is not a model litellm can reach: name a provider first"),
         ("nothing", "Model file not found: nothing"),
         ("  ", "Name a model"),
     ],
@@ -418,3 +426,43 @@ def test_models_default_refuses_a_model_that_is_not_there(name: str, message: st
     assert result.exit_code == 1
     assert message in result.stderr, result.stderr
     assert not config_path().exists()
+
+
+def test_models_default_takes_what_models_pull_took(hub: FakeHub) -> None:
+    from socialgen.config_file import config_path
+
+    assert invoke("models", "pull", f"{OTHER_REPO}/{OTHER_FILE}").exit_code == 0
+
+    result = invoke("models", "default", f"{OTHER_REPO}/{OTHER_FILE}", "--json")
+
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["model"] == "local/tiny-model-Q8_0"
+    assert 'model = "local/tiny-model-Q8_0"' in config_path().read_text()
+    model = registry.text_model()
+    assert isinstance(model, LlamaCppModel) and model.path == models_dir() / OTHER_FILE
+
+
+def test_a_configured_model_that_cannot_write_is_named_by_the_list(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What `models default REPO/FILE.gguf` used to write, and every command then failed.
+    written = f"{QWEN_REPO}/{QWEN_FILE}"
+    monkeypatch.setenv("SOCIALGEN_MODEL", written)
+    monkeypatch.setenv("COLUMNS", "80")
+
+    listed = json.loads(invoke("models", "list", "--json").stdout)
+    table = invoke("models", "list")
+    wrote = invoke("post", "Why small teams ship weekly")
+
+    [configured] = [model for model in listed["models"] if model["source"] == "configured"]
+    assert configured["problem"].startswith(f"{written!r} is not a model litellm can reach")
+    assert "cannot write" in table.output and "name a provider first" in table.output
+    assert wrote.exit_code == 1
+    assert "is not a model litellm can reach" in wrote.output
+    for output in (table.output, wrote.output):
+        assert "LLM Provider NOT provided" not in output
+    monkeypatch.setenv("SOCIALGEN_MODEL", "local/llama3.2-3b")
+    missing = json.loads(invoke("models", "list", "--json").stdout)["models"][-1]
+    assert missing["problem"] == (
+        "Model llama3.2-3b is not pulled yet: run `socialgen models pull llama3.2-3b` first"
+    )

@@ -316,8 +316,14 @@ def test_import_csv_and_json(store: Store, tmp_path: Path) -> None:
     )
 
     counts = imported(run("posts", "import", csv_file, "--json"))
-    no_skips = {"duplicates": 0, "replies": 0, "retweets": 0}
-    assert counts == {"imported": 3, "scheduled": 1, "published": 0, "skipped": no_skips}
+    no_skips = {"existing": 0, "duplicates": 0, "replies": 0, "retweets": 0}
+    assert counts == {
+        "imported": 3,
+        "scheduled": 1,
+        "published": 0,
+        "updated": 0,
+        "skipped": no_skips,
+    }
     assert "postIds" not in counts  # ids only when asked for
     data = imported(
         run("posts", "import", csv_file, "--json", "--ids", "-w", store.workspace("Ids"))
@@ -500,6 +506,109 @@ def test_export_then_import_round_trip(store: Store, tmp_path: Path) -> None:
         # Exports carry milliseconds, as every socialgen timestamp does.
         assert (copy.status, iso(copy.scheduled_at)) == ("scheduled", iso(scheduled.scheduled_at))
         assert {copies[c].status for c in (contents[0], contents[2])} == {"draft"}
+
+
+def test_an_export_read_back_creates_no_duplicates(store: Store, tmp_path: Path) -> None:
+    draft = store.post("A draft to keep")
+    scheduled = store.post("Planned", status="scheduled", when=days_ahead(4))
+    published = store.post("Out there", status="published", when=days_ago(10))
+    before = snapshot(store)
+
+    for fmt in ("csv", "json"):
+        target = tmp_path / f"all.{fmt}"
+        assert run("posts", "export", "-f", fmt, "-o", str(target)).exit_code == 0
+        data = imported(run("posts", "import", str(target), "--json"))
+        assert (data["imported"], data["updated"], data["skipped"]["existing"]) == (0, 0, 3)
+        human = run("posts", "import", str(target))
+        assert human.stdout.splitlines()[:2] == [
+            "Imported 0 posts (0 scheduled)",
+            "Skipped 3 posts already here",
+        ]
+        assert "Pass --update" in human.stderr  # piped: the hint is a note, on stderr
+    assert snapshot(store) == before  # nothing created, nothing touched
+
+    # The file edited by hand: --update replaces the content, with a new version.
+    target = tmp_path / "edited.json"
+    posts = json.loads(run("posts", "export").stdout)["posts"]
+    for post in posts:
+        if post["postId"] == draft.id:
+            post["content"], post["theme"] = "A draft, reworded", "Reworded"
+        post["postId"] = post["postId"].upper()  # any case, as a person may retype it
+    target.write_text(json.dumps({"posts": posts}), encoding="utf-8")
+    assert imported(run("posts", "import", str(target), "--json"))["skipped"]["existing"] == 3
+    data = imported(run("posts", "import", str(target), "--update", "--json"))
+    assert (data["imported"], data["updated"], data["skipped"]["existing"]) == (0, 1, 2)
+    rows = {post.id: post for post in post_rows(store, store.workspace_id)}
+    assert len(rows) == 3
+    assert rows[draft.id].content == "A draft, reworded"
+    assert rows[scheduled.id].content == "Planned" and rows[published.id].content == "Out there"
+    with read_session(store.engine) as session:
+        sources = session.execute(
+            sa.select(col(PostVersion.source))
+            .where(col(PostVersion.post_id) == draft.id)
+            .order_by(col(PostVersion.version))
+        ).all()
+        conversation = session.get(Conversation, rows[draft.id].conversation_id)
+    assert [row.source for row in sources][-1] == "import"
+    assert conversation is not None and conversation.title == "Reworded"
+
+    # A published post's text cannot change: named, and nothing imported.
+    for post in posts:
+        if post["postId"].lower() == published.id:
+            post["content"] = "Rewritten history"
+    posts.append({"content": "A new one"})
+    target.write_text(json.dumps({"posts": posts}), encoding="utf-8")
+    before = snapshot(store)
+    refused = run("posts", "import", str(target), "--update")
+    assert refused.exit_code == 1
+    assert f"post {published.id} is published, its content cannot change" in refused.stderr
+    assert snapshot(store) == before
+
+
+def test_an_export_read_back_after_its_time_passed_is_still_skipped(
+    store: Store, tmp_path: Path
+) -> None:
+    """The export's scheduled post went out meanwhile: its row's date is past, but the
+    row is that post, so it is skipped; the same row without an id is refused."""
+    done = store.post("Went out at nine", status="published", when=days_ago(1))
+    past = iso(days_ago(1)) or ""
+    header = ["date", "theme", "status", "post_id", "content"]
+    named = write(
+        tmp_path, "old.csv", csv_text(header, [past, "", "scheduled", done.id, "Went out at nine"])
+    )
+    unnamed = write(tmp_path, "new.csv", csv_text(header, [past, "", "scheduled", "", "Too late"]))
+    before = snapshot(store)
+
+    data = imported(run("posts", "import", named, "--json"))
+    refused = run("posts", "import", unnamed)
+
+    assert (data["imported"], data["skipped"]["existing"]) == (0, 1)
+    stranger = write(
+        tmp_path, "stranger.csv", csv_text(header, [past, "", "scheduled", "ab" * 16, "New"])
+    )
+    also_refused = run("posts", "import", stranger)
+
+    assert refused.exit_code == 1
+    assert "a scheduled post needs a future date" in refused.stderr
+    assert also_refused.exit_code == 1  # an id nobody has: a new post, and too late
+    assert "row 2: The scheduled time must be in the future" in also_refused.stderr
+    assert snapshot(store) == before
+
+
+def test_an_export_imported_elsewhere_twice_is_one_copy(store: Store, tmp_path: Path) -> None:
+    store.post("First")
+    store.post("Second", status="scheduled", when=days_ahead(2))
+    target = tmp_path / "all.csv"
+    assert run("posts", "export", "-f", "csv", "-o", str(target)).exit_code == 0
+    other = store.workspace("Copy")
+
+    first = imported(run("posts", "import", str(target), "-w", other, "--json"))
+    again = imported(run("posts", "import", str(target), "-w", other, "--json"))
+
+    assert (first["imported"], first["skipped"]["existing"]) == (2, 0)
+    assert (again["imported"], again["skipped"]["existing"]) == (0, 2)
+    assert sorted(p.content for p in post_rows(store, other)) == ["First", "Second"]
+    assert len(post_rows(store, store.workspace_id)) == 2  # the original's ids untouched
 
 
 def test_dates_are_utc_whatever_the_offset() -> None:

@@ -317,3 +317,56 @@ def test_the_app_scheduler_publishes_unless_turned_off(
             if not enabled and time.monotonic() > deadline - 4:
                 break  # a second is plenty to see that nothing happens
     assert publication(store, pid).state == ("published" if enabled else "queued")
+
+
+def test_a_dry_run_needs_no_connected_account(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A handle no account has: what each network would receive, split as its adapter
+    splits (compared with the real Bluesky adapter's prepare for a connected account),
+    and the command that connects it. The HTTP API still answers 404 for it."""
+    from socialgen.publishing.secrets import KEY_ENV
+
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
+    monkeypatch.setenv("COLUMNS", "80")
+    post = store.post(LONG_POST)
+    args = ("posts", "publish", post.id, "--dry-run")
+
+    result = run(*args, "--to", "@someone", "--json")
+    shown = run(*args, "--to", "@someone")
+    fediverse = as_json(run(*args, "--to", "@ada@social.example", "--json"))["networks"]
+
+    assert result.exit_code == 0, result.output
+    previews = {p["network"]: p for p in as_json(result)["networks"]}
+    assert set(previews) == {"bluesky", "mastodon", "linkedin"}
+    assert all(p["connected"] is False and p["accountId"] is None for p in previews.values())
+    assert previews["bluesky"]["connect"] == "socialgen accounts add bluesky someone"
+    assert len(previews["bluesky"]["parts"]) > 1  # over 300 graphemes: a thread
+    assert all(part["details"]["graphemes"] <= 300 for part in previews["bluesky"]["parts"])
+    assert len(previews["linkedin"]["parts"]) == 1 and previews["mastodon"]["parts"]
+    assert shown.exit_code == 0, shown.output
+    assert "Social account not found" not in shown.output
+    assert "not connected" in shown.output
+    assert "socialgen accounts add bluesky someone" in shown.output
+    assert [p["network"] for p in fediverse] == ["mastodon"]
+    assert (
+        fediverse[0]["connect"]
+        == "socialgen accounts add mastodon --instance https://social.example"
+    )
+
+    add_account(store, "@thread.test")
+    connected = as_json(run(*args, "--to", "@thread.test", "--json"))["networks"][0]
+    assert [p["text"] for p in connected["parts"]] == [
+        p["text"] for p in previews["bluesky"]["parts"]
+    ]
+    from socialgen.server import create_app
+
+    with TestClient(create_app()) as client:
+        headers = {"x-api-key": store.api_key(None), "Authorization": f"Bearer {store.token()}"}
+        answer = client.post(
+            f"/api/v1/ai-conversation/post/{store.workspace_id}/{post.id}/publish",
+            json={"accountIds": ["@someone"], "dryRun": True},
+            headers=headers,
+        )
+    assert answer.status_code == 404, answer.text

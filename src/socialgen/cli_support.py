@@ -105,12 +105,15 @@ def print_plain_rows(out: Console, rows: list[list[str]]) -> None:
         out.file.write("\t".join(field.translate(_ONE_FIELD) for field in row) + "\n")
 
 
-def print_rows(out: Console, title: str, rows: list[dict[str, Any]]) -> None:
-    """A list of flat records as a table (plain rows when piped)."""
+def print_rows(
+    out: Console, title: str, rows: list[dict[str, Any]], *, empty: str | None = None
+) -> None:
+    """A list of flat records as a table (plain rows when piped). `empty` is the
+    command that fills an empty list, said after "none"."""
     from rich.table import Table
 
     if not rows:
-        notes(out).print(f"{title}: none.")
+        notes(out).print(f"{title}: none." + (f" {empty}" if empty else ""))
         return
     if piped(out):
         print_plain_rows(
@@ -251,7 +254,10 @@ class SocialgenGroup(TyperGroup):
         except (TyperException, typer.Exit, typer.Abort, KeyboardInterrupt):
             raise  # typer's own flow: --help, confirmations
         except SocialgenError as error:
-            raise fail(error.message) from None
+            from socialgen.cli_words import cli_message
+
+            command = next(iter([*getattr(ctx, "_protected_args", []), *ctx.args]), None)
+            raise fail(cli_message(error.message, command)) from None
         except Exception as error:  # a bug or an unreachable store: still no traceback
             if _is_click_error(error):  # from click helpers such as click.edit
                 raise fail(error.format_message()) from None  # type: ignore[attr-defined]

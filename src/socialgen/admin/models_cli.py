@@ -52,6 +52,9 @@ def list_(json_output: JsonOpt = False) -> None:
         ]
         print_rows(out, "Models that can write (* in use)", rows)
         out = notes(out)  # piped, stdout keeps only the rows above
+        for model in data["models"]:
+            if model["problem"]:
+                out.print(styled((f"{model['use']} cannot write: ", "bold red"), model["problem"]))
         if available:
             pull_rows = [
                 {
@@ -167,27 +170,22 @@ def default(
     name: Annotated[
         str,
         typer.Argument(
-            help="A pulled model (qwen2.5-1.5b), or any value `models list` prints "
-            "(local/…, ollama/…, openai/…).",
+            help="A pulled model as `models pull` named it (qwen2.5-1.5b, REPO/FILE.gguf), "
+            "or any value `models list` prints (local/…, ollama/…, openai/…).",
             show_default=False,
         ),
     ],
     json_output: JsonOpt = False,
 ) -> None:
-    """Make a model the default: written to the config file as `model`."""
+    """Make a model the default: written to the config file as `model`. Takes what
+    `models pull` took (a catalogue name or REPO/FILE.gguf: the pulled file) or any
+    value `models list` prints; a value that cannot write is refused."""
     import os
 
-    from socialgen.ai.model_files import resolve_local
+    from socialgen.ai.model_choice import default_value
     from socialgen.config_file import set_value
-    from socialgen.errors import BadRequest
 
-    value = name.strip()
-    if not value:
-        raise BadRequest("Name a model: `socialgen models list` shows them")
-    if "/" not in value:
-        value = f"local/{value}"  # a bare name is a local model's
-    if value.startswith("local/"):
-        resolve_local(value.removeprefix("local/"))  # pulled? else a message saying how
+    value = default_value(name)
     path = set_value("model", value)
     shadowed = (os.environ.get("SOCIALGEN_MODEL") or "").strip()
     data = {"success": True, "model": value, "path": str(path), "shadowedBy": shadowed or None}

@@ -89,7 +89,7 @@ def resolve_local(name: str) -> Path:
             return candidate
     if known:
         raise BadRequest(
-            f"Model {known.name} is not pulled yet: run `socialgen models pull {known.name}`"
+            f"Model {known.name} is not pulled yet: run `socialgen models pull {known.name}` first"
         )
     names = ", ".join(model.name for model in pulled_models()) or "none yet"
     raise BadRequest(

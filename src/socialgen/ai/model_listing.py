@@ -1,5 +1,6 @@
 """What can write, for `socialgen models list`: the embedded model, the pulled GGUFs,
-the configured provider model, an Ollama server's models; and what can be pulled."""
+the configured provider model (with why it cannot write, when it cannot), an Ollama
+server's models; and what can be pulled."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from socialgen.ai.catalogue import CATALOGUE, known_by_file
+from socialgen.ai.model_check import model_problem
 from socialgen.ai.model_files import embedded_model, is_small, pulled_models, resolve_local
 from socialgen.ai.ollama_tags import ollama_base, ollama_models
 from socialgen.ai.settings import ai_settings
@@ -23,6 +25,7 @@ class Usable:
     parameters: int | None
     licence: str | None
     in_use: bool
+    problem: str | None = None  # why a configured value cannot write (model_check.py)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -33,6 +36,7 @@ class Usable:
             "licence": self.licence,
             "small": is_small(self.parameters),
             "inUse": self.in_use,
+            "problem": self.problem,
         }
 
 
@@ -72,7 +76,8 @@ def usable_models() -> tuple[list[Usable], bool]:
             )
         )
     if chosen and not any(usable.in_use for usable in found):
-        found.append(Usable(chosen, "configured", None, None, None, True))
+        problem = model_problem(chosen, ai_settings().api_base)
+        found.append(Usable(chosen, "configured", None, None, None, True, problem))
     return found, served is not None
 
 

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from socialgen.ai.model import Chunk, FormatRefused, Message, ModelError, Output, StreamCut
-from socialgen.config.provider_keys import key_for, provider_prefix
+from socialgen.config.provider_keys import PROVIDERS, key_for, provider_prefix
 
 _warmed = False
 
@@ -58,6 +58,9 @@ class LiteLLMModel:
         purpose: str | None = None,  # not sent: providers have no use for it
     ) -> AsyncIterator[Chunk]:
         litellm = load_litellm()
+        problem = route_problem(self.name, self.api_base)
+        if problem is not None:  # before litellm's "LLM Provider NOT provided"
+            raise ModelError(f"The model cannot write: {problem}")
         options: dict[str, Any] = {"num_retries": 0, "timeout": self.timeout}
         if self.api_base:
             options["api_base"] = self.api_base
@@ -92,6 +95,33 @@ class LiteLLMModel:
             if was_cut(error):
                 raise StreamCut(message) from error
             raise ModelError(message) from error
+
+
+# Prefixes litellm routes whatever follows: the stored-key providers, and the servers
+# socialgen's docs name. Anything else is asked of litellm itself.
+ROUTED_PREFIXES = frozenset(
+    {*PROVIDERS, "ollama", "ollama_chat", "hosted_vllm", "lm_studio", "azure", "bedrock"}
+)
+HOW_TO_NAME = (
+    "name a provider first (openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, "
+    "ollama/llama3.2) or a pulled model (local/NAME); `socialgen models list` shows "
+    "what can write"
+)
+
+
+def route_problem(model: str, api_base: str | None = None) -> str | None:
+    """Why litellm cannot send anything to `model` (in our words, before litellm's "LLM
+    Provider NOT provided"), or None when it can route it. A known provider's prefix
+    (openai/, ollama/ ...) routes: no need to import litellm (seconds) to say so."""
+    prefix, slash, rest = model.partition("/")
+    if slash and rest.strip() and prefix.lower() in ROUTED_PREFIXES:
+        return None
+    litellm = load_litellm()
+    try:
+        litellm.get_llm_provider(model, api_base=api_base)
+    except Exception:  # litellm's BadRequestError, raised for any name it cannot place
+        return f"{model!r} is not a model litellm can reach: {HOW_TO_NAME}"
+    return None
 
 
 def stored_api_key(litellm: Any, model: str) -> str | None:

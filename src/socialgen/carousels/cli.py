@@ -238,7 +238,13 @@ def list_(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
         }
         for c in list_carousels(engine, workspace_id)
     ]
-    emit(json_output, rows, lambda out: print_rows(out, "Carousels", rows))
+    emit(
+        json_output,
+        rows,
+        lambda out: print_rows(
+            out, "Carousels", rows, empty='Make one: socialgen carousel create "TOPIC"'
+        ),
+    )
 
 
 @app.command()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 
+from socialgen.drafting.separators import strip_separators
 from socialgen.limits import MAX_HOOK_CHARS, MAX_POST_CHARS
 
 _TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
@@ -21,9 +22,10 @@ _FIRST_SENTENCE_END = re.compile(r"[.!?…]+[\"')]?(?=\s)")
 
 
 def to_linkedin_text(text: str) -> str:
-    """Strip the markdown LinkedIn would show literally, keep the hook (first line)
-    within 200 characters and the post within 3000."""
-    text = _PREAMBLE.sub("", text.strip())
+    """Strip the model's framing (separators.py) and the markdown LinkedIn would show
+    literally, keep the hook (first line) within 200 characters and the post within
+    3000."""
+    text = _PREAMBLE.sub("", strip_separators(text))
     text = html.unescape(_TAG.sub(_tag_space, text))
     text = _STRAY_MARKS.sub("", _BOLD.sub(r"\2", text))
     text = _HEADING.sub("", text)

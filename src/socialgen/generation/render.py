@@ -11,6 +11,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from socialgen.cli_support import styled
+from socialgen.cli_wrap import WordWrap
 from socialgen.events import Event
 from socialgen.events.batch import BatchComplete, BatchProgress
 from socialgen.events.chat import (
@@ -41,11 +42,26 @@ class StreamPrinter:
         self.notes = notes
         self.failed = False
         self.in_reasoning = False
+        # A terminal gets the text wrapped between words; a pipe gets it as written.
+        self.wrap = WordWrap(sys.stdout.write, out.width) if out.is_terminal else None
+
+    def __enter__(self) -> StreamPrinter:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.wrap is not None:  # a stream that ended on a word: it is shown
+            self.wrap.end()
+            sys.stdout.flush()
 
     def __call__(self, item: Event) -> None:
+        if self.wrap is not None and not isinstance(item.payload, ChatDelta | ContentDelta):
+            self.wrap.end()  # whatever follows the text starts after its last word
         match item.payload:
             case ChatDelta(text=text) | ContentDelta(text=text):
-                sys.stdout.write(text)
+                if self.wrap is not None:
+                    self.wrap.feed(text)
+                else:
+                    sys.stdout.write(text)
                 sys.stdout.flush()
             case ReasoningStarted():
                 self.notes.print("thinking…", style="dim")

@@ -2,7 +2,9 @@
 
 CSV: a header row naming the columns (any order, any case): `content` (or
 `postContent`) is required; `date` (or `scheduledAt`), `status` and `theme` are
-optional; other columns (such as `post_id` of an export) are ignored. A UTF-8 BOM
+optional, and so is `post_id` (`postId`, `id`): a row naming a post the workspace
+has is that post, skipped or with `update` updated (posts/import_ids.py); other
+columns are ignored. A UTF-8 BOM
 is tolerated. Rows are named as a spreadsheet numbers them: the header is row 1.
 
 JSON: a list of objects, or `{"posts": [...]}`, with the same keys. Items are
@@ -49,6 +51,7 @@ from socialgen.posts.history_rows import (
     published_history,
 )
 from socialgen.posts.import_dedup import without_duplicates
+from socialgen.posts.import_ids import normal_id, split_by_id, update_existing
 from socialgen.posts.rules import valid_content
 from socialgen.posts.views import snippet
 from socialgen.posts.x_archive import ArchiveRecords, open_x_archive
@@ -68,6 +71,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "date": ("date", "scheduledat"),
     "status": ("status",),
     "theme": ("theme",),
+    "id": ("post_id", "postid", "id"),
 }
 
 
@@ -82,6 +86,7 @@ class ImportedPost:
     date: datetime | None = None
     theme: str | None = None
     history: PublishedHistory | None = None
+    post_id: str | None = None  # the id the file gives, as the store writes ids
 
 
 @dataclass
@@ -143,6 +148,8 @@ class ImportResult:
     scheduled: int = 0
     published: int = 0
     duplicates: int = 0  # published rows the workspace (or the file) already had
+    existing: int = 0  # rows naming a post of the workspace (or repeating an id), skipped
+    updated: int = 0  # such rows whose post took their content (`update`)
 
 
 def import_posts(
@@ -152,16 +159,23 @@ def import_posts(
     *,
     user_id: str | None = None,
     now: datetime | None = None,
+    update: bool = False,
 ) -> ImportResult:
     """Create each post with its conversation and first version (source "import"), as
-    a draft or, marked scheduled, scheduled at its date. Never commits: the caller's
-    transaction makes it all or nothing."""
+    a draft or, marked scheduled, scheduled at its date. A row naming a post of the
+    workspace is skipped, or with `update` replaces its content and theme. Never
+    commits: the caller's transaction makes it all or nothing."""
     now = now or utcnow()
     # One microsecond apart in the file's order, as creating them one by one did: the
     # listings (latest first) then show the last row on top, and ties never arise.
     start = utcnow()
     result = ImportResult()
-    posts, result.duplicates = without_duplicates(session, workspace_id, posts)
+    split = split_by_id(session, workspace_id, posts)
+    result.existing = split.repeats + len(split.existing)
+    if update:
+        result.updated = update_existing(session, workspace_id, split.existing, now)
+        result.existing -= result.updated
+    posts, result.duplicates = without_duplicates(session, workspace_id, split.fresh)
     connection = session.connection()
     for first in range(0, len(posts), INSERT_BATCH_ROWS):
         conversations: list[dict[str, Any]] = []
@@ -172,7 +186,7 @@ def import_posts(
         for index, imported in enumerate(batch, start=first):
             created = start + timedelta(microseconds=index)
             scheduled_at = _scheduled_at(imported, now)
-            conversation_id, post_id = new_id(), new_id()
+            conversation_id, post_id = new_id(), imported.post_id or new_id()
             conversations.append(
                 {
                     "id": conversation_id,
@@ -318,13 +332,14 @@ def _valid_post(where: str, record: Mapping[str, Any], now: datetime) -> Importe
     status_text = (_field(record, "status") or implied_status(record)).strip().lower()
     date_text = (_field(record, "date") or "").strip()
     theme = (_field(record, "theme") or "").strip() or None
+    post_id = _post_id(record)
 
     text = valid_content(content.replace("\r\n", "\n").replace("\r", "\n") if content else None)
     if status_text not in IMPORT_STATUSES:
         raise BadRequest(f"unknown status {status_text!r}: use draft, scheduled or published")
     if status_text == PostStatus.PUBLISHED:
         history = published_history(record, now)
-        return ImportedPost(where, text, PostStatus.PUBLISHED, None, theme, history)
+        return ImportedPost(where, text, PostStatus.PUBLISHED, None, theme, history, post_id)
     moment = None
     if date_text:
         try:
@@ -336,10 +351,23 @@ def _valid_post(where: str, record: Mapping[str, Any], now: datetime) -> Importe
     if status_text == PostStatus.SCHEDULED:
         if moment is None:
             raise BadRequest("a scheduled post needs a date")
-        if moment <= now:
+        # A row with an id may be a post the workspace has (an export read back after
+        # its time passed): skipped, not refused; if it is new, import_posts refuses
+        # the past date when it creates it.
+        if moment <= now and post_id is None:
             raise BadRequest(f"a scheduled post needs a future date (got {iso(moment)})")
-        return ImportedPost(where, text, PostStatus.SCHEDULED, moment, theme)
-    return ImportedPost(where, text, PostStatus.DRAFT, None, theme)
+        return ImportedPost(where, text, PostStatus.SCHEDULED, moment, theme, post_id=post_id)
+    return ImportedPost(where, text, PostStatus.DRAFT, None, theme, post_id=post_id)
+
+
+def _post_id(record: Mapping[str, Any]) -> str | None:
+    """The row's post id, when it can be one of ours: another tool's numbering (a
+    number, a tweet id) is not an error, only not ours."""
+    for key in _FIELDS["id"]:
+        value = record.get(key)
+        if isinstance(value, str) and normal_id(value):
+            return normal_id(value)
+    return None
 
 
 def _field(record: Mapping[str, Any], name: str) -> str | None:

@@ -12,6 +12,13 @@ if TYPE_CHECKING:
     from socialgen.posts.schemas import PostDetail, PostList, PostView
 
 
+# What fills an empty listing, said beside it.
+FILL_HINTS = {
+    "Recent posts": 'Write one: socialgen post "TOPIC"',
+    "Timeline": "Schedule a draft: socialgen posts schedule ID --at TIME",
+}
+
+
 def print_post_table(out: Console, data: PostList, title: str, cursor: str | None) -> None:
     from rich.table import Table
 
@@ -19,7 +26,9 @@ def print_post_table(out: Console, data: PostList, title: str, cursor: str | Non
 
     if not data["posts"]:
         notes(out).print(
-            f"{title}: nothing more." if cursor else f"{title}: nothing in the last 90 days."
+            f"{title}: nothing more."
+            if cursor
+            else f"{title}: nothing in the last 90 days. {FILL_HINTS.get(title, '')}".rstrip()
         )
         return
     shown, total = len(data["posts"]), data["total"]
@@ -92,7 +101,9 @@ def print_conversations(out: Console, data: Any) -> None:
     pagination = data["pagination"]
     if not data["conversations"]:
         notes(out).print(
-            "No conversations on this page." if pagination["total"] else "No conversations yet."
+            "No conversations on this page."
+            if pagination["total"]
+            else 'No conversations yet. Start one: socialgen chat "MESSAGE"'
         )
         return
     if piped(out):

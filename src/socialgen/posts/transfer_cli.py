@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, emit, open_workspace, styled
+from socialgen.cli_support import JsonOpt, WorkspaceOpt, emit, notes, open_workspace, styled
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -24,9 +24,11 @@ if TYPE_CHECKING:
     from socialgen.posts.exports import ExportItem
 
 
-# What `posts import` leaves out, one and several: published posts the workspace (or
-# the file) already has, and an X archive's replies and retweets.
+# What `posts import` leaves out, one and several: rows naming a post the workspace
+# has (by id), published posts it already has (by address or content and date), and
+# an X archive's replies and retweets.
 SKIPPED_NOUNS = {
+    "existing": ("post already here", "posts already here"),
     "duplicates": ("duplicate", "duplicates"),
     "replies": ("reply", "replies"),
     "retweets": ("retweet", "retweets"),
@@ -117,6 +119,14 @@ def import_posts_command(
     show_ids: Annotated[
         bool, typer.Option("--ids", help="Also list the new posts' ids (postIds with --json).")
     ] = False,
+    update: Annotated[
+        bool,
+        typer.Option(
+            "--update",
+            help="Rows whose post_id is a post here replace its content and theme "
+            "(default: they are skipped).",
+        ),
+    ] = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -125,16 +135,19 @@ def import_posts_command(
     Posts become drafts, scheduled posts where the file gives status scheduled and a
     future date, or published posts with their counts where it gives status published
     and publishedAt (history for `socialgen insights`). Every row is checked before any
-    post is created; a published post the workspace already has is skipped."""
+    post is created. A row whose post_id is a post here (an export read back) is
+    skipped, or updated with --update; a published post the workspace already has is
+    skipped."""
     from socialgen.posts.imports import import_posts, read_import
     from socialgen.store.engine import transaction
 
     parsed = read_import(file)
     engine, workspace_id = open_workspace(workspace)
     with transaction(engine) as session:
-        result = import_posts(session, workspace_id, parsed.posts)
+        result = import_posts(session, workspace_id, parsed.posts, update=update)
     post_ids, scheduled = result.post_ids, result.scheduled
     skipped = {
+        "existing": result.existing,
         "duplicates": result.duplicates,
         "replies": parsed.skipped_replies,
         "retweets": parsed.skipped_retweets,
@@ -143,6 +156,7 @@ def import_posts_command(
         "imported": len(post_ids),
         "scheduled": scheduled,
         "published": result.published,
+        "updated": result.updated,
         "skipped": skipped,
     }
     if show_ids:
@@ -154,11 +168,15 @@ def import_posts_command(
         if result.published:
             kinds += f", {result.published} published"
         out.print(styled(("Imported", "green"), f" {len(post_ids)} {noun} ({kinds})"))
+        if result.updated:
+            out.print(f"Updated {result.updated} {'post' if result.updated == 1 else 'posts'}")
         left_out = [
             f"{count} {SKIPPED_NOUNS[name][count != 1]}" for name, count in skipped.items() if count
         ]
         if left_out:
             out.print(f"Skipped {', '.join(left_out)}")
+        if result.existing and not update:
+            notes(out).print("Pass --update to replace their content from the file", style="dim")
         if show_ids:
             sys.stdout.write("".join(f"{post_id}\n" for post_id in post_ids))
 

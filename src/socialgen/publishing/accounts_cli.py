@@ -214,7 +214,16 @@ def list_command(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -
         }
         for v in views
     ]
-    emit(json_output, views, lambda out: print_rows(out, "Social accounts", rows))
+    emit(
+        json_output,
+        views,
+        lambda out: print_rows(
+            out,
+            "Social accounts",
+            rows,
+            empty="Connect one: socialgen accounts add bluesky HANDLE (or mastodon, linkedin)",
+        ),
+    )
 
 
 @app.command()

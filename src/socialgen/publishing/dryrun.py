@@ -9,14 +9,16 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlmodel import col, select
 
+from socialgen.errors import NotFound
 from socialgen.posts.service import get_post
 from socialgen.publishing.accounts import get_account
 from socialgen.publishing.adapters import build_adapter
+from socialgen.publishing.dryrun_unconnected import unconnected_networks, unconnected_preview
 from socialgen.publishing.media import post_media
 from socialgen.publishing.networks.base import OutgoingPost, PublishError
 from socialgen.publishing.outbox import idempotency_key
 from socialgen.store.engine import read_session
-from socialgen.store.tables import Publication
+from socialgen.store.tables import Publication, SocialAccount
 
 
 def dry_run(
@@ -26,17 +28,47 @@ def dry_run(
     account_refs: Sequence[str],
     *,
     number_parts: bool = False,
+    unconnected: bool = False,
 ) -> list[dict[str, Any]]:
+    """One preview per account. With `unconnected` (the CLI), a handle no account has
+    is previewed for each network it may be on, with the command that connects it
+    (dryrun_unconnected.py); without it (the HTTP API, MCP) it is a 404."""
     with read_session(engine) as session:
         post = get_post(session, workspace_id, post_id)
-        accounts = [get_account(session, workspace_id, ref) for ref in account_refs]
+        accounts: list[SocialAccount | str] = []
+        for ref in account_refs:
+            try:
+                accounts.append(get_account(session, workspace_id, ref))
+            except NotFound:
+                if not unconnected:
+                    raise
+                accounts.append(ref)
         existing = {
             p.account_id: p.id
             for p in session.exec(select(Publication).where(col(Publication.post_id) == post.id))
         }
     media = post_media(engine, post)
+    media_view = [
+        {
+            "kind": item.kind,
+            "mimeType": item.mime_type,
+            "bytes": len(item.data),
+            "altText": item.alt_text,
+            "title": item.title,
+        }
+        for item in media
+    ]
     previews: list[dict[str, Any]] = []
     for account in accounts:
+        if isinstance(account, str):
+            networks, handle = unconnected_networks(account)
+            previews.extend(
+                unconnected_preview(
+                    network, handle, post.content, media_view, number_parts=number_parts
+                )
+                for network in networks
+            )
+            continue
         # The key the real publication has (or would have): the preview is faithful.
         publication_id = existing.get(account.id, f"dry-run-{post.id}-{account.id}")
         outgoing = OutgoingPost(
@@ -51,16 +83,7 @@ def dry_run(
             "account": account.handle,
             "network": account.network,
             "numberParts": number_parts,
-            "media": [
-                {
-                    "kind": item.kind,
-                    "mimeType": item.mime_type,
-                    "bytes": len(item.data),
-                    "altText": item.alt_text,
-                    "title": item.title,
-                }
-                for item in media
-            ],
+            "media": media_view,
         }
         try:
             prepared = build_adapter(engine, account).prepare(outgoing)

@@ -93,7 +93,9 @@ def publish(
     if dry_run:
         from socialgen.publishing.dryrun import dry_run as preview
 
-        previews = preview(engine, workspace_id, post_id, to, number_parts=number_parts)
+        previews = preview(
+            engine, workspace_id, post_id, to, number_parts=number_parts, unconnected=True
+        )
         emit(json_output, {"postId": post_id, "networks": previews}, _print_previews(previews))
         return
     from socialgen.publishing.runner import publish_now
@@ -118,8 +120,9 @@ def schedule(
         str,
         typer.Option(
             "--at",
-            help='When to publish: ISO 8601 (UTC unless an offset is given), or "best": '
-            "the next free best time from your own history (socialgen insights).",
+            help="When to publish: ISO 8601 (a time without an offset is in your zone: "
+            'the timezone setting, else the system\'s), or "best": the next free best '
+            "time from your own history (socialgen insights).",
         ),
     ],
     to: ToOpt = None,
@@ -136,18 +139,18 @@ def schedule(
     """Schedule a draft (or move a scheduled post); with --to it goes out at that time."""
     from socialgen.clock import iso
     from socialgen.publishing.outbox import schedule_post, views
-    from socialgen.publishing.schedule_time import parse_at, resolve_at
+    from socialgen.publishing.schedule_time import parse_local_at, resolve_at
     from socialgen.store.engine import transaction
 
-    asked = parse_at(at)
+    zone = current_runtime().settings.timezone
+    asked = parse_local_at(at, zone)
     engine, workspace_id = open_workspace(workspace)
     with transaction(engine) as session:
-        zone = current_runtime().settings.timezone
         post, rows = schedule_post(
             session,
             workspace_id,
             post_id,
-            resolve_at(session, workspace_id, post_id, asked, zone),
+            resolve_at(session, workspace_id, post_id, asked.moment, zone),
             to or (),
             retry=retry,
             number_parts=number_parts,
@@ -160,9 +163,20 @@ def schedule(
         }
         if listed or to:  # the posts group's own shape when the outbox has no part
             data["publications"] = listed
+        if asked.zone is not None:
+            data["timezone"] = asked.zone  # the zone a time without an offset was read in
+        local = post.scheduled_at
 
     def render(out: Console) -> None:
-        out.print(f"Scheduled {post_id} for {data['scheduledAt']}")
+        read_in = ""
+        if asked.zone is not None and local is not None:
+            from zoneinfo import ZoneInfo
+
+            from socialgen.posts.export_item import as_utc
+
+            there = as_utc(local).astimezone(ZoneInfo(asked.zone))
+            read_in = f" ({there:%Y-%m-%d %H:%M} {asked.zone}, your time zone)"
+        out.print(f"Scheduled {post_id} for {data['scheduledAt']}{read_in}")
         for row in listed:
             out.print(f"  {row['network']} {row['account']}: {row['state']}")
 
@@ -257,7 +271,7 @@ _STATE_STYLES = {"published": "green", "failed": "red", "unknown": "yellow", "mi
 def _print_rows(rows: list[Any]) -> Any:
     def render(out: Console) -> None:
         if not rows:
-            out.print("No publications.")
+            out.print("No publications. Publish it: socialgen posts publish ID --to ACCOUNT")
         for row in rows:
             state = row["state"]
             where = row["url"] or row["message"] or row["dueAt"] or ""
@@ -278,6 +292,15 @@ def _print_previews(previews: list[dict[str, Any]]) -> Any:
 
         for preview in previews:
             out.print(styled((f"{preview['network']} {preview['account']}", "bold")))
+            if preview.get("connected") is False:
+                out.print(
+                    styled(
+                        ("  not connected", "yellow"),
+                        ": what it would receive. To publish, connect it first:",
+                    )
+                )
+                # A command to copy: never wrapped, whatever the width.
+                out.print(styled("    ", (preview["connect"], "bold")), soft_wrap=True)
             if preview.get("error"):
                 out.print(styled(("  refused: ", "red"), preview["error"]))
             for number, part in enumerate(preview["parts"], 1):

@@ -90,7 +90,16 @@ def list_(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
         }
         for s in data
     ]
-    emit(json_output, data, lambda out: print_rows(out, "Content styles", rows))
+    emit(
+        json_output,
+        data,
+        lambda out: print_rows(
+            out,
+            "Content styles",
+            rows,
+            empty="Make one: socialgen style create NAME, then teach it with style add-posts",
+        ),
+    )
 
 
 @app.command("show")
