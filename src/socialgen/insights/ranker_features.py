@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from socialgen.insights.text_cues import RANKER_CUES, ranker_cues
 from socialgen.insights.text_features import describe, hook_of
 
 if TYPE_CHECKING:
@@ -77,6 +78,16 @@ def hand_matrix(posts: Sequence[PostText]) -> NDArray[np.float64]:
     matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(HAND_FEATURES))
     matrix[:, 3:12] = np.log1p(matrix[:, 3:12])
     return matrix
+
+
+def readable_matrix(posts: Sequence[PostText]) -> NDArray[np.float64]:
+    """What the ranker reads of each post: HAND_FEATURES, then RANKER_CUES."""
+    import numpy as np
+
+    hand = hand_matrix(posts)
+    extra = np.array([ranker_cues(post.content) for post in posts], dtype=np.float64)
+    extra = extra.reshape(len(posts), len(RANKER_CUES))
+    return np.hstack([hand, extra])
 
 
 class PostVectorizer:
