@@ -1,6 +1,8 @@
 """What the draft ranker sees of a post: the hand-made features a person can read
-(`text_features.describe`: hook kind, length, links, hashtags ...; media) and, where
-they help, word and character n-grams (TF-IDF), in one sparse matrix.
+(`text_features.describe`: hook kind, length, links, hashtags ...; media; then the
+`text_cues` kept for the ranker: words in capitals, words per sentence, an opening
+@mention) and, where they help, word and character n-grams (TF-IDF), in one sparse
+matrix.
 
 The pieces used are a `FeatureSet`; the ranker picks the set that orders a time-ordered
 validation split best, so n-grams are used only where the creator's history shows
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+# "hand": every readable column (`readable_matrix`: HAND_FEATURES and RANKER_CUES).
 FeatureSet = Literal["hand", "hand+words", "hand+words+chars"]
 FEATURE_SETS: tuple[FeatureSet, ...] = ("hand", "hand+words", "hand+words+chars")
 HAND_FEATURES = (
