@@ -42,7 +42,7 @@ from socialgen.insights.ranker_features import (
     FeatureSet,
     PostText,
     PostVectorizer,
-    hand_matrix,
+    readable_matrix,
     rows,
 )
 from socialgen.insights.ranker_model import blend_weights, local_median
@@ -72,7 +72,9 @@ class _Model:
     weights: NDArray[np.float64]
 
     def scores(self, drafts: Sequence[PostText]) -> NDArray[np.float64]:
-        blocks = self.vectorizer.blocks(hand_matrix(drafts), [draft.content for draft in drafts])
+        blocks = self.vectorizer.blocks(
+            readable_matrix(drafts), [draft.content for draft in drafts]
+        )
         return rows(blocks, self.feature_set) @ self.weights  # type: ignore[no-any-return]
 
 
@@ -112,7 +114,7 @@ def train_ranker(history: Sequence[PublishedPost], *, seed: int = 0) -> Ranker:
     rng = np.random.default_rng(seed)
     if len(history) < 2:
         return Ranker(posts=len(history), held_out=None, model=None, reference=0.0)
-    hand = hand_matrix([PostText(post.content, post.has_media) for post in history])
+    hand = readable_matrix([PostText(post.content, post.has_media) for post in history])
     texts = [post.content for post in history]
     times = np.array([post.published_at.timestamp() for post in history], dtype=np.float64)
     target = np.log1p(np.array([post.engagement for post in history], dtype=np.float64))

@@ -1,6 +1,8 @@
 """What the draft ranker sees of a post: the hand-made features a person can read
-(`text_features.describe`: hook kind, length, links, hashtags ...; media) and, where
-they help, word and character n-grams (TF-IDF), in one sparse matrix.
+(`text_features.describe`: hook kind, length, links, hashtags ...; media; then the
+`text_cues` kept for the ranker: words in capitals, words per sentence, an opening
+@mention) and, where they help, word and character n-grams (TF-IDF), in one sparse
+matrix.
 
 The pieces used are a `FeatureSet`; the ranker picks the set that orders a time-ordered
 validation split best, so n-grams are used only where the creator's history shows
@@ -13,12 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from socialgen.insights.text_cues import RANKER_CUES, ranker_cues
 from socialgen.insights.text_features import describe, hook_of
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+# "hand": every readable column (`readable_matrix`: HAND_FEATURES and RANKER_CUES).
 FeatureSet = Literal["hand", "hand+words", "hand+words+chars"]
 FEATURE_SETS: tuple[FeatureSet, ...] = ("hand", "hand+words", "hand+words+chars")
 HAND_FEATURES = (
@@ -77,6 +81,16 @@ def hand_matrix(posts: Sequence[PostText]) -> NDArray[np.float64]:
     matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(HAND_FEATURES))
     matrix[:, 3:12] = np.log1p(matrix[:, 3:12])
     return matrix
+
+
+def readable_matrix(posts: Sequence[PostText]) -> NDArray[np.float64]:
+    """What the ranker reads of each post: HAND_FEATURES, then RANKER_CUES."""
+    import numpy as np
+
+    hand = hand_matrix(posts)
+    extra = np.array([ranker_cues(post.content) for post in posts], dtype=np.float64)
+    extra = extra.reshape(len(posts), len(RANKER_CUES))
+    return np.hstack([hand, extra])
 
 
 class PostVectorizer:
