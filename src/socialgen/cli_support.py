@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
@@ -105,8 +105,18 @@ def print_plain_rows(out: Console, rows: list[list[str]]) -> None:
         out.file.write("\t".join(field.translate(_ONE_FIELD) for field in row) + "\n")
 
 
-def print_rows(out: Console, title: str, rows: list[dict[str, Any]]) -> None:
-    """A list of flat records as a table (plain rows when piped)."""
+IdShortener = Callable[[list[str]], Mapping[str, str]]
+
+
+def print_rows(
+    out: Console,
+    title: str,
+    rows: list[dict[str, Any]],
+    short_ids: Mapping[str, IdShortener] | None = None,
+) -> None:
+    """A list of flat records as a table (plain rows when piped). The columns of
+    `short_ids` hold ids: the table shows each as its short unique prefix (from the
+    column's shortener, see cli_refs.shortener), never wrapped; plain rows keep them whole."""
     from rich.table import Table
 
     if not rows:
@@ -117,12 +127,29 @@ def print_rows(out: Console, title: str, rows: list[dict[str, Any]]) -> None:
             out, [["" if value is None else str(value) for value in row.values()] for row in rows]
         )
         return
+    rows = shorten_ids(rows, short_ids or {})
     table = Table(title=title, title_justify="left")
     for column in rows[0]:
-        table.add_column(column, overflow="fold")
+        if short_ids and column in short_ids:
+            table.add_column(column, no_wrap=True, min_width=8)
+        else:
+            table.add_column(column, overflow="fold")
     for row in rows:
         table.add_row(*("" if value is None else str(value) for value in row.values()))
     out.print(table)
+
+
+def shorten_ids(
+    rows: list[dict[str, Any]], short_ids: Mapping[str, IdShortener]
+) -> list[dict[str, Any]]:
+    """Copies of `rows` with the ids of each `short_ids` column in their short form."""
+    rows = [dict(row) for row in rows]
+    for column, shorten in short_ids.items():
+        short = shorten([str(row[column]) for row in rows if row.get(column)])
+        for row in rows:
+            if row.get(column):
+                row[column] = short.get(str(row[column]), row[column])
+    return rows
 
 
 def use_runtime(ctx: typer.Context) -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from socialgen.cli_refs import open_ref, shortener
 from socialgen.cli_support import (
     JsonOpt,
     WorkspaceOpt,
@@ -40,7 +41,11 @@ LINKEDIN_CLIENT_SECRET_ENV = "SOCIALGEN_LINKEDIN_CLIENT_SECRET"
 TOKEN_NAME = "The access token"  # how messages name it (the HTTP API's field: secret)
 
 AccountArg = Annotated[
-    str, typer.Argument(help="Account id, handle, or network:handle.", show_default=False)
+    str,
+    typer.Argument(
+        help="Account handle, network:handle, display name, or id (6+ characters of it).",
+        show_default=False,
+    ),
 ]
 NoBrowserOpt = Annotated[
     bool, typer.Option("--no-browser", help="Print the sign-in link instead of opening it.")
@@ -196,7 +201,8 @@ def list_command(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -
         }
         for v in views
     ]
-    emit(json_output, views, lambda out: print_rows(out, "Social accounts", rows))
+    short_ids = {"id": shortener(engine, "account", workspace_id)}
+    emit(json_output, views, lambda out: print_rows(out, "Social accounts", rows, short_ids))
 
 
 @app.command()
@@ -207,7 +213,7 @@ def check(
     from socialgen.publishing.accounts import account_view, check_account, get_account
     from socialgen.store.engine import read_session
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, account = open_ref(workspace, "account", account)
     with read_session(engine) as session:
         found = get_account(session, workspace_id, account)
     identity = check_account(engine, found)  # outside any transaction: it calls the network
@@ -252,7 +258,7 @@ def history(
     from socialgen.store.engine import read_session
 
     moment = parse_since(since)
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, account = open_ref(workspace, "account", account)
     with read_session(engine) as session:
         found = get_account(session, workspace_id, account)
     summary = pull_history(engine, found, moment)  # outside any transaction: network calls
@@ -283,7 +289,7 @@ def remove(
     )
     from socialgen.store.engine import read_session, transaction
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, account = open_ref(workspace, "account", account)
     if not yes:
         with read_session(engine) as session:
             found = get_account(session, workspace_id, account)

@@ -1,0 +1,119 @@
+"""Finding a row by what a person typed: its whole id, its name, or a unique prefix
+of its id (at least MIN_PREFIX_CHARS characters, any case, with or without a UUID's
+dashes). Each step is one SQL query scoped to the caller's workspace (LIKE 'prefix%'
+on the id column, a lower-cased name): no table is read into memory.
+
+The CLI's part (the kinds it names, how it opens the store) is socialgen.cli_refs;
+the HTTP API keeps taking whole ids only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, or_, text
+from sqlmodel import Session, select
+
+from socialgen.errors import BadRequest, NotFound
+from socialgen.short_ids import (
+    MIN_PREFIX_CHARS,
+    clashing_ids_sql,
+    prefix_of,
+    shortest_unique,
+)
+
+MAX_LISTED = 10  # matches named in an "ambiguous" error
+
+
+@dataclass(frozen=True)
+class RefKind:
+    """One kind of row a command names: a post, a style, a workspace..."""
+
+    noun: str  # "post": how messages name one
+    plural: str  # "posts"
+    table: Any  # the SQLModel table class
+    label: Callable[[Any], str]  # a row in a list of matches, after its id
+    scope: str | None = "workspace_id"  # the column a search stays within
+    names: tuple[str, ...] = ()  # columns matched as names, exact case first
+
+    @property
+    def title(self) -> str:
+        return self.noun[:1].upper() + self.noun[1:]
+
+    def _scoped(self, statement: Any, scope: str | None) -> Any:
+        if self.scope is None:
+            return statement
+        return statement.where(getattr(self.table, self.scope) == scope)
+
+
+def find_id(session: Session, kind: RefKind, scope: str | None, ref: str) -> str:
+    """The id of the one row `ref` names, or a BadRequest/NotFound that repeats `ref`."""
+    asked = ref.strip()
+    if not asked:
+        raise BadRequest(f"Give a {kind.noun} id{' or name' if kind.names else ''}")
+    table = kind.table
+    whole = session.exec(kind._scoped(select(table.id).where(table.id == asked), scope)).first()
+    if whole is not None:
+        return str(whole)
+    if kind.names:
+        named = _by_name(session, kind, scope, asked)
+        if len(named) == 1:
+            return str(named[0].id)
+        if named:
+            raise BadRequest(
+                f"Several {kind.plural} are named {asked!r}; give one's id:\n"
+                + _listing(kind, named)
+            )
+    prefix = prefix_of(asked)
+    if len(prefix) < MIN_PREFIX_CHARS:
+        raise NotFound(
+            f"{kind.title} not found: {asked} "
+            f"(an id prefix needs at least {MIN_PREFIX_CHARS} characters)"
+        )
+    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    starts = table.id.like(f"{escaped}%", escape="\\")
+    statement = kind._scoped(select(table).where(starts), scope).order_by(table.id)
+    matches = list(session.exec(statement.limit(MAX_LISTED + 1)).all())
+    if len(matches) == 1:
+        return str(matches[0].id)
+    if not matches:
+        raise NotFound(f"{kind.title} not found: {asked}")
+    count = session.exec(
+        kind._scoped(select(func.count()).select_from(table).where(starts), scope)
+    ).one()
+    raise BadRequest(
+        f"{asked} starts the ids of {count} {kind.plural}; give more of it:\n"
+        + _listing(kind, matches[:MAX_LISTED])
+        + ("\n  …" if count > MAX_LISTED else "")
+    )
+
+
+def short_ids(
+    session: Session, kind: RefKind, scope: str | None, ids: Iterable[str]
+) -> dict[str, str]:
+    """Each id's shortest unique prefix (8 characters or more) within the scope."""
+    sql = clashing_ids_sql(kind.table.__tablename__, kind.scope)
+    params = {"scope": scope} if kind.scope else {}
+    clashing = [str(row[0]) for row in session.connection().execute(text(sql), params)]
+    return shortest_unique(ids, clashing)
+
+
+def _by_name(session: Session, kind: RefKind, scope: str | None, asked: str) -> list[Any]:
+    table = kind.table
+    columns = [getattr(table, name) for name in kind.names]
+    limit = MAX_LISTED + 1
+    exact = kind._scoped(select(table).where(or_(*(c == asked for c in columns))), scope)
+    found = list(session.exec(exact.order_by(table.id).limit(limit)).all())
+    if found:
+        return found
+    folded = asked.lower()
+    any_case = kind._scoped(
+        select(table).where(or_(*(func.lower(c) == folded for c in columns))), scope
+    )
+    return list(session.exec(any_case.order_by(table.id).limit(limit)).all())
+
+
+def _listing(kind: RefKind, rows: list[Any]) -> str:
+    return "\n".join(f"  {row.id}  {kind.label(row)}" for row in rows)
