@@ -1,10 +1,12 @@
-"""What the CLI takes wherever it takes a post, conversation, style, carousel, account
-or workspace: the whole id, any unique prefix of it (6 characters or more, any case,
+"""What the CLI takes wherever it takes a post, conversation, style, carousel, account,
+workspace, API key or token: the whole id, any unique prefix of it (6 characters or more, any case,
 with or without UUID dashes) or, for the named kinds, the name (any case). What the
 listings show in its place: the shortest unique prefix, 8 characters or more.
 
 Every command resolves its references here, then hands whole ids to the services
-the HTTP API shares (the API keeps taking whole ids only).
+the HTTP API shares (the API keeps taking whole ids only). A kind is named by a word
+("post") or, for a slice's own (publishing's accounts: publishing/account_refs.py),
+given as its RefKind.
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ if TYPE_CHECKING:
     from socialgen.store.refs import RefKind
 
 
+def kind(named: str | RefKind) -> RefKind:
+    return _kinds()[named] if isinstance(named, str) else named
+
+
 @cache
-def kind(name: str) -> RefKind:
+def _kinds() -> dict[str, RefKind]:
     """The kinds, made on first use (their tables import SQLAlchemy)."""
-    from socialgen.posts.views import snippet
-    from socialgen.store.refs import RefKind
+    from socialgen.store.refs import RefKind, opening
     from socialgen.store.tables import (
         AccessToken,
         ApiKey,
@@ -34,15 +39,14 @@ def kind(name: str) -> RefKind:
         ContentStyle,
         Conversation,
         Post,
-        SocialAccount,
         StylePost,
     )
     from socialgen.workspaces.service import WORKSPACE_REF
 
     kinds = {
-        "post": RefKind("post", "posts", Post, lambda p: f"{p.status}  {snippet(p.content, 40)}"),
+        "post": RefKind("post", "posts", Post, lambda p: f"{p.status}  {opening(p.content)}"),
         "conversation": RefKind(
-            "conversation", "conversations", Conversation, lambda c: snippet(c.title or "", 50)
+            "conversation", "conversations", Conversation, lambda c: opening(c.title or "")
         ),
         "style": RefKind(
             "content style", "content styles", ContentStyle, lambda s: s.name, names=("name",)
@@ -51,37 +55,30 @@ def kind(name: str) -> RefKind:
             "style post",  # as the services word it: "Style post not found"
             "style posts",
             StylePost,
-            lambda p: snippet(p.content, 50),
+            lambda p: opening(p.content),
             scope="style_id",  # a style's own examples
         ),
         "carousel": RefKind("carousel", "carousels", Carousel, lambda c: c.name, names=("name",)),
-        "account": RefKind(
-            "social account",
-            "social accounts",
-            SocialAccount,
-            lambda a: f"{a.network}:{a.handle}  {a.display_name}".rstrip(),
-            names=("display_name",),
-        ),
         "workspace": WORKSPACE_REF,
         "key": RefKind(
             "API key", "API keys", ApiKey, lambda k: k.name or "", scope=None, names=("name",)
         ),
         "token": RefKind("token", "tokens", AccessToken, lambda t: t.prefix, scope=None),
     }
-    return kinds[name]
+    return kinds
 
 
-def resolve(session: Session, kind_name: str, scope: str | None, ref: str) -> str:
+def resolve(session: Session, kind_name: str | RefKind, scope: str | None, ref: str) -> str:
     """The whole id of the row `ref` names within `scope` (the workspace for most
     kinds, the style for its example posts, nothing for workspaces and keys)."""
     from socialgen.store.refs import find_id
 
-    if kind_name == "account":
-        return _account_id(session, scope or "", ref)
     return find_id(session, kind(kind_name), scope, ref)
 
 
-def resolve_in(engine: Engine, workspace_id: str, kind_name: str, ref: str | None) -> str | None:
+def resolve_in(
+    engine: Engine, workspace_id: str, kind_name: str | RefKind, ref: str | None
+) -> str | None:
     """An option's reference (--style, --conversation, --post) as a whole id; None
     (the option not given) and a blank value (taken as not given) stay as they are."""
     if ref is None or not ref.strip():
@@ -92,7 +89,7 @@ def resolve_in(engine: Engine, workspace_id: str, kind_name: str, ref: str | Non
 def resolve_each(
     engine: Engine,
     workspace_id: str,
-    kind_name: str,
+    kind_name: str | RefKind,
     refs: Iterable[str],
     *,
     keep_unknown: bool = False,
@@ -115,7 +112,7 @@ def resolve_each(
     return found
 
 
-def open_ref(workspace: str | None, kind_name: str, ref: str) -> tuple[Engine, str, str]:
+def open_ref(workspace: str | None, kind_name: str | RefKind, ref: str) -> tuple[Engine, str, str]:
     """The store, the workspace the command acts on and the whole id `ref` names."""
     from socialgen.store.engine import read_session
 
@@ -124,7 +121,7 @@ def open_ref(workspace: str | None, kind_name: str, ref: str) -> tuple[Engine, s
         return engine, workspace_id, resolve(session, kind_name, workspace_id, ref)
 
 
-def shortener(engine: Engine, kind_name: str, workspace_id: str | None) -> IdShortener:
+def shortener(engine: Engine, kind_name: str | RefKind, workspace_id: str | None) -> IdShortener:
     """Ids to the prefixes a table shows; asks the store only when called (a table
     is drawn), not for --json or piped rows, which show whole ids."""
     from socialgen.store.engine import read_session
@@ -135,16 +132,3 @@ def shortener(engine: Engine, kind_name: str, workspace_id: str | None) -> IdSho
             return short_ids(session, kind(kind_name), workspace_id, ids)
 
     return shorten
-
-
-def _account_id(session: Session, workspace_id: str, ref: str) -> str:
-    """As the services name an account (id, handle with or without @, network:handle),
-    then by display name or id prefix."""
-    from socialgen.errors import NotFound
-    from socialgen.publishing.accounts import get_account
-    from socialgen.store.refs import find_id
-
-    try:
-        return get_account(session, workspace_id, ref).id
-    except NotFound:
-        return find_id(session, kind("account"), workspace_id, ref)

@@ -40,6 +40,11 @@ def rank_command(
     from socialgen.insights.ranking import rank_posts
     from socialgen.store.engine import read_session
 
+    if len(post_ids) > MAX_RANKED_POSTS:  # before finding each one
+        from socialgen.errors import BadRequest
+        from socialgen.insights.ranking import TOO_MANY_POST_IDS
+
+        raise BadRequest(TOO_MANY_POST_IDS)
     engine, workspace_id = open_workspace(workspace)
     post_ids = resolve_each(engine, workspace_id, "post", post_ids)
     with read_session(engine) as session:

@@ -185,6 +185,7 @@ def add_linkedin(
 @app.command("list")
 def list_command(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     """The workspace's social accounts."""
+    from socialgen.publishing.account_refs import ACCOUNT_REF
     from socialgen.publishing.accounts import account_view, list_accounts
     from socialgen.store.engine import read_session
 
@@ -201,7 +202,7 @@ def list_command(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -
         }
         for v in views
     ]
-    short_ids = {"id": shortener(engine, "account", workspace_id)}
+    short_ids = {"id": shortener(engine, ACCOUNT_REF, workspace_id)}
     emit(json_output, views, lambda out: print_rows(out, "Social accounts", rows, short_ids))
 
 
@@ -210,10 +211,11 @@ def check(
     account: AccountArg, workspace: WorkspaceOpt = None, json_output: JsonOpt = False
 ) -> None:
     """Ask the network whether the stored credentials still work, and whose they are."""
+    from socialgen.publishing.account_refs import ACCOUNT_REF
     from socialgen.publishing.accounts import account_view, check_account, get_account
     from socialgen.store.engine import read_session
 
-    engine, workspace_id, account = open_ref(workspace, "account", account)
+    engine, workspace_id, account = open_ref(workspace, ACCOUNT_REF, account)
     with read_session(engine) as session:
         found = get_account(session, workspace_id, account)
     identity = check_account(engine, found)  # outside any transaction: it calls the network
@@ -254,11 +256,12 @@ def history(
     """Bring the account's own past posts in, with their likes, reposts and comments
     (Bluesky, Mastodon): they count in insights. Pulling again adds no duplicate."""
     from socialgen.publishing.account_history import parse_since, pull_history
+    from socialgen.publishing.account_refs import ACCOUNT_REF
     from socialgen.publishing.accounts import get_account
     from socialgen.store.engine import read_session
 
     moment = parse_since(since)
-    engine, workspace_id, account = open_ref(workspace, "account", account)
+    engine, workspace_id, account = open_ref(workspace, ACCOUNT_REF, account)
     with read_session(engine) as session:
         found = get_account(session, workspace_id, account)
     summary = pull_history(engine, found, moment)  # outside any transaction: network calls
@@ -281,6 +284,7 @@ def remove(
     json_output: JsonOpt = False,
 ) -> None:
     """Remove an account; publications still queued for it are dropped with it."""
+    from socialgen.publishing.account_refs import ACCOUNT_REF
     from socialgen.publishing.accounts import (
         account_view,
         get_account,
@@ -289,7 +293,7 @@ def remove(
     )
     from socialgen.store.engine import read_session, transaction
 
-    engine, workspace_id, account = open_ref(workspace, "account", account)
+    engine, workspace_id, account = open_ref(workspace, ACCOUNT_REF, account)
     if not yes:
         with read_session(engine) as session:
             found = get_account(session, workspace_id, account)

@@ -90,11 +90,12 @@ def publish(
 ) -> None:
     """Publish a post now to one or more accounts (exit 1 if one did not go out)."""
     from socialgen.errors import BadRequest
+    from socialgen.publishing.account_refs import ACCOUNT_REF
 
     if not to:
         raise BadRequest("Name at least one account to publish to (--to ACCOUNT)")
     engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
-    to = resolve_each(engine, workspace_id, "account", to, keep_unknown=True)
+    to = resolve_each(engine, workspace_id, ACCOUNT_REF, to, keep_unknown=True)
     if dry_run:
         from socialgen.publishing.dryrun import dry_run as preview
 
@@ -140,13 +141,14 @@ def schedule(
 ) -> None:
     """Schedule a draft (or move a scheduled post); with --to it goes out at that time."""
     from socialgen.clock import iso
+    from socialgen.publishing.account_refs import ACCOUNT_REF
     from socialgen.publishing.outbox import schedule_post, views
     from socialgen.publishing.schedule_time import parse_at, resolve_at
     from socialgen.store.engine import transaction
 
     asked = parse_at(at)
     engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
-    to = resolve_each(engine, workspace_id, "account", to or [], keep_unknown=True)
+    to = resolve_each(engine, workspace_id, ACCOUNT_REF, to or [], keep_unknown=True)
     with transaction(engine) as session:
         zone = current_runtime().settings.timezone
         post, rows = schedule_post(

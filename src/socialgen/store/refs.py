@@ -37,6 +37,9 @@ class RefKind:
     label: Callable[[Any], str]  # a row in a list of matches, after its id
     scope: str | None = "workspace_id"  # the column a search stays within
     names: tuple[str, ...] = ()  # columns matched as names, exact case first
+    # Tried after the whole id, before names and prefixes: a kind's own way of naming
+    # rows (an account's handle); the id it finds, or None.
+    first: Callable[[Session, str | None, str], str | None] | None = None
 
     @property
     def title(self) -> str:
@@ -57,6 +60,8 @@ def find_id(session: Session, kind: RefKind, scope: str | None, ref: str) -> str
     whole = session.exec(kind._scoped(select(table.id).where(table.id == asked), scope)).first()
     if whole is not None:
         return str(whole)
+    if kind.first is not None and (found := kind.first(session, scope, asked)) is not None:
+        return found
     if kind.names:
         named = _by_name(session, kind, scope, asked)
         if len(named) == 1:
@@ -68,10 +73,9 @@ def find_id(session: Session, kind: RefKind, scope: str | None, ref: str) -> str
             )
     prefix = prefix_of(asked)
     if len(prefix) < MIN_PREFIX_CHARS:
-        raise NotFound(
-            f"{kind.title} not found: {asked} "
-            f"(an id prefix needs at least {MIN_PREFIX_CHARS} characters)"
-        )
+        # Said only where no name was possible: "Content style not found: nope" is clear.
+        hint = "" if kind.names else f" (an id prefix needs at least {MIN_PREFIX_CHARS} characters)"
+        raise NotFound(f"{kind.title} not found: {asked}{hint}")
     escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     starts = table.id.like(f"{escaped}%", escape="\\")
     statement = kind._scoped(select(table).where(starts), scope).order_by(table.id)
@@ -113,6 +117,12 @@ def _by_name(session: Session, kind: RefKind, scope: str | None, asked: str) -> 
         select(table).where(or_(*(func.lower(c) == folded for c in columns))), scope
     )
     return list(session.exec(any_case.order_by(table.id).limit(limit)).all())
+
+
+def opening(text: str, limit: int = 50) -> str:
+    """A row's text in a list of matches: its first line, cut to `limit` characters."""
+    line = text.strip().split("\n", 1)[0].strip()
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
 def _listing(kind: RefKind, rows: list[Any]) -> str:
