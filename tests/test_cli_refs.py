@@ -90,6 +90,9 @@ def test_a_post_is_found_by_any_unique_prefix_any_case_or_dashed(store: Store) -
         assert shown.exit_code == 0, (asked, shown.output)
         assert json.loads(shown.stdout)["id"] == LONE
     assert json.loads(run("posts", "show", "a7c0e1f2b", "--json").stdout)["id"] == TWIN_B
+    last = "ffffff" + "0" * 26  # a prefix with no hex number after it: no upper bound
+    put(store, post(store, last, "the last id there is"))
+    assert json.loads(run("posts", "show", "FFFFFF", "--json").stdout)["id"] == last
 
     edited = run("posts", "edit", "5e1f00", "--content", "changed by prefix")
     assert edited.exit_code == 0, edited.output

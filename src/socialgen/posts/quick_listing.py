@@ -25,7 +25,7 @@ from socialgen.config import get_settings
 from socialgen.limits import POST_LIST_LIMIT, POST_WINDOW_DAYS
 from socialgen.posts.cursor import Position, decode_cursor, encode_cursor
 from socialgen.posts.views import PostRow, post_views, stored_moment
-from socialgen.short_ids import clashing_ids_sql, shortest_unique
+from socialgen.short_ids import chunks, clashing_ids_query, shortest_unique
 from socialgen.store.revision import HEAD_REVISION
 
 if TYPE_CHECKING:
@@ -114,8 +114,11 @@ def quick_short_ids(workspace_ref: str | None, ids: list[str]) -> dict[str, str]
         workspace_id = _workspace_id(connection, workspace_ref)
         if workspace_id is None:
             return None
-        sql = clashing_ids_sql("post", "workspace_id")
-        clashing = [str(row[0]) for row in connection.execute(sql, {"scope": workspace_id})]
+        clashing: list[str] = []
+        for some in chunks(ids):
+            sql, params = clashing_ids_query("post", "workspace_id", some)
+            rows = connection.execute(sql, {**params, "scope": workspace_id})
+            clashing += [str(row[0]) for row in rows]
         return shortest_unique(ids, clashing)
     finally:
         connection.close()

@@ -13,13 +13,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, or_, text
+from sqlalchemy import and_, func, or_, text
 from sqlmodel import Session, select
 
 from socialgen.errors import BadRequest, NotFound
 from socialgen.short_ids import (
     MIN_PREFIX_CHARS,
-    clashing_ids_sql,
+    chunks,
+    clashing_ids_query,
+    hex_range,
+    like_pattern,
     prefix_of,
     shortest_unique,
 )
@@ -45,10 +48,14 @@ class RefKind:
     def title(self) -> str:
         return self.noun[:1].upper() + self.noun[1:]
 
-    def _scoped(self, statement: Any, scope: str | None) -> Any:
+    def _scoped(self, statement: Any, scope: str | None, *, by_id: bool = False) -> Any:
+        """`statement` within the scope. `by_id`: the id range leads, so the scope is
+        compared as `col || ''`, which no index serves: SQLite (no statistics) would
+        otherwise read the whole workspace through its index instead of a few keys."""
         if self.scope is None:
             return statement
-        return statement.where(getattr(self.table, self.scope) == scope)
+        column = getattr(self.table, self.scope)
+        return statement.where((column.concat("") if by_id else column) == scope)
 
 
 def find_id(session: Session, kind: RefKind, scope: str | None, ref: str) -> str:
@@ -76,16 +83,15 @@ def find_id(session: Session, kind: RefKind, scope: str | None, ref: str) -> str
         # Said only where no name was possible: "Content style not found: nope" is clear.
         hint = "" if kind.names else f" (an id prefix needs at least {MIN_PREFIX_CHARS} characters)"
         raise NotFound(f"{kind.title} not found: {asked}{hint}")
-    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    starts = table.id.like(f"{escaped}%", escape="\\")
-    statement = kind._scoped(select(table).where(starts), scope).order_by(table.id)
+    starts = _starting_with(table, prefix)
+    statement = kind._scoped(select(table).where(starts), scope, by_id=True).order_by(table.id)
     matches = list(session.exec(statement.limit(MAX_LISTED + 1)).all())
     if len(matches) == 1:
         return str(matches[0].id)
     if not matches:
         raise NotFound(f"{kind.title} not found: {asked}")
     count = session.exec(
-        kind._scoped(select(func.count()).select_from(table).where(starts), scope)
+        kind._scoped(select(func.count()).select_from(table).where(starts), scope, by_id=True)
     ).one()
     raise BadRequest(
         f"{asked} starts the ids of {count} {kind.plural}; give more of it:\n"
@@ -97,11 +103,29 @@ def find_id(session: Session, kind: RefKind, scope: str | None, ref: str) -> str
 def short_ids(
     session: Session, kind: RefKind, scope: str | None, ids: Iterable[str]
 ) -> dict[str, str]:
-    """Each id's shortest unique prefix (8 characters or more) within the scope."""
-    sql = clashing_ids_sql(kind.table.__tablename__, kind.scope)
-    params = {"scope": scope} if kind.scope else {}
-    clashing = [str(row[0]) for row in session.connection().execute(text(sql), params)]
-    return shortest_unique(ids, clashing)
+    """Each id's shortest unique prefix (8 characters or more) within the scope: one
+    index range per id (short_ids.clashing_ids_query), not a read of the scope."""
+    wanted = list(ids)
+    clashing: list[str] = []
+    for some in chunks(wanted):
+        sql, params = clashing_ids_query(kind.table.__tablename__, kind.scope, some)
+        if kind.scope:
+            params["scope"] = scope or ""
+        clashing += [str(row[0]) for row in session.connection().execute(text(sql), params)]
+    return shortest_unique(wanted, clashing)
+
+
+def _starting_with(table: Any, prefix: str) -> Any:
+    """ids starting with `prefix`: LIKE says it exactly; for a hex prefix the same as
+    a range of the primary key too, which its index answers (short_ids.hex_range)."""
+    starts = table.id.like(like_pattern(prefix), escape="\\")
+    bounds = hex_range(prefix)
+    if bounds is None:
+        return starts
+    low, high = bounds
+    if high is None:
+        return and_(starts, table.id >= low)
+    return and_(starts, table.id >= low, table.id < high)
 
 
 def _by_name(session: Session, kind: RefKind, scope: str | None, asked: str) -> list[Any]:
