@@ -114,9 +114,9 @@ def print_rows(
     rows: list[dict[str, Any]],
     short_ids: Mapping[str, IdShortener] | None = None,
 ) -> None:
-    """A list of flat records as a table (plain rows when piped). The columns of
-    `short_ids` hold ids: the table shows each as its short unique prefix (from the
-    column's shortener, see cli_refs.shortener), never wrapped; plain rows keep them whole."""
+    """A list of flat records as a table (plain rows when piped). Id columns ("id",
+    "...Id") are never wrapped; those of `short_ids` show each id as its short unique
+    prefix (the column's shortener: cli_refs.shortener). Plain rows keep ids whole."""
     from rich.table import Table
 
     if not rows:
@@ -130,8 +130,9 @@ def print_rows(
     rows = shorten_ids(rows, short_ids or {})
     table = Table(title=title, title_justify="left")
     for column in rows[0]:
-        if short_ids and column in short_ids:
-            table.add_column(column, no_wrap=True, min_width=8)
+        if column == "id" or column.endswith("Id"):  # whole on its line: double-click copies it
+            widest = max(len(str(row[column] or "")) for row in rows)
+            table.add_column(column, no_wrap=True, min_width=max(widest, len(column)))
         else:
             table.add_column(column, overflow="fold")
     for row in rows:
