@@ -19,6 +19,7 @@ from sqlmodel import select
 from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
+from socialgen.publishing.secrets import encrypt_secret
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import (
     AccessToken,
@@ -297,7 +298,7 @@ def account(store: Store, account_id: str, handle: str, name: str) -> SocialAcco
         handle=handle,
         display_name=name,
         service_url="https://bsky.social",
-        secret_ciphertext="not used here",
+        secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}),
     )
 
 
@@ -329,6 +330,23 @@ def test_an_account_is_taken_by_display_name_handle_or_id_prefix(store: Store) -
         assert json.loads(removed.stdout)["account"]["id"] == gone
     with read_session(store.engine) as session:
         assert session.exec(select(SocialAccount)).all() == []
+
+
+def test_publish_takes_a_post_prefix_and_accounts_by_name(store: Store) -> None:
+    put(store, post(store, LONE, "Shipping weekly beats shipping perfect."))
+    put(store, account(store, TWIN_A, "ada.bsky.social", "Ada Lovelace"))
+    put(store, account(store, TWIN_B, "grace.bsky.social", "Grace Hopper"))
+
+    preview = run(
+        "posts", "publish", "5E1F00", "--to", "ada lovelace", "--to", "A7C0E1F2B",
+        "--dry-run", "--json",
+    )  # fmt: skip
+
+    assert preview.exit_code == 0, preview.output
+    shown = json.loads(preview.stdout)
+    assert shown["postId"] == LONE
+    assert [n["accountId"] for n in shown["networks"]] == [TWIN_A, TWIN_B]
+    fails(run("posts", "publish", "5e1f00", "--to", "a7c0e1", "--dry-run"), TWIN_A, TWIN_B)
 
 
 # --------------------------------------------------------------------------- keys and tokens
