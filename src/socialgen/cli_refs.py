@@ -1,7 +1,8 @@
-"""What the CLI takes wherever it takes a post, conversation, style, carousel, account,
-workspace, API key or token: the whole id, any unique prefix of it (6 characters or more, any case,
-with or without UUID dashes) or, for the named kinds, the name (any case). What the
-listings show in its place: the shortest unique prefix, 8 characters or more.
+"""What the CLI takes wherever it takes a post, conversation, style, carousel,
+account, workspace, API key or token: the whole id, any unique prefix of it (6
+characters or more, any case, with or without UUID dashes) or, for the named kinds,
+the name (any case). What the listings show in its place: the shortest unique
+prefix, 8 characters or more.
 
 Every command resolves its references here, then hands whole ids to the services
 the HTTP API shares (the API keeps taking whole ids only). A kind is named by a word

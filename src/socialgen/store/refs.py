@@ -1,7 +1,9 @@
 """Finding a row by what a person typed: its whole id, its name, or a unique prefix
 of its id (at least MIN_PREFIX_CHARS characters, any case, with or without a UUID's
-dashes). Each step is one SQL query scoped to the caller's workspace (LIKE 'prefix%'
-on the id column, a lower-cased name): no table is read into memory.
+dashes). Each step is one SQL query scoped to the caller's workspace: the id equal,
+the name equal (then lower-cased), the id LIKE 'prefix%' (for a hex prefix also a range
+of the primary key, which its index answers: short_ids.hex_range). No table is read
+into memory; on 100,000 posts a prefix costs about a millisecond (bench/id_refs.py).
 
 The CLI's part (the kinds it names, how it opens the store) is socialgen.cli_refs;
 the HTTP API keeps taking whole ids only.
