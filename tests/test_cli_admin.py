@@ -117,7 +117,7 @@ def test_workspace_create_and_list(store: Store) -> None:
     assert "Personal" in table.stdout
     assert "Agency" in table.stdout
     assert "Studio" in table.stdout
-    assert store.workspace_id in table.stdout
+    assert f"│ {store.workspace_id[:8]} " in table.stdout  # its short id
 
     quota = run("workspace", "quota", "Personal", "unlimited")
     assert quota.exit_code == 0, quota.output

@@ -241,7 +241,7 @@ def test_listings_human_output(store: Store) -> None:
 
     assert result.exit_code == 0, result.output
     assert "Recent posts (1)" in result.stdout
-    assert post.id in result.stdout
+    assert f"│ {post.id[:8]} │" in result.stdout  # its short id, whole on its line
     assert "draft" in result.stdout
     assert "Shipping weekly beats shipping perfect" in result.stdout
     assert "{" not in result.stdout
@@ -269,13 +269,13 @@ def test_the_table_shows_the_newest_fifty_and_says_how_many_more(store: Store) -
     every = run("posts", "recent", "--all", env=wide)
 
     assert table.exit_code == 0, table.output
-    assert sum(post_id in table.stdout for post_id in newest) == 50
-    assert newest[0] in table.stdout and newest[52] not in table.stdout
+    assert sum(post_id[:8] in table.stdout for post_id in newest) == 50  # short ids
+    assert newest[0][:8] in table.stdout and newest[52][:8] not in table.stdout
     assert "3 more not shown: --limit N or --all" in table.stdout
     assert "Recent posts (50 of 53)" in table.stdout
-    assert sum(post_id in three.stdout for post_id in newest) == 3
+    assert sum(post_id[:8] in three.stdout for post_id in newest) == 3
     assert "50 more not shown" in three.stdout
-    assert all(post_id in every.stdout for post_id in newest)
+    assert all(post_id[:8] in every.stdout for post_id in newest)
     assert "more not shown" not in every.stdout
 
 
@@ -739,7 +739,7 @@ def test_conversations_default_pagination(store: Store) -> None:
     human = run("conversations", env={"COLUMNS": "200", **A_TERMINAL})
     assert human.exit_code == 0, human.output
     assert "Conversations (page 1 of 1, 3 in all)" in human.stdout
-    assert str(posts[0].conversation_id) in human.stdout
+    assert f"│ {str(posts[0].conversation_id)[:8]} │" in human.stdout  # short, never cut
     assert "Post number 0" in human.stdout
 
 
@@ -786,7 +786,9 @@ def test_errors_go_to_stderr_as_text_or_to_stdout_as_json(store: Store) -> None:
     as_json = run("posts", "edit", post.id, "--content", " ", "--json")
 
     assert (human.exit_code, human.stdout) == (1, "")
-    assert human.stderr.strip() == "Error: Post not found"
+    assert human.stderr.strip() == (
+        "Error: Post not found: nope (an id prefix needs at least 6 characters)"
+    )
     assert (as_json.exit_code, as_json.stderr) == (1, "")
     assert json.loads(as_json.stdout) == {"success": False, "message": "Content is required"}
     assert snapshot(store) == before
@@ -845,5 +847,5 @@ def test_installed_entry_point_json_error(store: Store) -> None:
 
     assert done.returncode == 1
     assert done.stderr == ""
-    assert json.loads(done.stdout) == {"success": False, "message": "Post not found"}
+    assert json.loads(done.stdout) == {"success": False, "message": f"Post not found: {post.id}"}
     assert snapshot(store) == before

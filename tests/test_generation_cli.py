@@ -179,12 +179,13 @@ def test_post_with_conversation_continues_it(store: Store, scripted_ai: Scripted
 
 
 REFUSALS = [
-    (["post", "x", "--post", "nope"], "Post not found"),
-    (["post", "x", "--conversation", "nope"], "Conversation not found"),
-    (["post", "x", "--style", "nope"], "Content style not found"),
-    (["chat", "x", "--conversation", "nope"], "Conversation not found"),
-    (["chat", "x", "--style", "nope"], "Content style not found"),
-    (["batch", "x", "--style", "nope"], "Content style not found"),
+    # The CLI repeats what was asked (its ids and names: tests/test_cli_refs.py).
+    (["post", "x", "--post", "nope00"], "Post not found: nope00"),
+    (["post", "x", "--conversation", "nope00"], "Conversation not found: nope00"),
+    (["post", "x", "--style", "nope"], "Content style not found: nope"),
+    (["chat", "x", "--conversation", "nope00"], "Conversation not found: nope00"),
+    (["chat", "x", "--style", "nope"], "Content style not found: nope"),
+    (["batch", "x", "--style", "nope"], "Content style not found: nope"),
     (["batch", "x", "--regenerate", "ghost"], "Some posts not found or not in draft status: ghost"),
     (["batch", "ship", "weekly"], "Unexpected arguments weekly: quote the topic"),
 ]

@@ -269,8 +269,8 @@ def test_create_list_and_show(store: Store) -> None:
     assert listed[0] == created
     table = ok("style", "list", env=A_TERMINAL).stdout
     assert "Content styles" in table
-    for name in ("Founder", "Plain", "Third", "Punchy founder voice", created["_id"]):
-        assert name in table
+    for name in ("Founder", "Plain", "Third", "Punchy founder voice", created["_id"][:8]):
+        assert name in table  # the id as its short unique prefix
 
     shown = ok_json("style", "show", created["_id"])
     assert shown == {**created, "profile": None}
@@ -304,7 +304,7 @@ def test_show_prints_the_derived_profile_once_examples_exist(store: Store) -> No
         assert flat(post["content"].splitlines()[0]) in person
 
     listed = ok("style", "list", env=A_TERMINAL).stdout
-    assert re.search(rf"{shown['_id']}\s*│\s*Founder\s*│\s*3\s*│", listed), listed
+    assert re.search(rf"{shown['_id'][:8]}\s*│\s*Founder\s*│\s*3\s*│", listed), listed
 
 
 def test_create_refusals(store: Store) -> None:

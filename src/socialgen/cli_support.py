@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
@@ -105,11 +105,21 @@ def print_plain_rows(out: Console, rows: list[list[str]]) -> None:
         out.file.write("\t".join(field.translate(_ONE_FIELD) for field in row) + "\n")
 
 
+IdShortener = Callable[[list[str]], Mapping[str, str]]
+
+
 def print_rows(
-    out: Console, title: str, rows: list[dict[str, Any]], *, empty: str | None = None
+    out: Console,
+    title: str,
+    rows: list[dict[str, Any]],
+    short_ids: Mapping[str, IdShortener] | None = None,
+    *,
+    empty: str | None = None,
 ) -> None:
-    """A list of flat records as a table (plain rows when piped). `empty` is the
-    command that fills an empty list, said after "none"."""
+    """A list of flat records as a table (plain rows when piped). Id columns ("id",
+    "...Id") are never wrapped; those of `short_ids` show each id as its short unique
+    prefix (the column's shortener: cli_refs.shortener). Plain rows keep ids whole.
+    `empty` is the command that fills an empty list, said after "none"."""
     from rich.table import Table
 
     if not rows:
@@ -120,12 +130,30 @@ def print_rows(
             out, [["" if value is None else str(value) for value in row.values()] for row in rows]
         )
         return
+    rows = shorten_ids(rows, short_ids or {})
     table = Table(title=title, title_justify="left")
     for column in rows[0]:
-        table.add_column(column, overflow="fold")
+        if column == "id" or column.endswith("Id"):  # whole on its line: double-click copies it
+            widest = max(len(str(row[column] or "")) for row in rows)
+            table.add_column(column, no_wrap=True, min_width=max(widest, len(column)))
+        else:
+            table.add_column(column, overflow="fold")
     for row in rows:
         table.add_row(*("" if value is None else str(value) for value in row.values()))
     out.print(table)
+
+
+def shorten_ids(
+    rows: list[dict[str, Any]], short_ids: Mapping[str, IdShortener]
+) -> list[dict[str, Any]]:
+    """Copies of `rows` with the ids of each `short_ids` column in their short form."""
+    rows = [dict(row) for row in rows]
+    for column, shorten in short_ids.items():
+        short = shorten([str(row[column]) for row in rows if row.get(column)])
+        for row in rows:
+            if row.get(column):
+                row[column] = short.get(str(row[column]), row[column])
+    return rows
 
 
 def use_runtime(ctx: typer.Context) -> None:

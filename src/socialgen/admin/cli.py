@@ -13,7 +13,9 @@ workspace_app = command_group()  # its help: the feature's Group (feature.py)
 user_app = command_group()  # its help: the feature's Group (feature.py)
 member_app = command_group()  # its help: the feature's Group (feature.py)
 
-WorkspaceArg = Annotated[str, typer.Argument(help="Workspace id or name.", show_default=False)]
+WorkspaceArg = Annotated[
+    str, typer.Argument(help="Workspace name or id (6+ characters of it).", show_default=False)
+]
 EmailArg = Annotated[str, typer.Argument(help="The user's email.", show_default=False)]
 
 
@@ -41,13 +43,15 @@ def workspace_list(json_output: JsonOpt = False) -> None:
     """All workspaces with their post quota."""
     from sqlmodel import select
 
+    from socialgen.cli_refs import shortener
     from socialgen.clock import iso
     from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.store.tables import WorkspaceUsage
     from socialgen.workspaces.service import list_workspaces
 
-    with read_session(open_store()) as session:
+    engine = open_store()
+    with read_session(engine) as session:
         usage = {u.workspace_id: u for u in session.exec(select(WorkspaceUsage))}
         rows = [
             {
@@ -64,7 +68,8 @@ def workspace_list(json_output: JsonOpt = False) -> None:
         {**row, "postQuota": row["postQuota"] if row["postQuota"] is not None else "unlimited"}
         for row in rows
     ]
-    emit(json_output, rows, lambda out: print_rows(out, "Workspaces", shown))
+    short_ids = {"workspaceId": shortener(engine, "workspace", None)}
+    emit(json_output, rows, lambda out: print_rows(out, "Workspaces", shown, short_ids))
 
 
 @workspace_app.command("quota")

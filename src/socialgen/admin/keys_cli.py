@@ -61,11 +61,13 @@ def key_create(
 def key_list(json_output: JsonOpt = False) -> None:
     """API keys (never their secrets)."""
     from socialgen.auth.service import list_api_keys
+    from socialgen.cli_refs import shortener
     from socialgen.clock import iso
     from socialgen.startup import open_store
     from socialgen.store.engine import read_session
 
-    with read_session(open_store()) as session:
+    engine = open_store()
+    with read_session(engine) as session:
         rows = [
             {
                 "keyId": k.id,
@@ -77,21 +79,29 @@ def key_list(json_output: JsonOpt = False) -> None:
             }
             for k in list_api_keys(session)
         ]
-    emit(json_output, rows, lambda out: print_rows(out, "API keys", rows))
+    short_ids = {
+        "keyId": shortener(engine, "key", None),
+        "workspaceId": shortener(engine, "workspace", None),
+    }
+    emit(json_output, rows, lambda out: print_rows(out, "API keys", rows, short_ids))
 
 
 @key_app.command("revoke")
 def key_revoke(
-    key_id: Annotated[str, typer.Argument(help="Key id (from `key list`).")],
+    key_id: Annotated[
+        str, typer.Argument(help="Key name or id (from `key list`; 6+ characters of it).")
+    ],
     json_output: JsonOpt = False,
 ) -> None:
     """Revoke an API key: requests with it are refused from now on."""
     from socialgen.auth.service import revoke_api_key
+    from socialgen.cli_refs import resolve
     from socialgen.clock import iso
     from socialgen.startup import open_store
     from socialgen.store.engine import transaction
 
     with transaction(open_store()) as session:
+        key_id = resolve(session, "key", None, key_id)
         key = revoke_api_key(session, key_id)
         data = {"keyId": key.id, "revokedAt": iso(key.revoked_at)}
     emit(json_output, data, lambda out: out.print(f"Revoked API key {key_id}"))
@@ -135,11 +145,13 @@ def token_create(
 def token_list(json_output: JsonOpt = False) -> None:
     """Bearer tokens (never their secrets)."""
     from socialgen.auth.service import list_tokens
+    from socialgen.cli_refs import shortener
     from socialgen.clock import iso
     from socialgen.startup import open_store
     from socialgen.store.engine import read_session
 
-    with read_session(open_store()) as session:
+    engine = open_store()
+    with read_session(engine) as session:
         rows = [
             {
                 "tokenId": t.id,
@@ -150,21 +162,26 @@ def token_list(json_output: JsonOpt = False) -> None:
             }
             for t, u in list_tokens(session)
         ]
-    emit(json_output, rows, lambda out: print_rows(out, "Tokens", rows))
+    short_ids = {"tokenId": shortener(engine, "token", None)}
+    emit(json_output, rows, lambda out: print_rows(out, "Tokens", rows, short_ids))
 
 
 @token_app.command("revoke")
 def token_revoke(
-    token_id: Annotated[str, typer.Argument(help="Token id (from `token list`).")],
+    token_id: Annotated[
+        str, typer.Argument(help="Token id (from `token list`; 6+ characters of it).")
+    ],
     json_output: JsonOpt = False,
 ) -> None:
     """Revoke a bearer token."""
     from socialgen.auth.service import revoke_token
+    from socialgen.cli_refs import resolve
     from socialgen.clock import iso
     from socialgen.startup import open_store
     from socialgen.store.engine import transaction
 
     with transaction(open_store()) as session:
+        token_id = resolve(session, "token", None, token_id)
         token = revoke_token(session, token_id)
         data = {"tokenId": token.id, "revokedAt": iso(token.revoked_at)}
     emit(json_output, data, lambda out: out.print(f"Revoked token {token_id}"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -58,7 +59,9 @@ def create(
     template: Annotated[
         str | None, typer.Option("--template", help="Slide template (see `carousel templates`).")
     ] = None,
-    style: Annotated[str | None, typer.Option("--style", help="Content style id.")] = None,
+    style: Annotated[
+        str | None, typer.Option("--style", help="Content style (name or id).")
+    ] = None,
     slides: Annotated[
         int | None,
         typer.Option(
@@ -75,6 +78,7 @@ def create(
     from socialgen.carousels.schemas import CarouselRequest, display_name
     from socialgen.carousels.service import create_carousel
     from socialgen.cli_events import current_model, stream_in_terminal
+    from socialgen.cli_refs import resolve_in
     from socialgen.cli_support import open_workspace
     from socialgen.config import current_settings
     from socialgen.drafting.caller import Caller
@@ -98,6 +102,9 @@ def create(
     )
     artwork = _artwork(profile_image, reference_image or [], logo)
     engine, workspace_id = open_workspace(workspace)
+    if request.content_style_id is not None:  # a style name or id prefix: its whole id
+        style_id = resolve_in(engine, workspace_id, "style", request.content_style_id)
+        request = replace(request, content_style_id=style_id)
     plan = prepare_carousel(
         Caller(engine=engine, workspace_id=workspace_id, user_id=None),
         request,
@@ -119,7 +126,7 @@ def create(
 
 @app.command("regenerate-slide")
 def regenerate_slide(
-    carousel_id: Annotated[str, typer.Argument(help="Carousel id.")],
+    carousel_id: Annotated[str, typer.Argument(help="Carousel name or id (6+ characters of it).")],
     index: Annotated[
         str, typer.Argument(help=f"Slide index, {SLIDE_INDEX.describe()}; 0 is the first slide.")
     ],
@@ -133,7 +140,7 @@ def regenerate_slide(
 
     from socialgen.carousels.regenerate import regenerate_slide as regenerate
     from socialgen.carousels.schemas import RegenerateSlideRequest
-    from socialgen.cli_support import open_workspace
+    from socialgen.cli_refs import open_ref
     from socialgen.drafting.caller import Caller
     from socialgen.files.store import path_for_url
 
@@ -142,7 +149,8 @@ def regenerate_slide(
         form=True,  # the index is text, as in a multipart form
     )
     references = _references(reference_image or [])
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, whole_id = open_ref(workspace, "carousel", request.carousel_id)
+    request = replace(request, carousel_id=whole_id)
     caller = Caller(engine=engine, workspace_id=workspace_id, user_id=None)
     data = asyncio.run(regenerate(caller, request, references, current_runtime().image_model()))
 
@@ -221,6 +229,7 @@ def templates(json_output: JsonOpt = False) -> None:
 def list_(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     """Carousels of the workspace, newest first."""
     from socialgen.carousels.repository import list_carousels
+    from socialgen.cli_refs import shortener
     from socialgen.cli_support import open_workspace, print_rows
     from socialgen.clock import iso
     from socialgen.files.store import file_url
@@ -238,28 +247,33 @@ def list_(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
         }
         for c in list_carousels(engine, workspace_id)
     ]
+    short_ids = {
+        "id": shortener(engine, "carousel", workspace_id),
+        "postId": shortener(engine, "post", workspace_id),
+    }
     emit(
         json_output,
         rows,
         lambda out: print_rows(
-            out, "Carousels", rows, empty='Make one: socialgen carousel create "TOPIC"'
+            out, "Carousels", rows, short_ids, empty='Make one: socialgen carousel create "TOPIC"'
         ),
     )
 
 
 @app.command()
 def show(
-    carousel_id: Annotated[str, typer.Argument(help="Carousel id.")],
+    carousel_id: Annotated[str, typer.Argument(help="Carousel name or id (6+ characters of it).")],
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """A carousel, its slides and where its files are."""
     from socialgen.carousels.repository import load_carousel
     from socialgen.carousels.schemas import carousel_view
-    from socialgen.cli_support import open_workspace, print_rows
+    from socialgen.cli_refs import open_ref
+    from socialgen.cli_support import print_rows
     from socialgen.files.store import path_for_url
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, carousel_id = open_ref(workspace, "carousel", carousel_id)
     record = load_carousel(engine, workspace_id, carousel_id)
     view = carousel_view(record.carousel, record.slides)
 

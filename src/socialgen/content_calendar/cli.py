@@ -21,7 +21,9 @@ def calendar(
         list[str] | None, typer.Option("--article", help="An article URL (repeat for several).")
     ] = None,
     pdf: Annotated[Path | None, typer.Option("--pdf", help="A PDF (10 MB at most).")] = None,
-    style: Annotated[str | None, typer.Option("--style", help="Content style id.")] = None,
+    style: Annotated[
+        str | None, typer.Option("--style", help="Content style (name or id).")
+    ] = None,
     start: Annotated[
         str | None, typer.Option("--start", help="First day, YYYY-MM-DD (default: tomorrow).")
     ] = None,
@@ -34,6 +36,7 @@ def calendar(
     json_output: JsonOpt = False,
 ) -> None:
     """A content calendar: one draft per day from a prompt, a video, articles and/or a PDF."""
+    from socialgen.cli_refs import resolve_in
     from socialgen.cli_support import open_workspace
     from socialgen.content_calendar.plan import prepare_calendar
     from socialgen.content_calendar.render import CalendarPrinter
@@ -56,6 +59,7 @@ def calendar(
         start=_start_date(start),
     )
     engine, workspace_id = open_workspace(workspace)
+    request.content_style_id = resolve_in(engine, workspace_id, "style", style)
     plan = prepare_calendar(Caller(engine=engine, workspace_id=workspace_id, user_id=None), request)
     result = stream_in_terminal(
         run_calendar(plan, current_model()),

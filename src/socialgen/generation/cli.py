@@ -14,6 +14,7 @@ from socialgen.cli_events import (
     hint_better_model,
     stream_in_terminal,
 )
+from socialgen.cli_refs import resolve_each, resolve_in
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
 
 if TYPE_CHECKING:
@@ -22,11 +23,16 @@ if TYPE_CHECKING:
     from socialgen.events.chat import ChatResponse, PostIds
 
 StyleOpt = Annotated[
-    str | None, typer.Option("--style", help="Content style id to write in.", show_default=False)
+    str | None,
+    typer.Option("--style", help="Content style to write in (name or id).", show_default=False),
 ]
 ConversationOpt = Annotated[
     str | None,
-    typer.Option("--conversation", help="Continue this conversation.", show_default=False),
+    typer.Option(
+        "--conversation",
+        help="Continue this conversation (id or 6+ characters of it).",
+        show_default=False,
+    ),
 ]
 
 
@@ -45,6 +51,8 @@ def chat(
     from socialgen.generation.schemas import ChatRequest
 
     caller = _caller(workspace)
+    conversation = resolve_in(caller.engine, caller.workspace_id, "conversation", conversation)
+    style = resolve_in(caller.engine, caller.workspace_id, "style", style)
     if message is not None:
         plan = prepare_chat(
             caller,
@@ -87,6 +95,9 @@ def post(
     from socialgen.generation.single import run_generate_post
 
     caller = _caller(workspace)
+    conversation = resolve_in(caller.engine, caller.workspace_id, "conversation", conversation)
+    post_id = resolve_in(caller.engine, caller.workspace_id, "post", post_id)
+    style = resolve_in(caller.engine, caller.workspace_id, "style", style)
     plan = prepare_post(
         caller,
         GeneratePostRequest(
@@ -122,6 +133,11 @@ def batch(
         raise BadRequest(f"Unexpected arguments {' '.join(extra_ids)}: quote the topic")
     post_ids = [*(regenerate or []), *(extra_ids or [])] if regenerate else None
     caller = _caller(workspace)
+    style = resolve_in(caller.engine, caller.workspace_id, "style", style)
+    if post_ids is not None:
+        post_ids = resolve_each(
+            caller.engine, caller.workspace_id, "post", post_ids, keep_unknown=True
+        )
     plan = prepare_batch(
         caller, BatchRequest(userInput=topic, contentStyleId=style, postIds=post_ids)
     )

@@ -36,10 +36,17 @@ def rank_command(
 
     Shows next to the order how often the ranker ordered your latest posts right
     (heldOutAccuracy; 0.5 is chance) and whether that is enough to trust it."""
+    from socialgen.cli_refs import resolve_each
     from socialgen.insights.ranking import rank_posts
     from socialgen.store.engine import read_session
 
+    if len(post_ids) > MAX_RANKED_POSTS:  # before finding each one
+        from socialgen.errors import BadRequest
+        from socialgen.insights.ranking import TOO_MANY_POST_IDS
+
+        raise BadRequest(TOO_MANY_POST_IDS)
     engine, workspace_id = open_workspace(workspace)
+    post_ids = resolve_each(engine, workspace_id, "post", post_ids)
     with read_session(engine) as session:
         data = rank_posts(session, workspace_id, post_ids)
         snippets = _snippets(session, workspace_id, [row["postId"] for row in data["ranked"]])

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
+from socialgen.cli_refs import open_ref
 from socialgen.cli_support import (
+    IdShortener,
     JsonOpt,
     WorkspaceOpt,
     command_group,
@@ -34,7 +37,9 @@ from socialgen.posts.transfer_cli import export_posts, import_posts_command  # n
 app.command("export")(export_posts)
 app.command("import")(import_posts_command)
 
-PostIdArg = Annotated[str, typer.Argument(help="Post id.", show_default=False)]
+PostIdArg = Annotated[
+    str, typer.Argument(help="Post id, or 6+ characters of it.", show_default=False)
+]
 LimitOpt = Annotated[
     int | None,
     typer.Option(
@@ -115,7 +120,26 @@ def _list_posts(
         return
     from socialgen.posts.tables_cli import print_post_table
 
-    emit(False, data, lambda out: print_post_table(out, data, title, cursor))
+    shorten = _post_shortener(workspace)
+    emit(False, data, lambda out: print_post_table(out, data, title, cursor, shorten))
+
+
+def _post_shortener(workspace: str | None) -> IdShortener:
+    """The posts table's short ids: read as the listing was (quickly on a ready SQLite
+    store), only when a table is drawn."""
+
+    def shorten(ids: list[str]) -> Mapping[str, str]:
+        from socialgen.posts.quick_listing import quick_short_ids
+
+        quick = quick_short_ids(workspace, ids)
+        if quick is not None:
+            return quick
+        from socialgen.cli_refs import shortener
+
+        engine, workspace_id = open_workspace(workspace)
+        return shortener(engine, "post", workspace_id)(ids)
+
+    return shorten
 
 
 JSON_CHUNK_POSTS = 1000
@@ -141,7 +165,7 @@ def show(post_id: PostIdArg, workspace: WorkspaceOpt = None, json_output: JsonOp
     from socialgen.posts.service import show_post
     from socialgen.store.engine import read_session
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
     with read_session(engine) as session:
         detail = show_post(session, workspace_id, post_id)
     from socialgen.posts.tables_cli import print_post_detail
@@ -166,7 +190,7 @@ def edit(
 
     if (content is None) == (not editor):
         raise BadRequest("Give the new text with --content TEXT, or use --editor")
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
     if editor:
         with read_session(engine) as session:
             current = get_post(session, workspace_id, post_id).content
@@ -223,7 +247,7 @@ def delete(
     from socialgen.posts.views import snippet
     from socialgen.store.engine import read_session
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
     if not yes:
         with read_session(engine) as session:
             post = get_post(session, workspace_id, post_id)
@@ -251,7 +275,7 @@ def schedule(
     from socialgen.store.engine import transaction
 
     moment = _parse_moment(at)
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
     with transaction(engine) as session:
         post = service.schedule(session, workspace_id, post_id, moment)
         data = {"postId": post.id, "status": post.status, "scheduledAt": iso(post.scheduled_at)}
@@ -266,7 +290,7 @@ def unschedule(
     from socialgen.posts import service
     from socialgen.store.engine import transaction
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
     with transaction(engine) as session:
         post = service.unschedule(session, workspace_id, post_id)
         data = {"postId": post.id, "status": post.status, "scheduledAt": None}
@@ -285,7 +309,7 @@ def mark_published(
     from socialgen.posts import service
     from socialgen.store.engine import transaction
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
     with transaction(engine) as session:
         post = service.mark_published(session, workspace_id, post_id, url)
         data = {
@@ -313,9 +337,11 @@ def conversations(
     engine, workspace_id = open_workspace(workspace)
     with read_session(engine) as session:
         data = conversations_page(session, workspace_id, page, limit)
+    from socialgen.cli_refs import shortener
     from socialgen.posts.tables_cli import print_conversations
 
-    emit(json_output, data, lambda out: print_conversations(out, data))
+    shorten = shortener(engine, "conversation", workspace_id)
+    emit(json_output, data, lambda out: print_conversations(out, data, shorten))
 
 
 def _parse_moment(text: str) -> Any:

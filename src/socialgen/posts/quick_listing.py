@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from socialgen.clock import iso, utcnow
 from socialgen.config import get_settings
-from socialgen.errors import BadRequest, NotFound
 from socialgen.limits import POST_LIST_LIMIT, POST_WINDOW_DAYS
 from socialgen.posts.cursor import Position, decode_cursor, encode_cursor
 from socialgen.posts.views import PostRow, post_views, stored_moment
+from socialgen.short_ids import chunks, clashing_ids_query, shortest_unique
 from socialgen.store.revision import HEAD_REVISION
 
 if TYPE_CHECKING:
@@ -86,8 +86,10 @@ def _revision(connection: sqlite3.Connection) -> str | None:
 
 
 def _workspace_id(connection: sqlite3.Connection, ref: str | None) -> str | None:
-    """As workspaces.service.resolve_workspace: by id, then by exact name; the default
-    when `ref` is None (None when there is none yet: open_store creates it)."""
+    """As workspaces.service.resolve_workspace for a whole id or the one workspace of
+    an exact name; the default when `ref` is None. None otherwise (no default yet, a
+    name in another case, an id prefix, a name twice, none at all): the full path
+    resolves those and words their errors."""
     if ref is None or not ref.strip():
         row = connection.execute("SELECT id FROM workspace WHERE is_default LIMIT 1").fetchone()
         return str(row[0]) if row else None
@@ -95,11 +97,31 @@ def _workspace_id(connection: sqlite3.Connection, ref: str | None) -> str | None
     if connection.execute("SELECT 1 FROM workspace WHERE id = ?", (ref,)).fetchone():
         return ref
     named = connection.execute("SELECT id FROM workspace WHERE name = ? LIMIT 2", (ref,)).fetchall()
-    if len(named) == 1:
-        return str(named[0][0])
-    if len(named) > 1:
-        raise BadRequest(f"Several workspaces are named {ref!r}: use the workspace id")
-    raise NotFound(f"Workspace not found: {ref}")
+    return str(named[0][0]) if len(named) == 1 else None
+
+
+def quick_short_ids(workspace_ref: str | None, ids: list[str]) -> dict[str, str] | None:
+    """The posts table's short ids (short_ids.shortest_unique within the workspace),
+    read as quick_listing reads; None when the full path must answer."""
+    path = _sqlite_file(get_settings().database_url)
+    if path is None:
+        return None
+    try:
+        connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    except sqlite3.Error:
+        return None
+    try:
+        workspace_id = _workspace_id(connection, workspace_ref)
+        if workspace_id is None:
+            return None
+        clashing: list[str] = []
+        for some in chunks(ids):
+            sql, params = clashing_ids_query("post", "workspace_id", some)
+            rows = connection.execute(sql, {**params, "scope": workspace_id})
+            clashing += [str(row[0]) for row in rows]
+        return shortest_unique(ids, clashing)
+    finally:
+        connection.close()
 
 
 def _stored(moment: datetime) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from socialgen.cli_support import notes, piped, print_plain_rows, styled
+from socialgen.cli_support import IdShortener, notes, piped, print_plain_rows, styled
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -19,7 +19,9 @@ FILL_HINTS = {
 }
 
 
-def print_post_table(out: Console, data: PostList, title: str, cursor: str | None) -> None:
+def print_post_table(
+    out: Console, data: PostList, title: str, cursor: str | None, shorten: IdShortener
+) -> None:
     from rich.table import Table
 
     from socialgen.posts.views import snippet
@@ -43,12 +45,19 @@ def print_post_table(out: Console, data: PostList, title: str, cursor: str | Non
         )
         _print_more(notes(out), data, cursor)
         return
+    # Each id whole on one line (its short unique prefix), so a double-click copies it.
+    short = shorten([post["id"] for post in data["posts"]])
     table = Table(title=f"{title} ({count})", title_justify="left")
-    for column in ("id", "status", "type", "when", "post"):
-        table.add_column(column, overflow="fold" if column == "id" else "ellipsis")
+    table.add_column("id", no_wrap=True, min_width=8)
+    for column in ("status", "type", "when", "post"):
+        table.add_column(column, overflow="ellipsis")
     for post in data["posts"]:
         table.add_row(
-            post["id"], post["status"], post["postType"], when(post), snippet(post["postContent"])
+            short.get(post["id"], post["id"]),
+            post["status"],
+            post["postType"],
+            when(post),
+            snippet(post["postContent"]),
         )
     out.print(table)
     _print_more(out, data, cursor)
@@ -95,7 +104,7 @@ def print_post_detail(out: Console, detail: PostDetail) -> None:
     out.print(f"{len(detail['versions'])} version(s); conversation {detail['conversationId']}")
 
 
-def print_conversations(out: Console, data: Any) -> None:
+def print_conversations(out: Console, data: Any, shorten: IdShortener) -> None:
     from rich.table import Table
 
     pagination = data["pagination"]
@@ -120,11 +129,13 @@ def print_conversations(out: Console, data: Any) -> None:
         f"{pagination['total']} in all)",
         title_justify="left",
     )
-    for column in ("id", "title", "updated", "status"):
-        table.add_column(column)
+    short = shorten([c["_id"] for c in data["conversations"]])
+    table.add_column("id", no_wrap=True, min_width=8)  # never cut: `chat --conversation` takes it
+    for column in ("title", "updated", "status"):
+        table.add_column(column, no_wrap=column != "title")
     for conversation in data["conversations"]:
         table.add_row(
-            conversation["_id"],
+            short.get(conversation["_id"], conversation["_id"]),
             conversation["title"],
             conversation["updatedAt"][:16].replace("T", " "),
             conversation["status"],

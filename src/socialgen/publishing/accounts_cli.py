@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from socialgen.cli_refs import open_ref, shortener
 from socialgen.cli_support import (
     JsonOpt,
     WorkspaceOpt,
@@ -40,7 +41,11 @@ LINKEDIN_CLIENT_SECRET_ENV = "SOCIALGEN_LINKEDIN_CLIENT_SECRET"
 TOKEN_NAME = "The access token"  # how messages name it (the HTTP API's field: secret)
 
 AccountArg = Annotated[
-    str, typer.Argument(help="Account id, handle, or network:handle.", show_default=False)
+    str,
+    typer.Argument(
+        help="Account handle, network:handle, display name, or id (6+ characters of it).",
+        show_default=False,
+    ),
 ]
 NoBrowserOpt = Annotated[
     bool, typer.Option("--no-browser", help="Print the sign-in link instead of opening it.")
@@ -198,6 +203,7 @@ def add_linkedin(
 @app.command("list")
 def list_command(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     """The workspace's social accounts."""
+    from socialgen.publishing.account_refs import ACCOUNT_REF
     from socialgen.publishing.accounts import account_view, list_accounts
     from socialgen.store.engine import read_session
 
@@ -214,6 +220,7 @@ def list_command(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -
         }
         for v in views
     ]
+    short_ids = {"id": shortener(engine, ACCOUNT_REF, workspace_id)}
     emit(
         json_output,
         views,
@@ -221,6 +228,7 @@ def list_command(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -
             out,
             "Social accounts",
             rows,
+            short_ids,
             empty="Connect one: socialgen accounts add bluesky HANDLE (or mastodon, linkedin)",
         ),
     )
@@ -231,10 +239,11 @@ def check(
     account: AccountArg, workspace: WorkspaceOpt = None, json_output: JsonOpt = False
 ) -> None:
     """Ask the network whether the stored credentials still work, and whose they are."""
+    from socialgen.publishing.account_refs import ACCOUNT_REF
     from socialgen.publishing.accounts import account_view, check_account, get_account
     from socialgen.store.engine import read_session
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, account = open_ref(workspace, ACCOUNT_REF, account)
     with read_session(engine) as session:
         found = get_account(session, workspace_id, account)
     identity = check_account(engine, found)  # outside any transaction: it calls the network
@@ -276,11 +285,12 @@ def history(
     (Bluesky, Mastodon; LinkedIn when connected with --history by an approved app):
     they count in insights. Pulling again adds no duplicate."""
     from socialgen.publishing.account_history import parse_since, pull_history
+    from socialgen.publishing.account_refs import ACCOUNT_REF
     from socialgen.publishing.accounts import get_account
     from socialgen.store.engine import read_session
 
     moment = parse_since(since)
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, account = open_ref(workspace, ACCOUNT_REF, account)
     with read_session(engine) as session:
         found = get_account(session, workspace_id, account)
     summary = pull_history(engine, found, moment)  # outside any transaction: network calls
@@ -303,6 +313,7 @@ def remove(
     json_output: JsonOpt = False,
 ) -> None:
     """Remove an account; publications still queued for it are dropped with it."""
+    from socialgen.publishing.account_refs import ACCOUNT_REF
     from socialgen.publishing.accounts import (
         account_view,
         get_account,
@@ -311,7 +322,7 @@ def remove(
     )
     from socialgen.store.engine import read_session, transaction
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, account = open_ref(workspace, ACCOUNT_REF, account)
     if not yes:
         with read_session(engine) as session:
             found = get_account(session, workspace_id, account)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from socialgen.cli_refs import open_ref, resolve_each, resolve_in
 from socialgen.cli_support import (
     JsonOpt,
     WorkspaceOpt,
@@ -24,12 +25,15 @@ from socialgen.cli_support import (
 if TYPE_CHECKING:
     from rich.console import Console
 
-PostIdArg = Annotated[str, typer.Argument(help="Post id.", show_default=False)]
+PostIdArg = Annotated[
+    str, typer.Argument(help="Post id, or 6+ characters of it.", show_default=False)
+]
 ToOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--to",
-        help="Account to publish to: id, handle or network:handle (repeat for several).",
+        help="Account to publish to: handle, network:handle, display name or id "
+        "(repeat for several).",
         show_default=False,
     ),
 ]
@@ -86,10 +90,12 @@ def publish(
 ) -> None:
     """Publish a post now to one or more accounts (exit 1 if one did not go out)."""
     from socialgen.errors import BadRequest
+    from socialgen.publishing.account_refs import ACCOUNT_REF
 
     if not to:
         raise BadRequest("Name at least one account to publish to (--to ACCOUNT)")
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
+    to = resolve_each(engine, workspace_id, ACCOUNT_REF, to, keep_unknown=True)
     if dry_run:
         from socialgen.publishing.dryrun import dry_run as preview
 
@@ -138,13 +144,15 @@ def schedule(
 ) -> None:
     """Schedule a draft (or move a scheduled post); with --to it goes out at that time."""
     from socialgen.clock import iso
+    from socialgen.publishing.account_refs import ACCOUNT_REF
     from socialgen.publishing.outbox import schedule_post, views
     from socialgen.publishing.schedule_time import parse_local_at, resolve_at
     from socialgen.store.engine import transaction
 
     zone = current_runtime().settings.timezone
     asked = parse_local_at(at, zone)
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
+    to = resolve_each(engine, workspace_id, ACCOUNT_REF, to or [], keep_unknown=True)
     with transaction(engine) as session:
         post, rows = schedule_post(
             session,
@@ -190,7 +198,7 @@ def unschedule(
     from socialgen.publishing.outbox import unschedule_post
     from socialgen.store.engine import transaction
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
     with transaction(engine) as session:
         post, dropped = unschedule_post(session, workspace_id, post_id)
         data: dict[str, Any] = {"postId": post.id, "status": post.status, "scheduledAt": None}
@@ -206,7 +214,7 @@ def publications(
     """Where a post goes or went: each account's publication and its state."""
     from socialgen.publishing.runner import post_views
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
     rows = post_views(engine, workspace_id, post_id)
     emit(json_output, {"postId": post_id, "publications": rows}, _print_rows(rows))
 
@@ -226,6 +234,7 @@ def stats(
     from socialgen.store.engine import read_session
 
     engine, workspace_id = open_workspace(workspace)
+    post_id = resolve_in(engine, workspace_id, "post", post_id)
     if refresh:
         if post_id is not None:
             with read_session(engine) as session:

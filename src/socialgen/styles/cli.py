@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from socialgen.cli_refs import open_ref, resolve, shortener
 from socialgen.cli_support import (
     JsonOpt,
     WorkspaceOpt,
@@ -24,7 +25,12 @@ if TYPE_CHECKING:
 
 app = command_group()  # its help: the feature's Group (feature.py)
 
-StyleIdArg = Annotated[str, typer.Argument(help="Style id.", show_default=False)]
+StyleIdArg = Annotated[
+    str, typer.Argument(help="Style name or id (6+ characters of it).", show_default=False)
+]
+ExampleIdArg = Annotated[
+    str, typer.Argument(help="Example post id, or 6+ characters of it.", show_default=False)
+]
 POST_SEPARATOR = "---"
 
 
@@ -90,6 +96,7 @@ def list_(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
         }
         for s in data
     ]
+    short_ids = {"id": shortener(engine, "style", workspace_id)}
     emit(
         json_output,
         data,
@@ -97,6 +104,7 @@ def list_(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
             out,
             "Content styles",
             rows,
+            short_ids,
             empty="Make one: socialgen style create NAME, then teach it with style add-posts",
         ),
     )
@@ -111,7 +119,7 @@ def show(
     from socialgen.styles import service
     from socialgen.styles.profile import describe_profile, profile_from_dict
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, style_id = open_ref(workspace, "style", style_id)
     with read_session(engine) as session:
         style = service.get_style(session, workspace_id, style_id)
         data: dict[str, Any] = {**service.style_view(session, style), "profile": style.profile}
@@ -136,7 +144,7 @@ def edit(
 
     if name is None and description is None:
         raise BadRequest("Nothing to change: give --name and/or --description")
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, style_id = open_ref(workspace, "style", style_id)
     with transaction(engine) as session:
         style = service.update_style(
             session, workspace_id, style_id, name=name, description=description
@@ -156,7 +164,7 @@ def delete(
     from socialgen.store.engine import read_session, transaction
     from socialgen.styles import service
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, style_id = open_ref(workspace, "style", style_id)
     if not yes:
         with read_session(engine) as session:
             style = service.get_style(session, workspace_id, style_id)
@@ -203,7 +211,7 @@ def add_posts(
         posts = read_posts_file(file)
     if from_profile is not None:
         posts = [p.content for p in _import(from_profile)][:MAX_STYLE_POSTS_PER_CALL]
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, style_id = open_ref(workspace, "style", style_id)
     with transaction(engine) as session:
         added = service.add_posts(session, workspace_id, style_id, posts)
         data = {"count": len(added), "data": [service.post_view(post) for post in added]}
@@ -217,7 +225,7 @@ def add_posts(
 @app.command("edit-post")
 def edit_post(
     style_id: StyleIdArg,
-    post_id: Annotated[str, typer.Argument(help="Example post id.")],
+    post_id: ExampleIdArg,
     content: Annotated[str, typer.Option("--content", "-c", help="The new text.")],
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
@@ -226,8 +234,9 @@ def edit_post(
     from socialgen.store.engine import transaction
     from socialgen.styles import service
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, style_id = open_ref(workspace, "style", style_id)
     with transaction(engine) as session:
+        post_id = resolve(session, "example", style_id, post_id)
         data = service.post_view(
             service.update_post(session, workspace_id, style_id, post_id, content)
         )
@@ -237,7 +246,7 @@ def edit_post(
 @app.command("delete-post")
 def delete_post(
     style_id: StyleIdArg,
-    post_id: Annotated[str, typer.Argument(help="Example post id.")],
+    post_id: ExampleIdArg,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -245,8 +254,9 @@ def delete_post(
     from socialgen.store.engine import transaction
     from socialgen.styles import service
 
-    engine, workspace_id = open_workspace(workspace)
+    engine, workspace_id, style_id = open_ref(workspace, "style", style_id)
     with transaction(engine) as session:
+        post_id = resolve(session, "example", style_id, post_id)
         service.delete_post(session, workspace_id, style_id, post_id)
     emit(
         json_output, {"deletedPostId": post_id}, lambda out: out.print(f"Deleted example {post_id}")

@@ -7,10 +7,14 @@ import re
 from sqlmodel import Session, col, func, select
 
 from socialgen.errors import BadRequest, NotFound
+from socialgen.store.refs import RefKind, find_id
 from socialgen.store.tables import Membership, Role, User, Workspace, WorkspaceUsage
 
 MAX_NAME_CHARS = 200
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+$")
+WORKSPACE_REF = RefKind(
+    "workspace", "workspaces", Workspace, lambda w: w.name, scope=None, names=("name",)
+)
 
 
 def create_workspace(session: Session, name: str, *, is_default: bool = False) -> Workspace:
@@ -33,22 +37,18 @@ def default_workspace(session: Session) -> Workspace | None:
 
 
 def resolve_workspace(session: Session, ref: str | None) -> Workspace:
-    """The workspace named by id or exact name; the default workspace when `ref` is None."""
+    """The workspace named by id, name or id prefix; the default workspace when `ref`
+    is None. The CLI's (--workspace): the HTTP API names workspaces by whole id."""
     if ref is None or not ref.strip():
         workspace = default_workspace(session)
         if workspace is None:
             raise NotFound("No default workspace: name one with --workspace")
         return workspace
-    ref = ref.strip()
-    workspace = session.get(Workspace, ref)
-    if workspace is not None:
-        return workspace
-    by_name = list(session.exec(select(Workspace).where(Workspace.name == ref)).all())
-    if len(by_name) == 1:
-        return by_name[0]
-    if len(by_name) > 1:
-        raise BadRequest(f"Several workspaces are named {ref!r}: use the workspace id")
-    raise NotFound(f"Workspace not found: {ref}")
+    # By id, exact name, name in any case or unique id prefix (store/refs.py).
+    workspace = session.get(Workspace, find_id(session, WORKSPACE_REF, None, ref))
+    if workspace is None:  # deleted between the two reads
+        raise NotFound(f"Workspace not found: {ref.strip()}")
+    return workspace
 
 
 def set_post_quota(session: Session, workspace_id: str, quota: int | None) -> WorkspaceUsage:
