@@ -8,7 +8,6 @@ option (options land in shell history and `ps`), and are never printed.
 from __future__ import annotations
 
 import os
-import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -25,6 +24,7 @@ from socialgen.cli_support import (
     print_rows,
     styled,
 )
+from socialgen.publishing.secret_input_cli import prompt_secret, read_stdin
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -74,9 +74,9 @@ def add_bluesky(
 
     engine, workspace_id = open_workspace(workspace)
     if password_stdin:
-        password = _read_stdin("app password")
+        password = read_stdin("app password")
     else:
-        password = os.environ.get(BLUESKY_PASSWORD_ENV) or _prompt_secret("App password")
+        password = os.environ.get(BLUESKY_PASSWORD_ENV) or prompt_secret("App password")
     connected = connect_account(
         "bluesky", service, handle, password, secret_name="The app password"
     )
@@ -101,7 +101,7 @@ def add_mastodon(
 
     engine, workspace_id = open_workspace(workspace)
     if token_stdin:
-        token = _read_stdin("access token")
+        token = read_stdin("access token")
         connected = connect_account("mastodon", instance, "", token, secret_name=TOKEN_NAME)
     else:
         connected = authorize_account(
@@ -167,7 +167,7 @@ def add_linkedin(
         )
     engine, workspace_id = open_workspace(workspace)
     if token_stdin:
-        token = _read_stdin("access token")
+        token = read_stdin("access token")
         connected = connect_account("linkedin", None, "", token, secret_name=TOKEN_NAME)
     else:
         if not client_id:  # not given, nor exported: the config file's, if any
@@ -180,9 +180,9 @@ def add_linkedin(
                 "or an access token with --token-stdin"
             )
         if client_secret_stdin:
-            client_secret = _read_stdin("client secret")
+            client_secret = read_stdin("client secret")
         else:
-            client_secret = os.environ.get(LINKEDIN_CLIENT_SECRET_ENV) or _prompt_secret(
+            client_secret = os.environ.get(LINKEDIN_CLIENT_SECRET_ENV) or prompt_secret(
                 "Client secret"
             )
         connected = authorize_account(
@@ -373,28 +373,6 @@ def _queued_note(count: int, verb: str) -> str:
         return ""
     plural = "publication" if count == 1 else "publications"
     return f", {count} queued {plural} {verb}"
-
-
-def _read_stdin(what: str) -> str:
-    """The first line of stdin, read as bytes: text mode takes a lone CR for a line
-    end and would cut a secret there silently; here it stays in, to be refused."""
-    from socialgen.errors import BadRequest
-
-    stream = getattr(sys.stdin, "buffer", None)
-    raw = stream.readline() if stream is not None else sys.stdin.readline().encode()
-    try:
-        value = raw.decode("utf-8").strip()
-    except UnicodeDecodeError:
-        raise BadRequest(f"The {what} on stdin is not UTF-8 text") from None
-    if not value:
-        raise BadRequest(f"No {what} on stdin")
-    return value
-
-
-def _prompt_secret(label: str) -> str:
-    # To stderr, so --json output on stdout stays one document.
-    value: str = typer.prompt(label, hide_input=True, err=True)
-    return value.strip()
 
 
 def _announce(message: str) -> None:
