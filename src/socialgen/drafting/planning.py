@@ -48,14 +48,18 @@ from socialgen.drafting.planning_profile import (
 )
 
 __all__ = [
+    "SPARE_LINES",
+    "Origin",
     "Plan",
     "PlanSpec",
     "Planned",
+    "Source",
     "answers_in_lines",
     "drafts_at_once",
     "looks_like_junk",
     "named",
     "plan_items",
+    "repeats",
     "same_key",
     "second_draft_when_off_topic",
     "short_prompts",
