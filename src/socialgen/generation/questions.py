@@ -34,6 +34,11 @@ _CLAUSES = re.compile(r"[,;:]\s+|\s+[-\u2013\u2014]\s+")
 _SENTENCE_END = re.compile(r"[.!?]\s+[\"']?[A-Z]")  # "e.g. 4x faster" is one sentence
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]+|\(?\d{1,2}[.):])\s*")
 _WORDS = re.compile(r"[a-z0-9']+")
+# A question never ends on these: it was cut ("... even if it'?" ends on a cut word).
+_CUT_END = re.compile(
+    r"(?:\b(?:a|an|the|and|or|of|your|my|our|their|its)|['\u2019,;:-])\s*\?$", re.IGNORECASE
+)
+_PAIRS = (("(", ")"), ("[", "]"), ("\u201c", "\u201d"))
 
 
 class Questions(BaseModel):
@@ -83,8 +88,9 @@ def tidy_question(text: str) -> str:
 
 def is_whole_question(question: str, about: str = "") -> bool:
     """Whether `question` is one whole question: one line, a capital first, a
-    sensible length, one sentence ending in "?", a clause opening with a question
-    word, and not a run of words copied from `about` (the answer cut and "?" added)."""
+    sensible length, one sentence ending in "?" after a word that can end one,
+    brackets and quotes closed, a clause opening with a question word, and not a run
+    of words copied from `about` (the answer cut and "?" added)."""
     if "\n" in question or "\r" in question or question != question.strip():
         return False
     if not MIN_QUESTION_CHARS <= len(question) <= MAX_QUESTION_CHARS:
@@ -93,7 +99,17 @@ def is_whole_question(question: str, about: str = "") -> bool:
         return False
     if _SENTENCE_END.search(question) or len(question.split()) < 2:
         return False
+    if _CUT_END.search(question) or not _balanced(question):
+        return False
     return _asks(question[:-1]) and not _copied(question[:-1], about)
+
+
+def _balanced(text: str) -> bool:
+    """Brackets and quotes closed: an open one is a question cut short ("(a detail
+    to add, audience and 30?")."""
+    if text.count('"') % 2:
+        return False
+    return all(text.count(opening) == text.count(closing) for opening, closing in _PAIRS)
 
 
 def _asks(body: str) -> bool:
