@@ -16,7 +16,7 @@ import pytest
 
 from socialgen.ai.engine import LLAMA_CPP, XLLAMACPP, current_engine, engine_name
 from socialgen.ai.engine_contract import Generation
-from socialgen.ai.line_lists import line_grammar, question_grammar
+from socialgen.ai.line_lists import line_grammar
 from socialgen.ai.local import LlamaCppModel, embedded_model_path
 from socialgen.ai.model import Chunk, ModelError, Output
 from socialgen.ai.structured import strict_schema
@@ -63,17 +63,6 @@ def test_a_line_grammar_holds_the_answer_to_its_lines(engine: str) -> None:
     word = r"(?:\d{1,2}[.)] )?(?:[A-Za-z0-9'&$-]{1,14}[,:;?!.]? )*[A-Za-z0-9'&$-]{0,14}[?!.]?"
     for line in lines:
         assert re.fullmatch(word, line), (line, text)
-
-
-def test_a_question_grammar_ends_each_line_on_a_question_mark(engine: str) -> None:
-    text = "".join(generate(Output(grammar=question_grammar(3, 100)), max_tokens=90))
-    lines = text.split("\n")
-    # Whole questions, or fewer when the budget ran out mid-line: every finished line
-    # starts with a capital and ends in "?" after a whole word, none cut mid-word.
-    assert 1 <= len(lines) <= 4, text
-    for line in lines[:-1]:
-        assert re.fullmatch(r"[A-Z][A-Za-z']*(?: [A-Za-z0-9'&$%-]+[,;:]?)+\?", line), (line, text)
-    assert lines[-1] == "" or "?" not in lines[-1], text
 
 
 def test_a_json_schema_is_enforced(engine: str) -> None:

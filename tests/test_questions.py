@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from socialgen.ai.line_lists import question_grammar
+from socialgen.ai.line_lists import prose_grammar
 from socialgen.ai.structured import profile_of, remember_plans_in_lines
 from socialgen.generation.intent import classify_intent
-from socialgen.generation.questions import MAX_QUESTION_CHARS, is_whole_question
+from socialgen.generation.questions import LINE_CHARS, is_whole_question
 from socialgen.generation.writing import refinement_questions, suggested_questions
 from tests.conftest import Store
 from tests.doubles.scripted_model import ScriptedCall, ScriptedModel
@@ -41,7 +41,7 @@ def test_a_model_whose_profile_plans_in_lines_gets_its_questions_as_lines() -> N
     assert call.purpose == "questions"
     assert call.schema_name is None  # not the JSON ladder
     assert call.output is not None
-    assert call.output.grammar == question_grammar(3, MAX_QUESTION_CHARS)
+    assert call.output.grammar == prose_grammar(3, LINE_CHARS)
     assert call.prompt.endswith("One question per line.")
 
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from socialgen.ai.line_lists import line_grammar, question_grammar
+from socialgen.ai.line_lists import line_grammar, prose_grammar
 from socialgen.ai.model import Chunk, Message, ModelError, Output
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.themes import plan_themes
 from socialgen.generation.intent import classify_intent, intent_from_wording
-from socialgen.generation.questions import MAX_QUESTION_CHARS
+from socialgen.generation.questions import LINE_CHARS
 from socialgen.generation.writing import suggested_questions
 
 DATA = Path(__file__).parent / "data"
@@ -143,7 +143,7 @@ def test_a_small_model_suggests_questions_as_three_lines() -> None:
     assert questions == ["What changed?", "Any numbers?"]
     assert [call.purpose for call in model.calls] == ["questions"]
     output = model.calls[0].output
-    assert output is not None and output.grammar == question_grammar(3, MAX_QUESTION_CHARS)
+    assert output is not None and output.grammar == prose_grammar(3, LINE_CHARS)
 
 
 def labelled(name: str) -> list[dict[str, Any]]:

@@ -50,14 +50,11 @@ async def ask_lines(
     temperature: float = 0.2,  # small models stay on topic when they are not creative
     sentences: bool = False,
     about: str | None = None,
-    grammar: str | None = None,
 ) -> list[str]:
     """Up to `count` cleaned, distinct lines; [] when the model failed. Titles lose
-    their end punctuation; `sentences` keep it. `grammar` replaces the title or prose
-    grammar (for a model that takes one)."""
-    if not takes_grammar(model):
-        grammar = None
-    elif grammar is None:
+    their end punctuation; `sentences` keep it."""
+    grammar = None
+    if takes_grammar(model):
         grammar = prose_grammar(count, max_chars) if sentences else line_grammar(count)
     budget = max_tokens or count * (max_chars // 3 + 4)
     try:
@@ -100,20 +97,6 @@ def prose_grammar(count: int, max_chars: int) -> str:
     return (
         f"root ::= {lines}\n"
         f'line ::= [A-Za-z0-9"] [^\\n\\r#*<>{{}}\\[\\]|_`]{{10,{max_chars - 1}}} "\\n"\n'
-    )
-
-
-def question_grammar(count: int, max_chars: int) -> str:
-    """GBNF for `count` questions, one per line: a capital first, whole words, and
-    the question mark after the last word. A length cap counted in characters would
-    cut a word ("import\nance?"); this one counts words, and a line still too long
-    is dropped by clean_lines."""
-    lines = " ".join(["line"] * count)
-    most = max(3, max_chars // 7)
-    return (
-        f"root ::= {lines}\n"
-        f'line ::= [A-Z] [A-Za-z\']{{0,13}} (" " word){{1,{most - 1}}} "?\\n"\n'
-        "word ::= [A-Za-z0-9'&$%-]{1,16} [,;:]?\n"
     )
 
 

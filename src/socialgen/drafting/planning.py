@@ -102,8 +102,7 @@ class PlanSpec(Generic[Answer, Item]):
     title_of / usable_title: an item's title, and whether a title is fit to keep.
     templates (missing, planned): `missing` stand-ins, marked as template-made.
     about: a top-up list keeps only lines that carry a word of this (drift).
-    sentences / line_grammar (wanted): lines are sentences (their punctuation kept),
-        under this grammar instead of the title grammar.
+    sentences: lines are sentences (prose grammar, their punctuation kept).
     top_up: False for a side answer, where fewer items are worth less than a wait.
     """
 
@@ -122,7 +121,6 @@ class PlanSpec(Generic[Answer, Item]):
     json_attempts: int = 2
     line_chars: int = 70
     sentences: bool = False
-    line_grammar: Callable[[int], str] | None = None
     top_up: bool = True
 
 
@@ -252,7 +250,6 @@ async def _line_items(
         temperature=0.8 if top_up else 0.2,
         about=spec.about if top_up else None,
         sentences=spec.sentences,
-        grammar=spec.line_grammar(asked) if spec.line_grammar else None,
     )
     taken = {same_key(spec.title_of(item)) for item in planned}
     items: list[Item] = []

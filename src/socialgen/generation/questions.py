@@ -11,13 +11,15 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from socialgen.ai.line_lists import question_grammar
 from socialgen.ai.model import TextModel
 from socialgen.drafting.planning import PlanSpec, plan_items
 
 QUESTION_COUNT = 3
 MAX_QUESTION_CHARS = 100
 MIN_QUESTION_CHARS = 8
+# A small model's line may run past MAX_QUESTION_CHARS: the grammar lets it finish
+# its sentence (a shorter cap cut it mid-word, "import\nance?") and the check drops it.
+LINE_CHARS = 160
 # A run of this many words copied from the text the questions are about is a piece
 # of it with "?" added, not a question ("It speaks to the import?").
 COPIED_WORDS = 4
@@ -69,9 +71,8 @@ async def plan_questions(
         templates=_no_templates,
         json_tokens=max_tokens // QUESTION_COUNT,
         json_extra_tokens=max_tokens % QUESTION_COUNT,
-        line_chars=MAX_QUESTION_CHARS,
-        sentences=True,
-        line_grammar=lambda wanted: question_grammar(wanted, MAX_QUESTION_CHARS),
+        line_chars=LINE_CHARS,
+        sentences=True,  # prose lines (ai.line_lists.prose_grammar), punctuation kept
         top_up=False,  # a side answer: one question fewer beats another wait
     )
     return (await plan_items(model, spec)).items
