@@ -103,6 +103,7 @@ class PlanSpec(Generic[Answer, Item]):
     templates (missing, planned): `missing` stand-ins, marked as template-made.
     about: a top-up list keeps only lines that carry a word of this (drift).
     sentences: lines are sentences (prose grammar, their punctuation kept).
+    line_tokens: the token budget of a line list (else ai.line_lists' own).
     top_up: False for a side answer, where fewer items are worth less than a wait.
     """
 
@@ -121,6 +122,7 @@ class PlanSpec(Generic[Answer, Item]):
     json_attempts: int = 2
     line_chars: int = 70
     sentences: bool = False
+    line_tokens: int | None = None
     top_up: bool = True
 
 
@@ -250,6 +252,7 @@ async def _line_items(
         temperature=0.8 if top_up else 0.2,
         about=spec.about if top_up else None,
         sentences=spec.sentences,
+        max_tokens=spec.line_tokens,
     )
     taken = {same_key(spec.title_of(item)) for item in planned}
     items: list[Item] = []

@@ -17,9 +17,10 @@ from socialgen.drafting.planning import PlanSpec, plan_items
 QUESTION_COUNT = 3
 MAX_QUESTION_CHARS = 100
 MIN_QUESTION_CHARS = 8
-# A small model's line may run past MAX_QUESTION_CHARS: the grammar lets it finish
-# its sentence (a shorter cap cut it mid-word, "import\nance?") and the check drops it.
-LINE_CHARS = 160
+# A small model's line is held to this by its grammar: a line that runs on is cut
+# ("import\nance?") and the check drops both pieces. A longer cap measured worse: the
+# model wrote longer lines, fewer of them fit (bench/quality.py, embedded model).
+LINE_CHARS = MAX_QUESTION_CHARS
 # A run of this many words copied from the text the questions are about is a piece
 # of it with "?" added, not a question ("It speaks to the import?").
 COPIED_WORDS = 4
@@ -73,6 +74,7 @@ async def plan_questions(
         json_extra_tokens=max_tokens % QUESTION_COUNT,
         line_chars=LINE_CHARS,
         sentences=True,  # prose lines (ai.line_lists.prose_grammar), punctuation kept
+        line_tokens=max_tokens,
         top_up=False,  # a side answer: one question fewer beats another wait
     )
     return (await plan_items(model, spec)).items
