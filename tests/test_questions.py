@@ -125,6 +125,8 @@ def test_a_model_whose_profile_plans_in_lines_classifies_intent_in_one_word() ->
         "Could you add an example (e.g. 4x faster)?",
         "Does shipping weekly keep a team honest?",
         "What is it about?",
+        "What's the most memorable moment you've witnessed?",
+        "How\u2019s the team doing a year on?",
         'Which "small step" came first?',
     ],
 )

@@ -118,7 +118,8 @@ def _balanced(text: str) -> bool:
 def _asks(body: str) -> bool:
     for clause in _CLAUSES.split(body.lower()):
         words = [w for w in _WORDS.findall(clause) if w not in _LEADING]
-        if words and _ASKING.fullmatch(words[0]):
+        # "what's", "how'd": the word before its contraction asks.
+        if words and (_ASKING.fullmatch(words[0]) or _ASKING.fullmatch(words[0].split("'")[0])):
             return True
     return False
 
