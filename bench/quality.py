@@ -1,10 +1,12 @@
 """Output quality: what the model really produced, per provider.
 
 For each topic: a batch of five posts (share on topic, share that obey LinkedIn's
-rules), a 6-slide carousel outline (share of slides the model wrote), a 7-day
-calendar plan (share of themes the model wrote, and whether two unrelated topics
-got different themes); then chat intent accuracy on the labelled sets in
-tests/data. Wall time of each flow.
+rules), the refinement questions of its first post (how many were shown, and how
+many of those are whole questions by socialgen.generation.questions), a 6-slide
+carousel outline (share of slides the model wrote), a 7-day calendar plan (share of
+themes the model wrote, and whether two unrelated topics got different themes);
+then chat intent accuracy on the labelled sets in tests/data. Wall time of each
+flow.
 
 Providers:
   embedded     the embedded SmolLM2-135M in-process (the default install)
@@ -89,6 +91,8 @@ class TopicResult:
     themes: list[str] = field(default_factory=list)
     themes_model: int = 0
     themes_seconds: float = 0.0
+    questions: list[str] = field(default_factory=list)
+    questions_seconds: float = 0.0
 
 
 def obeys_rules(post: str) -> bool:
@@ -106,6 +110,7 @@ async def run_topic(caller: Any, topic: str) -> TopicResult:
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import prepare_batch
     from socialgen.generation.schemas import BatchRequest
+    from socialgen.generation.writing import refinement_questions
 
     model = text_model()
     result = TopicResult(topic)
@@ -115,6 +120,11 @@ async def run_topic(caller: Any, topic: str) -> TopicResult:
         if item.name == "batch_complete":
             result.posts = [post["content"] for post in item.data["posts"]]
     result.batch_seconds = time.perf_counter() - started
+
+    if result.posts:
+        started = time.perf_counter()
+        result.questions = await refinement_questions(model, result.posts[0])
+        result.questions_seconds = time.perf_counter() - started
 
     started = time.perf_counter()
     outline = await outline_carousel(model, topic, 6)
@@ -192,6 +202,7 @@ def report(
     name: str, results: list[TopicResult], intent: tuple[int, int, float], show: bool
 ) -> None:
     from socialgen.drafting.topic import on_topic
+    from socialgen.generation.questions import is_whole_question
 
     posts = [(post, r.topic) for r in results for post in r.posts]
     expected_posts = 5 * len(results)
@@ -208,15 +219,21 @@ def report(
     print(f"LinkedIn rules          {percent(lawful, len(posts))}  ({lawful}/{len(posts)})")
     print(f"carousel slides, model  {percent(*slides)}  ({slides[0]}/{slides[1]})")
     print(f"calendar themes, model  {percent(*themes)}  ({themes[0]}/{themes[1]})")
+    asked = [(q, r.posts[0]) for r in results if r.posts for q in r.questions]
+    whole = sum(is_whole_question(q, post) for q, post in asked)
+    print(f"questions shown         {len(asked)} of {3 * len(results)}, whole {whole}")
     shared = max(distinct) if distinct else 0
     print(f"themes shared by two topics (most, any pair): {shared} of 7")
     right, total, seconds = intent
     print(f"intent accuracy         {percent(right, total)}  ({right}/{total}, {seconds:.1f} s)")
-    table = Table("topic", "batch", "outline", "themes", "slides", "themes", indent="  ")
+    table = Table(
+        "topic", "batch", "questions", "outline", "themes", "slides", "themes", indent="  "
+    )
     for r in results:
         table.add(
             r.topic[:44],
             f"{r.batch_seconds:.1f} s",
+            f"{r.questions_seconds:.1f} s",
             f"{r.outline_seconds:.1f} s",
             f"{r.themes_seconds:.1f} s",
             f"{r.slides_model}/{r.slides_total}",
@@ -225,6 +242,7 @@ def report(
     table.add(
         "mean",
         f"{Samples([r.batch_seconds for r in results]).mean:.1f} s",
+        f"{Samples([r.questions_seconds for r in results]).mean:.1f} s",
         f"{Samples([r.outline_seconds for r in results]).mean:.1f} s",
         f"{Samples([r.themes_seconds for r in results]).mean:.1f} s",
     )
@@ -232,6 +250,7 @@ def report(
     if show:
         for r in results:
             print(f"\n  [{r.topic}] themes: {r.themes}")
+            print(f"   questions: {r.questions}")
             for post in r.posts[:2]:
                 print("   post:", post[:160].replace("\n", " / "))
 

@@ -20,7 +20,7 @@ from socialgen.ai.line_lists import line_grammar
 from socialgen.ai.local import LlamaCppModel, embedded_model_path
 from socialgen.ai.model import Chunk, ModelError, Output
 from socialgen.ai.structured import strict_schema
-from socialgen.generation.writing import Questions  # a schema socialgen asks for
+from socialgen.generation.questions import Questions  # a schema socialgen asks for
 
 MODULES = {XLLAMACPP: "xllamacpp", LLAMA_CPP: "llama_cpp"}
 ASK = [

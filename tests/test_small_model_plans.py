@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from socialgen.ai.line_lists import line_grammar
+from socialgen.ai.line_lists import line_grammar, prose_grammar
 from socialgen.ai.model import Chunk, Message, ModelError, Output
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.themes import plan_themes
 from socialgen.generation.intent import classify_intent, intent_from_wording
+from socialgen.generation.questions import LINE_CHARS
 from socialgen.generation.writing import suggested_questions
 
 DATA = Path(__file__).parent / "data"
@@ -136,12 +137,13 @@ def test_a_small_model_plans_calendar_themes_one_per_line() -> None:
 
 
 def test_a_small_model_suggests_questions_as_three_lines() -> None:
+    # A line not written as a question is dropped, not given a "?" (issue 30).
     model = LineModel(lambda _call: "Who is it for\nWhat changed?\nAny numbers?\n")
     questions = asyncio.run(suggested_questions(model, "How do I ship weekly?", "Small batches."))
-    assert questions == ["Who is it for?", "What changed?", "Any numbers?"]
-    assert model.calls[0].purpose == "questions"
+    assert questions == ["What changed?", "Any numbers?"]
+    assert [call.purpose for call in model.calls] == ["questions"]
     output = model.calls[0].output
-    assert output is not None and output.grammar is not None
+    assert output is not None and output.grammar == prose_grammar(3, LINE_CHARS)
 
 
 def labelled(name: str) -> list[dict[str, Any]]:

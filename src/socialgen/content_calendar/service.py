@@ -11,7 +11,7 @@ from functools import partial
 from typing import TypedDict, Unpack
 
 from socialgen.ai.model import TextModel, complete
-from socialgen.ai.settings import ai_settings, drafts_at_once
+from socialgen.ai.settings import ai_settings
 from socialgen.clock import iso
 from socialgen.content_calendar.plan import CalendarPlan
 from socialgen.content_calendar.rhythm import suggested_dates
@@ -20,6 +20,7 @@ from socialgen.content_calendar.themes import DayTheme, plan_themes
 from socialgen.content_calendar.themes import prompts as calendar_prompts
 from socialgen.drafting import persist
 from socialgen.drafting.fanout import Emit
+from socialgen.drafting.planning import drafts_at_once, short_prompts
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
 from socialgen.drafting.writing import finished_post, post_system
@@ -124,7 +125,7 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
             day: partial(write, day, theme, when, themes, material)
             for day, (theme, when) in enumerate(days, start=1)
         }
-        runner = DraftRunner[CalendarPost](quota, drafts_at_once(model.small))
+        runner = DraftRunner[CalendarPost](quota, drafts_at_once(model))
         async for update in runner.run(jobs, failed):
             yield update
         summary = Summary(**runner.summary(plan.length))
@@ -148,7 +149,7 @@ async def _write_day(
 ) -> str:
     others = ", ".join(t.theme for t in themes if t is not theme)[:600]
     messages = [
-        {"role": "system", "content": post_system(plan.style, small=model.small)},
+        {"role": "system", "content": post_system(plan.style, small=short_prompts(model))},
         {
             "role": "user",
             "content": calendar_prompts.render(

@@ -14,6 +14,10 @@ this step decides how to ask and where each item comes from.
    once more, warmer (small models echo "not these" lists; repeats are dropped).
 3. Template: only what is still missing comes from the slice's template, and every
    item says where it came from (`Planned.origin`, `source`).
+
+Side answers use the same step (suggested and refinement questions, a plan of 3 with
+no top-up and no template: generation/questions.py). Every other choice that
+depends on the model's size is made in drafting/planning_profile.py, re-exported here.
 """
 
 from __future__ import annotations
@@ -35,6 +39,32 @@ from socialgen.ai.structured import (
     remember_plans_in_lines,
     schema_name,
 )
+from socialgen.drafting.planning_profile import (
+    answers_in_lines,
+    drafts_at_once,
+    second_draft_when_off_topic,
+    short_prompts,
+    variation_prompt,
+)
+
+__all__ = [
+    "SPARE_LINES",
+    "Origin",
+    "Plan",
+    "PlanSpec",
+    "Planned",
+    "Source",
+    "answers_in_lines",
+    "drafts_at_once",
+    "looks_like_junk",
+    "named",
+    "plan_items",
+    "repeats",
+    "same_key",
+    "second_draft_when_off_topic",
+    "short_prompts",
+    "variation_prompt",
+]
 
 logger = logging.getLogger("socialgen.drafting")
 
@@ -72,6 +102,9 @@ class PlanSpec(Generic[Answer, Item]):
     title_of / usable_title: an item's title, and whether a title is fit to keep.
     templates (missing, planned): `missing` stand-ins, marked as template-made.
     about: a top-up list keeps only lines that carry a word of this (drift).
+    sentences: lines are sentences (prose grammar, their punctuation kept).
+    line_tokens: the token budget of a line list (else ai.line_lists' own).
+    top_up: False for a side answer, where fewer items are worth less than a wait.
     """
 
     count: int
@@ -88,6 +121,9 @@ class PlanSpec(Generic[Answer, Item]):
     json_extra_tokens: int = 0  # for the plan's other fields (a name, a caption)
     json_attempts: int = 2
     line_chars: int = 70
+    sentences: bool = False
+    line_tokens: int | None = None
+    top_up: bool = True
 
 
 @dataclass(frozen=True)
@@ -133,7 +169,7 @@ async def plan_items(model: TextModel, spec: PlanSpec[Answer, Item]) -> Plan[Ans
         items = await _line_items(model, spec, spec.count, [])
     planned = [Planned(item, "answer") for item in items[: spec.count]]
     missing = spec.count - len(planned)
-    if planned and missing > 0:
+    if planned and missing > 0 and spec.top_up:
         more = await _top_up(model, spec, plan_format, missing, items)
         planned += [Planned(item, "top-up") for item in more[:missing]]
     stand_ins = spec.templates(spec.count - len(planned), [p.item for p in planned])
@@ -215,6 +251,8 @@ async def _line_items(
         max_chars=spec.line_chars,
         temperature=0.8 if top_up else 0.2,
         about=spec.about if top_up else None,
+        sentences=spec.sentences,
+        max_tokens=spec.line_tokens,
     )
     taken = {same_key(spec.title_of(item)) for item in planned}
     items: list[Item] = []

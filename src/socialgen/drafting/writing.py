@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Callable
 from socialgen.ai.model import Message, ModelError, TextModel, complete
 from socialgen.ai.settings import ai_settings
 from socialgen.drafting.linkedin import to_linkedin_text
+from socialgen.drafting.planning_profile import second_draft_when_off_topic
 from socialgen.drafting.prompts import render
 from socialgen.drafting.topic import on_topic, topic_coverage
 from socialgen.events import Event
@@ -89,7 +90,7 @@ async def write_draft(model: TextModel, messages: list[Message], topic: str) -> 
     manager in New York" for "running a bakery as a solo founder")."""
     max_tokens = ai_settings().max_tokens
     post = finished_post(await complete(model, messages, max_tokens=max_tokens, purpose="post"))
-    if not model.small or on_topic(post, topic):
+    if not second_draft_when_off_topic(model) or on_topic(post, topic):
         return post
     second = finished_post(await complete(model, messages, max_tokens=max_tokens, purpose="post"))
     return max((post, second), key=lambda text: topic_coverage(text, topic))

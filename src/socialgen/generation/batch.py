@@ -11,9 +11,9 @@ from typing import TypedDict, Unpack
 from sqlalchemy import Engine
 
 from socialgen.ai.model import TextModel
-from socialgen.ai.settings import drafts_at_once
 from socialgen.drafting import persist
 from socialgen.drafting.fanout import Emit
+from socialgen.drafting.planning import drafts_at_once, short_prompts, variation_prompt
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
 from socialgen.drafting.writing import post_messages, write_draft
@@ -57,18 +57,14 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
 
     async def write(item: BatchItem, sources: str, emit: Emit) -> BatchPost:
         await emit(progress(item, "generating"))
-        variation = (
-            item.instruction
-            if model.small
-            else f"Style of this version ({item.variation_name}): {item.instruction}"
-        )
+        variation = variation_prompt(model, item.variation_name, item.instruction)
         messages = post_messages(
             plan.user_input,
             style=plan.style,
             sources=sources,
             history=[],
             variation=variation,
-            small=model.small,
+            small=short_prompts(model),
         )
         content = await write_draft(model, messages, plan.user_input)
         saved = await asyncio.to_thread(
@@ -107,7 +103,7 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
         return progress(items[index], "failed", error=message)
 
     async with Reservation(caller, plan.reserved, plan.reservation_id) as quota:
-        runner = DraftRunner[BatchPost](quota, drafts_at_once(model.small))
+        runner = DraftRunner[BatchPost](quota, drafts_at_once(model))
         try:
             sources = await UrlContext(model, plan.user_input).read()
         except SocialgenError as error:  # the shared sources failed: every item fails

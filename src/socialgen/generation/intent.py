@@ -5,9 +5,9 @@ Clear wording decides first: an imperative or a "can you ..." with a writing ver
 a question or thanks with none of those is chat. Words like "post" or "hook"
 alone decide nothing ("how long should a post be?" is a question). Only messages
 the wording leaves open go to the model: capable models through a structured
-answer, small ones as one word under a grammar. The embedded 135M model alone
-routes little better than chance; with the wording first the labelled set in
-tests/data routes right (see bench/quality.py).
+answer; models whose profile plans in lines (small ones) as one word under a
+grammar. The embedded 135M model alone routes little better than chance; with the
+wording first the labelled set in tests/data routes right (see bench/quality.py).
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from socialgen.ai.model import ModelError, Output, TextModel, complete
-from socialgen.ai.structured import ask_structured
+from socialgen.ai.model import FormatRefused, ModelError, Output, TextModel, complete
+from socialgen.ai.structured import ask_structured, remember_grammar_refused, takes_grammar
+from socialgen.drafting.planning import answers_in_lines
 from socialgen.drafting.prompts import Prompts
 
 IntentName = Literal["post", "chat"]
@@ -105,7 +106,7 @@ async def classify_intent(model: TextModel, message: str) -> IntentName:
     decided = intent_from_wording(message)
     if decided is not None:
         return decided
-    if model.small:
+    if answers_in_lines(model):
         return await _small_model_intent(model, message)
     answer = await ask_structured(
         model,
@@ -117,17 +118,29 @@ async def classify_intent(model: TextModel, message: str) -> IntentName:
 
 
 async def _small_model_intent(model: TextModel, message: str) -> IntentName:
-    """One word under a grammar: a 135M model can do that much."""
+    """One word, under a grammar where the provider takes one: a 135M model can do
+    that much (and a model that plans in lines answers a word better than JSON)."""
     prompt = _prompts.render("intent_small", message=message[:1000])
+    grammar = 'root ::= " "? ("post" | "chat")' if takes_grammar(model) else None
     try:
-        text = await complete(
-            model,
-            [{"role": "user", "content": prompt}],
-            output=Output(mode="text", grammar='root ::= " "? ("post" | "chat")'),
-            max_tokens=3,
-            temperature=0.0,
-            purpose="intent",
-        )
+        text = await _one_word(model, prompt, grammar)
+    except FormatRefused:
+        remember_grammar_refused(model)
+        try:
+            text = await _one_word(model, prompt, None)
+        except ModelError:
+            return "chat"
     except ModelError:
         return "chat"  # an answer, not a saved post, is the safe side of a doubt
     return "post" if "post" in text.lower() else "chat"
+
+
+async def _one_word(model: TextModel, prompt: str, grammar: str | None) -> str:
+    return await complete(
+        model,
+        [{"role": "user", "content": prompt}],
+        output=Output(mode="text", grammar=grammar) if grammar else None,
+        max_tokens=3,
+        temperature=0.0,
+        purpose="intent",
+    )

@@ -17,6 +17,7 @@ from socialgen.ai.model import TextModel
 from socialgen.drafting import persist
 from socialgen.drafting.caller import Caller
 from socialgen.drafting.persist import SavedPost
+from socialgen.drafting.planning import short_prompts
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.writing import TextWriter, finished_post, post_messages
 from socialgen.events import Event
@@ -61,7 +62,7 @@ class PostWriting:
             style=request.style,
             sources=self.sources,
             history=request.history,
-            small=self.model.small,
+            small=short_prompts(self.model),
         )
         async for item in writer.run(self.model, messages, purpose="post"):
             yield item

@@ -3,22 +3,14 @@ side answers (refinement and follow-up questions)."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
-
-from socialgen.ai.line_lists import ask_lines
 from socialgen.ai.model import Message, TextModel
 from socialgen.ai.settings import ai_settings
-from socialgen.ai.structured import ask_structured
 from socialgen.drafting.prompts import Prompts
 from socialgen.events import Event
 from socialgen.events.chat import ChatDelta, ContentDelta
+from socialgen.generation.questions import plan_questions
 
 _prompts = Prompts("socialgen.generation")
-MAX_QUESTION_CHARS = 100
-
-
-class Questions(BaseModel):
-    questions: list[str] = Field(description="Three short questions.")
 
 
 def chat_messages(
@@ -44,34 +36,15 @@ def _side_answer_tokens() -> int:
 
 
 async def refinement_questions(model: TextModel, post: str) -> list[str]:
-    return await _questions(model, _prompts.render("refinement", post=post))
+    """Up to three whole questions that would make `post` better (generation/questions.py)."""
+    return await _questions(model, _prompts.render("refinement", post=post), post)
 
 
 async def suggested_questions(model: TextModel, question: str, answer: str) -> list[str]:
-    return await _questions(model, _prompts.render("suggestions", question=question, answer=answer))
+    """Up to three whole follow-up questions to `answer`."""
+    prompt = _prompts.render("suggestions", question=question, answer=answer)
+    return await _questions(model, prompt, answer)
 
 
-async def _questions(model: TextModel, prompt: str) -> list[str]:
-    """Three short questions: a JSON answer from capable models, three lines under
-    a grammar from small ones (which cannot write the JSON)."""
-    messages: list[Message] = [{"role": "user", "content": prompt}]
-    if model.small:
-        lines = await ask_lines(
-            model,
-            [{"role": "user", "content": f"{prompt}\nOne question per line."}],
-            3,
-            purpose="questions",
-            max_chars=MAX_QUESTION_CHARS,
-            max_tokens=_side_answer_tokens(),
-            sentences=True,
-        )
-        return [line if line.endswith("?") else f"{line}?" for line in lines]
-    answer = await ask_structured(model, messages, Questions, max_tokens=_side_answer_tokens())
-    return _clean_questions(answer)
-
-
-def _clean_questions(answer: Questions | None) -> list[str]:
-    if answer is None:
-        return []
-    cleaned = [q.strip() for q in answer.questions if q and q.strip()]
-    return cleaned[:3]
+async def _questions(model: TextModel, prompt: str, about: str) -> list[str]:
+    return await plan_questions(model, prompt, about=about, max_tokens=_side_answer_tokens())
