@@ -223,6 +223,7 @@ def report_phases(item: Series, report: Report, goals: bool) -> bool:
     medians: dict[str, float] = {}
     for key, label, target in (
         ("startup", "start-up: spawn -> post request at the fake", STARTUP_TARGET_S),
+        ("startup_cpu", "  the child's CPU time by then (user + sys)", None),
         ("first_line", "spawn -> first stdout line", None),
         ("total", "total wall time", None),
         ("after_last_chunk", "last chunk -> post_ids line (save, refinement)", None),

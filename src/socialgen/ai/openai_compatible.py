@@ -3,7 +3,7 @@ llama.cpp's and llama_cpp.server's servers, LM Studio, any `/v1/chat/completions
 reached straight through httpx: one streamed POST, read as server-sent events.
 
 Why not litellm here: importing litellm takes 3-4 s on a small machine, on every
-`socialgen post`; httpx is already loaded. Every other provider (anthropic/, gemini/,
+`socialgen post`; httpx, a dependency anyway, takes under 0.1 s. Every other provider (anthropic/, gemini/,
 ollama/, a bare model name ...) still goes through litellm (remote.py), and this
 client keeps its contract: the same request fields (format_options), no retries,
 the same timeout, and the same user-facing errors ("The AI provider failed:
@@ -14,16 +14,20 @@ from __future__ import annotations
 
 import json
 import os
-import ssl
+import sys
+import types
 from collections.abc import AsyncIterator
 from functools import cache
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from socialgen.ai.model import Chunk, FormatRefused, Message, ModelError, Output, StreamCut
 from socialgen.ai.remote import format_options, refuses_format
 from socialgen.config.provider_keys import key_for
+
+if TYPE_CHECKING:
+    import ssl
+
+    import httpx
 
 OPENAI_BASE = "https://api.openai.com/v1"
 
@@ -164,14 +168,36 @@ class _Failure(Exception):
 
 
 @cache
+def _httpx() -> types.ModuleType:
+    """httpx, imported on the first request: `import httpx` also imports httpx's own
+    command-line tool (httpx._main: rich's console, progress bars and syntax colours,
+    pygments' lexers; ~0.1 s of CPU, a tenth of `socialgen post --json`'s start-up)
+    whenever rich and click are installed, as they are here. socialgen never runs
+    that tool: an empty module stands in for it, when httpx is not loaded yet."""
+    if "httpx" not in sys.modules and "httpx._main" not in sys.modules:
+        stand_in = types.ModuleType("httpx._main")
+
+        def main() -> None:
+            raise SystemExit("httpx's command line is not loaded inside socialgen")
+
+        stand_in.main = main  # type: ignore[attr-defined]
+        sys.modules["httpx._main"] = stand_in
+    import httpx
+
+    return httpx
+
+
+@cache
 def _tls() -> ssl.SSLContext:
     """One TLS context per process (loading the CA bundle costs ~20 ms a client)."""
-    return httpx.create_ssl_context()
+    context: ssl.SSLContext = _httpx().create_ssl_context()
+    return context
 
 
 async def _post_stream(
     url: str, body: dict[str, Any], headers: dict[str, str], timeout: float
 ) -> AsyncIterator[Chunk]:
+    httpx = _httpx()
     finished = False
     begun = False
     try:
