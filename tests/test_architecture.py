@@ -50,6 +50,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "cli_support",
                 "cli_events",
                 "form_parts",
+                "process_exit",
                 "registration",
                 "request_body",
                 "streaming",

@@ -3,11 +3,12 @@ llama.cpp's and llama_cpp.server's servers, LM Studio, any `/v1/chat/completions
 reached straight through httpx: one streamed POST, read as server-sent events.
 
 Why not litellm here: importing litellm takes 3-4 s on a small machine, on every
-`socialgen post`; httpx, a dependency anyway, takes under 0.1 s. Every other provider (anthropic/, gemini/,
-ollama/, a bare model name ...) still goes through litellm (remote.py), and this
-client keeps its contract: the same request fields (format_options), no retries,
-the same timeout, and the same user-facing errors ("The AI provider failed:
-RateLimitError: …", FormatRefused, StreamCut, a stored key never shown).
+`socialgen post`; httpx, a dependency anyway, takes under 0.1 s. Every other
+provider (anthropic/, gemini/, ollama/, a bare model name ...) still goes through
+litellm (remote.py), and this client keeps its contract: the same request fields
+(format_options), no retries, the same timeout, and the same user-facing errors
+("The AI provider failed: RateLimitError: …", FormatRefused, StreamCut, a stored key
+never shown).
 """
 
 from __future__ import annotations
