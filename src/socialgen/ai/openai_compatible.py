@@ -17,7 +17,8 @@ import json
 import os
 import sys
 import types
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -144,8 +145,11 @@ class OpenAICompatibleModel:
         body = self.body(messages, output, max_tokens, temperature, base == OPENAI_BASE)
         url = f"{base}/chat/completions"
         try:
-            async for chunk in _post_stream(url, body, headers, self.timeout):
-                yield chunk
+            # aclosing: a caller that stops reading (a cancelled stream, a client gone)
+            # hangs up at once, and the server stops writing.
+            async with aclosing(_post_stream(url, body, headers, self.timeout)) as chunks:
+                async for chunk in chunks:
+                    yield chunk
         except _Failure as failure:
             message = f"The AI provider failed: {failure.name}: {failure.text}"
             if key:  # a provider that echoes the key it refused must not show it
@@ -197,7 +201,7 @@ def _tls() -> ssl.SSLContext:
 
 async def _post_stream(
     url: str, body: dict[str, Any], headers: dict[str, str], timeout: float
-) -> AsyncIterator[Chunk]:
+) -> AsyncGenerator[Chunk, None]:
     httpx = _httpx()
     finished = False
     begun = False
