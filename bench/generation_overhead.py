@@ -15,7 +15,9 @@ at once). Only the post-writing request ("Write a LinkedIn post about ...") is m
 
   (c0) before `socialgen post` again, from another checkout's sources (--before-src
               DIR, e.g. the main branch's src/, put first on the child's PYTHONPATH):
-              a change's before and after side by side in one run.
+              a change's before and after side by side in one run. Both source
+              trees need their bytecode (python -m compileall DIR) if
+              PYTHONDONTWRITEBYTECODE is set, or one pays for compiling.
 
 For each: content chunks per second from the first to the last content chunk, and the
 first-token latency from the moment the fake received the post-writing request (the
