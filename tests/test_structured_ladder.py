@@ -1,6 +1,7 @@
 """Structured answers on any provider: every rung of the format ladder, the step
 down on a refusal (without spending an attempt), the memory per model, and the
-JSON found in prose. Real litellm against the fake OpenAI-compatible server."""
+JSON found in prose. Real clients (litellm, and httpx for OpenAI-compatible
+endpoints: tests/provider_clients.py) against the fake OpenAI-compatible server."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ import pytest
 from pydantic import BaseModel
 
 from socialgen.ai.json_text import find_json
-from socialgen.ai.remote import LiteLLMModel
+from socialgen.ai.model import TextModel
 from socialgen.ai.structured import ask_structured, current_rung, forget_rungs
 from tests.fakes.openai_server import FAKE_API_KEY, FakeOpenAI, Reply, last_user_message
+from tests.provider_clients import CLIENTS, ClientFake
 
 PLAN = {"items": ["Ship small", "Ship often"]}
 
@@ -24,17 +26,18 @@ class DayPlan(BaseModel):
     items: list[str]
 
 
-@pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
+@pytest.fixture(params=CLIENTS)
+def fake(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[ClientFake]:
     forget_rungs()
     monkeypatch.setenv("OPENAI_API_KEY", FAKE_API_KEY)
-    with FakeOpenAI(lambda _body: Reply.json(PLAN)) as server:
+    with ClientFake(request.param, lambda _body: Reply.json(PLAN)) as server:
         yield server
     forget_rungs()
 
 
-def model_of(fake: FakeOpenAI) -> LiteLLMModel:
-    return LiteLLMModel(f"openai/{fake.model}", api_base=fake.base_url, timeout=10)
+def model_of(fake: FakeOpenAI) -> TextModel:
+    assert isinstance(fake, ClientFake)
+    return fake.text_model()
 
 
 def ask(fake: FakeOpenAI, *, attempts: int = 1) -> DayPlan | None:

@@ -7,7 +7,7 @@ import argparse
 import re
 import threading
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 # The repository root is on sys.path: the package's __init__ put it there.
@@ -93,13 +93,16 @@ def json_object_answers(body: dict[str, Any]) -> Reply:
 class PacedResponder:
     """The fake provider's answers for a bench: post-writing requests at a fixed pace
     (their arrival times recorded), every side request (intent, questions, a
-    calendar's theme plan) at once."""
+    calendar's theme plan) at once. `probe`, when set, is read as each post request
+    arrives (a client process's CPU time so far, say) and kept beside its arrival."""
 
     def __init__(self, text: str, chunk_chars: int, token_delay: float) -> None:
         self.text = text
         self.chunk_chars = chunk_chars
         self.token_delay = token_delay
         self.arrivals: list[float] = []
+        self.probed: list[float | None] = []
+        self.probe: Callable[[], float] | None = None
         self._lock = threading.Lock()
 
     def __call__(self, body: dict[str, Any]) -> Any:
@@ -120,6 +123,7 @@ class PacedResponder:
         if prompt.startswith(POST_PREFIXES):
             with self._lock:
                 self.arrivals.append(time.monotonic())
+                self.probed.append(self.probe() if self.probe is not None else None)
             return Reply(text=self.text, chunk_chars=self.chunk_chars, token_delay=self.token_delay)
         return Reply(text="A short answer.")
 
@@ -130,6 +134,11 @@ class PacedResponder:
     def since(self, mark: int) -> list[float]:
         with self._lock:
             return list(self.arrivals[mark:])
+
+    def probed_after(self, mark: int) -> float | None:
+        """What `probe` read when the first post request after `mark` arrived."""
+        with self._lock:
+            return self.probed[mark] if len(self.probed) > mark else None
 
     def arrival_after(self, mark: int) -> float:
         with self._lock:

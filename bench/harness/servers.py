@@ -12,7 +12,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -218,14 +218,22 @@ class Lines:
     ended: float
 
 
-def run_lines(command: Sequence[str], env: Mapping[str, str], timeout: float) -> Lines:
+def run_lines(
+    command: Sequence[str],
+    env: Mapping[str, str],
+    timeout: float,
+    on_spawn: Callable[[int], None] | None = None,
+) -> Lines:
     """Run a child to its end, stamping each stdout line when it arrives; unbuffered
-    reads, so a stamp is when the child wrote the line, not when a buffer filled."""
+    reads, so a stamp is when the child wrote the line, not when a buffer filled.
+    `on_spawn` gets the child's pid as soon as it exists."""
     spawned = time.monotonic()
     child = subprocess.Popen(
         command, env=dict(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0
     )
     assert child.stdout is not None and child.stderr is not None
+    if on_spawn is not None:
+        on_spawn(child.pid)
     errors: list[bytes] = []
     err_pipe = child.stderr
     # stderr drains on its own thread so a chatty child never blocks on a full pipe.

@@ -107,4 +107,10 @@ def serve(
 
 
 def main() -> None:
-    app()
+    try:
+        app()  # typer ends with SystemExit, whatever the command did
+    except SystemExit as done:
+        from socialgen.process_exit import end_now
+
+        end_now(done.code)  # without the interpreter's 1-2 s teardown, when it can
+        raise

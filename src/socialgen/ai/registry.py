@@ -7,6 +7,7 @@ from socialgen.ai.model import TextModel
 from socialgen.ai.model_files import gguf_parameters, is_small, resolve_local
 from socialgen.ai.ollama_tags import PREFIXES as OLLAMA_PREFIXES
 from socialgen.ai.ollama_tags import ollama_parameters
+from socialgen.ai.openai_compatible import OpenAICompatibleModel, serves
 from socialgen.ai.remote import LiteLLMModel
 from socialgen.ai.settings import ai_settings
 
@@ -16,8 +17,10 @@ _cache: dict[tuple[str | None, str | None, float, bool | None], TextModel] = {}
 
 
 def text_model() -> TextModel:
-    """`local/NAME` runs a GGUF in-process (a path, or a pulled model's name); any other
-    value is a litellm model string; unset means the embedded SmolLM2-135M-Instruct."""
+    """`local/NAME` runs a GGUF in-process (a path, or a pulled model's name);
+    `openai/…` and `hosted_vllm/…` go to an OpenAI-compatible endpoint through httpx
+    (openai_compatible.py); any other value is a litellm model string; unset means the
+    embedded SmolLM2-135M-Instruct."""
     settings = ai_settings()
     key = (settings.model, settings.api_base, settings.timeout, settings.small_model)
     model = _cache.get(key)
@@ -39,4 +42,6 @@ def _build(name: str | None, api_base: str | None, timeout: float, small: bool |
         return LlamaCppModel(path, small=small)
     if small is None:
         small = name.startswith(OLLAMA_PREFIXES) and is_small(ollama_parameters(name, api_base))
+    if serves(name):  # no litellm import: ~3 s of every command's start-up
+        return OpenAICompatibleModel(name, api_base=api_base, timeout=timeout, small=small)
     return LiteLLMModel(name, api_base=api_base, timeout=timeout, small=small)
