@@ -42,6 +42,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from socialgen.runtime import Runtime
+
 # isort: off
 # The harness first: it puts the repository (and so `tests`) on sys.path.
 from harness import REPO as ROOT, Samples, Table, bench_env, bench_home, environ, machine_line
@@ -90,7 +92,7 @@ async def run_topic(caller: Any, topic: str) -> TopicResult:
     from socialgen.generation.plan import prepare_batch
     from socialgen.generation.schemas import BatchRequest
 
-    model = text_model()
+    model = text_model(Runtime().settings)
     result = TopicResult(topic)
     started = time.perf_counter()
     plan = prepare_batch(caller, BatchRequest(userInput=topic))
@@ -117,7 +119,7 @@ async def intent_accuracy(limit: int | None) -> tuple[int, int, float]:
     from socialgen.ai.registry import text_model
     from socialgen.generation.intent import classify_intent
 
-    model = text_model()
+    model = text_model(Runtime().settings)
     right = total = 0
     started = time.perf_counter()
     for name in INTENT_SETS:
@@ -155,11 +157,13 @@ def open_caller() -> Any:
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace
 
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     with read_session(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
-        return Caller(engine=engine, workspace_id=workspace.id, user_id=None)
+        return Caller(
+            engine=engine, workspace_id=workspace.id, user_id=None, settings=Runtime().settings
+        )
 
 
 def percent(part: int, whole: int) -> str:

@@ -21,6 +21,7 @@ from socialgen.ai.local import LlamaCppModel, embedded_model_path
 from socialgen.ai.model import Chunk, ModelError, Output
 from socialgen.ai.structured import strict_schema
 from socialgen.generation.writing import Questions  # a schema socialgen asks for
+from socialgen.runtime import Runtime
 
 MODULES = {XLLAMACPP: "xllamacpp", LLAMA_CPP: "llama_cpp"}
 ASK = [
@@ -46,12 +47,12 @@ def generate(output: Output | None, max_tokens: int, stop_after: int | None = No
         return stop_after is not None and len(pieces) >= stop_after
 
     request = Generation(ASK, max_tokens, 0.2, 0.9, 1.3, output)
-    current_engine().generate(embedded_model_path(), request, emit)
+    current_engine(Runtime().light_setting("engine")).generate(embedded_model_path(), request, emit)
     return pieces
 
 
 def test_the_setting_chooses_the_engine(engine: str) -> None:
-    assert engine_name() == engine
+    assert engine_name(Runtime().light_setting("engine")) == engine
 
 
 def test_a_line_grammar_holds_the_answer_to_its_lines(engine: str) -> None:

@@ -35,7 +35,7 @@ def key_create(
     from socialgen.store.engine import transaction
 
     if any_workspace:
-        from socialgen.startup import open_store
+        from socialgen.cli_support import open_store
 
         engine, workspace_id = open_store(), None
     else:
@@ -61,8 +61,8 @@ def key_create(
 def key_list(json_output: JsonOpt = False) -> None:
     """API keys (never their secrets)."""
     from socialgen.auth.service import list_api_keys
+    from socialgen.cli_support import open_store
     from socialgen.clock import iso
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session
 
     with read_session(open_store()) as session:
@@ -87,8 +87,8 @@ def key_revoke(
 ) -> None:
     """Revoke an API key: requests with it are refused from now on."""
     from socialgen.auth.service import revoke_api_key
+    from socialgen.cli_support import open_store
     from socialgen.clock import iso
-    from socialgen.startup import open_store
     from socialgen.store.engine import transaction
 
     with transaction(open_store()) as session:
@@ -107,8 +107,8 @@ def token_create(
 ) -> None:
     """Create a bearer token for a user. The token is printed once."""
     from socialgen.auth.service import create_token
+    from socialgen.cli_support import open_store
     from socialgen.clock import iso
-    from socialgen.startup import open_store
     from socialgen.store.engine import transaction
 
     with transaction(open_store()) as session:
@@ -135,8 +135,8 @@ def token_create(
 def token_list(json_output: JsonOpt = False) -> None:
     """Bearer tokens (never their secrets)."""
     from socialgen.auth.service import list_tokens
+    from socialgen.cli_support import open_store
     from socialgen.clock import iso
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session
 
     with read_session(open_store()) as session:
@@ -160,8 +160,8 @@ def token_revoke(
 ) -> None:
     """Revoke a bearer token."""
     from socialgen.auth.service import revoke_token
+    from socialgen.cli_support import open_store
     from socialgen.clock import iso
-    from socialgen.startup import open_store
     from socialgen.store.engine import transaction
 
     with transaction(open_store()) as session:

@@ -10,6 +10,7 @@ from socialgen.cli_support import (
     JsonOpt,
     command_group,
     console,
+    current_runtime,
     emit,
     fail,
     notes,
@@ -30,7 +31,7 @@ def list_(json_output: JsonOpt = False) -> None:
     from socialgen.ai.catalogue import readable_bytes, readable_parameters
     from socialgen.ai.model_listing import ollama_address, to_pull, usable_models
 
-    usable, ollama_running = usable_models()
+    usable, ollama_running = usable_models(current_runtime().settings)
     available = to_pull(usable)
     data: dict[str, Any] = {
         "models": [model.as_json() for model in usable],
@@ -175,9 +176,8 @@ def default(
     json_output: JsonOpt = False,
 ) -> None:
     """Make a model the default: written to the config file as `model`."""
-    import os
-
     from socialgen.ai.model_files import resolve_local
+    from socialgen.config import environment
     from socialgen.config_file import set_value
     from socialgen.errors import BadRequest
 
@@ -189,7 +189,7 @@ def default(
     if value.startswith("local/"):
         resolve_local(value.removeprefix("local/"))  # pulled? else a message saying how
     path = set_value("model", value)
-    shadowed = (os.environ.get("SOCIALGEN_MODEL") or "").strip()
+    shadowed = environment("SOCIALGEN_MODEL")
     data = {"success": True, "model": value, "path": str(path), "shadowedBy": shadowed or None}
 
     def render(out: Console) -> None:

@@ -34,7 +34,7 @@ def calendar(
     json_output: JsonOpt = False,
 ) -> None:
     """A content calendar: one draft per day from a prompt, a video, articles and/or a PDF."""
-    from socialgen.cli_support import open_workspace
+    from socialgen.cli_support import current_runtime, open_workspace
     from socialgen.content_calendar.plan import prepare_calendar
     from socialgen.content_calendar.render import CalendarPrinter
     from socialgen.content_calendar.schemas import CalendarRequest
@@ -56,7 +56,8 @@ def calendar(
         start=_start_date(start),
     )
     engine, workspace_id = open_workspace(workspace)
-    plan = prepare_calendar(Caller(engine=engine, workspace_id=workspace_id, user_id=None), request)
+    caller = Caller(engine, workspace_id, None, current_runtime().settings)
+    plan = prepare_calendar(caller, request)
     result = stream_in_terminal(
         run_calendar(plan, current_model()),
         json_output=json_output,

@@ -7,7 +7,6 @@ from pydantic import BaseModel, Field
 
 from socialgen.ai.line_lists import ask_lines
 from socialgen.ai.model import Message, TextModel
-from socialgen.ai.settings import ai_settings
 from socialgen.ai.structured import ask_structured
 from socialgen.drafting.prompts import Prompts
 from socialgen.events import Event
@@ -38,20 +37,23 @@ def chat_delta(text: str, _so_far: str) -> Event:
     return Event.of(ChatDelta.token(text))
 
 
-def _side_answer_tokens() -> int:
-    """Side questions stay short, and never longer than a post may be."""
-    return min(160, ai_settings().max_tokens)
+def _side_answer_tokens(max_tokens: int) -> int:
+    """Side questions stay short, and never longer than a post may be (`max_tokens`)."""
+    return min(160, max_tokens)
 
 
-async def refinement_questions(model: TextModel, post: str) -> list[str]:
-    return await _questions(model, _prompts.render("refinement", post=post))
+async def refinement_questions(model: TextModel, post: str, *, max_tokens: int) -> list[str]:
+    return await _questions(model, _prompts.render("refinement", post=post), max_tokens)
 
 
-async def suggested_questions(model: TextModel, question: str, answer: str) -> list[str]:
-    return await _questions(model, _prompts.render("suggestions", question=question, answer=answer))
+async def suggested_questions(
+    model: TextModel, question: str, answer: str, *, max_tokens: int
+) -> list[str]:
+    prompt = _prompts.render("suggestions", question=question, answer=answer)
+    return await _questions(model, prompt, max_tokens)
 
 
-async def _questions(model: TextModel, prompt: str) -> list[str]:
+async def _questions(model: TextModel, prompt: str, max_tokens: int) -> list[str]:
     """Three short questions: a JSON answer from capable models, three lines under
     a grammar from small ones (which cannot write the JSON)."""
     messages: list[Message] = [{"role": "user", "content": prompt}]
@@ -62,11 +64,13 @@ async def _questions(model: TextModel, prompt: str) -> list[str]:
             3,
             purpose="questions",
             max_chars=MAX_QUESTION_CHARS,
-            max_tokens=_side_answer_tokens(),
+            max_tokens=_side_answer_tokens(max_tokens),
             sentences=True,
         )
         return [line if line.endswith("?") else f"{line}?" for line in lines]
-    answer = await ask_structured(model, messages, Questions, max_tokens=_side_answer_tokens())
+    answer = await ask_structured(
+        model, messages, Questions, max_tokens=_side_answer_tokens(max_tokens)
+    )
     return _clean_questions(answer)
 
 

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from socialgen.clock import iso, utcnow
-from socialgen.config import get_settings
 from socialgen.errors import BadRequest, NotFound
 from socialgen.limits import POST_LIST_LIMIT, POST_WINDOW_DAYS
 from socialgen.posts.cursor import Position, decode_cursor, encode_cursor
@@ -46,10 +45,11 @@ def quick_listing(
     *,
     limit: int | None,
     cursor: str | None,
+    database_url: str,
     now: datetime | None = None,
 ) -> PostList | None:
     """recent (kind "recent") or timeline posts, or None when this path cannot answer."""
-    path = _sqlite_file(get_settings().database_url)
+    path = _sqlite_file(database_url)
     if path is None:
         return None
     try:
