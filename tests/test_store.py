@@ -80,6 +80,7 @@ def test_timestamps_come_back_as_utc(store: Store) -> None:
 
 _FIRST_RUN = textwrap.dedent(
     """
+    from socialgen.runtime import Runtime
     from socialgen.startup import open_store
     open_store(Runtime().store_settings)
     """
@@ -107,6 +108,7 @@ _WRITER = textwrap.dedent(
     """
     import sys
     from socialgen.posts.service import update_content
+    from socialgen.runtime import Runtime
     from socialgen.startup import open_store
     from socialgen.store.engine import transaction
 
