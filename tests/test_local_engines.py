@@ -86,7 +86,7 @@ def test_an_engine_error_is_a_model_error_with_its_message(engine: str) -> None:
     sends the grammars it builds itself.)"""
     if engine == LLAMA_CPP:
         pytest.skip("llama-cpp-python crashes on a grammar it cannot parse")
-    model = LlamaCppModel(embedded_model_path(), embedded=True)
+    model = LlamaCppModel(embedded_model_path(), embedded=True, engine=engine)
 
     async def ask() -> list[Chunk]:
         output = Output(grammar="root ::= (")  # not a grammar
@@ -103,7 +103,7 @@ def test_an_engine_that_is_not_installed_names_its_install_step(
     if name is None:
         pytest.skip("both engines are installed here")
     monkeypatch.setenv("SOCIALGEN_ENGINE", name)
-    model = LlamaCppModel(embedded_model_path(), embedded=True)
+    model = LlamaCppModel(embedded_model_path(), embedded=True, engine=name)
 
     async def ask() -> list[Chunk]:
         return [chunk async for chunk in model.stream(ASK, max_tokens=4)]
