@@ -5,6 +5,7 @@ app, a new Runtime) sees it. A command reads them at each run."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -57,3 +58,44 @@ def test_a_command_reads_the_settings_at_each_run(
     config_file.write_text("max_tokens = 120\n", encoding="utf-8")
     assert scripted_ai.invoke(["post", "shipping weekly", "--json"]).exit_code == 0
     assert [call.max_tokens for call in scripted_ai.post_calls()] == [300, 120]
+
+
+def test_serve_hands_its_options_to_the_app_not_through_the_environment(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`serve --no-scheduler --port N`: the app's Runtime has them as options (one
+    worker: the app itself; several: each worker's factory gets them pickled)."""
+    import os
+
+    import uvicorn
+    import uvicorn.supervisors
+    from typer.testing import CliRunner
+
+    from socialgen.cli import app
+
+    monkeypatch.delenv("SOCIALGEN_SCHEDULER", raising=False)
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda target, **kwargs: served.append((target, kwargs)))
+
+    class Supervisor:
+        def __init__(self, config: uvicorn.Config, sockets: list[Any]) -> None:
+            served.append((config.app, {"workers": config.workers, "port": config.port}))
+            for sock in sockets:
+                sock.close()
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(uvicorn.supervisors, "Multiprocess", Supervisor)
+    runner = CliRunner()
+    one = runner.invoke(app, ["serve", "--no-scheduler", "--port", "8765"])
+    two = runner.invoke(app, ["serve", "--no-scheduler", "--port", "8766", "--workers", "2"])
+    assert (one.exit_code, two.exit_code) == (0, 0), one.output + two.output
+
+    (single, options), (factory, supervised) = served
+    assert options["port"] == 8765 and single.state.runtime.settings.scheduler is False
+    assert supervised == {"workers": 2, "port": 8766}
+    worker = factory()  # what each worker process runs (here, in this one)
+    assert worker.state.runtime.settings.scheduler is False
+    assert worker.state.runtime.settings.port == 8766
+    assert "SOCIALGEN_SCHEDULER" not in os.environ  # the flag never travelled there
