@@ -18,6 +18,7 @@ from socialgen.ai.structured import current_rung, forget_rungs
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.themes import plan_themes
 from socialgen.runtime import Runtime
+from socialgen.server import create_app
 from tests.carousel_support import create
 from tests.conftest import Store
 from tests.generation_support import parse_sse
@@ -40,8 +41,9 @@ def provider(llama_server: LlamaServer, monkeypatch: pytest.MonkeyPatch) -> Llam
 
 
 def test_chat_answers_and_its_structured_side_answer_steps_down_the_ladder(
-    client: TestClient, store: Store, provider: LlamaServer
+    provider: LlamaServer, client: TestClient, store: Store
 ) -> None:
+    """(`provider` first: the app reads its settings when it starts.)"""
     assert current_rung(text_model(Runtime().settings)) == "json_schema"
     response = client.post(
         f"/api/v1/ai-conversation/chat/{store.workspace_id}",
@@ -70,15 +72,15 @@ def test_a_json_outline_from_a_refusing_provider_still_reaches_a_plan(
 
 
 def test_a_small_model_plans_a_carousel_and_the_plan_reaches_the_events(
-    client: TestClient, store: Store, provider: LlamaServer, monkeypatch: pytest.MonkeyPatch
+    store: Store, provider: LlamaServer
 ) -> None:
-    monkeypatch.setenv("SOCIALGEN_SMALL_MODEL", "1")
-    events = create(
-        client,
-        store,
-        {"x-api-key": store.api_key()},
-        json={"prompt": "5 habits of teams that ship every week", "slideCount": 4},
-    )
+    with TestClient(create_app(Runtime(options={"small_model": True}))) as client:
+        events = create(
+            client,
+            store,
+            {"x-api-key": store.api_key()},
+            json={"prompt": "5 habits of teams that ship every week", "slideCount": 4},
+        )
     plan = events[0].data
     slides = [e.data["slide"] for e in events if e.name == "image_generated"]
     model_slides = [s for s in slides if s["source"] == "model"]
