@@ -46,7 +46,8 @@ def refresh_metrics(
     interval: timedelta | None = None,
 ) -> int:
     """Read metrics for published publications younger than 30 days whose last
-    reading is older than SOCIALGEN_METRICS_INTERVAL (all of them with `force`).
+    reading is older than `interval` (the metrics_interval setting; all of them with
+    `force`).
     Returns how many were read. Call it outside any transaction."""
     moment = now or utcnow()
     if interval is None and not force:

@@ -20,7 +20,6 @@ in the environment that is not one is logged and the default used (config/keys.p
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING
@@ -30,12 +29,8 @@ from socialgen.config.keys import parse_duration
 if TYPE_CHECKING:
     from socialgen.config.loading import AppSettings
 
-logger = logging.getLogger("socialgen.publishing")
-
 DEFAULT_GRACE = timedelta(hours=6)
-DEFAULT_METRICS_INTERVAL = timedelta(hours=1)
 DEFAULT_CLAIM = timedelta(minutes=5)
-DEFAULT_POLL = timedelta(seconds=1)
 # Metrics are read for publications younger than this; older counts barely move.
 METRICS_WINDOW = timedelta(days=30)
 # Attempts per publication before a retryable error becomes `failed`.
