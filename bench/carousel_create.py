@@ -32,6 +32,7 @@ from collections.abc import AsyncIterator
 
 from harness import Samples, Table, bench_env, bench_home, machine_line
 from socialgen.ai.model import Chunk, Message, Output, TextModel
+from socialgen.runtime import Runtime
 
 PHASES = ("outline", "images", "html", "pdf", "thumbnail", "save", "total")
 _RENDERED = re.compile(r"html ([\d.]+)s, pdf ([\d.]+)s, thumbnail ([\d.]+)s")
@@ -97,14 +98,16 @@ async def one_run(
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import resolve_workspace
 
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     with read_session(engine) as session:
         workspace_id = resolve_workspace(session, None).id
     request = CarouselRequest(
         prompt="why small teams ship weekly", handle="@ada", template=template, slide_count=slides
     )
     started = time.perf_counter()
-    plan = prepare_carousel(Caller(engine, workspace_id, None), request, Artwork())
+    plan = prepare_carousel(
+        Caller(engine, workspace_id, None, Runtime().settings), request, Artwork()
+    )
     marks: dict[str, float] = {}
     async for item in create_carousel(plan, model, ProceduralImageModel()):
         now = time.perf_counter() - started
@@ -167,7 +170,7 @@ def run_models(args: argparse.Namespace) -> None:
     if args.model in ("embedded", "both"):
         from socialgen.ai.registry import text_model
 
-        models.append(("embedded SmolLM2-135M", text_model()))
+        models.append(("embedded SmolLM2-135M", text_model(Runtime().settings)))
     print(machine_line())
     print(f"{args.slides} slides, template {args.template}, procedural images")
     for label, model in models:

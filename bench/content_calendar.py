@@ -6,7 +6,7 @@ in this process): every post is written at a fixed per-token latency, --chunks c
 of --chunk-chars characters, --token-delay seconds apart (default 100 chunks, 10 ms:
 about 1 s per post); JSON side requests (the calendar's theme plan, the refinement
 questions of a single post) are answered at once. On a temporary SOCIALGEN_HOME, with
-socialgen.ai.registry.text_model(), it times, --repeats times each, interleaved:
+socialgen.ai.registry.text_model(Runtime().settings), it times, --repeats times each, interleaved:
 
   T1   one post through the same pipeline: generation.plan.prepare_post +
        generation.single.run_generate_post, to its last event;
@@ -59,6 +59,7 @@ from harness.fake import (
     pace_line,
     paced_responder,
 )
+from socialgen.runtime import Runtime
 
 if TYPE_CHECKING:
     from socialgen.drafting.caller import Caller
@@ -129,12 +130,14 @@ def open_caller() -> Caller:
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace
 
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     with read_session(engine) as session:
         workspace = default_workspace(session)
         if workspace is None:
             raise SystemExit("the temporary store has no default workspace")
-        return Caller(engine=engine, workspace_id=workspace.id, user_id=None)
+        return Caller(
+            engine=engine, workspace_id=workspace.id, user_id=None, settings=Runtime().settings
+        )
 
 
 async def single_post(caller: Caller) -> float:
@@ -146,7 +149,7 @@ async def single_post(caller: Caller) -> float:
 
     started = now()
     plan = prepare_post(caller, GeneratePostRequest(userInput=TOPIC))
-    names = [item.name async for item in run_generate_post(plan, text_model())]
+    names = [item.name async for item in run_generate_post(plan, text_model(Runtime().settings))]
     elapsed = now() - started
     if "post_ids" not in names:
         raise SystemExit(f"generate-post did not finish: {names[-3:]}")
@@ -166,11 +169,11 @@ async def calendar(
     # None: unset, the default.
     value = None if concurrency is None else str(concurrency)
     with environ({"SOCIALGEN_BATCH_CONCURRENCY": value}):
-        run = CalendarRun(length, ai_settings().batch_concurrency)
+        run = CalendarRun(length, ai_settings(Runtime().settings).batch_concurrency)
         mark = responder.count() if responder is not None else 0
         started = now()
         plan = prepare_calendar(caller, CalendarRequest(calendar_length=length, prompt=TOPIC))
-        async for item in run_calendar(plan, text_model()):
+        async for item in run_calendar(plan, text_model(Runtime().settings)):
             at = now() - started
             data = item.data
             if item.name == "calendar_progress":
@@ -339,7 +342,8 @@ async def embedded_part(max_tokens: int) -> None:
     except SocialgenError as error:
         print(f"  skipped: {error.message}")
         return
-    print(f"  model {text_model().name} ({path.stat().st_size / 1e6:.0f} MB), one run, cold")
+    name = text_model(Runtime().settings).name
+    print(f"  model {name} ({path.stat().st_size / 1e6:.0f} MB), one run, cold")
     run = await calendar(open_caller(), SHORT, None, None)
     report_embedded(run)
 

@@ -38,6 +38,7 @@ import httpx
 from carousel_create import RenderTimes, ScriptedModel, one_run
 from carousel_pdf import build_slides
 from harness import Samples, bench_env, bench_home, create_key, environ, free_port, serve
+from socialgen.runtime import Runtime
 
 BUCKET_ENV = ("SOCIALGEN_FILES_URL", "SOCIALGEN_FILES_REDIRECT", "AWS_ENDPOINT_URL")
 TARGET_RATIO = 1.15
@@ -161,7 +162,7 @@ def a_thumbnail_url(env: dict[str, str]) -> str:
 
     with environment(env):
         asyncio.run(one_run(ScriptedModel(), 4, "bold", RenderTimes()))
-        engine = open_store()
+        engine = open_store(Runtime().store_settings)
         carousel = list_carousels(engine, *_default_workspace(engine))[0]  # newest first
         return file_url(carousel.workspace_id, carousel.thumbnail_file)
 

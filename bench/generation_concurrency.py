@@ -13,7 +13,7 @@ Measured, --repeats times each, interleaved, medians:
   direct   one litellm.acompletion(stream=True) vs five at once (asyncio.gather) in this
            process: what litellm itself costs for five concurrent streams;
   inproc   socialgen.generation.plan.prepare_post + single.run_generate_post vs
-           prepare_batch + batch.run_batch, with socialgen.ai.registry.text_model(), in this
+           prepare_batch + batch.run_batch, with a Runtime's text model, in this
            process on a temporary SOCIALGEN_HOME;
   sse      POST /api/v1/ai-conversation/generate-post/{ws} vs generate-batch-posts/{ws} of
            `socialgen serve` (a subprocess; API key made in-process with
@@ -46,6 +46,8 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from socialgen.runtime import Runtime
 
 # isort: off
 # The harness first: it puts the repository (and so `tests`) on sys.path.
@@ -141,15 +143,19 @@ def inproc_pair(responder: PacedResponder) -> tuple[Timed, Timed]:
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace
 
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     with read_session(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
-        caller = Caller(engine=engine, workspace_id=workspace.id, user_id=None)
+        caller = Caller(
+            engine=engine, workspace_id=workspace.id, user_id=None, settings=Runtime().settings
+        )
 
     async def one() -> list[float]:
         plan = prepare_post(caller, GeneratePostRequest(userInput=TOPIC))
-        names = [item.name async for item in run_generate_post(plan, text_model())]
+        names = [
+            item.name async for item in run_generate_post(plan, text_model(Runtime().settings))
+        ]
         if "post_ids" not in names:
             raise SystemExit(f"generate-post did not finish: {names[-3:]}")
         return []
@@ -157,7 +163,7 @@ def inproc_pair(responder: PacedResponder) -> tuple[Timed, Timed]:
     async def five() -> list[float]:
         plan = prepare_batch(caller, BatchRequest(userInput=TOPIC))
         completed = []
-        async for item in run_batch(plan, text_model()):
+        async for item in run_batch(plan, text_model(Runtime().settings)):
             if item.name == "batch_progress" and item.data["status"] == "completed":
                 completed.append(now())
             elif item.name == "batch_complete" and item.data["summary"]["failed"]:

@@ -57,6 +57,7 @@ remote.load_litellm = warmed
 RUN_CLI = """
 import sys
 from socialgen.cli import main
+from socialgen.runtime import Runtime
 sys.argv = ["socialgen", *sys.argv[1:]]
 main()
 """
@@ -155,20 +156,23 @@ def profile_pipeline(fake: FakeOpenAI, home: Path, max_tokens: int) -> None:
     from socialgen.generation.plan import prepare_post
     from socialgen.generation.schemas import GeneratePostRequest
     from socialgen.generation.single import run_generate_post
+    from socialgen.runtime import Runtime
     from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.streaming import guarded
     from socialgen.workspaces.service import default_workspace
 
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     with read_session(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
-        caller = Caller(engine=engine, workspace_id=workspace.id, user_id=None)
+        caller = Caller(
+            engine=engine, workspace_id=workspace.id, user_id=None, settings=Runtime().settings
+        )
 
     async def once() -> None:
         plan = prepare_post(caller, GeneratePostRequest(userInput=TOPIC))
-        async for item in guarded(run_generate_post(plan, text_model())):
+        async for item in guarded(run_generate_post(plan, text_model(Runtime().settings))):
             item.json_line()
 
     asyncio.run(once())  # warm-up

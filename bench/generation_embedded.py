@@ -38,7 +38,8 @@ GOAL_MEMORY = 1.1  # peak memory, at most this x llama-cpp-python
 TIMED_CLI = """
 import atexit, json, resource, sys, time
 import socialgen.ai.engine as engine
-loader = engine.current_engine()  # the engine module this process runs
+from socialgen.runtime import Runtime
+loader = engine.current_engine(Runtime().light_setting("engine"))  # this process's engine
 original = loader._load
 def timed(path):
     sys.stderr.write(json.dumps({"bench": "load_start", "t": time.monotonic()}) + "\\n")

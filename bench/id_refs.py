@@ -78,7 +78,9 @@ def run(args: argparse.Namespace) -> int:
     from socialgen.store.refs import find_id, short_ids
     from socialgen.workspaces.service import create_workspace, default_workspace
 
-    engine = open_store()
+    from socialgen.runtime import Runtime
+
+    engine = open_store(Runtime().store_settings)
     with transaction(engine) as session:
         main_ws = default_workspace(session).id  # type: ignore[union-attr]
         other_ws = create_workspace(session, f"bench-other-{uuid.uuid4().hex[:6]}").id

@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 from socialgen.insights.history import PublishedPost
+from socialgen.runtime import Runtime
 
 
 def read_tweets_js(path: Path) -> list[PublishedPost]:
@@ -48,7 +49,7 @@ def seed_store(posts: list[PublishedPost]) -> tuple[str, list[str]]:
     from socialgen.store.tables.publishing import MetricSnapshot
     from socialgen.workspaces.service import default_workspace
 
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     with transaction(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None

@@ -56,6 +56,7 @@ from harness import (
 )
 from harness.fake import FakeOpenAI, PacedResponder, post_text
 from posts_listing_store import build_store, plan_for
+from socialgen.runtime import Runtime
 
 WRITE_TARGET = 1.10
 LIST_TARGET_S = 0.020
@@ -97,8 +98,10 @@ def _write_post(url: str, key: str, workspace_id: str, runs: int, report: Report
     from socialgen.generation.single import run_generate_post
     from socialgen.startup import open_store
 
-    caller = Caller(engine=open_store(), workspace_id=workspace_id, user_id=None)
-    model = text_model()
+    runtime = Runtime()
+    engine = open_store(runtime.store_settings)
+    caller = Caller(engine, workspace_id, None, runtime.settings)
+    model = text_model(Runtime().settings)
 
     def direct() -> float:
         async def consume() -> None:

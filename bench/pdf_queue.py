@@ -28,6 +28,7 @@ from pathlib import Path
 import httpx
 
 from harness import bench_env, bench_home, serve
+from socialgen.runtime import Runtime
 
 HEAVY = "<table>" + "<tr><td>x</td></tr>" * 20000 + "</table>"
 ONE_LINE = "<p>One line</p>"
@@ -41,7 +42,7 @@ def create_keys(count: int) -> list[str]:
     from socialgen.store.engine import transaction
     from socialgen.workspaces.service import create_workspace
 
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     keys = []
     with transaction(engine) as session:
         for n in range(count):

@@ -35,6 +35,7 @@ from harness import (
     serve,
     socialgen_command,
 )
+from socialgen.runtime import Runtime
 
 SCHEMA = "socialgen_bench"
 
@@ -76,7 +77,7 @@ def _run(args: argparse.Namespace, env: dict[str, str], home: Path) -> None:
 
     from socialgen.startup import open_store
 
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     with RecordingServer() as server:
         account = _account(engine, server.url)
         latency(engine, server, account, env, home, args.posts)
@@ -142,6 +143,7 @@ def overhead(engine: object, server: object, account: str, count: int) -> None:
     from socialgen.publishing.claim import worker_name
     from socialgen.publishing.networks.base import OutgoingPost
     from socialgen.publishing.runner import THREADS, publish_pass
+    from socialgen.publishing.settings import PublishTerms
     from socialgen.store.engine import read_session
     from socialgen.store.tables import SocialAccount
 
@@ -162,7 +164,7 @@ def overhead(engine: object, server: object, account: str, count: int) -> None:
             _queue(engine, account, now, f"outbox {delay} {i}")
         began = time.perf_counter()
         with ThreadPoolExecutor(THREADS) as executor:
-            report = publish_pass(engine, worker_name("bench"), executor)  # type: ignore[arg-type]
+            report = publish_pass(engine, worker_name("bench"), executor, terms=PublishTerms())  # type: ignore[arg-type]
         outbox = time.perf_counter() - began
         assert report.counts()["published"] == count, report.counts()
         print(

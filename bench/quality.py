@@ -52,6 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from socialgen.runtime import Runtime
+
 # isort: off
 # The harness first: it puts the repository (and so `tests`) on sys.path.
 from harness import REPO as ROOT, Samples, Table, bench_env, bench_home, environ, machine_line
@@ -112,7 +114,7 @@ async def run_topic(caller: Any, topic: str) -> TopicResult:
     from socialgen.generation.schemas import BatchRequest
     from socialgen.generation.writing import refinement_questions
 
-    model = text_model()
+    model = text_model(Runtime().settings)
     result = TopicResult(topic)
     started = time.perf_counter()
     plan = prepare_batch(caller, BatchRequest(userInput=topic))
@@ -144,7 +146,7 @@ async def intent_accuracy(limit: int | None) -> tuple[int, int, float]:
     from socialgen.ai.registry import text_model
     from socialgen.generation.intent import classify_intent
 
-    model = text_model()
+    model = text_model(Runtime().settings)
     right = total = 0
     started = time.perf_counter()
     for name in INTENT_SETS:
@@ -187,11 +189,13 @@ def open_caller() -> Any:
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace
 
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     with read_session(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
-        return Caller(engine=engine, workspace_id=workspace.id, user_id=None)
+        return Caller(
+            engine=engine, workspace_id=workspace.id, user_id=None, settings=Runtime().settings
+        )
 
 
 def percent(part: int, whole: int) -> str:

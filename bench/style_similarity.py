@@ -12,9 +12,9 @@ Each style is created with 5 example posts (socialgen.styles.service.create_styl
 add_posts, which also derive the style profile) in a throwaway store: SOCIALGEN_HOME
 points at a temporary directory and SOCIALGEN_DATABASE_URL / SOCIALGEN_WORKSPACE are
 ignored, so no real store is touched. Generation runs in this process, exactly as the CLI
-and the HTTP API do it: prepare_post(Caller(engine, workspace, None),
+and the HTTP API do it: prepare_post(Caller(engine, workspace, None, settings),
 GeneratePostRequest(userInput=prompt, contentStyleId=style or None)), then the whole
-run_generate_post(plan, text_model()) stream (the style guide with the style's profile
+run_generate_post(plan, text_model(settings)) stream (the style guide with the style's profile
 and its 3 examples closest to the topic goes into the system prompt; after the post, the
 refinement questions are asked too). The saved post is read back from the store by the
 id of the post_ids event, so what is measured is what a user would get.
@@ -92,6 +92,7 @@ from socialgen.styles.similarity import (
     style_similarity,
 )
 from socialgen.workspaces.service import default_workspace
+from socialgen.runtime import Runtime
 
 # isort: on
 
@@ -302,7 +303,7 @@ async def generate(caller: Caller, prompt: str, style_id: str | None, style_name
     plan = prepare_post(caller, GeneratePostRequest(userInput=prompt, contentStyleId=style_id))
     post_id: str | None = None
     last_delta = started
-    async for item in run_generate_post(plan, text_model()):
+    async for item in run_generate_post(plan, text_model(Runtime().settings)):
         if item.name == "chat_delta":
             last_delta = time.monotonic()
         elif item.name == "post_ids":
@@ -330,7 +331,7 @@ def ratio(a: float, b: float) -> str:
 
 
 async def run(args: argparse.Namespace) -> int:
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     with transaction(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
@@ -340,12 +341,12 @@ async def run(args: argparse.Namespace) -> int:
             style = create_style(session, workspace_id, name, description)
             add_posts(session, workspace_id, style.id, list(examples))
             style_ids[name] = style.id
-    caller = Caller(engine, workspace_id, None)
+    caller = Caller(engine, workspace_id, None, Runtime().settings)
     examples_of = {name: examples for name, _, examples in STYLES}
 
-    settings = ai_settings()
+    settings = ai_settings(Runtime().settings)
     print(machine_line())
-    print(f"model: {text_model().name}   max tokens: {settings.max_tokens}")
+    print(f"model: {text_model(Runtime().settings).name}   max tokens: {settings.max_tokens}")
     for name, _, examples in STYLES:
         summary = describe_profile(derive_profile(examples))[0]
         print(f"style {name}: {len(examples)} examples; {summary}")
@@ -428,12 +429,16 @@ async def run(args: argparse.Namespace) -> int:
         f"{len(order)} generations, {total:.0f} s in all"
     )
     count = len(STYLES)
-    tiny = " (a tiny model: a small effect is expected)" if ai_settings().model is None else ""
+    tiny = (
+        " (a tiny model: a small effect is expected)"
+        if ai_settings(Runtime().settings).model is None
+        else ""
+    )
     print(
         f"VERDICT: styled output is closer to its style's examples than unstyled output for "
         f"{closer}/{count} styles (mean difference {Samples(diffs).mean:+.3f}); the "
         f"cross-check (own examples > other style's) holds for {cross_ok}/{count}; "
-        f"{len(prompts)} prompt(s), one sample each, {text_model().name}{tiny}."
+        f"{len(prompts)} prompt(s), one sample each, {text_model(Runtime().settings).name}{tiny}."
     )
     return 0
 

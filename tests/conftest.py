@@ -24,6 +24,7 @@ from socialgen.auth.service import create_api_key, create_token
 from socialgen.clock import utcnow
 from socialgen.config import normalise_database_url
 from socialgen.posts.service import create_draft
+from socialgen.runtime import Runtime
 from socialgen.startup import forget_opened_stores, open_store
 from socialgen.store.engine import dispose_engines, get_engine, transaction
 from socialgen.store.migrate import upgrade
@@ -161,7 +162,7 @@ def store(
         url = f"sqlite:///{home / 'socialgen.db'}"
         monkeypatch.delenv("SOCIALGEN_DATABASE_URL", raising=False)
     forget_opened_stores()
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     with transaction(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
@@ -199,7 +200,7 @@ def client(store: Store) -> Iterator[Any]:
 
     from socialgen.server import create_app
 
-    with TestClient(create_app()) as test_client:
+    with TestClient(create_app(Runtime())) as test_client:
         yield test_client
 
 
@@ -213,7 +214,7 @@ def live_server(store: Store) -> Iterator[LiveServer]:
     """The real app behind a real uvicorn socket on 127.0.0.1."""
     from socialgen.server import create_app
 
-    with serving(create_app()) as server:
+    with serving(create_app(Runtime())) as server:
         yield server
 
 

@@ -214,7 +214,12 @@ def ai_live_server(store: Store, scripted_ai: ScriptedAI) -> Iterator[LiveServer
 
 def caller(store: Store) -> Caller:
     """The local owner in the default workspace, as a service sees a request."""
-    return Caller(engine=store.engine, workspace_id=store.workspace_id, user_id=store.owner_id)
+    return Caller(
+        engine=store.engine,
+        workspace_id=store.workspace_id,
+        user_id=store.owner_id,
+        settings=Runtime().settings,
+    )
 
 
 def run(events: AsyncIterator[Event]) -> list[Event]:

@@ -18,6 +18,7 @@ from socialgen.content_calendar.body import CALENDAR_FORM
 from socialgen.content_calendar.schemas import CalendarDays, CalendarFormBody, CalendarJsonBody
 from socialgen.limits import CALENDAR_LENGTHS
 from socialgen.request_body import openapi_body
+from socialgen.runtime import Runtime
 from socialgen.server import create_app
 
 
@@ -44,7 +45,7 @@ def test_the_calendar_lengths_are_the_limits() -> None:
 
 
 def test_the_document_shows_the_models_bodies() -> None:
-    paths = create_app().openapi()["paths"]
+    paths = create_app(Runtime()).openapi()["paths"]
     for path, body in [
         (
             "/api/v1/carousel/generate-with-images/{workspaceId}",

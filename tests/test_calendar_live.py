@@ -13,10 +13,11 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
+from socialgen.server import create_app
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Post
 from socialgen.workspaces.service import get_usage
-from tests.conftest import LiveServer, Store
+from tests.conftest import LiveServer, Store, serving
 from tests.doubles.scripted_model import Streamed
 from tests.generation_support import parse_sse
 from tests.scripted_support import ScriptedAI
@@ -93,20 +94,20 @@ def test_a_calendar_from_a_video_s_captions(
 
 
 def test_a_client_that_leaves_keeps_finished_days_and_refunds_the_rest(
-    ai_live_server: LiveServer,
-    store: Store,
-    scripted_ai: ScriptedAI,
-    monkeypatch: pytest.MonkeyPatch,
+    store: Store, scripted_ai: ScriptedAI
 ) -> None:
-    monkeypatch.setenv("SOCIALGEN_BATCH_CONCURRENCY", "1")  # one day at a time: a clear cut
     scripted_ai.post_reply = lambda _call: Streamed("A short post.", chunk_delay=0.02)
-    with httpx.stream(
-        "POST",
-        f"{ai_live_server.base_url}{URL}/{store.workspace_id}",
-        headers={"x-api-key": store.api_key()},
-        json={"calendarLength": 30, "prompt": "remote work"},
-        timeout=60,
-    ) as response:
+    runtime = scripted_ai.runtime().derived(batch_concurrency=1)  # one day at a time
+    with (
+        serving(create_app(runtime)) as server,
+        httpx.stream(
+            "POST",
+            f"{server.base_url}{URL}/{store.workspace_id}",
+            headers={"x-api-key": store.api_key()},
+            json={"calendarLength": 30, "prompt": "remote work"},
+            timeout=60,
+        ) as response,
+    ):
         seen = ""
         for text in response.iter_text():
             seen += text

@@ -14,6 +14,8 @@ from sqlmodel import select
 
 from socialgen.ai.image_types import ImageResult
 from socialgen.ai.model import ModelError
+from socialgen.runtime import Runtime
+from socialgen.server import create_app
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Carousel, Post
 from socialgen.workspaces.service import set_post_quota
@@ -511,17 +513,18 @@ def test_deleting_the_post_deletes_the_carousel(
 
 
 def test_generate_pdf_stops_a_render_that_runs_too_long(
-    client: TestClient, store: Store, headers: dict[str, str], monkeypatch: pytest.MonkeyPatch
+    store: Store, headers: dict[str, str]
 ) -> None:
-    monkeypatch.setenv("SOCIALGEN_PDF_TIMEOUT", "1")
     heavy = "<table>" + "<tr><td>x</td></tr>" * 20000 + "</table>"  # ~40 s of layout
     # No clock: without the timeout the render finishes (a 200, after ~40 s).
-    response = client.post(PDF_URL, headers=headers, json={"slidesHtml": [heavy]})
+    with TestClient(create_app(Runtime(options={"pdf_timeout": 1.0}))) as client:
+        response = client.post(PDF_URL, headers=headers, json={"slidesHtml": [heavy]})
     assert response.status_code == 422
     assert response.json()["message"].startswith("The slides took longer than 1 s to render")
-    # The worker was replaced: the next request renders normally.
-    monkeypatch.setenv("SOCIALGEN_PDF_TIMEOUT", "30")
-    response = client.post(PDF_URL, headers=headers, json={"slidesHtml": [slide_html("A")]})
+    # The worker was replaced: the next request renders normally (the same process's
+    # pool, a server started with the default 30 s).
+    with TestClient(create_app(Runtime(options={"pdf_timeout": 30.0}))) as client:
+        response = client.post(PDF_URL, headers=headers, json={"slidesHtml": [slide_html("A")]})
     assert response.status_code == 200
     assert pdf_pages(response.content) == [(810.0, 1012.5)]
 

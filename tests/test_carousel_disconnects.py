@@ -31,6 +31,7 @@ from socialgen.carousels.service import create_carousel
 from socialgen.drafting.caller import Caller
 from socialgen.files import store as file_store
 from socialgen.render import pdf, thumbnail
+from socialgen.runtime import Runtime
 from socialgen.store.tables import Carousel
 from tests.carousel_support import CREATE_URL, counts, png, stored_keys
 from tests.conftest import Store
@@ -87,7 +88,7 @@ def server(
     from socialgen.api_support import get_image_model, get_text_model
     from socialgen.server import create_app
 
-    app = create_app()
+    app = create_app(Runtime())
     app.dependency_overrides[get_text_model] = lambda: scripted_model
     app.dependency_overrides[get_image_model] = lambda: scripted_images
     with socket.socket() as probe:
@@ -302,7 +303,12 @@ def test_a_failed_image_leaves_no_file_from_the_images_still_coming(
 ) -> None:
     """The other images of a failed run arrive after its cleanup: none is stored."""
     before = counts(store)
-    caller = Caller(engine=store.engine, workspace_id=store.workspace_id, user_id=None)
+    caller = Caller(
+        engine=store.engine,
+        workspace_id=store.workspace_id,
+        user_id=None,
+        settings=Runtime().settings,
+    )
     plan = prepare_carousel(caller, CarouselRequest("shipping weekly", slide_count=3), Artwork())
 
     async def run() -> None:

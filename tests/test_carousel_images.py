@@ -22,6 +22,7 @@ from socialgen.ai.images import (
 )
 from socialgen.ai.model import ModelError
 from socialgen.ai.procedural import ProceduralImageModel, procedural_image, reference_colours
+from socialgen.runtime import Runtime
 from socialgen.sources.guard import ALLOW_PRIVATE_ENV
 from tests.fakes.openai_server import FakeOpenAI, fake_image_png
 
@@ -153,10 +154,10 @@ def test_the_procedural_model_paints_in_a_thread() -> None:
 
 def test_without_an_image_model_images_are_procedural(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SOCIALGEN_IMAGE_MODEL", raising=False)
-    assert isinstance(image_model(), ProceduralImageModel)
+    assert isinstance(image_model(Runtime().settings), ProceduralImageModel)
 
     monkeypatch.setenv("SOCIALGEN_IMAGE_MODEL", "   ")
-    assert isinstance(image_model(), ProceduralImageModel)
+    assert isinstance(image_model(Runtime().settings), ProceduralImageModel)
 
 
 def test_the_image_model_and_its_base_come_from_the_environment(
@@ -167,7 +168,7 @@ def test_the_image_model_and_its_base_come_from_the_environment(
     monkeypatch.delenv("SOCIALGEN_IMAGE_API_BASE", raising=False)
     monkeypatch.setenv("SOCIALGEN_TIMEOUT", "42")
 
-    model = image_model()
+    model = image_model(Runtime().settings)
     assert isinstance(model, LiteLLMImageModel)
     assert (model.name, model.api_base, model.timeout) == (
         "openai/gpt-image-1",
@@ -176,7 +177,7 @@ def test_the_image_model_and_its_base_come_from_the_environment(
     )
 
     monkeypatch.setenv("SOCIALGEN_IMAGE_API_BASE", "http://images.example/v1")
-    model = image_model()
+    model = image_model(Runtime().settings)
     assert isinstance(model, LiteLLMImageModel)
     assert model.api_base == "http://images.example/v1"
 
@@ -210,7 +211,7 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
 
 
 def test_litellm_generates_over_http(fake: FakeOpenAI) -> None:
-    result = generate(image_model())
+    result = generate(image_model(Runtime().settings))
 
     assert result == ImageResult(fake_image_png(PROMPT, "1024x1536"), "image/png")
     (request,) = fake.image_requests
@@ -226,7 +227,7 @@ def test_dall_e_models_are_asked_for_base64(
 ) -> None:
     monkeypatch.setenv("SOCIALGEN_IMAGE_MODEL", "openai/dall-e-3")
 
-    generate(image_model())
+    generate(image_model(Runtime().settings))
 
     assert fake.image_requests[0].body["response_format"] == "b64_json"
 
@@ -234,7 +235,7 @@ def test_dall_e_models_are_asked_for_base64(
 def test_references_go_to_the_edits_endpoint(fake: FakeOpenAI) -> None:
     refs = [solid((255, 0, 0)), solid((0, 0, 255), "JPEG")]
 
-    result = generate(image_model(), references=refs)
+    result = generate(image_model(Runtime().settings), references=refs)
 
     assert result.data == fake_image_png(PROMPT, "1024x1536")
     (request,) = fake.image_requests
@@ -247,7 +248,7 @@ def test_references_go_to_the_edits_endpoint(fake: FakeOpenAI) -> None:
 def test_without_edits_the_prompt_alone_is_used(fake: FakeOpenAI) -> None:
     fake.image_edit_status = 404  # an OpenAI-compatible server without /images/edits
 
-    result = generate(image_model(), references=[solid((255, 0, 0))])
+    result = generate(image_model(Runtime().settings), references=[solid((255, 0, 0))])
 
     assert result.data == fake_image_png(PROMPT, "1024x1536")
     assert [r.endpoint for r in fake.image_requests] == ["edits", "generations"]
@@ -262,7 +263,7 @@ def test_a_provider_without_images_at_all_says_so(
     monkeypatch.setenv("SOCIALGEN_IMAGE_MODEL", "anthropic/claude-x")
 
     with pytest.raises(ModelError) as caught:
-        generate(image_model(), references=[solid((255, 0, 0))])
+        generate(image_model(Runtime().settings), references=[solid((255, 0, 0))])
 
     assert caught.value.message == (
         "The AI provider answered without an image (is anthropic/claude-x an image model?)"
@@ -274,7 +275,7 @@ def test_a_provider_error_is_a_model_error(fake: FakeOpenAI) -> None:
     fake.image_status = 400
 
     with pytest.raises(ModelError) as caught:
-        generate(image_model())
+        generate(image_model(Runtime().settings))
 
     assert caught.value.status_code == 502
     message = caught.value.message
@@ -287,7 +288,7 @@ def test_an_edit_that_fails_for_another_reason_does_not_fall_back(fake: FakeOpen
     fake.image_status = 401
 
     with pytest.raises(ModelError, match="AuthenticationError"):
-        generate(image_model(), references=[solid((255, 0, 0))])
+        generate(image_model(Runtime().settings), references=[solid((255, 0, 0))])
 
     assert [r.endpoint for r in fake.image_requests] == ["edits"]
 
@@ -296,7 +297,7 @@ def test_junk_instead_of_an_image_is_a_model_error(fake: FakeOpenAI) -> None:
     fake.image_answer = "junk"
 
     with pytest.raises(ModelError) as caught:
-        generate(image_model())
+        generate(image_model(Runtime().settings))
 
     assert caught.value.message == (
         "The AI provider sent an unusable image: "
@@ -310,11 +311,11 @@ def test_an_image_given_as_a_link_is_fetched_through_the_guard(
     fake.image_answer = "url"
     monkeypatch.setenv(ALLOW_PRIVATE_ENV, "1")  # the fake lives on 127.0.0.1
 
-    assert generate(image_model()).data == fake_image_png(PROMPT, "1024x1536")
+    assert generate(image_model(Runtime().settings)).data == fake_image_png(PROMPT, "1024x1536")
 
     monkeypatch.delenv(ALLOW_PRIVATE_ENV)
     with pytest.raises(ModelError) as caught:
-        generate(image_model())
+        generate(image_model(Runtime().settings))
     assert caught.value.message.startswith(
         "The AI provider's image could not be downloaded: URL not allowed"
     )

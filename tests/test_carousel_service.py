@@ -18,6 +18,7 @@ from socialgen.carousels.service import create_carousel
 from socialgen.drafting.caller import Caller
 from socialgen.events import Event
 from socialgen.limits import MAX_SLIDES, MIN_SLIDES
+from socialgen.runtime import Runtime
 from tests.carousel_support import counts
 from tests.conftest import Store
 from tests.scripted_support import ScriptedAI
@@ -71,7 +72,12 @@ class SlowImages:
 
 
 def _plan(store: Store, slides: int = 4) -> object:
-    caller = Caller(engine=store.engine, workspace_id=store.workspace_id, user_id=None)
+    caller = Caller(
+        engine=store.engine,
+        workspace_id=store.workspace_id,
+        user_id=None,
+        settings=Runtime().settings,
+    )
     request = CarouselRequest(prompt="shipping weekly", slide_count=slides)
     return prepare_carousel(caller, request, Artwork())
 

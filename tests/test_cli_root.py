@@ -48,8 +48,9 @@ def test_version_prints_the_package_version_and_the_engine() -> None:
     from importlib.metadata import version
 
     from socialgen.ai.engine import engine_name, engine_version
+    from socialgen.runtime import Runtime
 
-    engine = engine_name()
+    engine = engine_name(Runtime().light_setting("engine"))
     installed = engine_version(engine) or "(not installed)"
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0

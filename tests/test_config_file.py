@@ -16,7 +16,6 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
-from socialgen.config import current_settings
 from socialgen.config.loading import load
 from socialgen.config_file import set_value, unset_value
 from tests.s3_support import free_port, wait_for_port
@@ -52,11 +51,11 @@ def listed(*args: str) -> dict[str, dict[str, object]]:
 def test_environment_beats_file_beats_default(
     config: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert current_settings().max_tokens == 700
+    assert load().settings.max_tokens == 700
     assert cli("config", "set", "max_tokens", "300").exit_code == 0
-    assert current_settings().max_tokens == 300
+    assert load().settings.max_tokens == 300
     monkeypatch.setenv("SOCIALGEN_MAX_TOKENS", "120")
-    assert current_settings().max_tokens == 120
+    assert load().settings.max_tokens == 120
     # A command-line option (an override) beats them all.
     assert load({"max_tokens": 42}).settings.max_tokens == 42
     assert load({"max_tokens": 42}).origin("max_tokens").kind == "option"
@@ -65,12 +64,12 @@ def test_environment_beats_file_beats_default(
 def test_durations_and_flags_from_the_file(config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config.parent.mkdir(parents=True)
     config.write_text('publish_grace = "30m"\nscheduler = false\nscheduler_poll = 2\n')
-    settings = current_settings()
+    settings = load().settings
     assert settings.publish_grace == timedelta(minutes=30)
     assert settings.scheduler is False
     assert settings.scheduler_poll == timedelta(seconds=2)
     monkeypatch.setenv("SOCIALGEN_SCHEDULER", "on")
-    assert current_settings().scheduler is True
+    assert load().settings.scheduler is True
 
 
 def test_environment_keeps_its_lenient_reading(
@@ -82,7 +81,7 @@ def test_environment_keeps_its_lenient_reading(
     monkeypatch.setenv("SOCIALGEN_PUBLISH_GRACE", "soon")
     monkeypatch.setenv("SOCIALGEN_KEEPALIVE_SECONDS", "0")
     monkeypatch.setenv("SOCIALGEN_ENGINE", "llama.cpp")  # not one of the engines' names
-    settings = current_settings()
+    settings = load().settings
     assert settings.engine is None
     assert settings.max_tokens == 700
     assert settings.publish_grace == timedelta(hours=6)
@@ -293,7 +292,7 @@ def test_values_are_stored_typed(config: Path) -> None:
     set_value("small_model", "yes")
     set_value("timeout", "2.5")
     assert config.read_text() == "port = 8080\nsmall_model = true\ntimeout = 2.5\n"
-    assert current_settings().port == 8080
+    assert load().settings.port == 8080
 
 
 def test_set_says_when_the_environment_still_wins(
@@ -323,14 +322,14 @@ def test_the_light_read_agrees_with_the_settings_object(
     config: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     """light_setting (what every command reads first, without pydantic-settings) gives
-    what current_settings gives: default, then the file, then the environment."""
+    what load() gives: default, then the file, then the environment."""
     from socialgen.config import light_setting
 
     def both() -> tuple[object, object]:
         value = light_setting(name)
         return (str(value) if value is not None else None), (
-            str(getattr(current_settings(), name))
-            if getattr(current_settings(), name) is not None
+            str(getattr(load().settings, name))
+            if getattr(load().settings, name) is not None
             else None
         )
 

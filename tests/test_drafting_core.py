@@ -24,6 +24,7 @@ from socialgen.events.chat import ChatDelta
 from socialgen.generation.batch import run_batch
 from socialgen.generation.plan import prepare_batch
 from socialgen.generation.schemas import BatchRequest
+from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session, transaction
 from socialgen.workspaces.service import get_usage
 from socialgen.workspaces.usage import reserve_posts
@@ -42,7 +43,7 @@ def reserve(store: Store, count: int) -> tuple[Caller, str]:
     """A caller and its quota ledger row, as every plan makes them."""
     with transaction(store.engine) as session:
         ledger_id = reserve_posts(session, store.workspace_id, count)
-    return Caller(store.engine, store.workspace_id, None), ledger_id
+    return Caller(store.engine, store.workspace_id, None, Runtime().settings), ledger_id
 
 
 def save(caller: Caller, ledger_id: str) -> None:
@@ -134,9 +135,15 @@ def test_small_models_write_one_draft_at_a_time_unless_told(
     from socialgen.ai.settings import drafts_at_once
 
     monkeypatch.delenv("SOCIALGEN_BATCH_CONCURRENCY", raising=False)
-    assert (drafts_at_once(small=True), drafts_at_once(small=False)) == (1, 5)
+    assert (
+        drafts_at_once(small=True, configured=Runtime().settings.batch_concurrency),
+        drafts_at_once(small=False, configured=Runtime().settings.batch_concurrency),
+    ) == (1, 5)
     monkeypatch.setenv("SOCIALGEN_BATCH_CONCURRENCY", "3")
-    assert (drafts_at_once(small=True), drafts_at_once(small=False)) == (3, 3)
+    assert (
+        drafts_at_once(small=True, configured=Runtime().settings.batch_concurrency),
+        drafts_at_once(small=False, configured=Runtime().settings.batch_concurrency),
+    ) == (3, 3)
 
 
 @pytest.mark.parametrize("small", [False, True])
@@ -235,7 +242,7 @@ def test_a_small_models_draft_that_misses_the_topic_is_written_once_more(
     model = ScriptedModel(*replies)
     model.small = small
     messages: list[Message] = [{"role": "user", "content": "Write a LinkedIn post about it"}]
-    assert asyncio.run(write_draft(model, messages, BAKERY)) == kept
+    assert asyncio.run(write_draft(model, messages, BAKERY, max_tokens=700)) == kept
     assert len(model.calls) == calls
 
 

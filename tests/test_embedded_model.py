@@ -19,6 +19,7 @@ from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
 from socialgen.cli_events import BETTER_MODEL_HINT
+from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Conversation, Message, Post, PostStatus
 from socialgen.workspaces.service import get_usage
@@ -79,7 +80,7 @@ def load_post(store: Store, post_id: str) -> Post:
 def test_the_embedded_model_is_the_default() -> None:
     from socialgen.ai.registry import text_model
 
-    model = text_model()
+    model = text_model(Runtime().settings)
     assert model.name.startswith("local/") and model.name.endswith(".gguf (embedded)")
 
 

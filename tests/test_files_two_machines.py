@@ -25,6 +25,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from socialgen.config import normalise_database_url
+from socialgen.runtime import Runtime
 from tests.carousel_support import CREATE_URL, REGENERATE_URL, typed_events
 from tests.fakes.openai_server import FakeOpenAI, Reply
 from tests.s3_support import Bucket, free_port, wait_for_port
@@ -85,7 +86,9 @@ def credentials(pg_url: str, home: Path, monkeypatch: pytest.MonkeyPatch) -> tup
     monkeypatch.setenv("SOCIALGEN_HOME", str(home))
     monkeypatch.setenv("SOCIALGEN_DATABASE_URL", pg_url)
     forget_opened_stores()
-    engine = open_store()  # migrates the schema, makes the default workspace
+    engine = open_store(
+        Runtime().store_settings
+    )  # migrates the schema, makes the default workspace
     with transaction(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None

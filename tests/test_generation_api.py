@@ -11,6 +11,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func
 from sqlmodel import select
 
+from socialgen.runtime import Runtime
+from socialgen.server import create_app
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Message, Post, PostStatus, PostVersion
 from socialgen.workspaces.service import get_usage, set_post_quota
@@ -281,22 +283,24 @@ def test_a_provider_timeout_is_an_error_event(
         for name, value in slow.env().items():  # the configured provider: this server
             monkeypatch.setenv(name, value)
         monkeypatch.setenv("SOCIALGEN_TIMEOUT", "0.5")
-        events = stream(client, f"generate-post/{store.workspace_id}", headers, {"userInput": "x"})
+        # The server reads its settings at start: this one starts configured.
+        with TestClient(create_app(Runtime())) as configured:
+            path = f"generate-post/{store.workspace_id}"
+            events = stream(configured, path, headers, {"userInput": "x"})
     assert names(events) == ["error"]
-    assert "Timeout" in events[0].data["message"]
+    assert "Timeout" in only(events, "error").data["message"]  # keep-alives may come first
     assert count(store, Post) == 0
 
 
 def test_keepalive_pings_while_the_model_is_quiet(
-    ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
     scripted_ai: ScriptedAI,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv("SOCIALGEN_KEEPALIVE_SECONDS", "0.05")
     scripted_ai.post_reply = lambda _call: Streamed(POST_TEXT, first_delay=0.4)
-    events = stream(ai_client, f"generate-post/{store.workspace_id}", headers, {"userInput": "x"})
+    runtime = scripted_ai.runtime().derived(keepalive_seconds=0.05)  # the setting, handed in
+    with TestClient(create_app(runtime)) as client:
+        events = stream(client, f"generate-post/{store.workspace_id}", headers, {"userInput": "x"})
     pings = [e for e in events if e.name == "keepalive"]
     assert len(pings) >= 3
     assert all(p.data == {"ping": True} for p in pings)

@@ -27,6 +27,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from socialgen.limits import BODY_LIMITS, MAX_FORM_PARTS
+from socialgen.runtime import Runtime
 from tests.conftest import Store
 from tests.hostile_support import MB, Case, issue_cases, measure
 
@@ -62,7 +63,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         patch.setenv("SOCIALGEN_HOME", str(home))
         patch.delenv("SOCIALGEN_DATABASE_URL", raising=False)
         forget_opened_stores()
-        with transaction(open_store()) as session:
+        with transaction(open_store(Runtime().store_settings)) as session:
             workspace = default_workspace(session)
             assert workspace is not None
             workspace_id = workspace.id

@@ -12,7 +12,9 @@ from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
 from socialgen.insights.synthetic import synthetic_history
-from tests.conftest import LiveServer, Store
+from socialgen.runtime import Runtime
+from socialgen.server import create_app
+from tests.conftest import LiveServer, Store, serving
 from tests.insights_support import put_history
 
 runner = CliRunner()
@@ -115,7 +117,7 @@ def test_a_bad_time_zone_is_refused_clearly(store: Store, live_server: LiveServe
 
 
 def test_the_timezone_setting_is_the_default_zone(
-    store: Store, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+    store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     refused = run("config", "set", "timezone", "Mars/Olympus")
     assert refused.exit_code == 1 and "not an IANA time zone" in flat(refused.output)
@@ -124,7 +126,9 @@ def test_the_timezone_setting_is_the_default_zone(
     assert report_cli("--tz", "UTC")["timezone"] == "UTC"  # --tz wins
     monkeypatch.setenv("SOCIALGEN_TIMEZONE", "America/Chicago")
     assert report_cli()["timezone"] == "America/Chicago"
-    assert report_api(live_server, store).json()["data"]["timezone"] == "America/Chicago"
+    # A server reads its settings when it starts: a restarted one has the new zone.
+    with serving(create_app(Runtime())) as restarted:
+        assert report_api(restarted, store).json()["data"]["timezone"] == "America/Chicago"
 
 
 def test_any_member_may_read_the_report_and_no_one_else(

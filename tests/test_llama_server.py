@@ -18,6 +18,8 @@ from socialgen.ai.registry import text_model
 from socialgen.ai.structured import current_rung, forget_rungs
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.themes import plan_themes
+from socialgen.runtime import Runtime
+from socialgen.server import create_app
 from tests.carousel_support import create
 from tests.conftest import Store
 from tests.generation_support import parse_sse
@@ -40,9 +42,10 @@ def provider(llama_server: LlamaServer, monkeypatch: pytest.MonkeyPatch) -> Llam
 
 
 def test_chat_answers_and_its_structured_side_answer_steps_down_the_ladder(
-    client: TestClient, store: Store, provider: LlamaServer
+    provider: LlamaServer, client: TestClient, store: Store
 ) -> None:
-    assert current_rung(text_model()) == "json_schema"
+    """(`provider` first: the app reads its settings when it starts.)"""
+    assert current_rung(text_model(Runtime().settings)) == "json_schema"
     response = client.post(
         f"/api/v1/ai-conversation/chat/{store.workspace_id}",
         headers={"x-api-key": store.api_key()},
@@ -55,28 +58,30 @@ def test_chat_answers_and_its_structured_side_answer_steps_down_the_ladder(
     assert isinstance(answer["suggestedQuestions"], list)
     # The follow-up questions asked for json_schema; the server refused (422) and the
     # model is now asked for json_object, for the life of the process.
-    assert current_rung(text_model()) == "json_object"
+    assert current_rung(text_model(Runtime().settings)) == "json_object"
 
 
 def test_a_json_outline_from_a_refusing_provider_still_reaches_a_plan(
     provider: LlamaServer,
 ) -> None:
-    outline = asyncio.run(outline_carousel(text_model(), "why small teams ship weekly", 4))
-    assert current_rung(text_model()) == "json_object"
+    outline = asyncio.run(
+        outline_carousel(text_model(Runtime().settings), "why small teams ship weekly", 4)
+    )
+    assert current_rung(text_model(Runtime().settings)) == "json_object"
     assert len(outline.slides) == 4
     assert outline.template_slides == sum(s.source == "template" for s in outline.slides)
 
 
 def test_a_small_model_plans_a_carousel_and_the_plan_reaches_the_events(
-    client: TestClient, store: Store, provider: LlamaServer, monkeypatch: pytest.MonkeyPatch
+    store: Store, provider: LlamaServer
 ) -> None:
-    monkeypatch.setenv("SOCIALGEN_SMALL_MODEL", "1")
-    events = create(
-        client,
-        store,
-        {"x-api-key": store.api_key()},
-        json={"prompt": "5 habits of teams that ship every week", "slideCount": 4},
-    )
+    with TestClient(create_app(Runtime(options={"small_model": True}))) as client:
+        events = create(
+            client,
+            store,
+            {"x-api-key": store.api_key()},
+            json={"prompt": "5 habits of teams that ship every week", "slideCount": 4},
+        )
     plan = events[0].data
     slides = [e.data["slide"] for e in events if e.name == "image_generated"]
     model_slides = [s for s in slides if s["source"] == "model"]
@@ -97,10 +102,14 @@ def test_a_small_model_plans_calendar_themes_of_its_own(
 ) -> None:
     monkeypatch.setenv("SOCIALGEN_SMALL_MODEL", "1")
     bakery = asyncio.run(
-        plan_themes(text_model(), "Topic: running a bakery", "running a bakery", 7)
+        plan_themes(
+            text_model(Runtime().settings), "Topic: running a bakery", "running a bakery", 7
+        )
     )
     salary = asyncio.run(
-        plan_themes(text_model(), "Topic: negotiating a salary", "negotiating a salary", 7)
+        plan_themes(
+            text_model(Runtime().settings), "Topic: negotiating a salary", "negotiating a salary", 7
+        )
     )
     for themes in (bakery, salary):
         assert sum(t.source == "model" for t in themes) >= 5, themes
@@ -126,12 +135,12 @@ def test_a_batch_through_a_local_server_writes_every_post(
     monkeypatch.setenv("SOCIALGEN_MAX_TOKENS", "120")  # short posts: this is about count
     monkeypatch.delenv("SOCIALGEN_BATCH_CONCURRENCY", raising=False)
     plan = prepare_batch(
-        Caller(store.engine, store.workspace_id, None),
+        Caller(store.engine, store.workspace_id, None, Runtime().settings),
         BatchRequest(userInput="why small teams ship weekly"),
     )
 
     async def run() -> dict[str, int]:
-        async for item in run_batch(plan, text_model()):
+        async for item in run_batch(plan, text_model(Runtime().settings)):
             if item.name == "batch_complete":
                 return dict(item.data["summary"])
         raise AssertionError("no batch_complete")

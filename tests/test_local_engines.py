@@ -21,6 +21,7 @@ from socialgen.ai.local import LlamaCppModel, embedded_model_path
 from socialgen.ai.model import Chunk, ModelError, Output
 from socialgen.ai.structured import strict_schema
 from socialgen.generation.questions import Questions  # a schema socialgen asks for
+from socialgen.runtime import Runtime
 
 MODULES = {XLLAMACPP: "xllamacpp", LLAMA_CPP: "llama_cpp"}
 ASK = [
@@ -46,12 +47,12 @@ def generate(output: Output | None, max_tokens: int, stop_after: int | None = No
         return stop_after is not None and len(pieces) >= stop_after
 
     request = Generation(ASK, max_tokens, 0.2, 0.9, 1.3, output)
-    current_engine().generate(embedded_model_path(), request, emit)
+    current_engine(Runtime().light_setting("engine")).generate(embedded_model_path(), request, emit)
     return pieces
 
 
 def test_the_setting_chooses_the_engine(engine: str) -> None:
-    assert engine_name() == engine
+    assert engine_name(Runtime().light_setting("engine")) == engine
 
 
 def test_a_line_grammar_holds_the_answer_to_its_lines(engine: str) -> None:
@@ -85,7 +86,7 @@ def test_an_engine_error_is_a_model_error_with_its_message(engine: str) -> None:
     sends the grammars it builds itself.)"""
     if engine == LLAMA_CPP:
         pytest.skip("llama-cpp-python crashes on a grammar it cannot parse")
-    model = LlamaCppModel(embedded_model_path(), embedded=True)
+    model = LlamaCppModel(embedded_model_path(), embedded=True, engine=engine)
 
     async def ask() -> list[Chunk]:
         output = Output(grammar="root ::= (")  # not a grammar
@@ -102,7 +103,7 @@ def test_an_engine_that_is_not_installed_names_its_install_step(
     if name is None:
         pytest.skip("both engines are installed here")
     monkeypatch.setenv("SOCIALGEN_ENGINE", name)
-    model = LlamaCppModel(embedded_model_path(), embedded=True)
+    model = LlamaCppModel(embedded_model_path(), embedded=True, engine=name)
 
     async def ask() -> list[Chunk]:
         return [chunk async for chunk in model.stream(ASK, max_tokens=4)]

@@ -21,6 +21,7 @@ from socialgen.ai.model import Chunk, FormatRefused, ModelError, Output, StreamC
 from socialgen.ai.openai_compatible import OpenAICompatibleModel
 from socialgen.ai.remote import LiteLLMModel
 from socialgen.ai.structured import ask_structured, forget_rungs
+from socialgen.runtime import Runtime
 from tests.fakes.openai_server import FAKE_API_KEY, Reply
 from tests.provider_clients import CLIENTS, ClientFake
 
@@ -165,7 +166,7 @@ def test_the_registry_sends_openai_compatible_models_to_httpx_and_the_rest_to_li
 ) -> None:
     monkeypatch.setenv("SOCIALGEN_MODEL", name)
     monkeypatch.setenv("SOCIALGEN_SMALL_MODEL", "0")
-    assert type(registry.text_model()) is kind
+    assert type(registry.text_model(Runtime().settings)) is kind
 
 
 def test_openais_own_api_gets_its_own_field_names() -> None:

@@ -22,8 +22,9 @@ from socialgen.publishing.claim import WINDOW_MARGIN_SECONDS, claim_due
 from socialgen.publishing.networks.base import Metrics, OutgoingPost, PublishError
 from socialgen.publishing.outbox import idempotency_key, queue_publications
 from socialgen.publishing.runner import publish_now, publish_pass
-from socialgen.publishing.settings import MAX_ATTEMPTS, parse_duration, publish_grace
+from socialgen.publishing.settings import MAX_ATTEMPTS, PublishTerms, parse_duration
 from socialgen.publishing.worker import run_claim, verdict_for
+from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import MetricSnapshot, Post, PostStatus, SocialAccount
 from tests.conftest import Store
@@ -37,9 +38,16 @@ from tests.outbox_support import (
 pytest_plugins = ["tests.outbox_support"]  # the network fixtures
 
 
+def _terms() -> PublishTerms:
+    """The publishing settings as a face reads them (the environment of the test)."""
+    return PublishTerms.of(Runtime().settings)
+
+
 def one_pass(store: Store, **kwargs: object) -> dict[str, int]:
     with ThreadPoolExecutor(4) as executor:
-        return publish_pass(store.engine, "test-worker", executor, **kwargs).counts()  # type: ignore[arg-type]
+        return publish_pass(
+            store.engine, "test-worker", executor, terms=_terms(), **kwargs
+        ).counts()  # type: ignore[arg-type]
 
 
 def test_claims_are_exclusive_across_threads(store: Store, network: ScriptedNetwork) -> None:
@@ -51,7 +59,7 @@ def test_claims_are_exclusive_across_threads(store: Store, network: ScriptedNetw
     def claimer(name: str) -> None:
         start.wait()
         taken = claimed.setdefault(name, [])
-        while found := claim_due(store.engine, name, limit=3).claims:
+        while found := claim_due(store.engine, name, limit=3, terms=_terms()).claims:
             taken += [claim.publication_id for claim in found]
 
     threads = [threading.Thread(target=claimer, args=(f"w{n}",)) for n in range(4)]
@@ -154,7 +162,9 @@ def test_unknown_is_never_retried_without_asking(store: Store, linkedin: Scripte
     with transaction(store.engine) as session, pytest.raises(BadRequest, match="--retry"):
         queue_publications(session, store.workspace_id, post_id, [account], utcnow())
     # The user checked, and asks again: --retry sends it (LinkedIn posts it again).
-    rows = publish_now(store.engine, store.workspace_id, post_id, [account], retry=True)
+    rows = publish_now(
+        store.engine, store.workspace_id, post_id, [account], retry=True, terms=_terms()
+    )
     assert [r["state"] for r in rows] == ["published"] and len(linkedin.published) == 2
 
 
@@ -180,7 +190,7 @@ def test_durations() -> None:
     assert parse_duration("90") == timedelta(seconds=90)
     with pytest.raises(ValueError):
         parse_duration("soon")
-    assert publish_grace() == timedelta(hours=6)
+    assert PublishTerms().grace == timedelta(hours=6)  # the setting's default
 
 
 def test_worker_killed_after_sending_is_resent_with_the_same_key(
@@ -189,7 +199,7 @@ def test_worker_killed_after_sending_is_resent_with_the_same_key(
     post_id, pid = due_publication(store, add_account(store, "@crash.test"))
     # A worker claims the row and the network accepts the post; the worker dies
     # before it records the answer (its claim stays behind, state `publishing`).
-    (claim,) = claim_due(store.engine, "doomed-worker").claims
+    (claim,) = claim_due(store.engine, "doomed-worker", terms=_terms()).claims
     network.fail_next("connection reset", outcome_unknown=True, after_sending=True)
     with read_session(store.engine) as session:
         account = session.exec(select(SocialAccount)).one()
@@ -200,9 +210,9 @@ def test_worker_killed_after_sending_is_resent_with_the_same_key(
     assert len(network.published) == 1 and publication(store, pid).state == "publishing"
     assert one_pass(store)["published"] == 0  # the claim still stands: hands off
     later = utcnow() + timedelta(minutes=6)  # past the claim (5 min by default)
-    (again,) = claim_due(store.engine, "next-worker", now=later).claims
+    (again,) = claim_due(store.engine, "next-worker", now=later, terms=_terms()).claims
     assert again.attempt == 2
-    outcome = run_claim(store.engine, again)
+    outcome = run_claim(store.engine, again, length=_terms().claim)
     assert outcome.state == "published"
     assert network.attempts == [idempotency_key(pid)] * 2  # the same key both times
     assert network.count(idempotency_key(pid)) == 1  # and one post on the network
@@ -216,8 +226,10 @@ def test_killed_worker_on_a_network_without_idempotency_becomes_unknown(
     store: Store, linkedin: ScriptedNetwork
 ) -> None:
     _, pid = due_publication(store, add_account(store, "urn:li:person:x", "linkedin"))
-    claim_due(store.engine, "doomed-worker")
-    found = claim_due(store.engine, "next-worker", now=utcnow() + timedelta(minutes=6))
+    claim_due(store.engine, "doomed-worker", terms=_terms())
+    found = claim_due(
+        store.engine, "next-worker", now=utcnow() + timedelta(minutes=6), terms=_terms()
+    )
     assert found.claims == [] and found.unknown == [pid]
     row = publication(store, pid)
     assert row.state == "unknown" and "linkedin cannot tell" in row.message
@@ -231,13 +243,19 @@ def test_a_claim_older_than_the_networks_idempotency_window_becomes_unknown(
     with the post in flight and is found later than that is not sent again."""
     network.IDEMPOTENCY_WINDOW_SECONDS = 3600.0  # type: ignore[attr-defined]
     _, recent = due_publication(store, add_account(store, "@soon.test"))
-    claim_due(store.engine, "doomed-worker")
-    found = claim_due(store.engine, "next-worker", now=utcnow() + timedelta(minutes=30))
+    claim_due(store.engine, "doomed-worker", terms=_terms())
+    found = claim_due(
+        store.engine, "next-worker", now=utcnow() + timedelta(minutes=30), terms=_terms()
+    )
     assert [claim.publication_id for claim in found.claims] == [recent]  # within the window
     _, late = due_publication(store, add_account(store, "@late.test"))
-    claim_due(store.engine, "doomed-worker", only_ids=[late])
+    claim_due(store.engine, "doomed-worker", only_ids=[late], terms=_terms())
     found = claim_due(
-        store.engine, "next-worker", now=utcnow() + timedelta(minutes=61), only_ids=[late]
+        store.engine,
+        "next-worker",
+        now=utcnow() + timedelta(minutes=61),
+        only_ids=[late],
+        terms=_terms(),
     )
     assert found.claims == [] and found.unknown == [late]
     assert publication(store, late).state == "unknown"
@@ -311,16 +329,18 @@ def test_a_slow_publish_keeps_its_claim(
         if path == "pass":
             running = threading.Thread(target=one_pass_on, args=(store, executor))
         else:
-            claims = claim_due(store.engine, "slow-worker").claims
+            claims = claim_due(store.engine, "slow-worker", terms=_terms()).claims
             running = threading.Thread(
-                target=lambda: [run_claim(store.engine, claim) for claim in claims]
+                target=lambda: [
+                    run_claim(store.engine, claim, length=_terms().claim) for claim in claims
+                ]
             )
         running.start()
         while running.is_alive() and not network.attempts:  # the pass has claimed
             time.sleep(0.01)
         stolen = []
         while running.is_alive():
-            stolen += claim_due(store.engine, "other-worker").claims
+            stolen += claim_due(store.engine, "other-worker", terms=_terms()).claims
             time.sleep(0.05)
     assert stolen == []
     assert sorted(network.attempts) == sorted(idempotency_key(pid) for pid in ids)
@@ -330,13 +350,15 @@ def test_a_slow_publish_keeps_its_claim(
     # A dead worker keeps nothing: its claim ends and the row is taken over.
     network.delay = 0.0
     _, dead = due_publication(store, account)
-    claim_due(store.engine, "dead-worker", only_ids=[dead])
+    claim_due(store.engine, "dead-worker", only_ids=[dead], terms=_terms())
     time.sleep(0.7)
-    assert [c.publication_id for c in claim_due(store.engine, "other-worker").claims] == [dead]
+    assert [
+        c.publication_id for c in claim_due(store.engine, "other-worker", terms=_terms()).claims
+    ] == [dead]
 
 
 def one_pass_on(store: Store, executor: ThreadPoolExecutor) -> None:
-    publish_pass(store.engine, "slow-worker", executor, capacity=1)
+    publish_pass(store.engine, "slow-worker", executor, capacity=1, terms=_terms())
 
 
 def test_metrics_are_a_series_and_the_post_shows_the_latest(
@@ -349,8 +371,10 @@ def test_metrics_are_a_series_and_the_post_shows_the_latest(
     remote = publication(store, pid).remote_id
     assert remote is not None
     network.metrics_for[remote] = Metrics(likes=3, reposts=1, comments=2)
-    assert refresh_metrics(store.engine) == 1
-    assert refresh_metrics(store.engine) == 0  # not again before the interval
+    assert refresh_metrics(store.engine, interval=timedelta(hours=1)) == 1
+    assert (
+        refresh_metrics(store.engine, interval=timedelta(hours=1)) == 0
+    )  # not again before the interval
     network.metrics_for[remote] = Metrics(likes=5, reposts=1, comments=4)
     assert refresh_metrics(store.engine, post_id=post_id, force=True) == 1
     with read_session(store.engine) as session:

@@ -21,8 +21,10 @@ import httpx
 import pytest
 
 from socialgen.render.pool import reset_render_pool
+from socialgen.runtime import Runtime
+from socialgen.server import create_app
 from tests.carousel_support import PDF_URL
-from tests.conftest import LiveServer, Store
+from tests.conftest import Store, serving
 
 HEAVY = "<table>" + "<tr><td>x</td></tr>" * 20000 + "</table>"
 ONE_LINE = "<p>One line</p>"
@@ -63,17 +65,19 @@ class PdfServer:
 
 @pytest.fixture
 def pdf_server(
-    live_server: LiveServer, store: Store, monkeypatch: pytest.MonkeyPatch
+    request: pytest.FixtureRequest, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[PdfServer]:
-    monkeypatch.setenv("SOCIALGEN_PDF_TIMEOUT", "120")
-    monkeypatch.setenv("SOCIALGEN_PDF_WORKERS", "2")
+    """A live server whose Runtime has the pool's settings (2 workers, 120 s, the
+    default queue and share; a test overrides some with indirect parametrization)."""
     monkeypatch.delenv("SOCIALGEN_PDF_QUEUE", raising=False)
     monkeypatch.delenv("SOCIALGEN_PDF_PER_CALLER", raising=False)
+    options = {"pdf_timeout": 120.0, "pdf_workers": 2, **getattr(request, "param", {})}
     reset_render_pool()  # the next render builds the pool from these settings
-    server = PdfServer(live_server.base_url, store)
-    yield server
-    for client in server.sockets:
-        client.close()
+    with serving(create_app(Runtime(options=options))) as live:
+        server = PdfServer(live.base_url, store)
+        yield server
+        for client in server.sockets:
+            client.close()
     reset_render_pool()  # no heavy render outlives its test
     for process in multiprocessing.active_children():
         if process.name == WORKER_NAME:
@@ -141,11 +145,8 @@ def test_clients_that_leave_take_their_renders_with_them(pdf_server: PdfServer) 
         assert pdf_server.post(key, ONE_LINE, timeout=30).status_code == 200
 
 
-def test_a_full_queue_answers_503_with_retry_after_at_once(
-    pdf_server: PdfServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("SOCIALGEN_PDF_QUEUE", "1")
-    reset_render_pool()
+@pytest.mark.parametrize("pdf_server", [{"pdf_queue": 1}], indirect=True)
+def test_a_full_queue_answers_503_with_retry_after_at_once(pdf_server: PdfServer) -> None:
     # Two callers fill both workers, a third waits: the queue (1) is full.
     for name in ("Full A", "Full B", "Full C"):
         pdf_server.send_heavy(pdf_server.caller(name))
@@ -199,14 +200,13 @@ def _noise_png(side: int) -> str:
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
 
 
+@pytest.mark.parametrize("pdf_server", [{"pdf_workers": 1}], indirect=True)
 def test_a_pdf_larger_than_a_pipe_buffer_comes_back_from_the_same_worker_twice(
-    pdf_server: PdfServer, monkeypatch: pytest.MonkeyPatch
+    pdf_server: PdfServer,
 ) -> None:
     """The answer crosses the worker's pipe in many reads, and the next job in many
     writes. uvicorn runs on uvloop, whose reader on the pipe left it non-blocking: the
     answer then failed with EAGAIN, a 422 for any PDF over 64 KB."""
-    monkeypatch.setenv("SOCIALGEN_PDF_WORKERS", "1")
-    reset_render_pool()
     key = pdf_server.caller("big pdfs")
     html = f'<img src="{_noise_png(300)}" style="width:100%">'
     for _ in range(2):

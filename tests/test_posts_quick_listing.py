@@ -16,9 +16,15 @@ from socialgen.clock import utcnow
 from socialgen.errors import BadRequest
 from socialgen.posts import listing
 from socialgen.posts.quick_listing import quick_listing
+from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import PostStatus, Workspace
 from tests.conftest import Store, days_ago, days_ahead
+
+
+def _store_url() -> str:
+    """The store the environment names now (each test sets its own)."""
+    return Runtime().store_settings.database_url
 
 
 @pytest.fixture
@@ -47,18 +53,22 @@ def test_the_quick_path_answers_as_the_full_one(sqlite_only: Store) -> None:
 
     for kind in ("recent", "timeline"):
         for limit in (None, 1, 2, 10):
-            quick = quick_listing(kind, None, limit=limit, cursor=None, now=now)
+            quick = quick_listing(
+                kind, None, database_url=_store_url(), limit=limit, cursor=None, now=now
+            )
             full = full_listing(store, kind, store.workspace_id, now=now, limit=limit)
             assert quick == full, (kind, limit)
             cursor = full.get("nextCursor")
             while cursor:  # every later page too
-                quick = quick_listing(kind, None, limit=limit, cursor=cursor, now=now)
+                quick = quick_listing(
+                    kind, None, database_url=_store_url(), limit=limit, cursor=cursor, now=now
+                )
                 full = full_listing(
                     store, kind, store.workspace_id, now=now, limit=limit, cursor=cursor
                 )
                 assert quick == full, (kind, limit, cursor)
                 cursor = full["nextCursor"]
-    by_name = quick_listing("recent", "Agency", limit=None, cursor=None)
+    by_name = quick_listing("recent", "Agency", database_url=_store_url(), limit=None, cursor=None)
     assert by_name is not None
     assert [post["postContent"] for post in by_name["posts"]] == ["another workspace"]
 
@@ -73,26 +83,37 @@ def test_the_quick_path_leaves_workspace_refs_it_cannot_settle_to_the_full_one(
     # path (store/refs.py) resolves them or words the error, once for both paths.
     prefix = sqlite_only.workspace_id[:8]
     for ref in ("Twin", "Nowhere", "personal", prefix):
-        assert quick_listing("recent", ref, limit=None, cursor=None) is None, ref
+        assert (
+            quick_listing("recent", ref, database_url=_store_url(), limit=None, cursor=None) is None
+        ), ref
     with pytest.raises(BadRequest, match="cursor is not valid"):
-        quick_listing("timeline", None, limit=5, cursor="bogus")
+        quick_listing("timeline", None, database_url=_store_url(), limit=5, cursor="bogus")
 
 
 def test_the_quick_path_steps_aside_when_it_cannot_answer(
     store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if not store.url.startswith("sqlite"):  # PostgreSQL: always the full path
-        assert quick_listing("recent", None, limit=None, cursor=None) is None
+        assert (
+            quick_listing("recent", None, database_url=_store_url(), limit=None, cursor=None)
+            is None
+        )
         return
     database = store.home / "socialgen.db"
     with sqlite3.connect(database) as connection:
         connection.execute("UPDATE workspace SET is_default = 0")
-    assert quick_listing("recent", None, limit=None, cursor=None) is None  # defaults to make
+    assert (
+        quick_listing("recent", None, database_url=_store_url(), limit=None, cursor=None) is None
+    )  # defaults to make
     with sqlite3.connect(database) as connection:
         connection.execute("UPDATE alembic_version SET version_num = '0001'")
-    assert quick_listing("recent", None, limit=None, cursor=None) is None  # to migrate
+    assert (
+        quick_listing("recent", None, database_url=_store_url(), limit=None, cursor=None) is None
+    )  # to migrate
     monkeypatch.setenv("SOCIALGEN_HOME", str(tmp_path / "new"))
-    assert quick_listing("recent", None, limit=None, cursor=None) is None  # no store yet
+    assert (
+        quick_listing("recent", None, database_url=_store_url(), limit=None, cursor=None) is None
+    )  # no store yet
     assert not (tmp_path / "new" / "socialgen.db").exists()  # and none made
 
 

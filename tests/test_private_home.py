@@ -24,6 +24,7 @@ from socialgen.publishing.secrets import (
     encrypt_secret,
     key_path,
 )
+from socialgen.runtime import Runtime
 from socialgen.startup import forget_opened_stores, open_store
 from socialgen.store.engine import dispose_engines, transaction
 from socialgen.store.tables import SocialAccount
@@ -76,7 +77,7 @@ def private(found: dict[str, int], home: Path) -> dict[str, str]:
 
 @pytest.mark.parametrize("umask", [0o022, 0o000], indirect=True)
 def test_everything_socialgen_writes_in_its_home_is_private(fresh_home: Path, umask: int) -> None:
-    open_store()  # migrates: writes through the -wal file, beside its -shm
+    open_store(Runtime().store_settings)  # migrates: writes through the -wal file, beside its -shm
     token = encrypt_secret({"password": "pw-secret-1234"})  # makes secret.key
     assert decrypt_secret(token) == {"password": "pw-secret-1234"}
     LocalFolder(fresh_home / "files").put("ws/carousels/c1/slide-0.png", b"png")
@@ -91,7 +92,7 @@ def test_everything_socialgen_writes_in_its_home_is_private(fresh_home: Path, um
 
 
 def test_an_existing_open_home_is_tightened_once_with_a_note(fresh_home: Path) -> None:
-    open_store()
+    open_store(Runtime().store_settings)
     encrypt_secret({"password": "pw-secret-1234"})
     LocalFolder(fresh_home / "files").put("ws/images/a.png", b"png")
     (fresh_home / "cache").mkdir()

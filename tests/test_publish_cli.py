@@ -16,6 +16,7 @@ from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
 from socialgen.clock import iso, utcnow
+from socialgen.runtime import Runtime
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Publication
 from tests.conftest import Store
@@ -128,7 +129,7 @@ def test_number_parts_reaches_the_network(store: Store, network: ScriptedNetwork
     assert run("publish-due").exit_code == 0
     headers = {"x-api-key": store.api_key(None), "Authorization": f"Bearer {store.token()}"}
     base = f"/api/v1/ai-conversation/post/{store.workspace_id}"
-    with TestClient(create_app()) as client:
+    with TestClient(create_app(Runtime())) as client:
         answer = client.post(
             f"{base}/{http_post.id}/publish",
             json={"accountIds": ["@numbers.test"], "numberParts": True},
@@ -287,7 +288,7 @@ def test_http_publish_and_publications(store: Store, network: ScriptedNetwork) -
     store.user(member, workspace_id=store.workspace_id, role="member")
     headers = {"x-api-key": store.api_key(None), "Authorization": f"Bearer {store.token(member)}"}
     base = f"/api/v1/ai-conversation/post/{store.workspace_id}/{post.id}"
-    with TestClient(create_app()) as client:
+    with TestClient(create_app(Runtime())) as client:
         answer = client.post(f"{base}/publish", json={"accountIds": [account]}, headers=headers)
         assert answer.status_code == 200, answer.text
         (row,) = answer.json()["data"]["publications"]
@@ -308,7 +309,7 @@ def test_the_app_scheduler_publishes_unless_turned_off(
     monkeypatch.setenv("SOCIALGEN_SCHEDULER_POLL", "0.1")
     monkeypatch.setenv("SOCIALGEN_SCHEDULER", "1" if enabled else "0")
     _, pid = due_publication(store, add_account(store, "@sched.test"))
-    with TestClient(create_app()):
+    with TestClient(create_app(Runtime())):
         deadline = time.monotonic() + 5
         # Until it is final: the scheduler may be caught between claim and answer.
         pending = ("queued", "publishing")
@@ -362,7 +363,7 @@ def test_a_dry_run_needs_no_connected_account(
     ]
     from socialgen.server import create_app
 
-    with TestClient(create_app()) as client:
+    with TestClient(create_app(Runtime())) as client:
         headers = {"x-api-key": store.api_key(None), "Authorization": f"Bearer {store.token()}"}
         answer = client.post(
             f"/api/v1/ai-conversation/post/{store.workspace_id}/{post.id}/publish",

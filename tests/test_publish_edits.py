@@ -26,6 +26,7 @@ from socialgen.clock import utcnow
 from socialgen.errors import SocialgenError
 from socialgen.posts.service import update_content
 from socialgen.publishing.runner import publish_now, publish_pass
+from socialgen.publishing.settings import PublishTerms
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Post, PostVersion
 from tests.conftest import Store
@@ -42,7 +43,9 @@ runner = CliRunner()
 def one_pass(store: Store, later: float = 0.0) -> dict[str, int]:
     with ThreadPoolExecutor(2) as executor:
         now = utcnow() + timedelta(seconds=later)
-        return publish_pass(store.engine, "test-worker", executor, now=now).counts()
+        return publish_pass(
+            store.engine, "test-worker", executor, now=now, terms=PublishTerms()
+        ).counts()
 
 
 def edit(store: Store, post_id: str, text: str) -> None:
@@ -121,7 +124,9 @@ def test_after_a_refusal_the_post_can_be_fixed_and_sent_again(
     assert "unsettled_text" not in publication(store, pid).options
 
     edit(store, post_id, SECOND)
-    rows = publish_now(store.engine, store.workspace_id, post_id, [account], retry=True)
+    rows = publish_now(
+        store.engine, store.workspace_id, post_id, [account], retry=True, terms=PublishTerms()
+    )
     assert [r["state"] for r in rows] == ["published"]
     assert [p.text for p in network.published] == [SECOND]
     assert publication(store, pid).options["sent_text"] == SECOND
@@ -141,7 +146,9 @@ def test_an_unknown_publication_freezes_the_text_until_it_is_settled(
     assert refused.value.status_code == 409 and "is unknown" in said
     assert f"socialgen posts mark-published {post_id}" in said and "--retry" in said
     # --retry (the user found nothing live) queues it again: still the same text.
-    rows = publish_now(store.engine, store.workspace_id, post_id, [account], retry=True)
+    rows = publish_now(
+        store.engine, store.workspace_id, post_id, [account], retry=True, terms=PublishTerms()
+    )
     assert [r["state"] for r in rows] == ["published"]
     assert [p.text for p in linkedin.published] == [FIRST, FIRST]
     assert publication(store, pid).options["sent_text"] == FIRST

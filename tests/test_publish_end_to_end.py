@@ -19,6 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from socialgen.clock import iso, parse_iso, utcnow
+from socialgen.runtime import Runtime
 from tests.bluesky_support import (
     POSTS,
     BlueskyNetwork,
@@ -234,7 +235,7 @@ def test_a_member_publishes_over_http_to_mastodon(
     witness.secret(key, token)
     headers = {"x-api-key": key, "Authorization": f"Bearer {token}"}
     base = f"/api/v1/ai-conversation/post/{store.workspace_id}/{post.id}"
-    with TestClient(create_app()) as client:
+    with TestClient(create_app(Runtime())) as client:
         listed = witness.http(
             client.get(f"/api/v1/social-accounts/{store.workspace_id}", headers=headers)
         )

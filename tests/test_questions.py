@@ -35,7 +35,9 @@ def lines_model(reply: str = LINES) -> ScriptedModel:
 
 def test_a_model_whose_profile_plans_in_lines_gets_its_questions_as_lines() -> None:
     model = lines_model()
-    questions = asyncio.run(suggested_questions(model, "How do I ship weekly?", ANSWER))
+    questions = asyncio.run(
+        suggested_questions(model, "How do I ship weekly?", ANSWER, max_tokens=700)
+    )
     assert questions == LINES.splitlines()
     (call,) = model.calls
     assert call.purpose == "questions"
@@ -47,13 +49,13 @@ def test_a_model_whose_profile_plans_in_lines_gets_its_questions_as_lines() -> N
 
 def test_refinement_questions_follow_the_profile_too() -> None:
     model = lines_model()
-    assert len(asyncio.run(refinement_questions(model, POST_TEXT))) == 3
+    assert len(asyncio.run(refinement_questions(model, POST_TEXT, max_tokens=700))) == 3
     assert [call.schema_name for call in model.calls] == [None]
 
 
 def test_a_json_model_still_gets_json() -> None:
     model = ScriptedModel({"questions": QUESTIONS}, name="json-questions")
-    assert asyncio.run(refinement_questions(model, POST_TEXT)) == QUESTIONS
+    assert asyncio.run(refinement_questions(model, POST_TEXT, max_tokens=700)) == QUESTIONS
     (call,) = model.calls
     assert call.schema_name == "questions"
     assert call.output is not None and call.output.mode == "json_schema"
@@ -65,13 +67,17 @@ def test_fragments_of_the_answer_are_dropped_from_a_json_answer() -> None:
         {"questions": [*FRAGMENTS[1:], "It speaks to the import\nance?", "Who is it for?"]},
         name="json-fragments",
     )
-    assert asyncio.run(suggested_questions(model, "Why ship weekly?", ANSWER)) == ["Who is it for?"]
+    assert asyncio.run(suggested_questions(model, "Why ship weekly?", ANSWER, max_tokens=700)) == [
+        "Who is it for?"
+    ]
     assert len(model.calls) == 1  # one question kept: no top-up for a side answer
 
 
 def test_fragments_are_dropped_from_lines() -> None:
     model = lines_model("It speaks to the import\nance of small steps?\nWhat changed?\n")
-    assert asyncio.run(suggested_questions(model, "Why ship weekly?", ANSWER)) == ["What changed?"]
+    assert asyncio.run(suggested_questions(model, "Why ship weekly?", ANSWER, max_tokens=700)) == [
+        "What changed?"
+    ]
 
 
 def test_when_no_question_survives_none_is_shown() -> None:
@@ -80,7 +86,7 @@ def test_when_no_question_survives_none_is_shown() -> None:
     model = ScriptedModel(
         {"questions": FRAGMENTS}, "It speaks to the import\nance?\n", name="json-nothing"
     )
-    assert asyncio.run(suggested_questions(model, "Why ship weekly?", ANSWER)) == []
+    assert asyncio.run(suggested_questions(model, "Why ship weekly?", ANSWER, max_tokens=700)) == []
     assert [call.schema_name for call in model.calls] == ["questions", None]
 
 

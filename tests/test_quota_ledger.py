@@ -19,6 +19,7 @@ from socialgen.clock import utcnow
 from socialgen.drafting import persist
 from socialgen.drafting.caller import Caller
 from socialgen.drafting.quota import Reservation
+from socialgen.runtime import Runtime
 from socialgen.startup import forget_opened_stores, open_store
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.leases import LEASE_ENV, instance_id
@@ -101,7 +102,7 @@ def test_the_stream_gives_back_what_the_ledger_says_was_not_saved(store: Store) 
     """A save that committed but was not yet counted by the stream (cancelled between
     the two) is not refunded: the row, not the stream's count, is the truth."""
     reservation_id = reserve(store, 3)
-    caller = Caller(store.engine, store.workspace_id, None)
+    caller = Caller(store.engine, store.workspace_id, None, Runtime().settings)
 
     async def run() -> None:
         async with Reservation(caller, 3, reservation_id):
@@ -218,7 +219,7 @@ def test_concurrent_reconcilers_refund_each_reservation_once(store: Store) -> No
 def test_opening_the_store_gives_back_what_a_killed_command_held(store: Store) -> None:
     hand_over(store, reserve(store, 3), "killed-cli", seconds_ago=3600)
     forget_opened_stores()
-    open_store()
+    open_store(Runtime().store_settings)
     assert used(store) == 0
     assert ledger(store) == []
 

@@ -41,8 +41,9 @@ def test_the_root_callback_makes_a_runtime_for_each_invocation(
     model = ScriptedModel(responder=lambda call: REPLY)
     seen: list[Any] = []
 
-    def registry_model() -> ScriptedModel:
+    def registry_model(settings: Any) -> ScriptedModel:
         seen.append(current_runtime())
+        assert settings is current_runtime().settings  # the registry is handed them
         return model
 
     monkeypatch.setattr("socialgen.ai.registry.text_model", registry_model)
@@ -51,18 +52,45 @@ def test_the_root_callback_makes_a_runtime_for_each_invocation(
     assert result.exit_code == 0, result.output
     assert seen and isinstance(seen[0], Runtime)
     assert seen[0].given_text_model is None
-    # Once the invocation is over, its Runtime is no longer the current one.
-    assert current_runtime() is not seen[0]
+    # Once the invocation is over there is no current Runtime: asking fails loudly
+    # (it used to make up a new one, which read settings the command never saw).
+    with pytest.raises(RuntimeError, match="no command is running"):
+        current_runtime()
 
 
 def test_runtime_settings_take_options_over_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("SOCIALGEN_MAX_TOKENS", "300")
-    assert Runtime().settings.max_tokens == 300
+    runtime = Runtime()
+    assert runtime.settings.max_tokens == 300
     assert Runtime(options={"max_tokens": 50}).settings.max_tokens == 50
     monkeypatch.setenv("SOCIALGEN_MAX_TOKENS", "200")
-    assert Runtime().settings.max_tokens == 200  # followed, not frozen at creation
+    assert Runtime().settings.max_tokens == 200  # a new Runtime reads them anew
+    # One Runtime reads them once and keeps them: the same object every time.
+    assert runtime.settings.max_tokens == 300
+    assert runtime.settings is runtime.settings
+
+
+def test_settings_are_read_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Made, a Runtime has read nothing: what is set before its first use counts."""
+    runtime = Runtime()
+    monkeypatch.setenv("SOCIALGEN_MAX_TOKENS", "123")
+    assert runtime.settings.max_tokens == 123
+
+
+def test_a_derived_runtime_has_its_own_settings_and_keeps_the_models(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SOCIALGEN_PORT", "8100")
+    model = ScriptedModel(responder=lambda call: REPLY)
+    base = Runtime(text_model=model)
+    derived = base.derived(port=9000, host=None)  # None: not overridden
+    assert (base.settings.port, derived.settings.port) == (8100, 9000)
+    assert derived.settings.host == base.settings.host
+    assert derived.text_model() is model
+    handed = Runtime(settings=base.settings).derived(max_tokens=42)
+    assert (handed.settings.max_tokens, handed.settings.port) == (42, 8100)
 
 
 def test_routes_run_with_the_apps_runtime(store: Store) -> None:

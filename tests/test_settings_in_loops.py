@@ -1,7 +1,7 @@
 """Loops that must outlive a config file that cannot be read for a moment (half edited
-by hand, replaced by a folder): the quota lease keeper and the publishing scheduler
-keep their last good setting instead of dying, which would let the lease lapse or stop
-publishing until a restart."""
+by hand, replaced by a folder): the quota lease keeper keeps its last good setting
+instead of dying, which would let the lease lapse; the publishing scheduler runs on the
+settings its app was started with and never reads the file again."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from socialgen.publishing import scheduler
+from socialgen.runtime import Runtime
 from socialgen.store import leases
 
 
@@ -44,9 +45,14 @@ def test_the_lease_keeper_keeps_going_when_the_config_cannot_be_read(
     assert pauses == [1.0, 1.0, 1.0]  # the default lease's tick, every round
 
 
-def test_the_scheduler_keeps_its_pause_when_the_config_cannot_be_read(
+def test_the_scheduler_runs_on_the_settings_it_was_handed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The scheduler gets the app's settings at start (the Runtime's) and never reads
+    the config file again: one that becomes unreadable changes nothing."""
+    monkeypatch.setenv("SOCIALGEN_SCHEDULER_POLL", "0.25")
+    settings = Runtime().settings
+    monkeypatch.delenv("SOCIALGEN_SCHEDULER_POLL")
     unreadable_config(tmp_path, monkeypatch)
     pauses: list[float] = []
     stop = threading.Event()
@@ -58,5 +64,5 @@ def test_the_scheduler_keeps_its_pause_when_the_config_cannot_be_read(
 
     monkeypatch.setattr(scheduler, "_tick", lambda *args: None)
     monkeypatch.setattr(scheduler.asyncio, "sleep", sleep)
-    asyncio.run(scheduler._outbox_loop(None, None, stop))  # type: ignore[arg-type]
-    assert pauses == [1.0, 1.0]
+    asyncio.run(scheduler._outbox_loop(None, None, stop, settings))  # type: ignore[arg-type]
+    assert pauses == [0.25, 0.25]

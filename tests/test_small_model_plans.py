@@ -139,7 +139,9 @@ def test_a_small_model_plans_calendar_themes_one_per_line() -> None:
 def test_a_small_model_suggests_questions_as_three_lines() -> None:
     # A line not written as a question is dropped, not given a "?" (issue 30).
     model = LineModel(lambda _call: "Who is it for\nWhat changed?\nAny numbers?\n")
-    questions = asyncio.run(suggested_questions(model, "How do I ship weekly?", "Small batches."))
+    questions = asyncio.run(
+        suggested_questions(model, "How do I ship weekly?", "Small batches.", max_tokens=700)
+    )
     assert questions == ["What changed?", "Any numbers?"]
     assert [call.purpose for call in model.calls] == ["questions"]
     output = model.calls[0].output

@@ -17,6 +17,7 @@ from sqlalchemy import create_engine, func, text
 from sqlmodel import SQLModel, select
 
 import socialgen.store.tables  # noqa: F401
+from socialgen.runtime import Runtime
 from socialgen.startup import forget_opened_stores, open_store
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.migrate import HEAD_REVISION, MIGRATIONS_DIR
@@ -47,10 +48,10 @@ def test_first_run_creates_the_store_under_socialgen_home(
     monkeypatch.setenv("SOCIALGEN_HOME", str(home))
     monkeypatch.delenv("SOCIALGEN_DATABASE_URL", raising=False)
     forget_opened_stores()
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     assert (home / "socialgen.db").exists()
     forget_opened_stores()
-    open_store()  # a second start changes nothing
+    open_store(Runtime().store_settings)  # a second start changes nothing
     with read_session(engine) as session:
         workspaces = session.exec(select(Workspace)).all()
         assert [(w.name, w.is_default) for w in workspaces] == [("Personal", True)]
@@ -79,8 +80,9 @@ def test_timestamps_come_back_as_utc(store: Store) -> None:
 
 _FIRST_RUN = textwrap.dedent(
     """
+    from socialgen.runtime import Runtime
     from socialgen.startup import open_store
-    open_store()
+    open_store(Runtime().store_settings)
     """
 )
 
@@ -106,11 +108,12 @@ _WRITER = textwrap.dedent(
     """
     import sys
     from socialgen.posts.service import update_content
+    from socialgen.runtime import Runtime
     from socialgen.startup import open_store
     from socialgen.store.engine import transaction
 
     workspace_id, post_id, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     for n in range(rounds):
         with transaction(engine) as session:
             update_content(session, workspace_id, post_id, f"edit {n} by {post_id}")
@@ -164,7 +167,7 @@ def test_a_store_from_an_older_version_is_upgraded_on_start_and_keeps_its_data(
     monkeypatch.setenv("SOCIALGEN_HOME", str(home))
     monkeypatch.delenv("SOCIALGEN_DATABASE_URL", raising=False)
     forget_opened_stores()
-    engine = open_store()
+    engine = open_store(Runtime().store_settings)
     with engine.connect() as connection:
         assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == (
             HEAD_REVISION

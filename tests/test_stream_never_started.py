@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
+from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Post, QuotaReservation
 from socialgen.workspaces.service import get_usage
@@ -74,7 +75,7 @@ def test_quota_reserved_for_a_stream_that_never_started_is_given_back(
     from socialgen.api_support import get_image_model, get_text_model
     from socialgen.server import create_app
 
-    app = create_app()
+    app = create_app(Runtime())
     app.dependency_overrides[get_text_model] = lambda: scripted_model
     app.dependency_overrides[get_image_model] = lambda: scripted_images
     template, body = ENDPOINTS[name]

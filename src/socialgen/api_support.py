@@ -14,6 +14,7 @@ from sqlalchemy import Engine
 
 from socialgen.ai.image_types import ImageModel
 from socialgen.ai.model import TextModel
+from socialgen.config.loading import AppSettings
 from socialgen.errors import SocialgenError
 from socialgen.runtime import Runtime
 
@@ -48,6 +49,14 @@ def get_runtime(request: Request) -> Runtime:
 
 
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+
+
+async def runtime_settings(runtime: RuntimeDep) -> AppSettings:
+    """The app's settings (its Runtime's: read once, at the first request)."""
+    return runtime.settings
+
+
+SettingsDep = Annotated[AppSettings, Depends(runtime_settings)]
 
 
 async def get_text_model(runtime: RuntimeDep) -> TextModel:

@@ -24,13 +24,18 @@ app = typer.Typer(
 add_commands(app)  # every feature's commands: socialgen/*/feature.py
 
 
-def _print_version(value: bool) -> None:
+def _print_version(ctx: typer.Context, value: bool) -> None:
     if value:
         from socialgen import __version__
         from socialgen.ai.engine import describe_engine
+        from socialgen.runtime import Runtime
 
+        # Before the root callback: the Runtime a test handed in, else this one's.
+        runtime = ctx.obj if isinstance(ctx.obj, Runtime) else Runtime()
         # The engine that runs local models (nothing imported to name it).
-        print(f"socialgen {__version__} (engine: {describe_engine()})")
+        print(
+            f"socialgen {__version__} (engine: {describe_engine(runtime.light_setting('engine'))})"
+        )
         raise typer.Exit()
 
 
@@ -53,6 +58,7 @@ def root(
 
 @app.command()
 def serve(
+    ctx: typer.Context,
     host: Annotated[
         str | None,
         typer.Option(help="Interface to listen on [setting host; default 127.0.0.1]."),
@@ -74,20 +80,15 @@ def serve(
     ] = None,
 ) -> None:
     """Run the HTTP API (OpenAPI docs at /docs)."""
-    import os
-
     import uvicorn
 
-    from socialgen.config.loading import current_settings
-
     # Options win over the environment and the config file (unset options: None).
-    settings = current_settings(host=host, port=port, scheduler=scheduler)
-    # Read by the app factory in each worker (it takes no arguments): the resolved value.
-    os.environ["SOCIALGEN_SCHEDULER"] = "1" if settings.scheduler else "0"
+    runtime = ctx.obj.derived(host=host, port=port, scheduler=scheduler)
+    settings = runtime.settings
 
     from socialgen.startup import open_store
 
-    engine = open_store()  # migrate once, before any worker starts
+    engine = open_store(runtime.store_settings)  # migrate once, before any worker starts
     from socialgen.carousels.sweep import sweep_orphaned_carousels
     from socialgen.files.backend import StorageUnavailable
 
@@ -96,14 +97,27 @@ def serve(
             print(f"removed {removed} orphaned carousel folder(s)")
     except StorageUnavailable as error:  # serve anyway; the next start sweeps
         print(f"orphaned carousel sweep skipped: {error.message}")
-    uvicorn.run(
-        "socialgen.server:create_app",
+    from socialgen.server import create_app, worker_app
+
+    if workers == 1:
+        uvicorn.run(create_app(runtime), host=settings.host, port=settings.port, log_level="info")
+        return
+    # Each worker is a process of its own: it gets the options (pickled with uvicorn's
+    # config) and reads the settings itself. uvicorn.run takes only an import string
+    # for workers, so its step for workers is spelt out here.
+    from functools import partial
+
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config(
+        partial(worker_app, runtime.options),
         factory=True,
         host=settings.host,
         port=settings.port,
         workers=workers,
         log_level="info",
     )
+    Multiprocess(config, sockets=[config.bind_socket()]).run()
 
 
 def main() -> None:

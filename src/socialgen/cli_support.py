@@ -169,26 +169,30 @@ def use_runtime(ctx: typer.Context) -> None:
 
 
 def current_runtime() -> Runtime:
-    """The Runtime of the command running now (a default one outside any command)."""
+    """The Runtime of the command running now. Outside a command there is none, and
+    asking is a bug: a made-up Runtime would read settings the command never saw."""
     runtime = _runtime.get()
     if runtime is None:
-        from socialgen.runtime import Runtime
-
-        runtime = Runtime()
+        raise RuntimeError("no command is running: pass the Runtime in (current_runtime)")
     return runtime
+
+
+def open_store() -> Engine:
+    """The store of the running command's Runtime, migrated (startup.open_store)."""
+    from socialgen.startup import open_store as open_at
+
+    return open_at(current_runtime().store_settings)
 
 
 def open_workspace(ref: str | None) -> tuple[Engine, str]:
     """The store's engine and the id of the workspace the command acts on: `ref`
     (--workspace or SOCIALGEN_WORKSPACE), else the config file's `workspace`."""
-    from socialgen.config import current_settings
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import resolve_workspace
 
     engine = open_store()
     if ref is None:
-        ref = current_settings().workspace
+        ref = current_runtime().light_setting("workspace")
     with read_session(engine) as session:
         return engine, resolve_workspace(session, ref).id
 

@@ -1,14 +1,17 @@
 """What a command or a request runs with: the settings, the text model, the image model.
 
-The CLI's root callback makes one per invocation (typer's `ctx.obj`); the app factory
-makes one per app (`app.state.runtime`, reached by routes through `RuntimeDep`). Each
-part is made on first use, so `socialgen config list` never loads a model and
-`socialgen posts --help` imports nothing heavy. A test builds one with the scripted
-model and hands it in: `runner.invoke(app, args, obj=Runtime(text_model=scripted))`,
-`create_app(runtime=Runtime(text_model=scripted))`.
+The CLI's root callback makes one per invocation (typer's `ctx.obj`); `serve` makes one
+per process and hands it to `create_app(runtime)` (`app.state.runtime`, reached by
+routes through `RuntimeDep`). A test builds one with the scripted model and hands it
+in: `runner.invoke(app, args, obj=Runtime(text_model=scripted))`,
+`create_app(Runtime(text_model=scripted))`.
 
-A part that was not handed in follows the settings as they are now: a server sees a
-`config set model ...` at its next request (the model registry caches per setting).
+The settings are read once, the first time something asks (so `socialgen --help` and a
+quick listing never build them), and then kept: a server does not see a `config set`
+or an edited config file until it restarts; a command sees them at its next run. A
+command or request that overrides settings gets its own Runtime (`derived`), with its
+own settings; the models handed in are kept. Plans and services get the settings from
+here (through `Caller.settings`, or as a parameter); nothing else reads them.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from socialgen.ai.image_types import ImageModel
     from socialgen.ai.model import TextModel
+    from socialgen.config import Settings
     from socialgen.config.loading import AppSettings
 
 
@@ -31,29 +35,76 @@ class Runtime:
         text_model: TextModel | None = None,
         image_model: ImageModel | None = None,
     ) -> None:
-        self.options = dict(options or {})  # command-line options: they win
-        self.given_settings = settings
+        # command-line options: they win (an unset option is None)
+        self.options = {name: value for name, value in (options or {}).items() if value is not None}
+        self._settings = settings
+        self._store: Settings | None = None
         self.given_text_model = text_model
         self.given_image_model = image_model
+        self._text_model: TextModel | None = None
+        self._image_model: ImageModel | None = None
 
     @property
     def settings(self) -> AppSettings:
-        if self.given_settings is not None:
-            return self.given_settings
-        from socialgen.config.loading import current_settings
+        """Every setting, read at the first call and kept (config/loading.py)."""
+        if self._settings is None:
+            from socialgen.config.loading import load
 
-        return current_settings(**self.options)
+            self._settings = load(self.options).settings
+        return self._settings
+
+    @property
+    def store_settings(self) -> Settings:
+        """Where the store is (home, database URL), read once without building the
+        settings object: every command needs it first, and pydantic-settings costs
+        ~0.1 s to import (config.get_settings: the same sources, in the same order)."""
+        if self._store is None:
+            from socialgen.config import get_settings
+
+            self._store = get_settings()
+        return self._store
+
+    def light_setting(self, name: str) -> Any:
+        """One setting for a quick path (workspace, engine), without building the
+        settings object unless it is already built or handed in."""
+        if self._settings is not None:
+            return getattr(self._settings, name)
+        if name in self.options:
+            return self.options[name]
+        from socialgen.config import light_setting
+
+        return light_setting(name)
+
+    def derived(self, **overrides: Any) -> Runtime:
+        """A Runtime whose settings are these ones with `overrides` (None: unchanged),
+        for a command or request that overrides some; the models handed in are kept."""
+        overrides = {name: value for name, value in overrides.items() if value is not None}
+        if self._settings is not None:
+            settings: AppSettings | None = self._settings.model_copy(update=overrides)
+            options = self.options
+        else:
+            settings, options = None, {**self.options, **overrides}
+        return Runtime(
+            options=options,
+            settings=settings,
+            text_model=self.given_text_model,
+            image_model=self.given_image_model,
+        )
 
     def text_model(self) -> TextModel:
         if self.given_text_model is not None:
             return self.given_text_model
-        from socialgen.ai.registry import text_model
+        if self._text_model is None:
+            from socialgen.ai.registry import text_model
 
-        return text_model()
+            self._text_model = text_model(self.settings)
+        return self._text_model
 
     def image_model(self) -> ImageModel:
         if self.given_image_model is not None:
             return self.given_image_model
-        from socialgen.ai.images import image_model
+        if self._image_model is None:
+            from socialgen.ai.images import image_model
 
-        return image_model()
+            self._image_model = image_model(self.settings)
+        return self._image_model

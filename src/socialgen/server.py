@@ -15,7 +15,6 @@ from starlette.routing import Match
 from socialgen import __version__
 from socialgen.auth.service import NOT_AUTHORIZED, TokenRejected
 from socialgen.body_gate import BodyGate
-from socialgen.config import Settings
 from socialgen.errors import NotAuthenticated, SocialgenError
 from socialgen.request_body import check_request_text
 from socialgen.runtime import Runtime
@@ -23,10 +22,10 @@ from socialgen.startup import open_store, quota_upkeep
 from socialgen.text_check import malformed_json
 
 
-def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
-    """Build the app on a migrated store (uvicorn calls this with factory=True).
-    `runtime`: what requests run with (settings, models); a test hands in one with the
-    scripted model; by default each part follows the settings."""
+def create_app(runtime: Runtime) -> FastAPI:
+    """Build the app on a migrated store. `runtime`: what requests run with (settings,
+    models; `serve` makes it from its options, a test hands in one with the scripted
+    model); its settings are read once, at the first request that needs them."""
     from socialgen.features import include_routers
 
     app = FastAPI(
@@ -37,8 +36,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         # Lone surrogates and NUL in path, query and JSON body: a 400 before any work.
         dependencies=[Depends(check_request_text)],
     )
-    app.state.engine = open_store(settings)
-    app.state.runtime = runtime or Runtime()
+    app.state.engine = open_store(runtime.store_settings)
+    app.state.runtime = runtime
     include_routers(app)  # every feature's routes: socialgen/*/feature.py
     # Key and access, content type, size cap and quota before any body is read (issue 19).
     app.add_middleware(BodyGate)
@@ -49,10 +48,17 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     return app
 
 
+def worker_app(options: dict[str, Any]) -> FastAPI:
+    """The app of one of `serve --workers N`'s processes (uvicorn's factory): a Runtime
+    of its own from the command's options (handed over pickled, not through the
+    environment), its settings read in this process."""
+    return create_app(Runtime(options=options))
+
+
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """While the app runs: give back quota reserved by dead processes, and publish
-    due posts (the scheduler; SOCIALGEN_SCHEDULER=0 or `serve --no-scheduler` stops it)."""
+    due posts (the scheduler; the `scheduler` setting or `serve --no-scheduler` stops it)."""
     from socialgen.publishing.scheduler import publishing_scheduler
 
     async with quota_upkeep(app), publishing_scheduler(app):

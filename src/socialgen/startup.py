@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
-from socialgen.config import Settings, get_settings
+from socialgen.config import Settings
 from socialgen.local_files import make_private_folders, tighten
 from socialgen.store.engine import get_engine, read_session, transaction
 from socialgen.store.leases import lease_seconds
@@ -35,8 +35,8 @@ _OWN_FOLDERS = ("files", "cache", "models")
 _SQLITE_SUFFIXES = ("", "-wal", "-shm", "-journal")
 
 
-def open_store(settings: Settings | None = None) -> Engine:
-    settings = settings or get_settings()
+def open_store(settings: Settings) -> Engine:
+    """`settings`: where the store is (a Runtime's `store_settings`)."""
     if settings.database_url in _ready:
         return get_engine(settings.database_url)
     if note := make_home_private(settings.home, settings.database_url):

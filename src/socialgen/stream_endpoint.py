@@ -44,5 +44,8 @@ async def plan_and_stream(
     (`typed`: each data is {type, data}, the carousel stream's form)."""
     plan = await run_in_threadpool(prepare, caller, request)
     return sse_response(
-        run(plan), typed=typed, on_close=leftover_release(plan.caller, plan.reservation_id)
+        run(plan),
+        keepalive=plan.caller.settings.keepalive_seconds,
+        typed=typed,
+        on_close=leftover_release(plan.caller, plan.reservation_id),
     )

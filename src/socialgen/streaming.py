@@ -26,12 +26,6 @@ DEFAULT_KEEPALIVE_SECONDS = 15.0
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Connection": "keep-alive"}
 
 
-def keepalive_seconds() -> float:
-    from socialgen.config import current_settings
-
-    return current_settings().keepalive_seconds
-
-
 async def guarded(events: AsyncIterator[Event]) -> AsyncIterator[Event]:
     """The events, with any failure turned into the stream's error event (no traceback)."""
     try:
@@ -74,8 +68,10 @@ async def with_keepalive(events: AsyncIterator[Event], interval: float) -> Async
             await producer
 
 
-async def _encode(events: AsyncIterator[Event], typed: bool) -> AsyncIterator[str]:
-    async for item in with_keepalive(guarded(events), keepalive_seconds()):
+async def _encode(
+    events: AsyncIterator[Event], typed: bool, keepalive: float
+) -> AsyncIterator[str]:
+    async for item in with_keepalive(guarded(events), keepalive):
         yield item.typed_sse() if typed else item.sse()
 
 
@@ -102,9 +98,11 @@ class SseResponse(StreamingResponse):
 def sse_response(
     events: AsyncIterator[Event],
     *,
+    keepalive: float,
     typed: bool = False,
     on_close: Callable[[], Awaitable[None]] | None = None,
 ) -> StreamingResponse:
-    """The events as SSE; `typed` sends each data as {type, data} (carousel stream);
-    `on_close` runs once the response is over, however it ended."""
-    return SseResponse(_encode(events, typed), on_close=on_close)
+    """The events as SSE, a keep-alive every `keepalive` seconds of silence (the
+    keepalive_seconds setting); `typed` sends each data as {type, data} (carousel
+    stream); `on_close` runs once the response is over, however it ended."""
+    return SseResponse(_encode(events, typed, keepalive), on_close=on_close)

@@ -24,7 +24,7 @@ def workspace_create(
     name: Annotated[str, typer.Argument(help="Workspace name.")], json_output: JsonOpt = False
 ) -> None:
     """Create a workspace."""
-    from socialgen.startup import open_store
+    from socialgen.cli_support import open_store
     from socialgen.store.engine import transaction
     from socialgen.workspaces.service import create_workspace
 
@@ -44,8 +44,8 @@ def workspace_list(json_output: JsonOpt = False) -> None:
     from sqlmodel import select
 
     from socialgen.cli_refs import shortener
+    from socialgen.cli_support import open_store
     from socialgen.clock import iso
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.store.tables import WorkspaceUsage
     from socialgen.workspaces.service import list_workspaces
@@ -81,8 +81,8 @@ def workspace_quota(
     json_output: JsonOpt = False,
 ) -> None:
     """Set how many posts a workspace may generate."""
+    from socialgen.cli_support import open_store
     from socialgen.errors import BadRequest
-    from socialgen.startup import open_store
     from socialgen.store.engine import transaction
     from socialgen.workspaces.service import resolve_workspace, set_post_quota
 
@@ -116,7 +116,7 @@ def user_create(
     json_output: JsonOpt = False,
 ) -> None:
     """Create a user (give them access with `member add`, a token with `token create`)."""
-    from socialgen.startup import open_store
+    from socialgen.cli_support import open_store
     from socialgen.store.engine import transaction
     from socialgen.workspaces.service import create_user
 
@@ -131,8 +131,8 @@ def user_create(
 @user_app.command("list")
 def user_list(json_output: JsonOpt = False) -> None:
     """All users."""
+    from socialgen.cli_support import open_store
     from socialgen.clock import iso
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import list_users
 
@@ -152,7 +152,7 @@ def member_add(
     json_output: JsonOpt = False,
 ) -> None:
     """Add a user to a workspace (or change their role)."""
-    from socialgen.startup import open_store
+    from socialgen.cli_support import open_store
     from socialgen.store.engine import transaction
     from socialgen.workspaces.service import add_member, parse_role, resolve_workspace
 
@@ -167,7 +167,7 @@ def member_add(
 @member_app.command("remove")
 def member_remove(workspace: WorkspaceArg, email: EmailArg, json_output: JsonOpt = False) -> None:
     """Take a user out of a workspace."""
-    from socialgen.startup import open_store
+    from socialgen.cli_support import open_store
     from socialgen.store.engine import transaction
     from socialgen.workspaces.service import remove_member, resolve_workspace
 
@@ -181,7 +181,7 @@ def member_remove(workspace: WorkspaceArg, email: EmailArg, json_output: JsonOpt
 @member_app.command("list")
 def member_list(workspace: WorkspaceArg, json_output: JsonOpt = False) -> None:
     """Members of a workspace and their roles."""
-    from socialgen.startup import open_store
+    from socialgen.cli_support import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import list_members, resolve_workspace
 

@@ -35,7 +35,7 @@ def key_create(
     from socialgen.store.engine import transaction
 
     if any_workspace:
-        from socialgen.startup import open_store
+        from socialgen.cli_support import open_store
 
         engine, workspace_id = open_store(), None
     else:
@@ -62,8 +62,8 @@ def key_list(json_output: JsonOpt = False) -> None:
     """API keys (never their secrets)."""
     from socialgen.auth.service import list_api_keys
     from socialgen.cli_refs import shortener
+    from socialgen.cli_support import open_store
     from socialgen.clock import iso
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session
 
     engine = open_store()
@@ -96,8 +96,8 @@ def key_revoke(
     """Revoke an API key: requests with it are refused from now on."""
     from socialgen.auth.service import revoke_api_key
     from socialgen.cli_refs import resolve
+    from socialgen.cli_support import open_store
     from socialgen.clock import iso
-    from socialgen.startup import open_store
     from socialgen.store.engine import transaction
 
     with transaction(open_store()) as session:
@@ -117,8 +117,8 @@ def token_create(
 ) -> None:
     """Create a bearer token for a user. The token is printed once."""
     from socialgen.auth.service import create_token
+    from socialgen.cli_support import open_store
     from socialgen.clock import iso
-    from socialgen.startup import open_store
     from socialgen.store.engine import transaction
 
     with transaction(open_store()) as session:
@@ -146,8 +146,8 @@ def token_list(json_output: JsonOpt = False) -> None:
     """Bearer tokens (never their secrets)."""
     from socialgen.auth.service import list_tokens
     from socialgen.cli_refs import shortener
+    from socialgen.cli_support import open_store
     from socialgen.clock import iso
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session
 
     engine = open_store()
@@ -176,8 +176,8 @@ def token_revoke(
     """Revoke a bearer token."""
     from socialgen.auth.service import revoke_token
     from socialgen.cli_refs import resolve
+    from socialgen.cli_support import open_store
     from socialgen.clock import iso
-    from socialgen.startup import open_store
     from socialgen.store.engine import transaction
 
     with transaction(open_store()) as session:

@@ -10,6 +10,7 @@ from socialgen.cli_support import (
     JsonOpt,
     command_group,
     console,
+    current_runtime,
     emit,
     fail,
     notes,
@@ -30,7 +31,7 @@ def list_(json_output: JsonOpt = False) -> None:
     from socialgen.ai.catalogue import readable_bytes, readable_parameters
     from socialgen.ai.model_listing import ollama_address, to_pull, usable_models
 
-    usable, ollama_running = usable_models()
+    usable, ollama_running = usable_models(current_runtime().settings)
     available = to_pull(usable)
     data: dict[str, Any] = {
         "models": [model.as_json() for model in usable],
@@ -180,14 +181,13 @@ def default(
     """Make a model the default: written to the config file as `model`. Takes what
     `models pull` took (a catalogue name or REPO/FILE.gguf: the pulled file) or any
     value `models list` prints; a value that cannot write is refused."""
-    import os
-
     from socialgen.ai.model_choice import default_value
+    from socialgen.config import environment
     from socialgen.config_file import set_value
 
     value = default_value(name)
     path = set_value("model", value)
-    shadowed = (os.environ.get("SOCIALGEN_MODEL") or "").strip()
+    shadowed = environment("SOCIALGEN_MODEL")
     data = {"success": True, "model": value, "path": str(path), "shadowedBy": shadowed or None}
 
     def render(out: Console) -> None:

@@ -4,13 +4,13 @@ never from the command line (it would stay in the shell's history), and never sh
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from socialgen.cli_support import JsonOpt, command_group, emit, print_rows, styled
+from socialgen.config import environment
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -44,7 +44,7 @@ def set_command(
 
     def render(out: Console) -> None:
         out.print(f"Stored the {name} key in {path}.")
-        if (os.environ.get(variable) or "").strip():
+        if environment(variable):
             out.print(styled(("Note:", "yellow"), f" {variable} is exported and wins over it."))
 
     emit(json_output, payload, render)
@@ -59,7 +59,7 @@ def list_command(json_output: JsonOpt = False) -> None:
         {
             "provider": name,
             "variable": PROVIDERS.get(name, ""),
-            "exported": bool((os.environ.get(PROVIDERS.get(name, "")) or "").strip()),
+            "exported": bool(name in PROVIDERS and environment(PROVIDERS[name])),
         }
         for name in stored_names()
     ]

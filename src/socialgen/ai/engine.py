@@ -30,11 +30,9 @@ _INSTALL = {
 }
 
 
-def engine_name() -> str:
-    """The engine this process uses (the setting, else the first one installed)."""
-    from socialgen.config import light_setting
-
-    chosen = light_setting("engine")
+def engine_name(chosen: str | None) -> str:
+    """The engine this process uses: `chosen` (the `engine` setting), else the first
+    one installed."""
     if chosen in _PACKAGES:
         return str(chosen)
     return LLAMA_CPP if _installed(LLAMA_CPP) else XLLAMACPP
@@ -48,15 +46,15 @@ def engine_version(name: str) -> str | None:
         return None
 
 
-def describe_engine() -> str:
+def describe_engine(chosen: str | None) -> str:
     """ "xllamacpp 2026.10.11549", or "xllamacpp (not installed)"."""
-    name = engine_name()
+    name = engine_name(chosen)
     return f"{name} {engine_version(name) or '(not installed)'}"
 
 
-def current_engine() -> Engine:
+def current_engine(chosen: str | None) -> Engine:
     """The chosen engine's module; BadRequest naming the install step when it is absent."""
-    name = engine_name()
+    name = engine_name(chosen)
     if not _installed(name):
         raise BadRequest(f"The {name} engine is not installed: {_INSTALL[name]}")
     if name == LLAMA_CPP:

@@ -50,6 +50,8 @@ def _format_options(output: Output | None) -> dict[str, Any]:
 def _load(path: Path) -> Any:
     llama = _loaded.get(path)
     if llama is None:
+        # A write, not a read: OpenMP (in the C library) reads it when it loads; idle
+        # threads sleep instead of spinning (see engine_xllamacpp.py).
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         from llama_cpp import Llama
 

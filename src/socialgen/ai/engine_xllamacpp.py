@@ -87,7 +87,8 @@ def _load(path: Path) -> Any:
     server = _servers.get(path)
     if server is None:
         # Idle OpenMP threads sleep instead of spinning: on a busy two-core machine a
-        # spinning pool slows every token ten-fold. Read when the library loads.
+        # spinning pool slows every token ten-fold. A write, not a read: OpenMP (in the
+        # C library) reads it when the library loads.
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import xllamacpp
 

@@ -84,7 +84,9 @@ def pull_target(name: str, revision: str = "main") -> PullTarget:
 
 
 def hub_endpoint() -> str:
-    return (os.environ.get("HF_ENDPOINT") or DEFAULT_ENDPOINT).strip().rstrip("/")
+    from socialgen.config import environment
+
+    return (environment("HF_ENDPOINT") or DEFAULT_ENDPOINT).rstrip("/")
 
 
 def destination(target: PullTarget) -> Path:

@@ -13,18 +13,20 @@ import io
 import logging
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from socialgen.ai.image_types import ImageModel as ImageModel  # re-exported for callers
 from socialgen.ai.image_types import ImageResult as ImageResult
 from socialgen.ai.model import ModelError
 from socialgen.ai.remote import describe_error, load_litellm, stored_api_key
 from socialgen.ai.settings import ai_settings
-from socialgen.config import current_settings
 from socialgen.errors import BadRequest, SocialgenError
 from socialgen.images.check import CheckedImage, check_image
 from socialgen.limits import MAX_IMAGE_BYTES, MAX_REFERENCE_IMAGES
 from socialgen.sources.fetch import fetch
+
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
 
 logger = logging.getLogger("socialgen.ai")
 
@@ -37,9 +39,8 @@ EDIT_UNSUPPORTED_STATUSES = frozenset({400, 404, 405, 415, 422, 501})
 GENERATED = "the generated image"
 
 
-def image_model() -> ImageModel:
-    """The image model the environment asks for (read on each call; cheap)."""
-    configured = current_settings()
+def image_model(configured: AppSettings) -> ImageModel:
+    """The image model the settings ask for (a Runtime's)."""
     name = (configured.image_model or "").strip()
     if not name:
         # Imported on use: it loads Pillow's drawing code, which a configured
@@ -47,7 +48,7 @@ def image_model() -> ImageModel:
         from socialgen.ai.procedural import ProceduralImageModel
 
         return ProceduralImageModel()
-    settings = ai_settings()
+    settings = ai_settings(configured)
     api_base = (configured.image_api_base or "").strip() or settings.api_base
     return LiteLLMImageModel(name, api_base=api_base, timeout=settings.timeout)
 

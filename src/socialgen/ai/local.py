@@ -51,13 +51,21 @@ def embedded_model_path() -> Path:
 
 
 class LlamaCppModel:
-    def __init__(self, path: Path, *, embedded: bool = False, small: bool | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        embedded: bool = False,
+        small: bool | None = None,
+        engine: str | None = None,
+    ) -> None:
         if not path.is_file():
             raise BadRequest(f"Model file not found: {path}")
         self.path = path
         self.embedded = embedded  # the default nobody chose: the CLI points to better ones
         self.name = f"local/{path.name}" + (" (embedded)" if embedded else "")
         self.small = small if small is not None else embedded
+        self.engine = engine  # the `engine` setting (None: the first one installed)
 
     async def stream(
         self,
@@ -97,7 +105,7 @@ class LlamaCppModel:
                 if stop.is_set():
                     return
                 with _lock:
-                    engine = current_engine()
+                    engine = current_engine(self.engine)
                     _remember(engine)
                     engine.generate(self.path, request, emit)
             except Exception as error:

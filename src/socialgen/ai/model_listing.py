@@ -5,7 +5,7 @@ server's models; and what can be pulled."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from socialgen.ai.catalogue import CATALOGUE, known_by_file
 from socialgen.ai.model_check import model_problem
@@ -13,6 +13,9 @@ from socialgen.ai.model_files import embedded_model, is_small, pulled_models, re
 from socialgen.ai.ollama_tags import ollama_base, ollama_models
 from socialgen.ai.settings import ai_settings
 from socialgen.errors import SocialgenError
+
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
 
 EMBEDDED_LICENCE = "Apache-2.0"
 
@@ -40,9 +43,11 @@ class Usable:
         }
 
 
-def usable_models() -> tuple[list[Usable], bool]:
-    """Every model that can write now, and whether an Ollama server answered."""
-    chosen = ai_settings().model
+def usable_models(settings: AppSettings) -> tuple[list[Usable], bool]:
+    """Every model that can write now (`settings`: a Runtime's), and whether an Ollama
+    server answered."""
+    configured = ai_settings(settings)
+    chosen = configured.model
     chosen_path = _local_path(chosen)
     found: list[Usable] = []
     embedded = embedded_model()
@@ -68,7 +73,7 @@ def usable_models() -> tuple[list[Usable], bool]:
                 chosen_path == pulled.path.resolve(),
             )
         )
-    served = ollama_models(ai_settings().api_base if _is_ollama(chosen) else None)
+    served = ollama_models(configured.api_base if _is_ollama(chosen) else None)
     for model in served or []:
         found.append(
             Usable(
@@ -76,7 +81,7 @@ def usable_models() -> tuple[list[Usable], bool]:
             )
         )
     if chosen and not any(usable.in_use for usable in found):
-        problem = model_problem(chosen, ai_settings().api_base)
+        problem = model_problem(chosen, configured.api_base)
         found.append(Usable(chosen, "configured", None, None, None, True, problem))
     return found, served is not None
 

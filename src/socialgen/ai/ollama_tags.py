@@ -3,7 +3,6 @@ as `ollama/NAME`. OLLAMA_HOST is honoured as Ollama itself reads it."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from socialgen.ai.gguf_header import parse_size_label
@@ -25,7 +24,9 @@ class OllamaModel:
 
 def ollama_base(api_base: str | None = None) -> str:
     """The server to ask: the configured api_base, else OLLAMA_HOST, else the default."""
-    host = (api_base or os.environ.get("OLLAMA_HOST") or "").strip().rstrip("/")
+    from socialgen.config import environment
+
+    host = (api_base or environment("OLLAMA_HOST")).strip().rstrip("/")
     if not host:
         return DEFAULT_HOST
     if "://" not in host:

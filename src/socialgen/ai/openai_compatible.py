@@ -14,7 +14,6 @@ never shown).
 from __future__ import annotations
 
 import json
-import os
 import sys
 import types
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from socialgen.ai.model import Chunk, FormatRefused, Message, ModelError, Output, StreamCut
 from socialgen.ai.remote import format_options, refuses_format
+from socialgen.config import environment
 from socialgen.config.provider_keys import key_for
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ class OpenAICompatibleModel:
         if self.api_base:
             return self.api_base.rstrip("/")
         for variable in _PROVIDERS[self.provider][1]:
-            if value := (os.environ.get(variable) or "").strip():
+            if value := environment(variable):
                 return value.rstrip("/")
         if self.provider != "openai":
             raise ModelError(
@@ -97,7 +97,7 @@ class OpenAICompatibleModel:
         if stored:
             return stored, "[stored key]"
         variable = _PROVIDERS[self.provider][0]
-        return (os.environ.get(variable) or "").strip() or None, f"[{variable}]"
+        return environment(variable) or None, f"[{variable}]"
 
     def body(
         self,
@@ -140,7 +140,7 @@ class OpenAICompatibleModel:
         headers = {"Accept": "text/event-stream"}
         if key:
             headers["Authorization"] = f"Bearer {key}"
-        if organization := (os.environ.get("OPENAI_ORGANIZATION") or "").strip():
+        if organization := environment("OPENAI_ORGANIZATION"):
             headers["OpenAI-Organization"] = organization
         body = self.body(messages, output, max_tokens, temperature, base == OPENAI_BASE)
         url = f"{base}/chat/completions"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from socialgen.ai.local import LlamaCppModel, embedded_model_path
 from socialgen.ai.model import TextModel
 from socialgen.ai.model_files import gguf_parameters, is_small, resolve_local
@@ -11,18 +13,27 @@ from socialgen.ai.openai_compatible import OpenAICompatibleModel, serves
 from socialgen.ai.remote import LiteLLMModel
 from socialgen.ai.settings import ai_settings
 
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
+
 LOCAL_PREFIX = "local/"
 
-_cache: dict[tuple[str | None, str | None, float, bool | None], TextModel] = {}
+_cache: dict[tuple[str | None, str | None, float, bool | None, str | None], TextModel] = {}
 
 
-def text_model() -> TextModel:
+def text_model(configured: AppSettings) -> TextModel:
     """`local/NAME` runs a GGUF in-process (a path, or a pulled model's name);
     `openai/…` and `hosted_vllm/…` go to an OpenAI-compatible endpoint through httpx
     (openai_compatible.py); any other value is a litellm model string; unset means the
     embedded SmolLM2-135M-Instruct."""
-    settings = ai_settings()
-    key = (settings.model, settings.api_base, settings.timeout, settings.small_model)
+    settings = ai_settings(configured)
+    key = (
+        settings.model,
+        settings.api_base,
+        settings.timeout,
+        settings.small_model,
+        configured.engine,
+    )
     model = _cache.get(key)
     if model is None:
         model = _build(*key)
@@ -30,16 +41,18 @@ def text_model() -> TextModel:
     return model
 
 
-def _build(name: str | None, api_base: str | None, timeout: float, small: bool | None) -> TextModel:
+def _build(
+    name: str | None, api_base: str | None, timeout: float, small: bool | None, engine: str | None
+) -> TextModel:
     """SOCIALGEN_SMALL_MODEL decides whether the model plans as a small one when set;
     otherwise its size does: a GGUF's header, an Ollama tag's parameter size."""
     if name is None:
-        return LlamaCppModel(embedded_model_path(), embedded=True, small=small)
+        return LlamaCppModel(embedded_model_path(), embedded=True, small=small, engine=engine)
     if name.startswith(LOCAL_PREFIX):
         path = resolve_local(name[len(LOCAL_PREFIX) :])
         if small is None:
             small = is_small(gguf_parameters(path))
-        return LlamaCppModel(path, small=small)
+        return LlamaCppModel(path, small=small, engine=engine)
     if small is None:
         small = name.startswith(OLLAMA_PREFIXES) and is_small(ollama_parameters(name, api_base))
     if serves(name):  # no litellm import: ~3 s of every command's start-up

@@ -15,7 +15,8 @@ _warmed = False
 
 def load_litellm() -> Any:
     global _warmed
-    # Never fetch the model cost map from the network, never send telemetry.
+    # Never fetch the model cost map from the network, never send telemetry. A write,
+    # not a read: litellm reads it when it is imported.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import litellm
 

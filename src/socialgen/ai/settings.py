@@ -1,10 +1,12 @@
-"""AI settings, from the one settings object (config: option > environment > file)."""
+"""AI settings, from the Runtime's settings object (config: option > environment > file)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from socialgen.config import current_settings
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
 
 
 @dataclass(frozen=True)
@@ -19,18 +21,16 @@ class AISettings:
     small_model: bool | None
 
 
-def drafts_at_once(small: bool) -> int:
+def drafts_at_once(small: bool, configured: int | None) -> int:
     """How many drafts a batch or calendar writes at once: batch_concurrency when set;
     else 5, or 1 for a small model (it runs on one local server, and
     llama_cpp.server cuts a running request short when another arrives)."""
-    configured = current_settings().batch_concurrency
     if configured is not None:
         return configured
     return 1 if small else 5
 
 
-def ai_settings() -> AISettings:
-    settings = current_settings()
+def ai_settings(settings: AppSettings) -> AISettings:
     return AISettings(
         model=(settings.model or "").strip() or None,
         api_base=(settings.api_base or "").strip() or None,

@@ -9,7 +9,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.responses import Response, StreamingResponse
 
-from socialgen.api_support import EngineDep, ImageModelDep, TextModelDep, error_responses
+from socialgen.api_support import (
+    EngineDep,
+    ImageModelDep,
+    SettingsDep,
+    TextModelDep,
+    error_responses,
+)
 from socialgen.auth.api import AuthenticatedUser, WorkspaceAccess, WorkspaceGuard
 from socialgen.carousels.body import read_create_body, read_regenerate_body
 from socialgen.carousels.plan import prepare_carousel
@@ -59,12 +65,15 @@ async def generate_with_images(
     engine: EngineDep,
     model: TextModelDep,
     images: ImageModelDep,
+    settings: SettingsDep,
     request: Request,
 ) -> StreamingResponse:
     """A carousel with an AI image per slide, streamed as JSON events {type, data}:
     plan_generated, image_generated (per slide), generating_pdf, complete."""
     body = await read_create_body(request)
-    caller = Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
+    caller = Caller(
+        engine=engine, workspace_id=access.workspace_id, user_id=access.user_id, settings=settings
+    )
     return await plan_and_stream(
         lambda caller, body: prepare_carousel(caller, body.request, body.artwork),
         caller,
@@ -80,12 +89,18 @@ async def generate_with_images(
     responses=error_responses(400, 401, 403, 404, 409, 413, 502),
 )
 async def regenerate(
-    access: SlideEditor, engine: EngineDep, images: ImageModelDep, request: Request
+    access: SlideEditor,
+    engine: EngineDep,
+    images: ImageModelDep,
+    settings: SettingsDep,
+    request: Request,
 ) -> dict[str, Any]:
     """A new image for one slide (slideIndex counts from 0); the PDF and thumbnail are
     rendered again. Answers the updated slide with the new pdfUrl and thumbnailUrl."""
     body = await read_regenerate_body(request)
-    caller = Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
+    caller = Caller(
+        engine=engine, workspace_id=access.workspace_id, user_id=access.user_id, settings=settings
+    )
     data = await regenerate_slide(caller, body.request, body.references, images)
     return {"success": True, "data": data}
 
@@ -99,12 +114,14 @@ async def regenerate(
         **error_responses(400, 401, 413, 422, 503),
     },
 )
-async def generate_pdf(user: AuthenticatedUser, request: Request) -> Response:
+async def generate_pdf(
+    user: AuthenticatedUser, settings: SettingsDep, request: Request
+) -> Response:
     """A vector PDF, one page of width x height CSS px per slide. Only data: URIs load.
     503 with Retry-After when the renderer has no room (or the caller has its share)."""
     from socialgen.render.checks import check_pdf_request, render_caller
     from socialgen.render.client_gone import unless_client_leaves
-    from socialgen.render.pool import RendererBusy, render_pool
+    from socialgen.render.pool import PoolSettings, RendererBusy, render_pool
 
     limit = route_limit(request)
     raw = await read_capped(request.stream(), limit.json_bytes, too_large=limit.json_too_large)
@@ -113,8 +130,12 @@ async def generate_pdf(user: AuthenticatedUser, request: Request) -> Response:
     check_pdf_request(pages, width, height)
     # Untrusted HTML: a worker process with a time limit, not this process; a client
     # that leaves takes its render with it (the worker is killed).
-    render = render_pool().render(
-        render_caller(user.user_id, user.workspace_id), pages, width, height
+    render = render_pool(PoolSettings.of(settings)).render(
+        render_caller(user.user_id, user.workspace_id),
+        pages,
+        width,
+        height,
+        timeout=settings.pdf_timeout,
     )
     try:
         pdf = await unless_client_leaves(render, request.receive)

@@ -80,7 +80,6 @@ def create(
     from socialgen.cli_events import current_model, stream_in_terminal
     from socialgen.cli_refs import resolve_in
     from socialgen.cli_support import open_workspace
-    from socialgen.config import current_settings
     from socialgen.drafting.caller import Caller
     from socialgen.events.carousel import CarouselComplete
     from socialgen.files.store import path_for_url
@@ -98,7 +97,7 @@ def create(
     author = (
         display_name(name, "--name")
         if name is not None
-        else display_name(current_settings().name, "the name setting")
+        else display_name(current_runtime().settings.name, "the name setting")
     )
     artwork = _artwork(profile_image, reference_image or [], logo)
     engine, workspace_id = open_workspace(workspace)
@@ -106,7 +105,7 @@ def create(
         style_id = resolve_in(engine, workspace_id, "style", request.content_style_id)
         request = replace(request, content_style_id=style_id)
     plan = prepare_carousel(
-        Caller(engine=engine, workspace_id=workspace_id, user_id=None),
+        Caller(engine, workspace_id, None, current_runtime().settings),
         request,
         artwork,
         display_name=author,
@@ -151,7 +150,7 @@ def regenerate_slide(
     references = _references(reference_image or [])
     engine, workspace_id, whole_id = open_ref(workspace, "carousel", request.carousel_id)
     request = replace(request, carousel_id=whole_id)
-    caller = Caller(engine=engine, workspace_id=workspace_id, user_id=None)
+    caller = Caller(engine, workspace_id, None, current_runtime().settings)
     data = asyncio.run(regenerate(caller, request, references, current_runtime().image_model()))
 
     def show(out: Any) -> None:

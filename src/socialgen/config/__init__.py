@@ -1,8 +1,9 @@
 """Where things live and how they are configured.
 
-Every setting comes from config/loading.py (`current_settings()`: a command-line
-option, the environment, the config file, the default, in that order), cached on
-what it was built from, so tests and long-lived processes see changes at once.
+Every setting comes from config/loading.py (`load()`: a command-line option, the
+environment, the config file, the default, in that order), read once by the Runtime
+(runtime.py); `light_setting` and `get_settings` read a few the same way without
+pydantic-settings, for what every command needs first (the Runtime calls them).
 Nothing here imports a heavy module at import time.
 """
 
@@ -31,14 +32,15 @@ class Settings:
 
 
 def current_settings() -> AppSettings:
-    """Every setting, now (see config/loading.py)."""
+    """Transitional: the settings now, for the deep modules tests/test_architecture.py
+    lists (config/loading.py); everything else gets them from its Runtime."""
     from socialgen.config import loading
 
     return loading.current_settings()
 
 
 def light_setting(name: str) -> Any:
-    """One setting, read as current_settings() reads it (environment, then the config
+    """One setting, read as load() reads it (environment, then the config
     file, then the default; no command-line option sets these), without building the
     settings object: pydantic-settings stays unimported. For what every command needs
     first (where the store is, which workspace), so a quick command stays quick."""
@@ -51,6 +53,19 @@ def light_setting(name: str) -> Any:
         return lenient(key, text)
     found = read_values(config_path()).get(name)
     return key.default if found is None else found.value
+
+
+def environment(name: str) -> str:
+    """A variable of keys.OUTSIDE (or a provider key's, or a setting's own variable:
+    "is it set there?"), stripped; "" when unset. Outside the settings object, the
+    one place that reads the environment."""
+    from socialgen.config.keys import KEYS, OUTSIDE
+    from socialgen.config.provider_keys import PROVIDERS
+
+    declared = name in OUTSIDE or name in PROVIDERS.values()
+    if not declared and name not in {key.env for key in KEYS}:
+        raise KeyError(f"{name} is not declared in config/keys.py OUTSIDE")
+    return (os.environ.get(name) or "").strip()
 
 
 def data_dir() -> Path:

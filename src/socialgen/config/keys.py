@@ -159,6 +159,35 @@ KEYS: tuple[Key, ...] = (
 )
 BY_NAME = {key.name: key for key in KEYS}
 
+# Variables read from the environment that are not settings: other tools' conventions
+# and test hooks. Read only through config.environment(name), so this table is the
+# list of every variable socialgen reads (SOCIALGEN_* settings aside, and the provider
+# API keys of provider_keys.PROVIDERS).
+OUTSIDE: dict[str, str] = {
+    "OLLAMA_HOST": "Ollama's address, as Ollama itself reads it (when api_base is unset)",
+    "HF_ENDPOINT": "the Hugging Face hub (or a mirror) `models pull` downloads from",
+    "TZ": "the machine's time zone, read before /etc/localtime",
+    "DISPLAY": "a desktop to open the browser in (Linux)",
+    "WAYLAND_DISPLAY": "a desktop to open the browser in (Linux)",
+    "AWS_ENDPOINT_URL_S3": "the S3 endpoint of a files_url bucket",
+    "AWS_ENDPOINT_URL": "the S3 endpoint of a files_url bucket",
+    "AWS_ENDPOINT": "the S3 endpoint of a files_url bucket",
+    "AWS_ACCESS_KEY_ID": "the bucket's credentials (obstore reads them)",
+    "AWS_SECRET_ACCESS_KEY": "the bucket's credentials (obstore reads them)",
+    "AWS_SESSION_TOKEN": "the bucket's credentials (obstore reads them)",
+    "AWS_REGION": "the bucket's region (obstore reads it)",
+    "AWS_DEFAULT_REGION": "the bucket's region (obstore reads it)",
+    "SOCIALGEN_FILE_CACHE_MB": "MB of bucket files the CLI keeps in its local cache (500)",
+    "SOCIALGEN_LINKEDIN_OAUTH_URL": "LinkedIn's OAuth host (tests: a fake server)",
+    "SOCIALGEN_TEST_NETWORKS": "test networks to register: name=module,... (tests only)",
+    # The OpenAI-compatible client reads what litellm would read for its providers.
+    "OPENAI_BASE_URL": "an OpenAI-compatible server's address (when api_base is unset)",
+    "OPENAI_API_BASE": "an OpenAI-compatible server's address (when api_base is unset)",
+    "OPENAI_ORGANIZATION": "the OpenAI organization sent with each request",
+    "HOSTED_VLLM_API_BASE": "a vLLM server's address (when api_base is unset)",
+    "HOSTED_VLLM_API_KEY": "a vLLM server's key",
+}
+
 
 class UnknownKey(ValueError):
     pass

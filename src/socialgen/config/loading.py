@@ -1,11 +1,10 @@
 """The one settings object: every setting README lists, typed, from (highest first)
 a command-line option, the environment (SOCIALGEN_*), the config file, the default.
 
-`current_settings()` is called wherever a setting is used, and is cheap: the object
-is cached on what it was built from (the SOCIALGEN_* variables, the config file's
-stamp, the overrides), so a test's monkeypatch.setenv, a `config set`, or an operator
-editing the file is seen on the next call without any reload step, while a scheduler
-polling every second does not rebuild anything.
+`load()` is the one reader: the Runtime calls it once (the first time a setting is
+asked for) and keeps the object; plans and services get it from the Runtime. A
+`config set` or an edited file is seen by the next command, and by a server after a
+restart (docs/architecture.md, "Settings").
 
 pydantic-settings costs ~0.1 s to import, so this module is imported on use only,
 never at `socialgen --help`.
@@ -132,36 +131,42 @@ class Loaded:
         return Origin("default")
 
 
-_cache: dict[tuple[Any, ...], Loaded] = {}
-_CACHE_SIZE = 16
-
-
-def current_settings(**overrides: Any) -> AppSettings:
-    """The settings now; keyword arguments are command-line options (they win)."""
-    return load(overrides).settings
-
-
 def load(overrides: Mapping[str, Any] | None = None) -> Loaded:
+    """The one reader of the settings; keyword arguments are command-line options
+    (they win). The Runtime calls it once (runtime.py), `config list` to show origins."""
     overrides = {name: value for name, value in (overrides or {}).items() if value is not None}
     unknown = set(overrides) - set(BY_NAME)
     if unknown:
         raise TypeError(f"not settings: {sorted(unknown)}")
     path = config_path()
+    file = read_values(path)
+    token = _file_values.set({name: found.value for name, found in file.items()})
+    try:
+        settings = AppSettings(**overrides)
+    finally:
+        _file_values.reset(token)
+    return Loaded(settings, path, file, overrides)
+
+
+_cache: dict[tuple[Any, ...], AppSettings] = {}
+_CACHE_SIZE = 16
+
+
+def current_settings() -> AppSettings:
+    """The settings now, for the few deep modules not yet handed them by a Runtime
+    (tests/test_architecture.py lists them, each with its reason): cached on what it
+    was built from (the SOCIALGEN_* variables, the config file's stamp), so they follow
+    the environment and the file as before. Everything else reads `Runtime.settings`."""
+    path = config_path()
     environment = tuple(sorted(item for item in os.environ.items() if _ours(item[0])))
-    key = (path, file_stamp(path), environment, tuple(sorted(overrides.items())))
-    loaded = _cache.get(key)
-    if loaded is None:
-        file = read_values(path)
-        token = _file_values.set({name: found.value for name, found in file.items()})
-        try:
-            settings = AppSettings(**overrides)
-        finally:
-            _file_values.reset(token)
-        loaded = Loaded(settings, path, file, overrides)
+    key = (path, file_stamp(path), environment)
+    settings = _cache.get(key)
+    if settings is None:
+        settings = load().settings
         if len(_cache) >= _CACHE_SIZE:
             _cache.clear()
-        _cache[key] = loaded
-    return loaded
+        _cache[key] = settings
+    return settings
 
 
 def _ours(name: str) -> bool:

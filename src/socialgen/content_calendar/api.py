@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import StreamingResponse
 
-from socialgen.api_support import EngineDep, TextModelDep, error_responses
+from socialgen.api_support import EngineDep, SettingsDep, TextModelDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.content_calendar.body import read_calendar_request
 from socialgen.content_calendar.plan import prepare_calendar
@@ -32,12 +32,18 @@ CalendarCaller = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_requir
     },
 )
 async def generate_calendar(
-    access: CalendarCaller, engine: EngineDep, model: TextModelDep, request: Request
+    access: CalendarCaller,
+    engine: EngineDep,
+    model: TextModelDep,
+    settings: SettingsDep,
+    request: Request,
 ) -> StreamingResponse:
     """7 or 30 days of drafts from a prompt, a video, article URLs and/or a PDF:
     generation_started, source_processing, calendar_progress, calendar_complete."""
     calendar_request = await read_calendar_request(request)
-    caller = Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
+    caller = Caller(
+        engine=engine, workspace_id=access.workspace_id, user_id=access.user_id, settings=settings
+    )
     return await plan_and_stream(
         prepare_calendar, caller, calendar_request, lambda plan: run_calendar(plan, model)
     )

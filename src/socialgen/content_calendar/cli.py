@@ -37,7 +37,7 @@ def calendar(
 ) -> None:
     """A content calendar: one draft per day from a prompt, a video, articles and/or a PDF."""
     from socialgen.cli_refs import resolve_in
-    from socialgen.cli_support import open_workspace
+    from socialgen.cli_support import current_runtime, open_workspace
     from socialgen.content_calendar.plan import prepare_calendar
     from socialgen.content_calendar.render import CalendarPrinter
     from socialgen.content_calendar.schemas import CalendarRequest
@@ -60,7 +60,8 @@ def calendar(
     )
     engine, workspace_id = open_workspace(workspace)
     request.content_style_id = resolve_in(engine, workspace_id, "style", style)
-    plan = prepare_calendar(Caller(engine=engine, workspace_id=workspace_id, user_id=None), request)
+    caller = Caller(engine, workspace_id, None, current_runtime().settings)
+    plan = prepare_calendar(caller, request)
     result = stream_in_terminal(
         run_calendar(plan, current_model()),
         json_output=json_output,

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from socialgen.config import current_settings
 from socialgen.content_calendar.rhythm import calendar_dates, tomorrow
 from socialgen.content_calendar.schemas import MAX_ARTICLE_URLS, MAX_PROMPT_CHARS, CalendarRequest
 from socialgen.drafting.caller import Caller
@@ -69,7 +68,7 @@ def prepare_calendar(caller: Caller, request: CalendarRequest) -> CalendarPlan:
         reservation_id = reserve_posts(session, caller.workspace_id, length)
         start = request.start or tomorrow()
         dates = calendar_dates(
-            session, caller.workspace_id, start, length, current_settings().timezone
+            session, caller.workspace_id, start, length, caller.settings.timezone
         )
     return CalendarPlan(
         caller=caller,

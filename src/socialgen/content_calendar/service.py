@@ -11,7 +11,6 @@ from functools import partial
 from typing import TypedDict, Unpack
 
 from socialgen.ai.model import TextModel, complete
-from socialgen.ai.settings import ai_settings
 from socialgen.clock import iso
 from socialgen.content_calendar.plan import CalendarPlan
 from socialgen.content_calendar.rhythm import suggested_dates
@@ -125,7 +124,8 @@ async def run_calendar(plan: CalendarPlan, model: TextModel) -> AsyncIterator[Ev
             day: partial(write, day, theme, when, themes, material)
             for day, (theme, when) in enumerate(days, start=1)
         }
-        runner = DraftRunner[CalendarPost](quota, drafts_at_once(model))
+        at_once = drafts_at_once(model, caller.settings.batch_concurrency)
+        runner = DraftRunner[CalendarPost](quota, at_once)
         async for update in runner.run(jobs, failed):
             yield update
         summary = Summary(**runner.summary(plan.length))
@@ -162,5 +162,6 @@ async def _write_day(
             ),
         },
     ]
-    answer = await complete(model, messages, max_tokens=ai_settings().max_tokens, purpose="post")
+    max_tokens = plan.caller.settings.max_tokens
+    answer = await complete(model, messages, max_tokens=max_tokens, purpose="post")
     return finished_post(answer)

@@ -34,10 +34,11 @@ def variation_prompt(model: TextModel, name: str, instruction: str) -> str:
     return f"Style of this version ({name}): {instruction}"
 
 
-def drafts_at_once(model: TextModel) -> int:
+def drafts_at_once(model: TextModel, configured: int | None) -> int:
     """How many drafts a batch or calendar writes at once (ai.settings.drafts_at_once):
-    one at a time for a small model, which runs on one local server."""
-    return settings.drafts_at_once(profile_of(model).small)
+    `configured` (batch_concurrency) when set, else one at a time for a small model,
+    which runs on one local server."""
+    return settings.drafts_at_once(profile_of(model).small, configured)
 
 
 def second_draft_when_off_topic(model: TextModel) -> bool:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 
 from socialgen.ai.model import Message, ModelError, TextModel, complete
-from socialgen.ai.settings import ai_settings
 from socialgen.drafting.linkedin import to_linkedin_text
 from socialgen.drafting.planning_profile import second_draft_when_off_topic
 from socialgen.drafting.prompts import render
@@ -51,15 +50,16 @@ class TextWriter:
     reasoning_started / reasoning_ended.
     """
 
-    def __init__(self, delta: Callable[[str, str], Event]) -> None:
+    def __init__(self, delta: Callable[[str, str], Event], *, max_tokens: int) -> None:
         self.delta = delta
+        self.max_tokens = max_tokens  # the max_tokens setting
         self.text = ""
 
     async def run(
         self, model: TextModel, messages: list[Message], *, purpose: str
     ) -> AsyncIterator[Event]:
         reasoning = False
-        stream = model.stream(messages, max_tokens=ai_settings().max_tokens, purpose=purpose)
+        stream = model.stream(messages, max_tokens=self.max_tokens, purpose=purpose)
         async for chunk in stream:
             if chunk.reasoning:
                 if not reasoning:
@@ -83,12 +83,13 @@ def finished_post(raw: str) -> str:
     return post
 
 
-async def write_draft(model: TextModel, messages: list[Message], topic: str) -> str:
+async def write_draft(
+    model: TextModel, messages: list[Message], topic: str, *, max_tokens: int
+) -> str:
     """A whole post, not streamed (batch drafts). A small model's draft that misses
     the topic is written once more and the one carrying more of it kept:
     SmolLM2-135M drifts in about one draft in ten (a story about "a marketing
     manager in New York" for "running a bakery as a solo founder")."""
-    max_tokens = ai_settings().max_tokens
     post = finished_post(await complete(model, messages, max_tokens=max_tokens, purpose="post"))
     if not second_draft_when_off_topic(model) or on_topic(post, topic):
         return post

@@ -8,11 +8,10 @@ distinct configuration and shared by all threads.
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
-from socialgen.config import current_settings, data_dir
+from socialgen.config import current_settings, data_dir, environment
 from socialgen.files.backend import FileBackend
 from socialgen.files.local import LocalFolder
 
@@ -51,10 +50,10 @@ def current_backend() -> FileBackend:
 def bucket(url: str) -> FileBackend:
     from socialgen.files.s3 import S3Bucket  # obstore loads only when a bucket is used
 
-    key = (url, *(os.environ.get(name) for name in _CLIENT_ENVS))
+    key = (url, *(environment(name) for name in _CLIENT_ENVS))
     with _lock:
         if key not in _buckets:
-            endpoint = next((os.environ[n] for n in ENDPOINT_ENVS if os.environ.get(n)), None)
+            endpoint = next((environment(n) for n in ENDPOINT_ENVS if environment(n)), None)
             _buckets[key] = S3Bucket(url, endpoint)
         return _buckets[key]
 

@@ -17,7 +17,7 @@ import time
 from contextlib import suppress
 from pathlib import Path
 
-from socialgen.config import data_dir
+from socialgen.config import data_dir, environment
 from socialgen.files.backend import FileBackend
 from socialgen.files.local import PARTIAL_SUFFIX, LocalFolder
 
@@ -34,7 +34,7 @@ def cache_root() -> Path:
 
 def cache_limit_bytes() -> int:
     """SOCIALGEN_FILE_CACHE_MB in bytes; read on every call, like the backend settings."""
-    raw = os.environ.get(CACHE_MB_ENV, "").strip()
+    raw = environment(CACHE_MB_ENV)
     if not raw:
         return DEFAULT_CACHE_MB * MB
     try:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends
 from starlette.responses import StreamingResponse
 
-from socialgen.api_support import EngineDep, TextModelDep, error_responses
+from socialgen.api_support import EngineDep, SettingsDep, TextModelDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.drafting.caller import Caller
 from socialgen.generation.batch import run_batch
@@ -30,8 +30,13 @@ _SSE: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _caller(engine: EngineDep, access: WorkspaceAccess) -> Caller:
-    return Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
+def _caller(engine: EngineDep, access: WorkspaceAccess, settings: SettingsDep) -> Caller:
+    return Caller(
+        engine=engine,
+        workspace_id=access.workspace_id,
+        user_id=access.user_id,
+        settings=settings,
+    )
 
 
 @router.post(
@@ -43,12 +48,13 @@ async def chat(
     access: WorkspaceCaller,
     engine: EngineDep,
     model: TextModelDep,
+    settings: SettingsDep,
     body: Annotated[ChatRequest, Body()],
 ) -> StreamingResponse:
     """A general answer (chat_delta, chat_response) or, when asked for, a post
     (content_delta, post_ids)."""
     return await plan_and_stream(
-        prepare_chat, _caller(engine, access), body, lambda plan: run_chat(plan, model)
+        prepare_chat, _caller(engine, access, settings), body, lambda plan: run_chat(plan, model)
     )
 
 
@@ -61,11 +67,15 @@ async def generate_post(
     access: WorkspaceCaller,
     engine: EngineDep,
     model: TextModelDep,
+    settings: SettingsDep,
     body: Annotated[GeneratePostRequest, Body()],
 ) -> StreamingResponse:
     """One post, streamed as chat_delta, saved as a draft, then post_ids."""
     return await plan_and_stream(
-        prepare_post, _caller(engine, access), body, lambda plan: run_generate_post(plan, model)
+        prepare_post,
+        _caller(engine, access, settings),
+        body,
+        lambda plan: run_generate_post(plan, model),
     )
 
 
@@ -78,10 +88,11 @@ async def generate_batch_posts(
     access: BatchCaller,
     engine: EngineDep,
     model: TextModelDep,
+    settings: SettingsDep,
     body: Annotated[BatchRequest, Body()],
 ) -> StreamingResponse:
     """Five variations (or the listed drafts regenerated): batch_progress,
     post_{N}_post_ids, batch_complete, chat_delta."""
     return await plan_and_stream(
-        prepare_batch, _caller(engine, access), body, lambda plan: run_batch(plan, model)
+        prepare_batch, _caller(engine, access, settings), body, lambda plan: run_batch(plan, model)
     )

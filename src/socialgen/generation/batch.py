@@ -66,7 +66,9 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
             variation=variation,
             small=short_prompts(model),
         )
-        content = await write_draft(model, messages, plan.user_input)
+        content = await write_draft(
+            model, messages, plan.user_input, max_tokens=caller.settings.max_tokens
+        )
         saved = await asyncio.to_thread(
             persist.save_post,
             caller.engine,
@@ -103,7 +105,8 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
         return progress(items[index], "failed", error=message)
 
     async with Reservation(caller, plan.reserved, plan.reservation_id) as quota:
-        runner = DraftRunner[BatchPost](quota, drafts_at_once(model))
+        at_once = drafts_at_once(model, caller.settings.batch_concurrency)
+        runner = DraftRunner[BatchPost](quota, at_once)
         try:
             sources = await UrlContext(model, plan.user_input).read()
         except SocialgenError as error:  # the shared sources failed: every item fails

@@ -40,7 +40,7 @@ async def run_chat(plan: ChatPlan, model: TextModel) -> AsyncIterator[Event]:
 
 
 async def _answer(plan: ChatPlan, model: TextModel, sources: str) -> AsyncIterator[Event]:
-    writer = TextWriter(chat_delta)
+    writer = TextWriter(chat_delta, max_tokens=plan.caller.settings.max_tokens)
     messages = chat_messages(
         plan.user_input, style=plan.style, sources=sources, history=plan.history
     )
@@ -57,7 +57,9 @@ async def _answer(plan: ChatPlan, model: TextModel, sources: str) -> AsyncIterat
         user_input=plan.user_input,
         answer=answer,
     )
-    suggestions = await suggested_questions(model, plan.user_input, answer)
+    suggestions = await suggested_questions(
+        model, plan.user_input, answer, max_tokens=caller.settings.max_tokens
+    )
     conversation = await asyncio.to_thread(
         persist.read_conversation_history, caller.engine, conversation_id
     )

@@ -150,11 +150,16 @@ def batch(
 
 
 def _caller(workspace: str | None) -> Caller:
-    from socialgen.cli_support import open_workspace
+    from socialgen.cli_support import current_runtime, open_workspace
     from socialgen.drafting.caller import Caller
 
     engine, workspace_id = open_workspace(workspace)
-    return Caller(engine=engine, workspace_id=workspace_id, user_id=None)
+    return Caller(
+        engine=engine,
+        workspace_id=workspace_id,
+        user_id=None,
+        settings=current_runtime().settings,
+    )
 
 
 def _stream(

@@ -56,7 +56,7 @@ class PostWriting:
 
     async def _write(self) -> AsyncIterator[Event]:
         request = self.request
-        writer = TextWriter(self.delta)
+        writer = TextWriter(self.delta, max_tokens=request.caller.settings.max_tokens)
         messages = post_messages(
             request.user_input,
             style=request.style,
@@ -80,7 +80,9 @@ class PostWriting:
             reservation_id=self.quota.ledger_id,
         )
         self.quota.spend()
-        questions = await refinement_questions(self.model, content)
+        questions = await refinement_questions(
+            self.model, content, max_tokens=caller.settings.max_tokens
+        )
         yield Event.of(
             PostIds(
                 conversationId=self.saved.conversation_id,

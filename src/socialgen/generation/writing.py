@@ -4,7 +4,6 @@ side answers (refinement and follow-up questions)."""
 from __future__ import annotations
 
 from socialgen.ai.model import Message, TextModel
-from socialgen.ai.settings import ai_settings
 from socialgen.drafting.prompts import Prompts
 from socialgen.events import Event
 from socialgen.events.chat import ChatDelta, ContentDelta
@@ -30,21 +29,25 @@ def chat_delta(text: str, _so_far: str) -> Event:
     return Event.of(ChatDelta.token(text))
 
 
-def _side_answer_tokens() -> int:
-    """Side questions stay short, and never longer than a post may be."""
-    return min(160, ai_settings().max_tokens)
+def _side_answer_tokens(max_tokens: int) -> int:
+    """Side questions stay short, and never longer than a post may be (`max_tokens`)."""
+    return min(160, max_tokens)
 
 
-async def refinement_questions(model: TextModel, post: str) -> list[str]:
+async def refinement_questions(model: TextModel, post: str, *, max_tokens: int) -> list[str]:
     """Up to three whole questions that would make `post` better (generation/questions.py)."""
-    return await _questions(model, _prompts.render("refinement", post=post), post)
+    return await _questions(model, _prompts.render("refinement", post=post), post, max_tokens)
 
 
-async def suggested_questions(model: TextModel, question: str, answer: str) -> list[str]:
+async def suggested_questions(
+    model: TextModel, question: str, answer: str, *, max_tokens: int
+) -> list[str]:
     """Up to three whole follow-up questions to `answer`."""
     prompt = _prompts.render("suggestions", question=question, answer=answer)
-    return await _questions(model, prompt, answer)
+    return await _questions(model, prompt, answer, max_tokens)
 
 
-async def _questions(model: TextModel, prompt: str, about: str) -> list[str]:
-    return await plan_questions(model, prompt, about=about, max_tokens=_side_answer_tokens())
+async def _questions(model: TextModel, prompt: str, about: str, max_tokens: int) -> list[str]:
+    return await plan_questions(
+        model, prompt, about=about, max_tokens=_side_answer_tokens(max_tokens)
+    )

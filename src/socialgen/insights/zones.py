@@ -4,10 +4,10 @@ setting, else the system's. Slots and best times are in this zone's local hours.
 from __future__ import annotations
 
 import contextlib
-import os
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from socialgen.config import environment
 from socialgen.config.keys import is_time_zone
 from socialgen.errors import BadRequest
 
@@ -29,7 +29,7 @@ def resolve_zone(asked: str | None, setting: str | None = None) -> ZoneInfo:
 def system_zone_name() -> str:
     """The IANA name of the machine's zone: TZ, /etc/localtime's target, /etc/timezone,
     else UTC (a zone name, not an abbreviation like "CET", so the JSON says which)."""
-    candidates = [os.environ.get("TZ", "").removeprefix(":")]
+    candidates = [environment("TZ").removeprefix(":")]
     localtime = Path("/etc/localtime")
     if localtime.is_symlink():
         target = str(localtime.resolve())

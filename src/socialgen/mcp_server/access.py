@@ -72,4 +72,9 @@ class LocalFace:
 
             with read_session(self.engine) as session:
                 workspace_id = resolve_workspace(session, workspace_ref).id
-        return Caller(engine=self.engine, workspace_id=workspace_id, user_id=None)
+        return Caller(
+            engine=self.engine,
+            workspace_id=workspace_id,
+            user_id=None,
+            settings=self._runtime.settings,
+        )

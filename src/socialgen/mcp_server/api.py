@@ -167,7 +167,12 @@ class HttpFace:
         if need.forbidden_message is not None:
             guard.forbidden_message = need.forbidden_message
         access = guard(engine, workspace_id, x_api_key=key, authorization=authorization)
-        return Caller(engine=engine, workspace_id=access.workspace_id, user_id=access.user_id)
+        return Caller(
+            engine=engine,
+            workspace_id=access.workspace_id,
+            user_id=access.user_id,
+            settings=self.runtime(context).settings,
+        )
 
 
 def _request(context: Any) -> Request:

@@ -185,6 +185,7 @@ def _publish(who: Caller, request: PublishPostInput) -> PublicationsData:
         )
         return PublicationsData(postId=request.postId, networks=previews)
     from socialgen.publishing.runner import publish_now
+    from socialgen.publishing.settings import PublishTerms
 
     rows = publish_now(
         who.engine,
@@ -193,6 +194,7 @@ def _publish(who: Caller, request: PublishPostInput) -> PublicationsData:
         request.account_ids,
         retry=request.retry,
         number_parts=request.number_parts,
+        terms=PublishTerms.of(who.settings),
     )
     return PublicationsData.model_validate({"postId": request.postId, "publications": rows})
 

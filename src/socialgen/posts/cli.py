@@ -15,6 +15,7 @@ from socialgen.cli_support import (
     WorkspaceOpt,
     command_group,
     confirm,
+    current_runtime,
     emit,
     open_workspace,
     styled,
@@ -101,11 +102,12 @@ def _list_posts(
     elif not show_all and not json_output:
         limit = DEFAULT_TABLE_POSTS
     if workspace is None:  # --workspace and SOCIALGEN_WORKSPACE win over the config file
-        from socialgen.config import light_setting
-
-        workspace = light_setting("workspace")
+        workspace = current_runtime().light_setting("workspace")
     # A SQLite store ready for use is read without SQLAlchemy (a quicker start).
-    data = quick_listing(kind, workspace, limit=limit, cursor=cursor)
+    store = current_runtime().store_settings
+    data = quick_listing(
+        kind, workspace, limit=limit, cursor=cursor, database_url=store.database_url
+    )
     if data is None:
         from socialgen.posts import listing
         from socialgen.store.engine import read_session
@@ -131,7 +133,8 @@ def _post_shortener(workspace: str | None) -> IdShortener:
     def shorten(ids: list[str]) -> Mapping[str, str]:
         from socialgen.posts.quick_listing import quick_short_ids
 
-        quick = quick_short_ids(workspace, ids)
+        database_url = current_runtime().store_settings.database_url
+        quick = quick_short_ids(workspace, ids, database_url=database_url)
         if quick is not None:
             return quick
         from socialgen.cli_refs import shortener

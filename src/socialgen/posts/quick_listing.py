@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from socialgen.clock import iso, utcnow
-from socialgen.config import get_settings
 from socialgen.limits import POST_LIST_LIMIT, POST_WINDOW_DAYS
 from socialgen.posts.cursor import Position, decode_cursor, encode_cursor
 from socialgen.posts.views import PostRow, post_views, stored_moment
@@ -46,10 +45,11 @@ def quick_listing(
     *,
     limit: int | None,
     cursor: str | None,
+    database_url: str,
     now: datetime | None = None,
 ) -> PostList | None:
     """recent (kind "recent") or timeline posts, or None when this path cannot answer."""
-    path = _sqlite_file(get_settings().database_url)
+    path = _sqlite_file(database_url)
     if path is None:
         return None
     try:
@@ -100,10 +100,12 @@ def _workspace_id(connection: sqlite3.Connection, ref: str | None) -> str | None
     return str(named[0][0]) if len(named) == 1 else None
 
 
-def quick_short_ids(workspace_ref: str | None, ids: list[str]) -> dict[str, str] | None:
+def quick_short_ids(
+    workspace_ref: str | None, ids: list[str], *, database_url: str
+) -> dict[str, str] | None:
     """The posts table's short ids (short_ids.shortest_unique within the workspace),
     read as quick_listing reads; None when the full path must answer."""
-    path = _sqlite_file(get_settings().database_url)
+    path = _sqlite_file(database_url)
     if path is None:
         return None
     try:

@@ -7,7 +7,6 @@ option (options land in shell history and `ps`), and are never printed.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -19,6 +18,7 @@ from socialgen.cli_support import (
     command_group,
     confirm,
     console,
+    current_runtime,
     emit,
     open_workspace,
     print_rows,
@@ -76,7 +76,7 @@ def add_bluesky(
     if password_stdin:
         password = read_stdin("app password")
     else:
-        password = os.environ.get(BLUESKY_PASSWORD_ENV) or prompt_secret("App password")
+        password = current_runtime().settings.bluesky_app_password or prompt_secret("App password")
     connected = connect_account(
         "bluesky", service, handle, password, secret_name="The app password"
     )
@@ -171,9 +171,7 @@ def add_linkedin(
         connected = connect_account("linkedin", None, "", token, secret_name=TOKEN_NAME)
     else:
         if not client_id:  # not given, nor exported: the config file's, if any
-            from socialgen.config import current_settings
-
-            client_id = current_settings().linkedin_client_id
+            client_id = current_runtime().settings.linkedin_client_id
         if not client_id:
             raise BadRequest(
                 "Give your LinkedIn app with --client-id ID (and its client secret), "
@@ -182,7 +180,7 @@ def add_linkedin(
         if client_secret_stdin:
             client_secret = read_stdin("client secret")
         else:
-            client_secret = os.environ.get(LINKEDIN_CLIENT_SECRET_ENV) or prompt_secret(
+            client_secret = current_runtime().settings.linkedin_client_secret or prompt_secret(
                 "Client secret"
             )
         connected = authorize_account(

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import importlib
 import logging
-import os
 import threading
 
 from sqlalchemy import Engine
 
+from socialgen.config import environment
 from socialgen.errors import BadRequest
 from socialgen.publishing.accounts import credentials_for, secret_saver
 from socialgen.publishing.networks.base import NetworkAdapter
@@ -32,7 +32,7 @@ _loaded: str | None = None
 def load_extra_networks() -> None:
     """Register the modules SOCIALGEN_TEST_NETWORKS names (once per value)."""
     global _loaded
-    raw = (os.environ.get(EXTRA_NETWORKS_ENV) or "").strip()
+    raw = environment(EXTRA_NETWORKS_ENV)
     if not raw or raw == _loaded:
         return
     with _lock:

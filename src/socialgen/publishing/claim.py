@@ -30,7 +30,7 @@ from socialgen.clock import iso, parse_iso, utcnow
 from socialgen.ids import new_id
 from socialgen.publishing.adapters import module_for
 from socialgen.publishing.outbox import FIRST_ATTEMPT, SENT_TEXT, UNSETTLED_TEXT
-from socialgen.publishing.settings import MAX_ATTEMPTS, claim_duration, publish_grace
+from socialgen.publishing.settings import MAX_ATTEMPTS, PublishTerms
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Network, Post, Publication, PublicationState, SocialAccount
 
@@ -160,8 +160,10 @@ def claim_due(
     now: datetime | None = None,
     only_ids: Sequence[str] | None = None,
     workspace_id: str | None = None,
+    terms: PublishTerms,
 ) -> ClaimRound:
-    """Claim up to `limit` due rows for `worker_id` (committed when this returns)."""
+    """Claim up to `limit` due rows for `worker_id` (committed when this returns),
+    by `terms` (grace, claim length)."""
     moment = now or utcnow()
     found = ClaimRound()
     with transaction(engine) as session:
@@ -183,7 +185,7 @@ def claim_due(
             statement = statement.where(col(Publication.workspace_id) == workspace_id)
         if session.get_bind().dialect.name == "postgresql":
             statement = statement.with_for_update(skip_locked=True, of=Publication)
-        grace = publish_grace()
+        grace = terms.grace
         taken: list[ClaimedRow] = []
         for publication, account, post, count in session.exec(statement).all():
             network = account.network
@@ -218,7 +220,7 @@ def claim_due(
             _hold_text(publication, post)
             taken.append(ClaimedRow(publication, account, post, int(count)))
         if taken:
-            until = moment + claim_duration()
+            until = moment + terms.claim
             session.connection().execute(
                 update(Publication)
                 .where(col(Publication.id).in_([row.publication.id for row in taken]))

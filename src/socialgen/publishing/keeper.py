@@ -12,14 +12,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import Engine, update
 from sqlmodel import col
 
 from socialgen.clock import utcnow
 from socialgen.publishing.claim import Claim
-from socialgen.publishing.settings import claim_duration
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Publication, PublicationState
 
@@ -57,8 +56,9 @@ class ClaimKeeper:
     taken over; only a dead worker's claims, with nobody keeping them, expire. A claim
     found taken over is `lost`: the worker must not send it."""
 
-    def __init__(self, engine: Engine, worker_id: str) -> None:
+    def __init__(self, engine: Engine, worker_id: str, claim: timedelta) -> None:
         self._engine = engine
+        self._claim = claim  # the publish_claim setting
         self._worker_id = worker_id
         self._held: dict[str, datetime] = {}  # publication id -> claim's end as written
         self._lost: set[str] = set()
@@ -99,7 +99,7 @@ class ClaimKeeper:
         self.close()
 
     def _run(self) -> None:
-        while not self._stop.wait(claim_duration().total_seconds() / 3):
+        while not self._stop.wait(self._claim.total_seconds() / 3):
             try:
                 self.extend()
             except Exception:  # the database hiccupped: try again at the next beat
@@ -110,7 +110,7 @@ class ClaimKeeper:
             ids = list(self._held)
         if not ids:
             return
-        until = utcnow() + claim_duration()
+        until = utcnow() + self._claim
         with transaction(self._engine) as session:
             kept = set(
                 session.connection()

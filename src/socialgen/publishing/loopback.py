@@ -21,7 +21,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import os
 import secrets
 import socketserver
 import sys
@@ -246,7 +245,9 @@ def _can_open_browser() -> bool:
     # On a Linux server without a display, webbrowser falls back to a text browser
     # (lynx, w3m) in this very terminal, which would block the wait: print instead.
     if sys.platform.startswith("linux"):
-        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+        from socialgen.config import environment
+
+        return bool(environment("DISPLAY") or environment("WAYLAND_DISPLAY"))
     return True
 
 

@@ -9,7 +9,7 @@ conditional UPDATE of its `metrics_at` (one winner), so a snapshot is not read t
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, or_, update
@@ -20,7 +20,7 @@ from socialgen.posts.service import get_post
 from socialgen.publishing.accounts import scrub
 from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.networks.base import Metrics, NetworkAdapter, Published, PublishError
-from socialgen.publishing.settings import METRICS_WINDOW, metrics_interval
+from socialgen.publishing.settings import METRICS_WINDOW
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import (
     MetricSnapshot,
@@ -43,12 +43,16 @@ def refresh_metrics(
     post_id: str | None = None,
     force: bool = False,
     now: datetime | None = None,
+    interval: timedelta | None = None,
 ) -> int:
     """Read metrics for published publications younger than 30 days whose last
-    reading is older than SOCIALGEN_METRICS_INTERVAL (all of them with `force`).
+    reading is older than `interval` (the metrics_interval setting; all of them with
+    `force`).
     Returns how many were read. Call it outside any transaction."""
     moment = now or utcnow()
-    cutoff = moment - metrics_interval()
+    if interval is None and not force:
+        raise TypeError("refresh_metrics needs the metrics_interval setting unless forced")
+    cutoff = moment - (interval or timedelta(0))
     statement = (
         select(Publication, SocialAccount)
         .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))

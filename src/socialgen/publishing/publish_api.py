@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-from socialgen.api_support import EngineDep, RuntimeDep, error_responses, fails_with
+from socialgen.api_support import EngineDep, RuntimeDep, SettingsDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.store.tables import Role
 
@@ -120,6 +120,7 @@ class PublicationsResponse(BaseModel):
 def publish_post(
     caller: Publisher,
     engine: EngineDep,
+    settings: SettingsDep,
     post_id: PostIdPath,
     body: Annotated[PublishBody, Body()],
 ) -> dict[str, Any]:
@@ -132,6 +133,7 @@ def publish_post(
         )
         return {"success": True, "data": {"postId": post_id, "networks": previews}}
     from socialgen.publishing.runner import publish_now
+    from socialgen.publishing.settings import PublishTerms
 
     rows = publish_now(
         engine,
@@ -140,6 +142,7 @@ def publish_post(
         body.account_ids,
         retry=body.retry,
         number_parts=body.number_parts,
+        terms=PublishTerms.of(settings),
     )
     return {"success": True, "data": {"postId": post_id, "publications": rows}}
 

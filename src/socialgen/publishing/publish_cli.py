@@ -105,6 +105,7 @@ def publish(
         emit(json_output, {"postId": post_id, "networks": previews}, _print_previews(previews))
         return
     from socialgen.publishing.runner import publish_now
+    from socialgen.publishing.settings import PublishTerms
 
     rows = publish_now(
         engine,
@@ -114,6 +115,7 @@ def publish(
         retry=retry,
         number_parts=number_parts,
         wait_seconds=PUBLISH_WAIT_SECONDS,
+        terms=PublishTerms.of(current_runtime().settings),
     )
     emit(json_output, {"postId": post_id, "publications": rows}, _print_rows(rows))
     if any(row["state"] != "published" for row in rows):
@@ -253,9 +255,10 @@ def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False)
     missed."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from socialgen.cli_support import open_store
     from socialgen.publishing.claim import worker_name
     from socialgen.publishing.runner import THREADS, pass_summary, publish_pass
-    from socialgen.startup import open_store
+    from socialgen.publishing.settings import PublishTerms
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import resolve_workspace
 
@@ -266,7 +269,11 @@ def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False)
             workspace_id = resolve_workspace(session, workspace).id
     with ThreadPoolExecutor(THREADS, thread_name_prefix="socialgen-publish") as executor:
         report = publish_pass(
-            engine, worker_name("publish-due"), executor, workspace_id=workspace_id
+            engine,
+            worker_name("publish-due"),
+            executor,
+            workspace_id=workspace_id,
+            terms=PublishTerms.of(current_runtime().settings),
         )
     summary = pass_summary(engine, report)
     emit(json_output, summary, lambda out: _print_summary(out, summary))

@@ -31,6 +31,7 @@ from socialgen.publishing.outbox import (
     publication_view,
     queue_publications,
 )
+from socialgen.publishing.settings import PublishTerms
 from socialgen.publishing.worker import Outcome, run_claim
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Publication, PublicationState, SocialAccount
@@ -78,6 +79,7 @@ def publish_pass(
     now: datetime | None = None,
     batch: int = DEFAULT_BATCH,
     capacity: int = THREADS,
+    terms: PublishTerms,
 ) -> PassReport:
     """Claim and publish due rows until none is due (or `stop`). Up to `capacity`
     publications are in flight at once, and up to `capacity` more wait claimed behind
@@ -87,7 +89,7 @@ def publish_pass(
     report = PassReport()
     in_flight: dict[Future[Outcome], Claim] = {}
     drained = False
-    with ClaimKeeper(engine, worker_id) as keeper:
+    with ClaimKeeper(engine, worker_id, terms.claim) as keeper:
         while True:
             stopping = stop is not None and stop.is_set()
             if stopping:
@@ -101,6 +103,7 @@ def publish_pass(
                     now=now,
                     only_ids=only_ids,
                     workspace_id=workspace_id,
+                    terms=terms,
                 )
                 report.missed += found.missed
                 report.expired_unknown += found.unknown
@@ -139,6 +142,7 @@ def publish_now(
     retry: bool = False,
     number_parts: bool = False,
     wait_seconds: float = 0.0,
+    terms: PublishTerms,
 ) -> list[PublicationView]:
     """Queue the post for the accounts, due now, and publish it in this process.
     Retries the network asked for within `wait_seconds` are waited for here; later
@@ -159,7 +163,7 @@ def publish_now(
     worker = worker_name("now")
     with ThreadPoolExecutor(THREADS, thread_name_prefix="socialgen-publish") as executor:
         while True:
-            publish_pass(engine, worker, executor, only_ids=ids)
+            publish_pass(engine, worker, executor, only_ids=ids, terms=terms)
             wake = _next_wake(engine, ids)
             if wake is None:
                 break

@@ -15,17 +15,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
-from typing import Any
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 
 from socialgen.publishing.claim import anything_due, worker_name
 from socialgen.publishing.metrics import refresh_metrics
 from socialgen.publishing.runner import THREADS, publish_pass
-from socialgen.publishing.settings import metrics_interval, poll_interval, scheduler_enabled
+from socialgen.publishing.settings import PublishTerms, poll_interval
+
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
 
 logger = logging.getLogger("socialgen.publishing")
 
@@ -34,17 +38,18 @@ METRICS_LOOK_SECONDS = 60.0  # how often to look for publications whose reading 
 
 @asynccontextmanager
 async def publishing_scheduler(app: Any) -> AsyncIterator[None]:
-    """Run the scheduler for the app's store while the app runs (unless
-    SOCIALGEN_SCHEDULER turns it off: `serve --no-scheduler`)."""
-    if not scheduler_enabled():
+    """Run the scheduler for the app's store while the app runs (unless the app's
+    settings turn it off: the `scheduler` setting, `serve --no-scheduler`)."""
+    settings = app.state.runtime.settings
+    if not settings.scheduler:
         yield
         return
     engine: Engine = app.state.engine
     stop = threading.Event()
     executor = ThreadPoolExecutor(THREADS, thread_name_prefix="socialgen-publish")
     tasks = [
-        asyncio.create_task(_outbox_loop(engine, executor, stop)),
-        asyncio.create_task(_metrics_loop(engine, stop)),
+        asyncio.create_task(_outbox_loop(engine, executor, stop, settings)),
+        asyncio.create_task(_metrics_loop(engine, stop, settings.metrics_interval)),
     ]
     try:
         yield
@@ -59,43 +64,41 @@ async def publishing_scheduler(app: Any) -> AsyncIterator[None]:
         await asyncio.to_thread(executor.shutdown, wait=True)
 
 
-def _or_last(read: Callable[[], float], last: float) -> float:
-    """A setting read by a loop that must keep running: a config file that cannot be
-    read for a moment (half edited by hand) leaves the last good value in place."""
-    try:
-        return read()
-    except Exception:
-        logger.warning("publishing scheduler: could not read its settings", exc_info=True)
-        return last
-
-
-async def _outbox_loop(engine: Engine, executor: ThreadPoolExecutor, stop: threading.Event) -> None:
+async def _outbox_loop(
+    engine: Engine, executor: ThreadPoolExecutor, stop: threading.Event, settings: AppSettings
+) -> None:
     worker = worker_name("serve")
-    pause = 1.0
+    terms = PublishTerms.of(settings)
+    pause = poll_interval(settings)
     while not stop.is_set():
         try:
-            await asyncio.to_thread(_tick, engine, worker, executor, stop)
+            await asyncio.to_thread(_tick, engine, worker, executor, stop, terms)
         except Exception:  # a store hiccup: the next tick tries again
             logger.warning("publishing scheduler tick failed", exc_info=True)
-        pause = _or_last(poll_interval, pause)
         await asyncio.sleep(pause)
 
 
-def _tick(engine: Engine, worker: str, executor: ThreadPoolExecutor, stop: threading.Event) -> None:
+def _tick(
+    engine: Engine,
+    worker: str,
+    executor: ThreadPoolExecutor,
+    stop: threading.Event,
+    terms: PublishTerms,
+) -> None:
     if not anything_due(engine):
         return
-    report = publish_pass(engine, worker, executor, stop=stop)
+    report = publish_pass(engine, worker, executor, stop=stop, terms=terms)
     counts = report.counts()
     if any(counts.values()):
         logger.info("publishing pass: %s", counts)
 
 
-async def _metrics_loop(engine: Engine, stop: threading.Event) -> None:
+async def _metrics_loop(engine: Engine, stop: threading.Event, interval: timedelta) -> None:
     while not stop.is_set():
         try:
-            if read := await asyncio.to_thread(refresh_metrics, engine):
+            read = await asyncio.to_thread(refresh_metrics, engine, interval=interval)
+            if read:
                 logger.info("read metrics of %d publication(s)", read)
         except Exception:
             logger.warning("metrics refresh failed", exc_info=True)
-        interval = _or_last(lambda: metrics_interval().total_seconds(), METRICS_LOOK_SECONDS)
-        await asyncio.sleep(min(METRICS_LOOK_SECONDS, interval))
+        await asyncio.sleep(min(METRICS_LOOK_SECONDS, interval.total_seconds()))

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from socialgen.config import data_dir
+from socialgen.config import data_dir, environment
 from socialgen.errors import SocialgenError
 from socialgen.local_files import make_private_folders
 
@@ -97,7 +97,7 @@ def _fernet(*, may_create: bool) -> MultiFernet:
     while no account holds a secret)."""
     from cryptography.fernet import Fernet, MultiFernet
 
-    configured = os.environ.get(KEY_ENV, "").strip()
+    configured = environment(KEY_ENV)  # the secret_key setting (never in the file)
     if configured:
         keys = [part.strip() for part in configured.split(",") if part.strip()]
         source = KEY_ENV

@@ -143,11 +143,21 @@ def verdict_for(
     return Verdict(PublicationState.FAILED, message, maybe_live=False)
 
 
-def run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper | None = None) -> Outcome:
+def run_claim(
+    engine: Engine,
+    claim: Claim,
+    keeper: ClaimKeeper | None = None,
+    *,
+    length: timedelta | None = None,
+) -> Outcome:
     """Publish a claimed publication and record what the network said. `keeper` keeps
-    the claim alive meanwhile (a pass's, for all its claims; else one of its own)."""
+    the claim alive meanwhile (a pass's, for all its claims; else one of its own, which
+    extends it by `length`, the publish_claim setting)."""
     own = keeper is None
-    keeper = keeper or ClaimKeeper(engine, claim.worker_id)
+    if keeper is None:
+        if length is None:
+            raise TypeError("run_claim without a keeper needs the claim's length")
+        keeper = ClaimKeeper(engine, claim.worker_id, length)
     if own:
         keeper.hold([claim])
     try:

@@ -40,12 +40,6 @@ class RenderTooSlow(BadRequest):
         )
 
 
-def render_timeout() -> float:
-    from socialgen.config import current_settings
-
-    return current_settings().pdf_timeout
-
-
 class _Worker:
     def __init__(self) -> None:
         context = multiprocessing.get_context("spawn")

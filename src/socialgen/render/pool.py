@@ -28,9 +28,13 @@ import threading
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from socialgen.errors import SocialgenError
-from socialgen.render.isolated import WorkerSlot, render_timeout
+from socialgen.render.isolated import WorkerSlot
+
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
 
 logger = logging.getLogger("socialgen.render")
 
@@ -62,10 +66,8 @@ class PoolSettings:
         return max(1, min(self.per_caller, self.workers - 1))
 
     @classmethod
-    def from_environment(cls) -> PoolSettings:
-        from socialgen.config import current_settings
-
-        settings = current_settings()
+    def of(cls, settings: AppSettings) -> PoolSettings:
+        """From a Runtime's settings (pdf_workers, pdf_queue, pdf_per_caller)."""
         workers = settings.pdf_workers
         per_caller = settings.pdf_per_caller or workers
         return cls(workers=workers, queue=settings.pdf_queue, per_caller=per_caller)
@@ -102,13 +104,16 @@ class RenderPool:
         self._seconds = FIRST_GUESS_SECONDS  # moving average of a render's duration
         self._closed = False
 
-    async def render(self, caller: str, pages: list[str], width: int, height: int) -> bytes:
-        """The PDF, rendered in a worker once `caller` gets its turn. Raises
-        RendererBusy (503) at once when there is no room for it."""
+    async def render(
+        self, caller: str, pages: list[str], width: int, height: int, *, timeout: float
+    ) -> bytes:
+        """The PDF, rendered in a worker once `caller` gets its turn, within `timeout`
+        seconds (the pdf_timeout setting). Raises RendererBusy (503) at once when there
+        is no room for it."""
         slot = await self._acquire(caller)
         started = time.monotonic()
         try:
-            return await slot.render(pages, width, height, render_timeout())
+            return await slot.render(pages, width, height, timeout)
         finally:
             self._release(caller, slot, time.monotonic() - started)
 
@@ -241,17 +246,17 @@ _pool: RenderPool | None = None
 _pool_lock = threading.Lock()
 
 
-def render_pool() -> RenderPool:
-    """The process's pool, sized from the environment on first use."""
+def render_pool(settings: PoolSettings) -> RenderPool:
+    """The process's pool, sized by `settings` on first use (the app's Runtime's)."""
     global _pool
     with _pool_lock:
         if _pool is None:
-            _pool = RenderPool(PoolSettings.from_environment())
+            _pool = RenderPool(settings)
         return _pool
 
 
 def reset_render_pool() -> None:
-    """Kill the pool's workers; the next render builds a new pool from the environment."""
+    """Kill the pool's workers; the next render builds a new pool from its settings."""
     global _pool
     with _pool_lock:
         pool, _pool = _pool, None

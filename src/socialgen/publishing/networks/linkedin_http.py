@@ -20,7 +20,6 @@ transport errors are described, never quoted (their text may hold an upload URL)
 
 from __future__ import annotations
 
-import os
 import re
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -54,7 +53,9 @@ def api_version() -> str:
 
 
 def oauth_url() -> str:
-    return ((os.environ.get(OAUTH_URL_ENV) or "").strip() or DEFAULT_OAUTH_URL).rstrip("/")
+    from socialgen.config import environment
+
+    return (environment(OAUTH_URL_ENV) or DEFAULT_OAUTH_URL).rstrip("/")
 
 
 def timeout() -> float:
