@@ -19,7 +19,6 @@ from typing import Any
 
 from socialgen.clock import iso, parse_iso
 from socialgen.errors import BadRequest
-from socialgen.ids import new_id
 from socialgen.store.tables import PostStatus
 
 MAX_URL_CHARS = 2048  # Post.post_url
@@ -113,14 +112,16 @@ def _count(record: Mapping[str, Any], name: str) -> int | None:
     if value is None:
         return None
     number: int | None = None
-    if isinstance(value, bool):  # a JSON true is not a count
+    if type(value) is str:  # first: every count of a CSV file
+        text = value.strip()
+        if text.isascii() and text.isdigit():
+            number = int(text)
+    elif isinstance(value, bool):  # a JSON true is not a count
         number = None
     elif isinstance(value, int):
         number = value
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
-    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        number = int(value.strip())
     if number is None or number < 0:
         raise BadRequest(f"{name} must be a whole number, 0 or more (got {value!r})")
     if number > MAX_COUNT:
@@ -128,34 +129,18 @@ def _count(record: Mapping[str, Any], name: str) -> int | None:
     return number
 
 
-def published_columns(history: PublishedHistory) -> dict[str, Any]:
-    """A post row's columns that make it published at its date (bulk import)."""
-    return {
-        "status": PostStatus.PUBLISHED,
-        "published_at": history.published_at,
-        "timeline_at": history.published_at,  # Post.place_on_timeline
-        "post_url": history.post_url,
-        "likes": history.likes,
-        "comments": history.comments,
-    }
-
-
 def history_snapshot(
-    post_id: str, history: PublishedHistory, taken_at: datetime
-) -> list[dict[str, Any]]:
-    """The one metrics snapshot of a measured row (none for an unmeasured one): no
+    snapshot_id: str, post_id: str, history: PublishedHistory, taken_at: datetime
+) -> dict[str, Any]:
+    """The one metrics snapshot row of a measured row (an unmeasured one has none): no
     publication, since the counts were read elsewhere."""
-    if not history.measured:
-        return []
-    return [
-        {
-            "id": new_id(),
-            "post_id": post_id,
-            "publication_id": None,
-            "taken_at": taken_at,
-            "likes": history.likes,
-            "reposts": history.reposts,
-            "comments": history.comments,
-            "impressions": history.impressions,
-        }
-    ]
+    return {
+        "id": snapshot_id,
+        "post_id": post_id,
+        "publication_id": None,
+        "taken_at": taken_at,
+        "likes": history.likes,
+        "reposts": history.reposts,
+        "comments": history.comments,
+        "impressions": history.impressions,
+    }
