@@ -28,12 +28,8 @@ MAX_COUNT = 2**31 - 1  # the count columns are 32-bit integers on PostgreSQL
 HISTORY_FIELDS: dict[str, tuple[str, ...]] = {
     "publishedAt": ("publishedat", "published_at", "date"),
     "postUrl": ("posturl", "post_url", "url"),
-    "likes": ("likes",),
-    "reposts": ("reposts",),
-    "comments": ("comments",),
-    "impressions": ("impressions",),
 }
-COUNT_NAMES = ("likes", "reposts", "comments", "impressions")
+COUNT_NAMES = ("likes", "reposts", "comments", "impressions")  # one name each
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +65,16 @@ def published_history(record: Mapping[str, Any], now: datetime) -> PublishedHist
         raise BadRequest(
             f"postUrl must be an http(s) address of at most {MAX_URL_CHARS} characters"
         )
-    counts = {name: _count(record, name) for name in COUNT_NAMES}
+    counts = [_count(record.get(name), name) for name in COUNT_NAMES]
+    likes, reposts, comments, impressions = counts
     return PublishedHistory(
         published_at=published_at,
         post_url=url,
-        likes=counts["likes"] or 0,
-        reposts=counts["reposts"] or 0,
-        comments=counts["comments"] or 0,
-        impressions=counts["impressions"],
-        measured=any(value is not None for value in counts.values()),
+        likes=likes or 0,
+        reposts=reposts or 0,
+        comments=comments or 0,
+        impressions=impressions,
+        measured=counts != [None] * len(COUNT_NAMES),
     )
 
 
@@ -106,16 +103,18 @@ def _text(record: Mapping[str, Any], name: str) -> str | None:
     return value.strip() or None
 
 
-def _count(record: Mapping[str, Any], name: str) -> int | None:
-    """A whole number 0 or more: a JSON number, or text of digits (CSV cells)."""
-    value = _raw(record, name)
-    if value is None:
-        return None
+def _count(value: Any, name: str) -> int | None:
+    """A whole number 0 or more: a JSON number, or text of digits (CSV cells); None
+    when absent (or an empty cell)."""
     number: int | None = None
     if type(value) is str:  # first: every count of a CSV file
         text = value.strip()
         if text.isascii() and text.isdigit():
             number = int(text)
+        elif not value:
+            return None
+    elif value is None:
+        return None
     elif isinstance(value, bool):  # a JSON true is not a count
         number = None
     elif isinstance(value, int):
