@@ -16,7 +16,9 @@ a tweets.js of --posts tweets as X writes them (entities, counts as strings, emo
 
 Stores: SQLite in a temporary SOCIALGEN_HOME, and with `--postgres URL` (a server
 where the user may create databases, e.g. postgresql://postgres@127.0.0.1:5432/test)
-a scratch database created for the run and dropped after it. Targets: under 15 s and
+a scratch database created for the run and dropped after it. `--case history --runs 3`:
+only the published history, on three fresh stores each (the machine's load, the
+1-minute average after each import, is printed with each figure). Targets: under 15 s and
 under 200 MB for the plan, under 20 s and 300 MB for each history import, on each
 store; exits 1 when one is missed.
 
@@ -29,7 +31,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import json
+import os
 import random
 import resource
 import subprocess
@@ -46,6 +50,7 @@ TARGET_SECONDS = 15.0
 TARGET_MB = 200.0
 HISTORY_TARGET_SECONDS = 20.0
 HISTORY_TARGET_MB = 300.0
+CASES = ("plan", "history", "tweets.js")
 HISTORY_HEADER = [
     "status",
     "publishedAt",
@@ -204,10 +209,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--posts", type=int, default=100_000)
     parser.add_argument("--postgres", metavar="URL", help="also on this PostgreSQL server")
+    parser.add_argument(
+        "--case",
+        choices=CASES,
+        action="append",
+        help="only this file (repeatable; default all three)",
+    )
+    parser.add_argument(
+        "--runs", type=int, default=1, help="fresh stores per case (the figures vary under load)"
+    )
     Report.add_option(parser)
     args = parser.parse_args()
     report = Report("posts_import")
-    table = Table("store", "file", "posts", "seconds", "CPU", "peak RSS", "answer")
+    table = Table("store", "file", "posts", "seconds", "CPU", "peak RSS", "load", "answer")
     missed = False
     print(f"`socialgen posts import` of {args.posts:,} posts")
     print(machine_line())
@@ -224,11 +238,13 @@ def main() -> int:
         if args.postgres:
             stores.append(("postgresql", args.postgres))
         for label, admin_url in stores:
-            for file_label, runs, seconds, mb in (
+            cases = [
                 ("plan", [plan], TARGET_SECONDS, TARGET_MB),
                 ("history", [history, history], HISTORY_TARGET_SECONDS, HISTORY_TARGET_MB),
                 ("tweets.js", [archive], HISTORY_TARGET_SECONDS, HISTORY_TARGET_MB),
-            ):
+            ]
+            chosen = [case for case in cases if case[0] in (args.case or CASES)]
+            for (file_label, runs, seconds, mb), run in itertools.product(chosen, range(args.runs)):
                 with (
                     bench_home(f"socialgen-bench-import-{label}-") as store_home,
                     nullcontext(None) if admin_url is None else scratch_database(admin_url) as url,
@@ -237,6 +253,7 @@ def main() -> int:
                     for number, path in enumerate(runs):
                         took, peak, cpu, answer = run_import(path, env)
                         name = file_label + (" again" if number else "")
+                        name += f" #{run + 1}" if args.runs > 1 else ""
                         table.add(
                             label,
                             name,
@@ -244,6 +261,7 @@ def main() -> int:
                             f"{took:.1f} s",
                             f"{cpu:.1f} s",
                             f"{peak:.0f} MB",
+                            f"{os.getloadavg()[0]:.1f}",
                             json.dumps(answer),
                         )
                         report.add(
@@ -252,6 +270,7 @@ def main() -> int:
                                 "seconds": took,
                                 "cpu_seconds": cpu,
                                 "peak_mb": peak,
+                                "load": os.getloadavg()[0],
                                 "answer": answer,
                             },
                         )

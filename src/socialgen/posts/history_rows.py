@@ -19,7 +19,6 @@ from typing import Any
 
 from socialgen.clock import iso, parse_iso
 from socialgen.errors import BadRequest
-from socialgen.ids import new_id
 from socialgen.store.tables import PostStatus
 
 MAX_URL_CHARS = 2048  # Post.post_url
@@ -29,12 +28,8 @@ MAX_COUNT = 2**31 - 1  # the count columns are 32-bit integers on PostgreSQL
 HISTORY_FIELDS: dict[str, tuple[str, ...]] = {
     "publishedAt": ("publishedat", "published_at", "date"),
     "postUrl": ("posturl", "post_url", "url"),
-    "likes": ("likes",),
-    "reposts": ("reposts",),
-    "comments": ("comments",),
-    "impressions": ("impressions",),
 }
-COUNT_NAMES = ("likes", "reposts", "comments", "impressions")
+COUNT_NAMES = ("likes", "reposts", "comments", "impressions")  # one name each
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,15 +65,16 @@ def published_history(record: Mapping[str, Any], now: datetime) -> PublishedHist
         raise BadRequest(
             f"postUrl must be an http(s) address of at most {MAX_URL_CHARS} characters"
         )
-    counts = {name: _count(record, name) for name in COUNT_NAMES}
+    counts = [_count(record.get(name), name) for name in COUNT_NAMES]
+    likes, reposts, comments, impressions = counts
     return PublishedHistory(
         published_at=published_at,
         post_url=url,
-        likes=counts["likes"] or 0,
-        reposts=counts["reposts"] or 0,
-        comments=counts["comments"] or 0,
-        impressions=counts["impressions"],
-        measured=any(value is not None for value in counts.values()),
+        likes=likes or 0,
+        reposts=reposts or 0,
+        comments=comments or 0,
+        impressions=impressions,
+        measured=counts != [None] * len(COUNT_NAMES),
     )
 
 
@@ -107,20 +103,24 @@ def _text(record: Mapping[str, Any], name: str) -> str | None:
     return value.strip() or None
 
 
-def _count(record: Mapping[str, Any], name: str) -> int | None:
-    """A whole number 0 or more: a JSON number, or text of digits (CSV cells)."""
-    value = _raw(record, name)
-    if value is None:
-        return None
+def _count(value: Any, name: str) -> int | None:
+    """A whole number 0 or more: a JSON number, or text of digits (CSV cells); None
+    when absent (or an empty cell)."""
     number: int | None = None
-    if isinstance(value, bool):  # a JSON true is not a count
+    if type(value) is str:  # first: every count of a CSV file
+        text = value.strip()
+        if text.isascii() and text.isdigit():
+            number = int(text)
+        elif not value:
+            return None
+    elif value is None:
+        return None
+    elif isinstance(value, bool):  # a JSON true is not a count
         number = None
     elif isinstance(value, int):
         number = value
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
-    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        number = int(value.strip())
     if number is None or number < 0:
         raise BadRequest(f"{name} must be a whole number, 0 or more (got {value!r})")
     if number > MAX_COUNT:
@@ -128,34 +128,18 @@ def _count(record: Mapping[str, Any], name: str) -> int | None:
     return number
 
 
-def published_columns(history: PublishedHistory) -> dict[str, Any]:
-    """A post row's columns that make it published at its date (bulk import)."""
-    return {
-        "status": PostStatus.PUBLISHED,
-        "published_at": history.published_at,
-        "timeline_at": history.published_at,  # Post.place_on_timeline
-        "post_url": history.post_url,
-        "likes": history.likes,
-        "comments": history.comments,
-    }
-
-
 def history_snapshot(
-    post_id: str, history: PublishedHistory, taken_at: datetime
-) -> list[dict[str, Any]]:
-    """The one metrics snapshot of a measured row (none for an unmeasured one): no
+    snapshot_id: str, post_id: str, history: PublishedHistory, taken_at: datetime
+) -> dict[str, Any]:
+    """The one metrics snapshot row of a measured row (an unmeasured one has none): no
     publication, since the counts were read elsewhere."""
-    if not history.measured:
-        return []
-    return [
-        {
-            "id": new_id(),
-            "post_id": post_id,
-            "publication_id": None,
-            "taken_at": taken_at,
-            "likes": history.likes,
-            "reposts": history.reposts,
-            "comments": history.comments,
-            "impressions": history.impressions,
-        }
-    ]
+    return {
+        "id": snapshot_id,
+        "post_id": post_id,
+        "publication_id": None,
+        "taken_at": taken_at,
+        "likes": history.likes,
+        "reposts": history.reposts,
+        "comments": history.comments,
+        "impressions": history.impressions,
+    }

@@ -40,14 +40,13 @@ from sqlmodel import Session
 
 from socialgen.clock import iso, parse_iso, utcnow
 from socialgen.errors import BadRequest
-from socialgen.ids import new_id
+from socialgen.ids import new_ids
 from socialgen.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
 from socialgen.posts.conversations import TITLE_CHARS
 from socialgen.posts.history_rows import (
     PublishedHistory,
     history_snapshot,
     implied_status,
-    published_columns,
     published_history,
 )
 from socialgen.posts.import_dedup import without_duplicates
@@ -183,10 +182,17 @@ def import_posts(
         versions: list[dict[str, Any]] = []
         snapshots: list[dict[str, Any]] = []
         batch = posts[first : first + INSERT_BATCH_ROWS]
+        ids = iter(new_ids(4 * len(batch)))  # conversation, post, version, snapshot
         for index, imported in enumerate(batch, start=first):
             created = start + timedelta(microseconds=index)
             scheduled_at = _scheduled_at(imported, now)
-            conversation_id, post_id = new_id(), imported.post_id or new_id()
+            conversation_id, drawn_id, version_id, snapshot_id = (
+                next(ids),
+                next(ids),
+                next(ids),
+                next(ids),
+            )
+            post_id = imported.post_id or drawn_id  # an exported file's own id is kept
             conversations.append(
                 {
                     "id": conversation_id,
@@ -200,6 +206,18 @@ def import_posts(
                     "updated_at": created,
                 }
             )
+            history = imported.history
+            if history is None:
+                row_status = PostStatus.SCHEDULED if scheduled_at else PostStatus.DRAFT
+                published_at, timeline_at = None, scheduled_at or created
+                post_url, likes, comments = None, 0, 0
+            else:
+                row_status = PostStatus.PUBLISHED
+                published_at = timeline_at = history.published_at  # Post.place_on_timeline
+                post_url, likes, comments = history.post_url, history.likes, history.comments
+                if history.measured:
+                    snapshots.append(history_snapshot(snapshot_id, post_id, history, now))
+                result.published += 1
             rows.append(
                 {
                     "id": post_id,
@@ -207,24 +225,20 @@ def import_posts(
                     "conversation_id": conversation_id,
                     "content": imported.content,
                     "post_type": "text",
-                    "status": PostStatus.SCHEDULED if scheduled_at else PostStatus.DRAFT,
+                    "status": row_status,
                     "created_at": created,
                     "updated_at": created,
                     "scheduled_at": scheduled_at,
-                    "timeline_at": scheduled_at or created,  # Post.place_on_timeline
-                    "likes": 0,
-                    "comments": 0,
-                    "published_at": None,
-                    "post_url": None,
+                    "timeline_at": timeline_at,  # Post.place_on_timeline
+                    "likes": likes,
+                    "comments": comments,
+                    "published_at": published_at,
+                    "post_url": post_url,
                 }
             )
-            if imported.history is not None:
-                rows[-1].update(published_columns(imported.history))
-                snapshots.extend(history_snapshot(post_id, imported.history, now))
-                result.published += 1
             versions.append(
                 {
-                    "id": new_id(),
+                    "id": version_id,
                     "post_id": post_id,
                     "version": 1,
                     "content": imported.content,
