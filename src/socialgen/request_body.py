@@ -12,11 +12,23 @@ large bodies are decoded in a worker thread. Every text is checked by
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.json_schema import GenerateJsonSchema
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
+)
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import CoreSchema
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
@@ -27,15 +39,20 @@ from socialgen.text_check import check_text, decode_json
 from socialgen.uploads import read_capped
 
 __all__ = [
-    "DESCRIBES_ONLY",
     "Blank",
+    "BodyModel",
+    "FormOnly",
     "FormSpec",
     "HttpUrlText",
     "RequestBody",
+    "documented_body",
     "form_fields",
     "json_object",
-    "openapi_body",
+    "parse_form",
+    "parse_json",
     "read_body",
+    "read_model",
+    "reads",
     "unsupported_media_type",
 ]
 
@@ -56,19 +73,97 @@ def unsupported_media_type(media: str, *, form: bool) -> BadRequest:
     )
 
 
-# --- what a body read by hand accepts, as pydantic models -------------------------
+# --- one pydantic model per body ----------------------------------------------------
 #
-# The readers (`read_body` and the slices' body.py) decide, with SPEC.md's messages;
-# these models only describe them: their JSON schemas are the OpenAPI request bodies.
+# A body model's field types are its documentation (its JSON schema is the OpenAPI
+# body); each field's `reads(...)` validator parses the value sent, with SPEC.md's
+# messages (a BadRequest, which pydantic lets through as it is). A JSON object and a
+# form's fields and files (`form_data`) go through the same model; the validators learn
+# which one they read from the validation context (a form sends numbers as digits).
 # A blank text field, like null, means the field was not given.
 
-# Nothing is validated through them: pydantic builds them when a route asks for their
-# schema (`openapi_body`, `form_fields`), not when a command imports its schemas.
-DESCRIBES_ONLY = ConfigDict(defer_build=True)
 Blank = Annotated[str, Field(pattern=BLANK_PATTERN)]
 HttpUrlText = Annotated[
     str, Field(pattern="^[Hh][Tt][Tt][Pp][Ss]?://", json_schema_extra={"format": "uri"})
 ]
+M = TypeVar("M", bound="BodyModel")
+_FORM = "form"
+_FORM_ONLY = "x-form-only"
+
+
+class BodyModel(BaseModel):
+    """A request body. Every field is handed to its validator, given or not (None):
+    the validator, not pydantic, answers a missing field with SPEC.md's message."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _absent_is_none(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            return {name: data.get(name) for name in cls.model_fields}
+        return data
+
+
+def reads(parse: Callable[[Any, bool], Any]) -> WrapValidator:
+    """A field's validator: `parse(value, form)` gives the field's value or raises
+    SPEC.md's BadRequest; `form` is True for a multipart form's fields and files."""
+
+    def validate(value: Any, _handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        return parse(value, bool(info.context and info.context.get(_FORM)))
+
+    return WrapValidator(validate)
+
+
+class FormOnly:
+    """Metadata: the field, or this alternative of a union, is sent only in a form (a
+    file; a blank text where JSON would send null); the JSON body's schema leaves it
+    out."""
+
+    def __get_pydantic_json_schema__(
+        self, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {**handler(core_schema), _FORM_ONLY: True}
+
+
+def parse_json(model: type[M], fields: dict[str, Any]) -> M:
+    """A JSON object's fields (`json_object`) read by the body model."""
+    return _validate(model, fields, form=False)
+
+
+def parse_form(model: type[M], body: RequestBody) -> M:
+    """A form's fields and files read by the same body model."""
+    return _validate(model, form_data(body), form=True)
+
+
+def form_data(body: RequestBody) -> dict[str, Any]:
+    """A parsed form as one dict: text fields as text (a repeated list field as a list),
+    a file field as the list of its files' bytes (a file wins over a text part of the
+    same name)."""
+    return {**body.fields, **body.files}
+
+
+def _validate(model: type[M], data: dict[str, Any], *, form: bool) -> M:
+    try:
+        return model.model_validate(data, context={_FORM: form})
+    except ValidationError as error:
+        # Every field has its `reads` validator; this is the net under a field that
+        # was declared without one.
+        first = error.errors()[0]
+        name = ".".join(str(part) for part in first["loc"]) or "The request body"
+        raise BadRequest(f"{name}: {first['msg']}") from None
+
+
+async def read_model(request: Request, model: type[M], spec: FormSpec) -> M:
+    """The body, JSON or (when the route takes one) a form `spec` describes, read with
+    its route's cap and parsed by `model`."""
+    body = await read_body(request, spec)
+    if is_form(request):
+        return parse_form(model, body)
+    return parse_json(model, body.fields)
+
+
+def is_form(request: Request) -> bool:
+    """A multipart form gives every field as text; JSON gives numbers as numbers."""
+    return media_type(request.headers.get("content-type", "")) == "multipart/form-data"
 
 
 class _FieldsUntitled(GenerateJsonSchema):
@@ -78,22 +173,57 @@ class _FieldsUntitled(GenerateJsonSchema):
         return False
 
 
-def openapi_body(json: type[BaseModel], form: type[BaseModel] | None = None) -> dict[str, Any]:
-    """An endpoint's `openapi_extra`: a required body, JSON or (when it takes files) a
-    multipart form, each the schema of the model that describes it."""
-    content = {"application/json": {"schema": _schema(json)}}
-    if form is not None:
-        content["multipart/form-data"] = {"schema": _schema(form)}
+def body_schema(model: type[BaseModel], *, form: bool) -> dict[str, Any]:
+    """The body model's JSON schema as JSON or as a form sends it: JSON leaves out what
+    is marked `FormOnly`; a form cannot send null."""
+    schema = model.model_json_schema(schema_generator=_FieldsUntitled)
+    shaped = _for_media(schema, form=form)
+    assert isinstance(shaped, dict)
+    return shaped
+
+
+def documented_body(model: type[BaseModel], *, takes_files: bool) -> dict[str, Any]:
+    """An endpoint's `openapi_extra` for a body it reads itself: required, JSON or
+    (when it takes files) a multipart form, both from the one model's schema."""
+    content = {"application/json": {"schema": body_schema(model, form=False)}}
+    if takes_files:
+        content["multipart/form-data"] = {"schema": body_schema(model, form=True)}
     return {"requestBody": {"required": True, "content": content}}
 
 
-def _schema(model: type[BaseModel]) -> dict[str, Any]:
-    return model.model_json_schema(schema_generator=_FieldsUntitled)
+def form_fields(model: type[BaseModel]) -> frozenset[str]:
+    """The multipart form fields a body model lists."""
+    return frozenset(body_schema(model, form=True)["properties"])
 
 
-def form_fields(form: type[BaseModel]) -> frozenset[str]:
-    """The multipart form fields a form model (its OpenAPI body) lists."""
-    return frozenset(_schema(form)["properties"])
+def _form_only(node: Any) -> bool:
+    return isinstance(node, dict) and bool(node.get(_FORM_ONLY))
+
+
+def _for_media(node: Any, *, form: bool) -> Any:
+    if isinstance(node, list):
+        return [_for_media(item, form=form) for item in node]
+    if not isinstance(node, dict):
+        return node
+    shaped: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == _FORM_ONLY:
+            continue
+        if key == "anyOf":
+            kept = [_for_media(item, form=form) for item in value if form or not _form_only(item)]
+            shaped[key] = [item for item in kept if not (form and item == {"type": "null"})]
+        elif key == "properties":
+            shaped[key] = {
+                name: _for_media(field, form=form)
+                for name, field in value.items()
+                if form or not _form_only(field)
+            }
+        else:
+            shaped[key] = _for_media(value, form=form)
+    if len(shaped.get("anyOf", ())) == 1:
+        only = shaped.pop("anyOf")[0]
+        shaped = {**only, **shaped}
+    return shaped
 
 
 def route_limit(request: Request) -> BodyLimit:
@@ -182,3 +312,22 @@ async def read_form(request: Request, spec: FormSpec, limit: int, too_large: str
     if received > OFF_LOOP_BYTES:
         return await run_in_threadpool(parser.finish)
     return parser.finish()
+
+
+# Transitional: the carousel bodies still described by two models.
+DESCRIBES_ONLY = ConfigDict(defer_build=True)
+
+
+def openapi_body(json: type[BaseModel], form: type[BaseModel] | None = None) -> dict[str, Any]:
+    content = {"application/json": {"schema": _schema(json)}}
+    if form is not None:
+        content["multipart/form-data"] = {"schema": _schema(form)}
+    return {"requestBody": {"required": True, "content": content}}
+
+
+def _schema(model: type[BaseModel]) -> dict[str, Any]:
+    return model.model_json_schema(schema_generator=_FieldsUntitled)
+
+
+def old_form_fields(form: type[BaseModel]) -> frozenset[str]:
+    return frozenset(_schema(form)["properties"])

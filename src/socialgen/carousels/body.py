@@ -27,7 +27,7 @@ from socialgen.carousels.uploads import (
 )
 from socialgen.errors import BadRequest
 from socialgen.limits import MAX_IMAGE_BYTES
-from socialgen.request_body import FormSpec, RequestBody, form_fields, media_type, read_body
+from socialgen.request_body import FormSpec, RequestBody, media_type, old_form_fields, read_body
 
 REFERENCES = "referenceImages"
 LOGO = "brandLogo"
@@ -35,13 +35,13 @@ PROFILE = "userProfileImage"
 # The form fields each endpoint takes are those its form model (its OpenAPI body) lists, so that
 # a part named otherwise is refused as soon as its headers arrive.
 CREATE_FORM = FormSpec(
-    text_fields=form_fields(CarouselFormBody) - {REFERENCES, LOGO},
+    text_fields=old_form_fields(CarouselFormBody) - {REFERENCES, LOGO},
     file_fields=frozenset({REFERENCES, LOGO, PROFILE}),
     max_file_bytes=MAX_IMAGE_BYTES,
     indexed_fields=frozenset({REFERENCES}),
 )
 REGENERATE_FORM = FormSpec(
-    text_fields=form_fields(RegenerateSlideFormBody) - {REFERENCES},
+    text_fields=old_form_fields(RegenerateSlideFormBody) - {REFERENCES},
     file_fields=frozenset({REFERENCES}),
     max_file_bytes=MAX_IMAGE_BYTES,
     indexed_fields=frozenset({REFERENCES}),

@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic.json_schema import SkipJsonSchema
 
 from socialgen.carousels.schemas import CarouselJsonBody
-from socialgen.content_calendar.schemas import CalendarJsonBody
+from socialgen.content_calendar.body import CalendarBody
 from socialgen.generation.schemas import BatchRequest, ChatRequest, GeneratePostRequest
 from socialgen.limits import (
     DEFAULT_PAGE_LIMIT,
@@ -115,8 +116,10 @@ class RankDraftsInput(InWorkspace):
     )
 
 
-class CreateCalendarInput(CalendarJsonBody, InWorkspace):
-    """content-calendar's JSON body."""
+class CreateCalendarInput(CalendarBody, InWorkspace):
+    """content-calendar's JSON body: the same model reads it."""
+
+    pdf: SkipJsonSchema[None] = None  # a form's file: no tool argument
 
 
 class CreateCarouselInput(CarouselJsonBody, InWorkspace):

@@ -12,7 +12,6 @@ from socialgen.carousels.plan import Artwork, prepare_carousel
 from socialgen.carousels.schemas import CarouselRequest
 from socialgen.carousels.service import create_carousel
 from socialgen.content_calendar.plan import prepare_calendar
-from socialgen.content_calendar.schemas import CalendarRequest
 from socialgen.content_calendar.service import run_calendar
 from socialgen.drafting.caller import Caller
 from socialgen.events.batch import BatchComplete
@@ -103,12 +102,11 @@ def register(server: MCPServer[Any], face: Face) -> None:
     ) -> CalendarComplete:
         who = await caller(context, request.workspaceId)
         model = await in_thread(face.runtime(context).text_model)
-        fields = request.model_dump(exclude={"workspaceId"})
         return await run_stream(
             context,
             prepare_calendar,
             who,
-            CalendarRequest.from_fields(fields),
+            request.request(),
             lambda plan: run_calendar(plan, model),
             CalendarComplete,
         )
