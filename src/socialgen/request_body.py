@@ -92,14 +92,18 @@ _FORM_ONLY = "x-form-only"
 
 
 class BodyModel(BaseModel):
-    """A request body. Every field is handed to its validator, given or not (None):
-    the validator, not pydantic, answers a missing field with SPEC.md's message."""
+    """A request body. Every field goes through its validator: a required one that is
+    missing as None (the validator, not pydantic, answers with SPEC.md's message), an
+    optional one that is missing as its default."""
+
+    model_config = ConfigDict(validate_default=True)
 
     @model_validator(mode="before")
     @classmethod
-    def _absent_is_none(cls, data: Any) -> Any:
+    def _missing_is_none(cls, data: Any) -> Any:
         if isinstance(data, dict):
-            return {name: data.get(name) for name in cls.model_fields}
+            missing = (name for name, field in cls.model_fields.items() if field.is_required())
+            return {**data, **{name: None for name in missing if name not in data}}
         return data
 
 
@@ -312,22 +316,3 @@ async def read_form(request: Request, spec: FormSpec, limit: int, too_large: str
     if received > OFF_LOOP_BYTES:
         return await run_in_threadpool(parser.finish)
     return parser.finish()
-
-
-# Transitional: the carousel bodies still described by two models.
-DESCRIBES_ONLY = ConfigDict(defer_build=True)
-
-
-def openapi_body(json: type[BaseModel], form: type[BaseModel] | None = None) -> dict[str, Any]:
-    content = {"application/json": {"schema": _schema(json)}}
-    if form is not None:
-        content["multipart/form-data"] = {"schema": _schema(form)}
-    return {"requestBody": {"required": True, "content": content}}
-
-
-def _schema(model: type[BaseModel]) -> dict[str, Any]:
-    return model.model_json_schema(schema_generator=_FieldsUntitled)
-
-
-def old_form_fields(form: type[BaseModel]) -> frozenset[str]:
-    return frozenset(_schema(form)["properties"])
