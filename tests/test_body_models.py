@@ -169,3 +169,24 @@ def test_a_command_that_imports_the_schemas_does_not_import_the_body_models() ->
     )
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert shown.stdout.strip() == "[]", shown.stderr
+
+
+@pytest.mark.parametrize(
+    ("model", "fields", "message"),
+    [
+        (CarouselBody, {"prompt": "x", "referenceImages": "{}"}, "`referenceImages` must be an"),
+        (CarouselBody, {"prompt": "x", "brandLogo": "logo"}, "`brandLogo` must be an image file"),
+        (
+            RegenerateSlideBody,
+            {"carouselId": "c", "slideIndex": "0", "prompt": "x", "referenceImages": "a"},
+            "`referenceImages` must be an image",
+        ),
+        (CalendarBody, {"calendarLength": "7", "pdf": "text"}, "`pdf` must be a PDF file"),
+    ],
+)
+def test_a_text_part_where_a_form_takes_files_is_refused(
+    model: type, fields: dict[str, object], message: str
+) -> None:
+    """The schema says files (schemathesis sent text there): not ignored, a 400."""
+    with pytest.raises(BadRequest, match=message):
+        parse_form(model, RequestBody(fields=fields))

@@ -23,7 +23,8 @@ from socialgen.carousels.regenerate import regenerate_slide
 from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
 from socialgen.drafting.caller import Caller
-from socialgen.request_body import documented_body, json_object, parse_json, route_limit
+from socialgen.limits import CAROUSEL_BODY, PDF_BODY, REGENERATE_SLIDE_BODY
+from socialgen.request_body import body_cap, documented_body, json_object, parse_json
 from socialgen.store.tables import Role
 from socialgen.stream_endpoint import plan_and_stream
 from socialgen.uploads import read_capped
@@ -49,6 +50,7 @@ SlideEditor = Annotated[
         200: {"content": {"text/event-stream": {}}, "description": "Stream of {type, data}"},
         **error_responses(400, 401, 403, 404, 413),
     },
+    dependencies=[body_cap(CAROUSEL_BODY)],
 )
 async def generate_with_images(
     access: CarouselCaller,
@@ -74,6 +76,7 @@ async def generate_with_images(
     "/regenerate-slide/{workspaceId}",
     openapi_extra=documented_body(RegenerateSlideBody, takes_files=True),
     responses=error_responses(400, 401, 403, 404, 409, 413, 502),
+    dependencies=[body_cap(REGENERATE_SLIDE_BODY)],
 )
 async def regenerate(
     access: SlideEditor, engine: EngineDep, images: ImageModelDep, request: Request
@@ -94,6 +97,7 @@ async def regenerate(
         200: {"content": {"application/pdf": {}}, "description": "The PDF"},
         **error_responses(400, 401, 413, 422, 503),
     },
+    dependencies=[body_cap(PDF_BODY)],
 )
 async def generate_pdf(user: AuthenticatedUser, request: Request) -> Response:
     """A vector PDF, one page of width x height CSS px per slide. Only data: URIs load.
@@ -102,8 +106,9 @@ async def generate_pdf(user: AuthenticatedUser, request: Request) -> Response:
     from socialgen.render.client_gone import unless_client_leaves
     from socialgen.render.pool import RendererBusy, render_pool
 
-    limit = route_limit(request)
-    raw = await read_capped(request.stream(), limit.json_bytes, too_large=limit.json_too_large)
+    raw = await read_capped(
+        request.stream(), PDF_BODY.json_bytes, too_large=PDF_BODY.json_too_large
+    )
     # Up to 16 MB of JSON: decoded and checked in a worker thread, not on the event loop.
     pages, width, height = await run_in_threadpool(_pdf_request, raw)
     check_pdf_request(pages, width, height)

@@ -117,16 +117,22 @@ def _single(files: list[bytes], name: str) -> bytes:
 
 
 def _one_file(name: str) -> Any:
-    """A form's one file of `name`; JSON carries none (the key is ignored there, as is
-    a text part of that name in a form)."""
+    """A form's one file of `name`; JSON carries none (the key is ignored there)."""
     return reads(
-        lambda value, form: _single(value, name) if form and isinstance(value, list) else None
+        lambda value, form: _single(value, name) if _form_files(value, form, name) else None
     )
 
 
 def _files(value: Any, form: bool) -> list[bytes]:
     """A form's files of a repeated field (counted and checked by the reader)."""
-    return cast(list[bytes], value) if form and isinstance(value, list) else []
+    return cast(list[bytes], value) if _form_files(value, form, REFERENCES) else []
+
+
+def _form_files(value: Any, form: bool, name: str) -> bool:
+    """True when a form sent files for `name`; a text part there is refused."""
+    if form and isinstance(value, str):
+        raise BadRequest(f"The form field `{name}` must be an image file, not text")
+    return form and isinstance(value, list)
 
 
 def _profile(value: Any, form: bool) -> bytes | str | None:

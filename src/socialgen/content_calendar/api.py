@@ -13,7 +13,8 @@ from socialgen.content_calendar.body import CalendarBody, read_calendar_request
 from socialgen.content_calendar.plan import prepare_calendar
 from socialgen.content_calendar.service import run_calendar
 from socialgen.drafting.caller import Caller
-from socialgen.request_body import documented_body
+from socialgen.limits import CALENDAR_BODY
+from socialgen.request_body import body_cap, documented_body
 from socialgen.stream_endpoint import plan_and_stream
 
 router = APIRouter(prefix="/api/v1/content-calendar", tags=["content calendar"])
@@ -29,6 +30,7 @@ CalendarCaller = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_requir
         200: {"content": {"text/event-stream": {}}, "description": "Server-Sent Events"},
         **error_responses(400, 401, 403, 404),
     },
+    dependencies=[body_cap(CALENDAR_BODY)],
 )
 async def generate_calendar(
     access: CalendarCaller, engine: EngineDep, model: TextModelDep, request: Request

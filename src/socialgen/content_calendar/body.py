@@ -52,8 +52,9 @@ def _text(name: str) -> Any:
 
 
 def _pdf(value: Any, form: bool) -> bytes | None:
-    """A form's PDF file; JSON carries none (a `pdf` key there is ignored, as is a
-    text part of that name)."""
+    """A form's PDF file; JSON carries none (a `pdf` key there is ignored)."""
+    if form and isinstance(value, str):
+        raise BadRequest("The form field `pdf` must be a PDF file, not text")
     if not form or not isinstance(value, list):
         return None
     if len(value) > 1:

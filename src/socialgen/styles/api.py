@@ -9,6 +9,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query
 from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.limits import STYLE_FROM_TOP
+from socialgen.request_body import body_cap
 from socialgen.store.engine import read_session, transaction
 from socialgen.styles import service
 from socialgen.styles.from_top import teach_from_top
@@ -48,7 +49,12 @@ async def get_posts_from_social_profile(
     return {"success": True, "data": [{"content": p.content, "date": p.date} for p in posts]}
 
 
-@router.post("/{workspaceId}", status_code=201, responses=error_responses(400, 401, 403))
+@router.post(
+    "/{workspaceId}",
+    status_code=201,
+    responses=error_responses(400, 401, 403),
+    dependencies=[body_cap()],
+)
 @fails_with("Failed to create content style")
 def create_style(
     caller: Caller, engine: EngineDep, body: Annotated[CreateStyleBody, Body()]
@@ -84,7 +90,11 @@ def get_style(caller: Caller, engine: EngineDep, style_id: StyleId) -> dict[str,
     return {"success": True, "data": data}
 
 
-@router.put("/{workspaceId}/{styleId}", responses=error_responses(400, 401, 403, 404))
+@router.put(
+    "/{workspaceId}/{styleId}",
+    responses=error_responses(400, 401, 403, 404),
+    dependencies=[body_cap()],
+)
 @fails_with("Failed to update content style")
 def update_style(
     caller: Caller,
@@ -109,7 +119,10 @@ def delete_style(caller: Caller, engine: EngineDep, style_id: StyleId) -> dict[s
 
 
 @router.post(
-    "/{workspaceId}/{styleId}/posts", status_code=201, responses=error_responses(400, 401, 403, 404)
+    "/{workspaceId}/{styleId}/posts",
+    status_code=201,
+    responses=error_responses(400, 401, 403, 404),
+    dependencies=[body_cap()],
 )
 @fails_with("Failed to add posts to content style")
 def add_style_posts(
@@ -126,7 +139,9 @@ def add_style_posts(
 
 
 @router.put(
-    "/{workspaceId}/{styleId}/posts/{postId}", responses=error_responses(400, 401, 403, 404)
+    "/{workspaceId}/{styleId}/posts/{postId}",
+    responses=error_responses(400, 401, 403, 404),
+    dependencies=[body_cap()],
 )
 @fails_with("Failed to update style post")
 def update_style_post(
