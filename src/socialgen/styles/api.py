@@ -5,16 +5,17 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path, Query
+from pydantic import Field
 
 from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.errors import BadRequest
 from socialgen.limits import STYLE_FROM_TOP
-from socialgen.request_body import body_cap
+from socialgen.request_body import BodyModel, HttpUrlText, body_cap, reads
 from socialgen.store.engine import read_session, transaction
 from socialgen.styles import service
 from socialgen.styles.from_top import teach_from_top
 from socialgen.styles.schemas import (
-    PROFILE_URL_PARAMETER,
     CreateStyleBody,
     StylePostBody,
     StylePostsBody,
@@ -23,28 +24,40 @@ from socialgen.styles.schemas import (
 
 router = APIRouter(prefix="/api/v1/content-styles", tags=["content styles"])
 
+# GET get-posts-from-social-profile: its query, read by the same model that documents
+# it; a missing or blank profileUrl gets SPEC.md's message.
+PROFILE_URL_REQUIRED = "The profile URL is required as a query parameter (profileUrl)"
+
+
+def _profile_url(value: Any, _form: bool) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise BadRequest(PROFILE_URL_REQUIRED)
+    return value
+
+
+class ProfileQuery(BodyModel):
+    profileUrl: Annotated[HttpUrlText, reads(_profile_url)] = Field(
+        description="Full profile URL (public http or https)."
+    )
+
+
 Caller = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
 StyleId = Annotated[str, Path(alias="styleId")]
 StylePostId = Annotated[str, Path(alias="postId")]
-PROFILE_URL_REQUIRED = "The profile URL is required as a query parameter (profileUrl)"
 
 
 @router.get(
     "/{workspaceId}/get-posts-from-social-profile",
     responses=error_responses(400, 401, 403, 422),
-    openapi_extra=PROFILE_URL_PARAMETER,
 )
 async def get_posts_from_social_profile(
-    caller: Caller,
-    profile_url: Annotated[str | None, Query(alias="profileUrl", include_in_schema=False)] = None,
+    caller: Caller, query: Annotated[ProfileQuery, Query()]
 ) -> dict[str, Any]:
     """Posts found on a profile (feeds, Mastodon, Bluesky, h-entry pages, LinkedIn
     through a configured endpoint), newest first."""
-    from socialgen.errors import BadRequest
     from socialgen.sources.profiles import import_profile_posts
 
-    if profile_url is None or not profile_url.strip():
-        raise BadRequest(PROFILE_URL_REQUIRED)
+    profile_url = query.profileUrl
     posts = await import_profile_posts(profile_url)
     return {"success": True, "data": [{"content": p.content, "date": p.date} for p in posts]}
 
