@@ -49,6 +49,7 @@ __all__ = [
     "documented_body",
     "form_fields",
     "json_object",
+    "parse_fields",
     "parse_form",
     "parse_json",
     "read_body",
@@ -132,12 +133,12 @@ class FormOnly:
 
 def parse_json(model: type[M], fields: dict[str, Any]) -> M:
     """A JSON object's fields (`json_object`) read by the body model."""
-    return _validate(model, fields, form=False)
+    return parse_fields(model, fields, form=False)
 
 
 def parse_form(model: type[M], body: RequestBody) -> M:
     """A form's fields and files read by the same body model."""
-    return _validate(model, form_data(body), form=True)
+    return parse_fields(model, form_data(body), form=True)
 
 
 def form_data(body: RequestBody) -> dict[str, Any]:
@@ -147,7 +148,9 @@ def form_data(body: RequestBody) -> dict[str, Any]:
     return {**body.fields, **body.files}
 
 
-def _validate(model: type[M], data: dict[str, Any], *, form: bool) -> M:
+def parse_fields(model: type[M], data: dict[str, Any], *, form: bool) -> M:
+    """`data` read by the body model, as a form's text (`form`: numbers as digits) or
+    as JSON; the CLI hands in its options this way."""
     try:
         return model.model_validate(data, context={_FORM: form})
     except ValidationError as error:

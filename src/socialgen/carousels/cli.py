@@ -70,9 +70,10 @@ def create(
     json_output: JsonOpt = False,
 ) -> None:
     """Plan the slides, make an image per slide, render the PDF and thumbnail."""
+    from socialgen.carousels.body import CarouselBody
     from socialgen.carousels.plan import prepare_carousel
     from socialgen.carousels.render_cli import CarouselPrinter
-    from socialgen.carousels.schemas import CarouselRequest, display_name
+    from socialgen.carousels.schemas import display_name
     from socialgen.carousels.service import create_carousel
     from socialgen.cli_events import current_model, stream_in_terminal
     from socialgen.cli_support import open_workspace
@@ -80,8 +81,10 @@ def create(
     from socialgen.drafting.caller import Caller
     from socialgen.events.carousel import CarouselComplete
     from socialgen.files.store import path_for_url
+    from socialgen.request_body import parse_json
 
-    request = CarouselRequest.from_fields(
+    request = parse_json(
+        CarouselBody,
         {
             "prompt": prompt,
             "socialMediaHandle": handle,
@@ -89,8 +92,8 @@ def create(
             "template": template,
             "contentStyleId": style,
             "slideCount": slides,
-        }
-    )
+        },
+    ).request()
     author = (
         display_name(name, "--name")
         if name is not None
@@ -131,16 +134,18 @@ def regenerate_slide(
     """Replace one slide's image, then render the PDF and thumbnail again."""
     import asyncio
 
+    from socialgen.carousels.body import RegenerateSlideBody
     from socialgen.carousels.regenerate import regenerate_slide as regenerate
-    from socialgen.carousels.schemas import RegenerateSlideRequest
     from socialgen.cli_support import open_workspace
     from socialgen.drafting.caller import Caller
     from socialgen.files.store import path_for_url
+    from socialgen.request_body import parse_fields
 
-    request = RegenerateSlideRequest.from_fields(
+    request = parse_fields(
+        RegenerateSlideBody,
         {"carouselId": carousel_id, "slideIndex": _slide_index(index), "prompt": prompt},
         form=True,  # the index is text, as in a multipart form
-    )
+    ).request()
     references = _references(reference_image or [])
     engine, workspace_id = open_workspace(workspace)
     caller = Caller(engine=engine, workspace_id=workspace_id, user_id=None)

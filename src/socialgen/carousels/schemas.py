@@ -38,34 +38,12 @@ class CarouselRequest:
     content_style_id: str | None = None
     slide_count: int = DEFAULT_SLIDES
 
-    @classmethod
-    def from_fields(cls, fields: dict[str, Any], *, form: bool = False) -> CarouselRequest:
-        return cls(
-            prompt=prompt(fields.get("prompt")),
-            handle=handle(text(fields.get("socialMediaHandle"), "socialMediaHandle")),
-            profile_image_url=text(fields.get("userProfileImage"), "userProfileImage"),
-            template=text(fields.get("template"), "template"),
-            content_style_id=text(fields.get("contentStyleId"), "contentStyleId"),
-            slide_count=slide_count(fields.get("slideCount"), form=form),
-        )
-
 
 @dataclass(frozen=True)
 class RegenerateSlideRequest:
     carousel_id: str
     slide_index: int
     prompt: str
-
-    @classmethod
-    def from_fields(cls, fields: dict[str, Any], *, form: bool = False) -> RegenerateSlideRequest:
-        carousel_id = text(fields.get("carouselId"), "carouselId")
-        if carousel_id is None:
-            raise BadRequest("carouselId is required")
-        return cls(
-            carousel_id=carousel_id,
-            slide_index=slide_index(fields.get("slideIndex"), form=form),
-            prompt=prompt(fields.get("prompt")),
-        )
 
 
 def prompt(value: Any) -> str:
