@@ -13,7 +13,7 @@ large bodies are decoded in a worker thread. Every text is checked by
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, get_args, get_origin
 
 from fastapi import Depends
 from fastapi.routing import APIRoute
@@ -110,14 +110,29 @@ class BodyModel(BaseModel):
         return data
 
 
-def reads(parse: Callable[[Any, bool], Any]) -> WrapValidator:
+class Reads(WrapValidator):
+    """A body field's validator (`reads`)."""
+
+
+def reads(parse: Callable[[Any, bool], Any]) -> Reads:
     """A field's validator: `parse(value, form)` gives the field's value or raises
     SPEC.md's BadRequest; `form` is True for a multipart form's fields and files."""
 
     def validate(value: Any, _handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
         return parse(value, bool(info.context and info.context.get(_FORM)))
 
-    return WrapValidator(validate)
+    return Reads(validate)
+
+
+def without_readers(annotation: Any) -> Any:
+    """A field's annotation without its `reads` validator: the type alone, for a
+    framework that validates arguments before the model does (the MCP SDK, which
+    would take a BadRequest there for a crash and hide its message)."""
+    if get_origin(annotation) is not Annotated:
+        return annotation
+    inner, *metadata = get_args(annotation)
+    kept = [item for item in metadata if not isinstance(item, Reads)]
+    return Annotated[(inner, *kept)] if kept else inner
 
 
 class FormOnly:
