@@ -52,6 +52,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "form_parts",
                 "registration",
                 "request_body",
+                "body_models",
                 "streaming",
                 "stream_endpoint",
                 "startup",

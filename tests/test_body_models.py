@@ -8,6 +8,7 @@ from typing import get_args
 
 import pytest
 
+from socialgen.body_models import body_schema, documented_body, parse_form, parse_json
 from socialgen.carousels.body import (
     CREATE_FORM,
     REGENERATE_FORM,
@@ -19,7 +20,6 @@ from socialgen.content_calendar.body import CALENDAR_FORM, CalendarBody, Calenda
 from socialgen.errors import BadRequest
 from socialgen.form_parts import RequestBody
 from socialgen.limits import CALENDAR_LENGTHS
-from socialgen.request_body import body_schema, documented_body, parse_form, parse_json
 from socialgen.server import create_app
 
 

@@ -11,6 +11,7 @@ from starlette.responses import Response, StreamingResponse
 
 from socialgen.api_support import EngineDep, ImageModelDep, TextModelDep, error_responses
 from socialgen.auth.api import AuthenticatedUser, WorkspaceAccess, WorkspaceGuard
+from socialgen.body_models import documented_body, parse_json
 from socialgen.carousels.body import (
     CarouselBody,
     PdfBody,
@@ -24,7 +25,7 @@ from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
 from socialgen.drafting.caller import Caller
 from socialgen.limits import CAROUSEL_BODY, PDF_BODY, REGENERATE_SLIDE_BODY
-from socialgen.request_body import body_cap, documented_body, json_object, parse_json
+from socialgen.request_body import body_cap, json_object
 from socialgen.store.tables import Role
 from socialgen.stream_endpoint import plan_and_stream
 from socialgen.uploads import read_capped

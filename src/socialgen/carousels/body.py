@@ -19,6 +19,15 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
+from socialgen.body_models import (
+    Blank,
+    BodyModel,
+    FormOnly,
+    HttpUrlText,
+    form_fields,
+    read_model,
+    reads,
+)
 from socialgen.carousels.plan import Artwork
 from socialgen.carousels.schemas import (
     MAX_PROMPT_CHARS,
@@ -51,17 +60,7 @@ from socialgen.limits import (
     NOT_BLANK_PATTERN,
     SPACE_CLASS,
 )
-from socialgen.request_body import (
-    Blank,
-    BodyModel,
-    FormOnly,
-    FormSpec,
-    HttpUrlText,
-    form_fields,
-    optional_text,
-    read_model,
-    reads,
-)
+from socialgen.request_body import FormSpec, optional_text
 
 REFERENCES = "referenceImages"
 LOGO = "brandLogo"

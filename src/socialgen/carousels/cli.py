@@ -70,6 +70,7 @@ def create(
     json_output: JsonOpt = False,
 ) -> None:
     """Plan the slides, make an image per slide, render the PDF and thumbnail."""
+    from socialgen.body_models import parse_json
     from socialgen.carousels.body import CarouselBody
     from socialgen.carousels.plan import prepare_carousel
     from socialgen.carousels.render_cli import CarouselPrinter
@@ -81,7 +82,6 @@ def create(
     from socialgen.drafting.caller import Caller
     from socialgen.events.carousel import CarouselComplete
     from socialgen.files.store import path_for_url
-    from socialgen.request_body import parse_json
 
     request = parse_json(
         CarouselBody,
@@ -134,12 +134,12 @@ def regenerate_slide(
     """Replace one slide's image, then render the PDF and thumbnail again."""
     import asyncio
 
+    from socialgen.body_models import parse_fields
     from socialgen.carousels.body import RegenerateSlideBody
     from socialgen.carousels.regenerate import regenerate_slide as regenerate
     from socialgen.cli_support import open_workspace
     from socialgen.drafting.caller import Caller
     from socialgen.files.store import path_for_url
-    from socialgen.request_body import parse_fields
 
     request = parse_fields(
         RegenerateSlideBody,

@@ -14,6 +14,15 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import ConfigDict, Field
 from starlette.requests import Request
 
+from socialgen.body_models import (
+    Blank,
+    BodyModel,
+    FormOnly,
+    HttpUrlText,
+    form_fields,
+    read_model,
+    reads,
+)
 from socialgen.content_calendar.plan import calendar_length
 from socialgen.content_calendar.schemas import (
     CALENDAR_LENGTH_INVALID,
@@ -24,17 +33,7 @@ from socialgen.content_calendar.schemas import (
 )
 from socialgen.errors import BadRequest
 from socialgen.limits import MAX_PDF_BYTES, NOT_BLANK_PATTERN, SPACE_CLASS
-from socialgen.request_body import (
-    Blank,
-    BodyModel,
-    FormOnly,
-    FormSpec,
-    HttpUrlText,
-    form_fields,
-    optional_text,
-    read_model,
-    reads,
-)
+from socialgen.request_body import FormSpec, optional_text
 
 TOO_LARGE = "The PDF is larger than 10 MB"
 CalendarDays = Literal[7, 30]  # limits.CALENDAR_LENGTHS (tests/test_body_models.py checks)

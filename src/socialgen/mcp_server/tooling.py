@@ -25,8 +25,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
+from socialgen.body_models import without_readers
 from socialgen.errors import SocialgenError
-from socialgen.request_body import without_readers
 from socialgen.text_check import check_text
 
 logger = logging.getLogger("socialgen.mcp")

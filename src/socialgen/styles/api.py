@@ -9,9 +9,10 @@ from pydantic import Field
 
 from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.body_models import BodyModel, HttpUrlText, reads
 from socialgen.errors import BadRequest
 from socialgen.limits import STYLE_FROM_TOP
-from socialgen.request_body import BodyModel, HttpUrlText, body_cap, reads
+from socialgen.request_body import body_cap
 from socialgen.store.engine import read_session, transaction
 from socialgen.styles import service
 from socialgen.styles.from_top import teach_from_top
