@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hostile request bodies against a real `socialgen serve` (issue 19).
 
-For every endpoint that takes a body (limits.BODY_LIMITS) and for the security
+For every endpoint that takes a body (the cap each route declares) and for the security
 review's own requests, prints: the status and time until the 4xx, how much of the
 body went out before it, the slowest small request (GET /api/v1/carousel/templates,
 on another connection, asked again and again meanwhile), and how much the server's
@@ -43,11 +43,14 @@ from tests.hostile_support import (
 
 
 def endpoint_cases(workspace_id: str, key: str) -> list[Hostile]:
-    from socialgen.limits import BODY_LIMITS
+    from socialgen.limits import DEFAULT_BODY_LIMIT
+    from socialgen.request_body import body_limits
+    from socialgen.server import create_app
 
     ids = {"workspaceId": workspace_id, "postId": "p1", "styleId": "s1"}
     cases: list[Hostile] = []
-    for (method, template), limit in BODY_LIMITS.items():
+    for (method, template), declared in body_limits(create_app()).items():
+        limit = declared or DEFAULT_BODY_LIMIT
         path = template.format(**ids)
         short = f"{method} {template.removeprefix('/api/v1/')}"
         no_key, _ = json_array(20 * MB + 1)

@@ -73,12 +73,11 @@ def main() -> int:
 def run(args: argparse.Namespace) -> int:
     from socialgen.cli_refs import kind
     from socialgen.errors import BadRequest
+    from socialgen.runtime import Runtime
     from socialgen.startup import open_store
     from socialgen.store.engine import read_session, transaction
     from socialgen.store.refs import find_id, short_ids
     from socialgen.workspaces.service import create_workspace, default_workspace
-
-    from socialgen.runtime import Runtime
 
     engine = open_store(Runtime().store_settings)
     with transaction(engine) as session:

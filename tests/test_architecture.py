@@ -56,6 +56,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "process_exit",
                 "registration",
                 "request_body",
+                "body_models",
                 "streaming",
                 "stream_endpoint",
                 "startup",

@@ -67,6 +67,26 @@ def test_a_calendar_and_a_carousel_with_progress_and_the_pdf(
         assert get_usage(session, store.workspace_id).posts_used == 8
 
 
+def test_the_calendar_and_carousel_tools_say_what_is_wrong(
+    ai_live_server: LiveServer, store: Store
+) -> None:
+    """The tools take the endpoints' body models; a bad argument gets a message that
+    names it (the SDK would hide a validator's BadRequest as a crash), nothing spent."""
+
+    async def body() -> tuple[str, str]:
+        async with http_session(ai_live_server.base_url, {"x-api-key": store.api_key()}) as mcp:
+            blank = {"calendarLength": 7, "prompt": "  "}
+            no_source = error_of(await mcp.call_tool("create_calendar", blank))
+            no_prompt = error_of(await mcp.call_tool("create_carousel", {"prompt": "  "}))
+            return no_source, no_prompt
+
+    no_source, no_prompt = run(body)
+    assert no_source.endswith("Give at least one source: prompt, youtubeUrl, articleUrls or pdf")
+    assert "prompt" in no_prompt, no_prompt
+    with read_session(store.engine) as session:
+        assert get_usage(session, store.workspace_id).posts_used == 0
+
+
 def test_chat_answers_or_writes_a_post(
     ai_live_server: LiveServer, store: Store, scripted_ai: ScriptedAI
 ) -> None:

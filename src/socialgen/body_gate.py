@@ -11,7 +11,8 @@ endpoints that read their own) and before a byte is taken, it
    every refusal keeps its status and message (401, generate-batch-posts' 400, 403);
 2. checks the Content-Type: application/json or none (read as JSON), or
    multipart/form-data where the endpoint takes files; anything else is a 415;
-3. refuses a Content-Length over the route's cap (limits.BODY_LIMITS) with a 413;
+3. refuses a Content-Length over the cap the route declares (`request_body.body_cap`)
+   with a 413;
 4. refuses a workspace with less quota than the request can use (403);
 
 then counts the bytes and raises the 413 as soon as they pass the cap, for bodies
@@ -44,12 +45,11 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from socialgen.errors import BadRequest, QuotaExceeded
-from socialgen.limits import BodyLimit, body_limit
-from socialgen.request_body import media_type, unsupported_media_type
+from socialgen.limits import BodyLimit
+from socialgen.request_body import BODY_METHODS, media_type, route_limit, unsupported_media_type
 from socialgen.store.engine import read_session
 from socialgen.workspaces.service import get_usage
 
-BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 KEY_HEADER = "x_api_key"
 
 
@@ -100,9 +100,8 @@ _CLOSE = (b"connection", b"close")
 async def _check(scope: Scope, headers: Headers) -> tuple[int, str]:
     """Steps 1 to 4 of the module's docstring; the cap and 413 message of the body."""
     route = scope.get("route")
-    path = str(getattr(route, "path", None) or scope["path"])
     path_params: dict[str, Any] = scope.get("path_params", {})
-    limit = body_limit(scope["method"], path)
+    limit = route_limit(route)
     if isinstance(route, APIRoute):
         await _check_access(scope, route, path_params)
     cap, too_large = _check_content_type(scope, headers, limit)

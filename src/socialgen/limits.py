@@ -89,10 +89,11 @@ MAX_PDF_SLIDES = 30  # generate-pdf pages per call
 MAX_SLIDE_HTML_BYTES = 2 * 1024 * 1024  # one slide's HTML (data: images included)
 MAX_SLIDES_HTML_BYTES = 16 * 1024 * 1024  # the whole generate-pdf body
 
-# Request bodies. Every endpoint that takes a body has its cap here, keyed by method
-# and route path template; socialgen.body_gate enforces it while the body streams in
-# (a Content-Length over it is refused at once), after the caller's key is checked
-# and before a byte is parsed. docs/http-api.md ("Request body limits") lists them.
+# Request bodies. Every endpoint that takes a body declares its cap on its route
+# (`dependencies=[request_body.body_cap(...)]`, one of the BodyLimits below);
+# socialgen.body_gate enforces it while the body streams in (a Content-Length over it
+# is refused at once), after the caller's key is checked and before a byte is parsed.
+# docs/http-api.md ("Request body limits") lists them.
 MAX_JSON_BODY_BYTES = 256 * 1024
 FORM_OVERHEAD_BYTES = 256 * 1024  # text fields and part headers around the files
 MAX_FORM_FIELD_BYTES = 256 * 1024  # one text field of a form, as much as a JSON body
@@ -117,55 +118,39 @@ class BodyLimit:
     form_too_large: str = ""
     needs_posts: int = 0
 
-
-_JSON_BODY = BodyLimit()
-BODY_LIMITS: dict[tuple[str, str], BodyLimit] = {
-    ("PUT", "/api/v1/ai-conversation/post/{workspaceId}/{postId}"): _JSON_BODY,
-    ("POST", "/api/v1/ai-conversation/chat/{workspaceId}"): _JSON_BODY,
-    ("POST", "/api/v1/ai-conversation/generate-post/{workspaceId}"): _JSON_BODY,
-    ("POST", "/api/v1/ai-conversation/generate-batch-posts/{workspaceId}"): _JSON_BODY,
-    ("POST", "/api/v1/content-styles/{workspaceId}"): _JSON_BODY,
-    ("PUT", "/api/v1/content-styles/{workspaceId}/{styleId}"): _JSON_BODY,
-    ("POST", "/api/v1/content-styles/{workspaceId}/{styleId}/posts"): _JSON_BODY,
-    ("PUT", "/api/v1/content-styles/{workspaceId}/{styleId}/posts/{postId}"): _JSON_BODY,
-    ("POST", "/api/v1/ai-conversation/post/{workspaceId}/{postId}/publish"): _JSON_BODY,
-    ("POST", "/api/v1/ai-conversation/post/{workspaceId}/{postId}/schedule"): _JSON_BODY,
-    ("POST", "/api/v1/social-accounts/{workspaceId}"): _JSON_BODY,
-    ("POST", "/api/v1/social-accounts/{workspaceId}/{accountId}/history"): _JSON_BODY,
-    ("POST", "/api/v1/insights/{workspaceId}/rank"): _JSON_BODY,
-    ("POST", "/api/v1/content-calendar/generate/{workspaceId}"): BodyLimit(
-        form_bytes=MAX_PDF_BYTES + FORM_OVERHEAD_BYTES,
-        form_too_large="The form is larger than 10.25 MB: a PDF of at most 10 MB and text fields",
-        needs_posts=min(CALENDAR_LENGTHS),
-    ),
-    ("POST", "/api/v1/carousel/generate-with-images/{workspaceId}"): BodyLimit(
-        form_bytes=MAX_CAROUSEL_FILES_BYTES + FORM_OVERHEAD_BYTES,
-        form_too_large=(
-            f"The upload is too large: at most {MAX_REFERENCE_IMAGES} reference images, "
-            f"a logo and a profile image of {MAX_IMAGE_BYTES // (1024 * 1024)} MB each"
-        ),
-        needs_posts=1,
-    ),
-    ("POST", "/api/v1/carousel/regenerate-slide/{workspaceId}"): BodyLimit(
-        form_bytes=MAX_CAROUSEL_FILES_BYTES + FORM_OVERHEAD_BYTES,
-        form_too_large=(
-            f"The upload is too large: at most {MAX_REFERENCE_IMAGES} reference images "
-            f"of {MAX_IMAGE_BYTES // (1024 * 1024)} MB each"
-        ),
-    ),
-    ("POST", "/api/v1/carousel/generate-pdf"): BodyLimit(
-        json_bytes=MAX_SLIDES_HTML_BYTES + PDF_BODY_OVERHEAD_BYTES,
-        json_too_large=f"The body is larger than {MAX_SLIDES_HTML_BYTES // (1024 * 1024)} MB",
-    ),
-}
-# A route that takes a body and is missing above (a new endpoint) gets a JSON body's cap;
-# tests/test_hostile_bodies.py fails until it is listed.
-DEFAULT_BODY_LIMIT = _JSON_BODY
+    def __call__(self) -> None:
+        """A route dependency that does nothing: declared on the route, it is where
+        body_gate finds the route's cap (`request_body.declared_limit`)."""
 
 
-def body_limit(method: str, path: str) -> BodyLimit:
-    """The body limit of the route `path` (its template) for `method`."""
-    return BODY_LIMITS.get((method.upper(), path), DEFAULT_BODY_LIMIT)
+JSON_BODY = BodyLimit()
+CALENDAR_BODY = BodyLimit(
+    form_bytes=MAX_PDF_BYTES + FORM_OVERHEAD_BYTES,
+    form_too_large="The form is larger than 10.25 MB: a PDF of at most 10 MB and text fields",
+    needs_posts=min(CALENDAR_LENGTHS),
+)
+CAROUSEL_BODY = BodyLimit(
+    form_bytes=MAX_CAROUSEL_FILES_BYTES + FORM_OVERHEAD_BYTES,
+    form_too_large=(
+        f"The upload is too large: at most {MAX_REFERENCE_IMAGES} reference images, "
+        f"a logo and a profile image of {MAX_IMAGE_BYTES // (1024 * 1024)} MB each"
+    ),
+    needs_posts=1,
+)
+REGENERATE_SLIDE_BODY = BodyLimit(
+    form_bytes=MAX_CAROUSEL_FILES_BYTES + FORM_OVERHEAD_BYTES,
+    form_too_large=(
+        f"The upload is too large: at most {MAX_REFERENCE_IMAGES} reference images "
+        f"of {MAX_IMAGE_BYTES // (1024 * 1024)} MB each"
+    ),
+)
+PDF_BODY = BodyLimit(
+    json_bytes=MAX_SLIDES_HTML_BYTES + PDF_BODY_OVERHEAD_BYTES,
+    json_too_large=f"The body is larger than {MAX_SLIDES_HTML_BYTES // (1024 * 1024)} MB",
+)
+# A route that takes a body and declares no cap (a new endpoint) gets a JSON body's;
+# tests/test_hostile_bodies.py fails until it declares one.
+DEFAULT_BODY_LIMIT = JSON_BODY
 
 
 # Text fields are trimmed (str.strip) and a blank one counts as not given. These JSON

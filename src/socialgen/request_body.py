@@ -3,42 +3,40 @@ app-wide check of the text every request brings (path, query, JSON bodies).
 
 Endpoints that take files (calendar PDF, carousel images) accept either form:
 JSON for text-only requests, multipart when files come along. The body is read
-as it streams in and refused (413) as soon as it passes its route's cap
-(limits.BODY_LIMITS; body_gate has refused a Content-Length over it already), never
-after holding it all in memory; a form is parsed part by part (`form_parts`), and
-large bodies are decoded in a worker thread. Every text is checked by
-`socialgen.text_check`.
+as it streams in and refused (413) as soon as it passes its route's cap (declared
+on the route, `body_cap`; body_gate has refused a Content-Length over it already),
+never after holding it all in memory; a form is parsed part by part (`form_parts`),
+and large bodies are decoded in a worker thread. Every text is checked by
+`socialgen.text_check`. The pydantic model that parses and documents a body is in
+`body_models`.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Iterator
+from typing import Any
 
+from fastapi import Depends
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.json_schema import GenerateJsonSchema
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from socialgen.errors import BadRequest
 from socialgen.form_parts import FormParser, FormSpec, RequestBody, boundary_of
-from socialgen.limits import BLANK_PATTERN, BodyLimit, body_limit
+from socialgen.limits import DEFAULT_BODY_LIMIT, JSON_BODY, BodyLimit
 from socialgen.text_check import check_text, decode_json
 from socialgen.uploads import read_capped
 
 __all__ = [
-    "DESCRIBES_ONLY",
-    "Blank",
     "FormSpec",
-    "HttpUrlText",
     "RequestBody",
-    "form_fields",
+    "body_cap",
     "json_object",
-    "openapi_body",
     "read_body",
     "unsupported_media_type",
 ]
 
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 # A body this large is decoded (JSON) or finished (a form's fields) in a worker thread.
 OFF_LOOP_BYTES = 1024 * 1024
 
@@ -56,56 +54,52 @@ def unsupported_media_type(media: str, *, form: bool) -> BadRequest:
     )
 
 
-# --- what a body read by hand accepts, as pydantic models -------------------------
-#
-# The readers (`read_body` and the slices' body.py) decide, with SPEC.md's messages;
-# these models only describe them: their JSON schemas are the OpenAPI request bodies.
-# A blank text field, like null, means the field was not given.
-
-# Nothing is validated through them: pydantic builds them when a route asks for their
-# schema (`openapi_body`, `form_fields`), not when a command imports its schemas.
-DESCRIBES_ONLY = ConfigDict(defer_build=True)
-Blank = Annotated[str, Field(pattern=BLANK_PATTERN)]
-HttpUrlText = Annotated[
-    str, Field(pattern="^[Hh][Tt][Tt][Pp][Ss]?://", json_schema_extra={"format": "uri"})
-]
+def body_cap(limit: BodyLimit = JSON_BODY) -> Any:
+    """A route's body cap, declared on it: `dependencies=[body_cap(CALENDAR_BODY)]`.
+    body_gate reads it before a byte of the body is taken."""
+    return Depends(limit)
 
 
-class _FieldsUntitled(GenerateJsonSchema):
-    """No generated title per field ("Slidecount"): the descriptions say it."""
-
-    def field_title_should_be_set(self, schema: Any) -> bool:
-        return False
-
-
-def openapi_body(json: type[BaseModel], form: type[BaseModel] | None = None) -> dict[str, Any]:
-    """An endpoint's `openapi_extra`: a required body, JSON or (when it takes files) a
-    multipart form, each the schema of the model that describes it."""
-    content = {"application/json": {"schema": _schema(json)}}
-    if form is not None:
-        content["multipart/form-data"] = {"schema": _schema(form)}
-    return {"requestBody": {"required": True, "content": content}}
+def declared_limit(route: Any) -> BodyLimit | None:
+    """The cap a route declares (`body_cap`), or None."""
+    dependant = getattr(route, "dependant", None)
+    for dependency in getattr(dependant, "dependencies", ()):
+        if isinstance(dependency.call, BodyLimit):
+            return dependency.call
+    return None
 
 
-def _schema(model: type[BaseModel]) -> dict[str, Any]:
-    return model.model_json_schema(schema_generator=_FieldsUntitled)
+def body_limits(app: Any) -> dict[tuple[str, str], BodyLimit | None]:
+    """Every route that takes a body (POST, PUT, PATCH), by method and path template,
+    with the cap it declares (None: none, so the default one applies)."""
+    return {
+        (method, route.path): declared_limit(route)
+        for route in _api_routes(app.routes)
+        for method in sorted((route.methods or set()) & BODY_METHODS)
+    }
 
 
-def form_fields(form: type[BaseModel]) -> frozenset[str]:
-    """The multipart form fields a form model (its OpenAPI body) lists."""
-    return frozenset(_schema(form)["properties"])
+def _api_routes(routes: Any) -> Iterator[APIRoute]:
+    """The API routes, through included routers (FastAPI keeps an included router as
+    one entry that holds the original; the routes' paths carry its prefix)."""
+    for route in routes:
+        if isinstance(route, APIRoute):
+            yield route
+        else:
+            inner = getattr(route, "original_router", route)
+            yield from _api_routes(getattr(inner, "routes", ()))
 
 
-def route_limit(request: Request) -> BodyLimit:
-    """The body limit of the request's route (limits.BODY_LIMITS)."""
-    route = request.scope.get("route")
-    return body_limit(request.method, getattr(route, "path", request.url.path))
+def route_limit(route: Any) -> BodyLimit:
+    """The body limit of a matched route (None: not matched yet): its own, or the
+    default."""
+    return declared_limit(route) or DEFAULT_BODY_LIMIT
 
 
 async def read_body(request: Request, spec: FormSpec) -> RequestBody:
     """JSON object, or the fields and files of a form `spec` describes, each read with
-    its route's cap (limits.BODY_LIMITS) as it streams in."""
-    limit = route_limit(request)
+    its route's cap (`body_cap`) as it streams in."""
+    limit = route_limit(request.scope.get("route"))
     content_type = request.headers.get("content-type", "")
     media = media_type(content_type)
     if media == "multipart/form-data" and limit.form_bytes is not None:

@@ -17,23 +17,21 @@ from socialgen.api_support import (
     error_responses,
 )
 from socialgen.auth.api import AuthenticatedUser, WorkspaceAccess, WorkspaceGuard
-from socialgen.carousels.body import read_create_body, read_regenerate_body
+from socialgen.body_models import documented_body, parse_json
+from socialgen.carousels.body import (
+    CarouselBody,
+    PdfBody,
+    RegenerateSlideBody,
+    read_create_body,
+    read_regenerate_body,
+)
 from socialgen.carousels.plan import prepare_carousel
 from socialgen.carousels.regenerate import regenerate_slide
-from socialgen.carousels.schemas import (
-    CarouselFormBody,
-    CarouselJsonBody,
-    PdfBody,
-    RegenerateSlideFormBody,
-    RegenerateSlideJsonBody,
-    whole_number,
-)
 from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
 from socialgen.drafting.caller import Caller
-from socialgen.errors import BadRequest
-from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
-from socialgen.request_body import json_object, openapi_body, route_limit
+from socialgen.limits import CAROUSEL_BODY, PDF_BODY, REGENERATE_SLIDE_BODY
+from socialgen.request_body import body_cap, json_object
 from socialgen.store.tables import Role
 from socialgen.stream_endpoint import plan_and_stream
 from socialgen.uploads import read_capped
@@ -54,11 +52,12 @@ SlideEditor = Annotated[
 @router.post(
     "/generate-with-images/{workspaceId}",
     response_class=StreamingResponse,
-    openapi_extra=openapi_body(CarouselJsonBody, CarouselFormBody),
+    openapi_extra=documented_body(CarouselBody, takes_files=True),
     responses={
         200: {"content": {"text/event-stream": {}}, "description": "Stream of {type, data}"},
         **error_responses(400, 401, 403, 404, 413),
     },
+    dependencies=[body_cap(CAROUSEL_BODY)],
 )
 async def generate_with_images(
     access: CarouselCaller,
@@ -85,8 +84,9 @@ async def generate_with_images(
 
 @router.post(
     "/regenerate-slide/{workspaceId}",
-    openapi_extra=openapi_body(RegenerateSlideJsonBody, RegenerateSlideFormBody),
+    openapi_extra=documented_body(RegenerateSlideBody, takes_files=True),
     responses=error_responses(400, 401, 403, 404, 409, 413, 502),
+    dependencies=[body_cap(REGENERATE_SLIDE_BODY)],
 )
 async def regenerate(
     access: SlideEditor,
@@ -108,11 +108,12 @@ async def regenerate(
 @router.post(
     "/generate-pdf",
     response_class=Response,
-    openapi_extra=openapi_body(PdfBody),
+    openapi_extra=documented_body(PdfBody, takes_files=False),
     responses={
         200: {"content": {"application/pdf": {}}, "description": "The PDF"},
         **error_responses(400, 401, 413, 422, 503),
     },
+    dependencies=[body_cap(PDF_BODY)],
 )
 async def generate_pdf(
     user: AuthenticatedUser, settings: SettingsDep, request: Request
@@ -123,8 +124,9 @@ async def generate_pdf(
     from socialgen.render.client_gone import unless_client_leaves
     from socialgen.render.pool import PoolSettings, RendererBusy, render_pool
 
-    limit = route_limit(request)
-    raw = await read_capped(request.stream(), limit.json_bytes, too_large=limit.json_too_large)
+    raw = await read_capped(
+        request.stream(), PDF_BODY.json_bytes, too_large=PDF_BODY.json_too_large
+    )
     # Up to 16 MB of JSON: decoded and checked in a worker thread, not on the event loop.
     pages, width, height = await run_in_threadpool(_pdf_request, raw)
     check_pdf_request(pages, width, height)
@@ -157,13 +159,5 @@ def templates() -> dict[str, Any]:
 
 
 def _pdf_request(raw: bytes) -> tuple[list[str], int, int]:
-    fields = json_object(raw)
-    pages = fields.get("slidesHtml")
-    if not isinstance(pages, list) or not all(isinstance(page, str) for page in pages):
-        raise BadRequest("slidesHtml is required: an array of HTML strings, one per slide")
-    # Absent means the default; null, "1080" or 1.5 are refused (a JSON integer only).
-    return (
-        pages,
-        whole_number(fields["width"], "width") if "width" in fields else DEFAULT_SLIDE_WIDTH,
-        whole_number(fields["height"], "height") if "height" in fields else DEFAULT_SLIDE_HEIGHT,
-    )
+    body = parse_json(PdfBody, json_object(raw))
+    return body.slidesHtml, body.width, body.height

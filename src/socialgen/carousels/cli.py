@@ -73,9 +73,11 @@ def create(
     json_output: JsonOpt = False,
 ) -> None:
     """Plan the slides, make an image per slide, render the PDF and thumbnail."""
+    from socialgen.body_models import parse_json
+    from socialgen.carousels.body import CarouselBody
     from socialgen.carousels.plan import prepare_carousel
     from socialgen.carousels.render_cli import CarouselPrinter
-    from socialgen.carousels.schemas import CarouselRequest, display_name
+    from socialgen.carousels.schemas import display_name
     from socialgen.carousels.service import create_carousel
     from socialgen.cli_events import current_model, stream_in_terminal
     from socialgen.cli_refs import resolve_in
@@ -84,7 +86,8 @@ def create(
     from socialgen.events.carousel import CarouselComplete
     from socialgen.files.store import path_for_url
 
-    request = CarouselRequest.from_fields(
+    request = parse_json(
+        CarouselBody,
         {
             "prompt": prompt,
             "socialMediaHandle": handle,
@@ -92,8 +95,8 @@ def create(
             "template": template,
             "contentStyleId": style,
             "slideCount": slides,
-        }
-    )
+        },
+    ).request()
     author = (
         display_name(name, "--name")
         if name is not None
@@ -137,16 +140,18 @@ def regenerate_slide(
     """Replace one slide's image, then render the PDF and thumbnail again."""
     import asyncio
 
+    from socialgen.body_models import parse_fields
+    from socialgen.carousels.body import RegenerateSlideBody
     from socialgen.carousels.regenerate import regenerate_slide as regenerate
-    from socialgen.carousels.schemas import RegenerateSlideRequest
     from socialgen.cli_refs import open_ref
     from socialgen.drafting.caller import Caller
     from socialgen.files.store import path_for_url
 
-    request = RegenerateSlideRequest.from_fields(
+    request = parse_fields(
+        RegenerateSlideBody,
         {"carouselId": carousel_id, "slideIndex": _slide_index(index), "prompt": prompt},
         form=True,  # the index is text, as in a multipart form
-    )
+    ).request()
     references = _references(reference_image or [])
     engine, workspace_id, whole_id = open_ref(workspace, "carousel", request.carousel_id)
     request = replace(request, carousel_id=whole_id)

@@ -9,12 +9,13 @@ from starlette.responses import StreamingResponse
 
 from socialgen.api_support import EngineDep, SettingsDep, TextModelDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
-from socialgen.content_calendar.body import read_calendar_request
+from socialgen.body_models import documented_body
+from socialgen.content_calendar.body import CalendarBody, read_calendar_request
 from socialgen.content_calendar.plan import prepare_calendar
-from socialgen.content_calendar.schemas import CalendarFormBody, CalendarJsonBody
 from socialgen.content_calendar.service import run_calendar
 from socialgen.drafting.caller import Caller
-from socialgen.request_body import openapi_body
+from socialgen.limits import CALENDAR_BODY
+from socialgen.request_body import body_cap
 from socialgen.stream_endpoint import plan_and_stream
 
 router = APIRouter(prefix="/api/v1/content-calendar", tags=["content calendar"])
@@ -25,11 +26,12 @@ CalendarCaller = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_requir
 @router.post(
     "/generate/{workspaceId}",
     response_class=StreamingResponse,
-    openapi_extra=openapi_body(CalendarJsonBody, CalendarFormBody),
+    openapi_extra=documented_body(CalendarBody, takes_files=True),
     responses={
         200: {"content": {"text/event-stream": {}}, "description": "Server-Sent Events"},
         **error_responses(400, 401, 403, 404),
     },
+    dependencies=[body_cap(CALENDAR_BODY)],
 )
 async def generate_calendar(
     access: CalendarCaller,

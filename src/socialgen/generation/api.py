@@ -15,6 +15,7 @@ from socialgen.generation.chat import run_chat
 from socialgen.generation.plan import prepare_batch, prepare_chat, prepare_post
 from socialgen.generation.schemas import BatchRequest, ChatRequest, GeneratePostRequest
 from socialgen.generation.single import run_generate_post
+from socialgen.request_body import body_cap
 from socialgen.stream_endpoint import plan_and_stream
 
 router = APIRouter(prefix="/api/v1/ai-conversation", tags=["generation"])
@@ -43,6 +44,7 @@ def _caller(engine: EngineDep, access: WorkspaceAccess, settings: SettingsDep) -
     "/chat/{workspaceId}",
     response_class=StreamingResponse,
     responses={**_SSE, **error_responses(400, 401, 403, 404)},
+    dependencies=[body_cap()],
 )
 async def chat(
     access: WorkspaceCaller,
@@ -62,6 +64,7 @@ async def chat(
     "/generate-post/{workspaceId}",
     response_class=StreamingResponse,
     responses={**_SSE, **error_responses(400, 401, 403, 404)},
+    dependencies=[body_cap()],
 )
 async def generate_post(
     access: WorkspaceCaller,
@@ -83,6 +86,7 @@ async def generate_post(
     "/generate-batch-posts/{workspaceId}",
     response_class=StreamingResponse,
     responses={**_SSE, **error_responses(400, 401, 403, 404)},
+    dependencies=[body_cap()],
 )
 async def generate_batch_posts(
     access: BatchCaller,

@@ -13,6 +13,7 @@ from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.errors import BadRequest
 from socialgen.limits import MAX_RANKED_POSTS
 from socialgen.posts.schemas import required_fields
+from socialgen.request_body import body_cap
 from socialgen.store.engine import read_session
 
 router = APIRouter(prefix="/api/v1/insights", tags=["insights"])
@@ -39,7 +40,9 @@ class RankBody(BaseModel):
     ] = Field(default=None, description=f"The posts to rank, at most {MAX_RANKED_POSTS}.")
 
 
-@router.post("/{workspaceId}/rank", responses=error_responses(400, 401, 403, 404))
+@router.post(
+    "/{workspaceId}/rank", responses=error_responses(400, 401, 403, 404), dependencies=[body_cap()]
+)
 @fails_with("Failed to rank posts")
 def rank(caller: Member, engine: EngineDep, body: Annotated[RankBody, Body()]) -> dict[str, Any]:
     """The posts best first, each with `score` (the chance it beats your typical recent

@@ -10,12 +10,14 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic.json_schema import SkipJsonSchema
 
-from socialgen.carousels.schemas import CarouselJsonBody
-from socialgen.content_calendar.schemas import CalendarJsonBody
+from socialgen.carousels.body import SLIDE_COUNT, CarouselBody, JsonSlideCount, ProfileUrl
+from socialgen.content_calendar.body import CalendarBody
 from socialgen.generation.schemas import BatchRequest, ChatRequest, GeneratePostRequest
 from socialgen.limits import (
     DEFAULT_PAGE_LIMIT,
+    DEFAULT_SLIDES,
     MAX_RANKED_POSTS,
     NOT_BLANK_PATTERN,
     POST_LIST_LIMIT,
@@ -115,12 +117,21 @@ class RankDraftsInput(InWorkspace):
     )
 
 
-class CreateCalendarInput(CalendarJsonBody, InWorkspace):
-    """content-calendar's JSON body."""
+class CreateCalendarInput(CalendarBody, InWorkspace):
+    """content-calendar's JSON body: the same model reads it."""
+
+    pdf: SkipJsonSchema[None] = None  # a form's file: no tool argument
 
 
-class CreateCarouselInput(CarouselJsonBody, InWorkspace):
-    """generate-with-images' JSON body (images by URL only)."""
+class CreateCarouselInput(CarouselBody, InWorkspace):
+    """generate-with-images' JSON body (images by URL only): the same model reads it."""
+
+    slideCount: JsonSlideCount = Field(default=DEFAULT_SLIDES, description=SLIDE_COUNT)
+    userProfileImage: ProfileUrl = Field(
+        default=None, description="URL of the author's picture (public http(s))."
+    )
+    brandLogo: SkipJsonSchema[None] = None  # form files: no tool arguments
+    referenceImages: SkipJsonSchema[None] = None
 
 
 class CreateStyleInput(CreateStyleBody, InWorkspace):

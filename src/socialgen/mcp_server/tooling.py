@@ -25,6 +25,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
+from socialgen.body_models import without_readers
 from socialgen.errors import SocialgenError
 from socialgen.text_check import check_text
 
@@ -103,7 +104,11 @@ def _parameters(model: type[BaseModel]) -> list[inspect.Parameter]:
     for field_name, field in model.model_fields.items():
         name = field.alias or field_name
         # A type built from data at run time: Any to mypy.
-        annotation = cast(Any, Annotated)[types[field_name], Field(description=field.description)]
+        # The body models' `reads` validators run in `tool`, through the model: the
+        # SDK checks the type alone.
+        annotation = cast(Any, Annotated)[
+            without_readers(types[field_name]), Field(description=field.description)
+        ]
         default: Any = inspect.Parameter.empty
         if name not in required and not field.is_required():
             default = field.get_default(call_default_factory=True)

@@ -9,10 +9,8 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 
 from socialgen.carousels.plan import Artwork, prepare_carousel
-from socialgen.carousels.schemas import CarouselRequest
 from socialgen.carousels.service import create_carousel
 from socialgen.content_calendar.plan import prepare_calendar
-from socialgen.content_calendar.schemas import CalendarRequest
 from socialgen.content_calendar.service import run_calendar
 from socialgen.drafting.caller import Caller
 from socialgen.events.batch import BatchComplete
@@ -103,12 +101,11 @@ def register(server: MCPServer[Any], face: Face) -> None:
     ) -> CalendarComplete:
         who = await caller(context, request.workspaceId)
         model = await in_thread(face.runtime(context).text_model)
-        fields = request.model_dump(exclude={"workspaceId"})
         return await run_stream(
             context,
             prepare_calendar,
             who,
-            CalendarRequest.from_fields(fields),
+            request.request(),
             lambda plan: run_calendar(plan, model),
             CalendarComplete,
         )
@@ -120,7 +117,7 @@ def register(server: MCPServer[Any], face: Face) -> None:
         runtime = face.runtime(context)
         model = await in_thread(runtime.text_model)
         images = await in_thread(runtime.image_model)
-        carousel = CarouselRequest.from_fields(request.model_dump(exclude={"workspaceId"}))
+        carousel = request.request()
         artwork = Artwork()
         if carousel.profile_image_url:
             from socialgen.carousels.uploads import fetch_profile_image

@@ -20,6 +20,7 @@ from socialgen.posts.schemas import (
     UpdatePostBody,
     UpdatePostResponse,
 )
+from socialgen.request_body import body_cap
 from socialgen.store.engine import read_session, transaction
 
 router = APIRouter(prefix="/api/v1/ai-conversation", tags=["posts and conversations"])
@@ -108,6 +109,7 @@ def list_conversations(
     "/post/{workspaceId}/{postId}",
     response_model=UpdatePostResponse,
     responses=error_responses(400, 401, 403, 404, 409, 500),
+    dependencies=[body_cap()],
 )
 @fails_with("Failed to update post content")
 def update_post(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, NotRequired
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, TypeAdapter, WithJsonSchema
 from typing_extensions import TypedDict
 
 from socialgen.limits import MAX_POST_CHARS, NOT_BLANK_PATTERN
@@ -123,6 +123,13 @@ class ConversationPage(TypedDict):
 class ConversationListResponse(TypedDict):
     success: bool
     data: ConversationPage
+
+
+def documented_as(shape: Any) -> WithJsonSchema:
+    """Metadata: a field a request model takes loosely (its service words the errors
+    with SPEC.md's messages) is documented as `shape`, a type whose constraints
+    pydantic turns into the schema: generated, not written by hand."""
+    return WithJsonSchema(TypeAdapter(shape).json_schema())
 
 
 def required_fields(*names: str) -> Callable[[dict[str, Any]], None]:

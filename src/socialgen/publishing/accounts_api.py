@@ -28,6 +28,7 @@ from socialgen.publishing.accounts import (
     AccountView,
 )
 from socialgen.publishing.registry import BUILT_IN
+from socialgen.request_body import body_cap
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Role
 
@@ -158,6 +159,7 @@ def list_social_accounts(caller: Member, engine: EngineDep) -> AccountListRespon
     status_code=201,
     response_model=AccountResponse,
     responses=error_responses(400, 401, 403, 502),
+    dependencies=[body_cap()],
 )
 def add_social_account(
     caller: Manager, engine: EngineDep, body: Annotated[AddAccountBody, Body()]
@@ -219,6 +221,7 @@ def check_social_account(caller: Member, engine: EngineDep, account_id: AccountI
     "/{workspaceId}/{accountId}/history",
     response_model=HistoryResponse,
     responses=error_responses(400, 401, 403, 404, 409, 502),
+    dependencies=[body_cap()],
 )
 def pull_account_history(
     caller: Member,

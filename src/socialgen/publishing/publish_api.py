@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from socialgen.api_support import EngineDep, RuntimeDep, SettingsDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.request_body import body_cap
 from socialgen.store.tables import Role
 
 router = APIRouter(prefix="/api/v1/ai-conversation", tags=["publishing"])
@@ -115,6 +116,7 @@ class PublicationsResponse(BaseModel):
     "/post/{workspaceId}/{postId}/publish",
     response_model=PublicationsResponse,
     responses=error_responses(400, 401, 403, 404, 500),
+    dependencies=[body_cap()],
 )
 @fails_with("Failed to publish post")
 def publish_post(
@@ -163,6 +165,7 @@ class ScheduledResponse(BaseModel):
     "/post/{workspaceId}/{postId}/schedule",
     response_model=ScheduledResponse,
     responses=error_responses(400, 401, 403, 404, 500),
+    dependencies=[body_cap()],
 )
 @fails_with("Failed to schedule post")
 def schedule_post_at(

@@ -5,15 +5,18 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path, Query
+from pydantic import Field
 
 from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.body_models import BodyModel, HttpUrlText, reads
+from socialgen.errors import BadRequest
 from socialgen.limits import STYLE_FROM_TOP
+from socialgen.request_body import body_cap
 from socialgen.store.engine import read_session, transaction
 from socialgen.styles import service
 from socialgen.styles.from_top import teach_from_top
 from socialgen.styles.schemas import (
-    PROFILE_URL_PARAMETER,
     CreateStyleBody,
     StylePostBody,
     StylePostsBody,
@@ -22,33 +25,50 @@ from socialgen.styles.schemas import (
 
 router = APIRouter(prefix="/api/v1/content-styles", tags=["content styles"])
 
+# GET get-posts-from-social-profile: its query, read by the same model that documents
+# it; a missing or blank profileUrl gets SPEC.md's message.
+PROFILE_URL_REQUIRED = "The profile URL is required as a query parameter (profileUrl)"
+
+
+def _profile_url(value: Any, _form: bool) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise BadRequest(PROFILE_URL_REQUIRED)
+    return value
+
+
+class ProfileQuery(BodyModel):
+    profileUrl: Annotated[HttpUrlText, reads(_profile_url)] = Field(
+        description="Full profile URL (public http or https)."
+    )
+
+
 Caller = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
 StyleId = Annotated[str, Path(alias="styleId")]
 StylePostId = Annotated[str, Path(alias="postId")]
-PROFILE_URL_REQUIRED = "The profile URL is required as a query parameter (profileUrl)"
 
 
 @router.get(
     "/{workspaceId}/get-posts-from-social-profile",
     responses=error_responses(400, 401, 403, 422),
-    openapi_extra=PROFILE_URL_PARAMETER,
 )
 async def get_posts_from_social_profile(
-    caller: Caller,
-    profile_url: Annotated[str | None, Query(alias="profileUrl", include_in_schema=False)] = None,
+    caller: Caller, query: Annotated[ProfileQuery, Query()]
 ) -> dict[str, Any]:
     """Posts found on a profile (feeds, Mastodon, Bluesky, h-entry pages, LinkedIn
     through a configured endpoint), newest first."""
-    from socialgen.errors import BadRequest
     from socialgen.sources.profiles import import_profile_posts
 
-    if profile_url is None or not profile_url.strip():
-        raise BadRequest(PROFILE_URL_REQUIRED)
+    profile_url = query.profileUrl
     posts = await import_profile_posts(profile_url)
     return {"success": True, "data": [{"content": p.content, "date": p.date} for p in posts]}
 
 
-@router.post("/{workspaceId}", status_code=201, responses=error_responses(400, 401, 403))
+@router.post(
+    "/{workspaceId}",
+    status_code=201,
+    responses=error_responses(400, 401, 403),
+    dependencies=[body_cap()],
+)
 @fails_with("Failed to create content style")
 def create_style(
     caller: Caller, engine: EngineDep, body: Annotated[CreateStyleBody, Body()]
@@ -84,7 +104,11 @@ def get_style(caller: Caller, engine: EngineDep, style_id: StyleId) -> dict[str,
     return {"success": True, "data": data}
 
 
-@router.put("/{workspaceId}/{styleId}", responses=error_responses(400, 401, 403, 404))
+@router.put(
+    "/{workspaceId}/{styleId}",
+    responses=error_responses(400, 401, 403, 404),
+    dependencies=[body_cap()],
+)
 @fails_with("Failed to update content style")
 def update_style(
     caller: Caller,
@@ -109,7 +133,10 @@ def delete_style(caller: Caller, engine: EngineDep, style_id: StyleId) -> dict[s
 
 
 @router.post(
-    "/{workspaceId}/{styleId}/posts", status_code=201, responses=error_responses(400, 401, 403, 404)
+    "/{workspaceId}/{styleId}/posts",
+    status_code=201,
+    responses=error_responses(400, 401, 403, 404),
+    dependencies=[body_cap()],
 )
 @fails_with("Failed to add posts to content style")
 def add_style_posts(
@@ -126,7 +153,9 @@ def add_style_posts(
 
 
 @router.put(
-    "/{workspaceId}/{styleId}/posts/{postId}", responses=error_responses(400, 401, 403, 404)
+    "/{workspaceId}/{styleId}/posts/{postId}",
+    responses=error_responses(400, 401, 403, 404),
+    dependencies=[body_cap()],
 )
 @fails_with("Failed to update style post")
 def update_style_post(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from typing_extensions import TypedDict
 
 from socialgen.limits import (
@@ -14,7 +14,7 @@ from socialgen.limits import (
     STYLE_FROM_TOP,
 )
 from socialgen.posts.rules import CONTENT_REQUIRED
-from socialgen.posts.schemas import required_fields
+from socialgen.posts.schemas import documented_as, required_fields
 
 NAME_REQUIRED = "Content style name is required"
 POSTS_REQUIRED = "posts must be a non-empty array of strings"
@@ -39,23 +39,15 @@ class ContentStyleView(TypedDict):
 
 
 # Request bodies. The service checks values with SPEC.md's messages; the models refuse
-# wrong types (strict: no "5" for a number, no 5 for a string), and their schemas state
-# what the service accepts. A null optional field is the same as leaving it out.
-_NAME: dict[str, Any] = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": MAX_NAME_CHARS,
-    "pattern": NOT_BLANK_PATTERN,
-}
-_DESCRIPTION: dict[str, Any] = {
-    "anyOf": [{"type": "string", "maxLength": MAX_DESCRIPTION_CHARS}, {"type": "null"}]
-}
-_EXAMPLE: dict[str, Any] = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": MAX_POST_CHARS,
-    "pattern": NOT_BLANK_PATTERN,
-}
+# wrong types (strict: no "5" for a number, no 5 for a string), and each field is
+# documented as the shape the service accepts (`documented_as`: the schema pydantic
+# generates for that type). A null optional field is the same as leaving it out.
+StyleName = Annotated[
+    str, Field(min_length=1, max_length=MAX_NAME_CHARS, pattern=NOT_BLANK_PATTERN)
+]
+StyleDescription = Annotated[str, Field(max_length=MAX_DESCRIPTION_CHARS)]
+Example = Annotated[str, Field(min_length=1, max_length=MAX_POST_CHARS, pattern=NOT_BLANK_PATTERN)]
+FromTop = Annotated[int, Field(ge=STYLE_FROM_TOP.low, le=STYLE_FROM_TOP.high)]
 _DESCRIPTION_NOTE = f"At most {MAX_DESCRIPTION_CHARS} characters once trimmed; blank clears it."
 
 
@@ -63,27 +55,13 @@ class CreateStyleBody(BaseModel):
     model_config = ConfigDict(strict=True, json_schema_extra=required_fields("name"))
     missing_body: ClassVar[str] = NAME_REQUIRED
 
-    name: Annotated[StrictStr | None, WithJsonSchema(_NAME)] = Field(
+    name: Annotated[StrictStr | None, documented_as(StyleName)] = Field(
         default=None, description="Style name: not blank, at most 200 characters once trimmed."
     )
-    description: Annotated[StrictStr | None, WithJsonSchema(_DESCRIPTION)] = Field(
+    description: Annotated[StrictStr | None, documented_as(StyleDescription | None)] = Field(
         default=None, description=_DESCRIPTION_NOTE
     )
-    fromTop: Annotated[
-        StrictInt | None,
-        WithJsonSchema(
-            {
-                "anyOf": [
-                    {
-                        "type": "integer",
-                        "minimum": STYLE_FROM_TOP.low,
-                        "maximum": STYLE_FROM_TOP.high,
-                    },
-                    {"type": "null"},
-                ]
-            }
-        ),
-    ] = Field(
+    fromTop: Annotated[StrictInt | None, documented_as(FromTop | None)] = Field(
         default=None,
         description=(
             f"Teach the new style at once with the workspace's N best published posts "
@@ -98,10 +76,10 @@ class UpdateStyleBody(BaseModel):
 
     model_config = ConfigDict(strict=True)
 
-    name: Annotated[StrictStr | None, WithJsonSchema({"anyOf": [_NAME, {"type": "null"}]})] = Field(
+    name: Annotated[StrictStr | None, documented_as(StyleName | None)] = Field(
         default=None, description="A new name (not blank)."
     )
-    description: Annotated[StrictStr | None, WithJsonSchema(_DESCRIPTION)] = Field(
+    description: Annotated[StrictStr | None, documented_as(StyleDescription | None)] = Field(
         default=None, description=_DESCRIPTION_NOTE
     )
 
@@ -113,13 +91,8 @@ class StylePostsBody(BaseModel):
     # Any: the service names the item that is wrong ("Post 2 must be a string").
     posts: Annotated[
         Any,
-        WithJsonSchema(
-            {
-                "type": "array",
-                "items": _EXAMPLE,
-                "minItems": 1,
-                "maxItems": MAX_STYLE_POSTS_PER_CALL,
-            }
+        documented_as(
+            Annotated[list[Example], Field(min_length=1, max_length=MAX_STYLE_POSTS_PER_CALL)]
         ),
     ] = Field(default=None, description="Example posts, at most 5 per call.")
 
@@ -128,21 +101,6 @@ class StylePostBody(BaseModel):
     model_config = ConfigDict(strict=True, json_schema_extra=required_fields("content"))
     missing_body: ClassVar[str] = CONTENT_REQUIRED
 
-    content: Annotated[StrictStr | None, WithJsonSchema(_EXAMPLE)] = Field(
+    content: Annotated[StrictStr | None, documented_as(Example)] = Field(
         default=None, description="The example's new text."
     )
-
-
-# GET get-posts-from-social-profile: the endpoint reads profileUrl itself (SPEC.md's
-# message when it is missing or blank), so the document declares it here.
-PROFILE_URL_PARAMETER: dict[str, Any] = {
-    "parameters": [
-        {
-            "name": "profileUrl",
-            "in": "query",
-            "required": True,
-            "description": "Full profile URL (public http or https).",
-            "schema": {"type": "string", "format": "uri", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"},
-        }
-    ]
-}
