@@ -207,18 +207,19 @@ def cli_refused(result: Result, message: str, *, as_json: bool) -> None:
             ["workspace", "quota", "Personal", HUGE],
             f"The post quota must be at most {MAX_POST_QUOTA}",
         ),
-        (["calendar", HUGE, "--prompt", "shipping"], "calendarLength must be 7 or 30"),
+        # The CLI names its own option or argument, not the API's field (cli_words.py).
+        (["calendar", HUGE, "--prompt", "shipping"], "DAYS must be 7 or 30"),
         (
             ["carousel", "create", "shipping", "--slides", HUGE],
-            "slideCount must be between 2 and 12",
+            "--slides must be between 2 and 12",
         ),
         (
             ["carousel", "regenerate-slide", "some-id", HUGE, "a lighthouse"],
-            f"slideIndex must be at most {SLIDE_INDEX.high}",
+            f"INDEX must be at most {SLIDE_INDEX.high}",
         ),
         (
             ["carousel", "regenerate-slide", "some-id", "9" * 5000, "a lighthouse"],
-            f"slideIndex must be at most {SLIDE_INDEX.high}",
+            f"INDEX must be at most {SLIDE_INDEX.high}",
         ),
     ],
 )
