@@ -45,11 +45,12 @@ from tests.hostile_support import (
 def endpoint_cases(workspace_id: str, key: str) -> list[Hostile]:
     from socialgen.limits import DEFAULT_BODY_LIMIT
     from socialgen.request_body import body_limits
+    from socialgen.runtime import Runtime
     from socialgen.server import create_app
 
-    ids = {"workspaceId": workspace_id, "postId": "p1", "styleId": "s1"}
+    ids = {"workspaceId": workspace_id, "postId": "p1", "styleId": "s1", "accountId": "a1"}
     cases: list[Hostile] = []
-    for (method, template), declared in body_limits(create_app()).items():
+    for (method, template), declared in body_limits(create_app(Runtime())).items():
         limit = declared or DEFAULT_BODY_LIMIT
         path = template.format(**ids)
         short = f"{method} {template.removeprefix('/api/v1/')}"

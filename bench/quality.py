@@ -125,7 +125,9 @@ async def run_topic(caller: Any, topic: str) -> TopicResult:
 
     if result.posts:
         started = time.perf_counter()
-        result.questions = await refinement_questions(model, result.posts[0])
+        result.questions = await refinement_questions(
+            model, result.posts[0], max_tokens=caller.settings.max_tokens
+        )
         result.questions_seconds = time.perf_counter() - started
 
     started = time.perf_counter()
@@ -259,6 +261,21 @@ def report(
                 print("   post:", post[:160].replace("\n", " / "))
 
 
+def progress_line(provider_name: str, result: TopicResult) -> None:
+    """One line per topic as it ends, so a long run shows what it has so far."""
+    from socialgen.drafting.topic import on_topic
+
+    topical = sum(on_topic(post, result.topic) for post in result.posts)
+    lawful = sum(obeys_rules(post) for post in result.posts)
+    print(
+        f"[{provider_name}] {result.topic[:50]}: posts {len(result.posts)}/5, "
+        f"on topic {topical}, rules {lawful}, slides {result.slides_model}/"
+        f"{result.slides_total}, themes {result.themes_model}/7, "
+        f"batch {result.batch_seconds:.0f} s",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--providers", default="embedded,llama-server,llama-json,json-object")
@@ -282,7 +299,10 @@ def main() -> None:
             forget_rungs()
             topics = HELDOUT_TOPICS if args.topic_set == "heldout" else TOPICS
             with provider(name, args.gguf):
-                results = [asyncio.run(run_topic(caller, topic)) for topic in topics[: args.topics]]
+                results = []
+                for topic in topics[: args.topics]:
+                    results.append(asyncio.run(run_topic(caller, topic)))
+                    progress_line(name, results[-1])
                 intent = asyncio.run(intent_accuracy(args.intents))
             report(name, results, intent, args.show)
 
