@@ -89,14 +89,9 @@ def serve(
     from socialgen.startup import open_store
 
     engine = open_store(runtime.store_settings)  # migrate once, before any worker starts
-    from socialgen.carousels.sweep import sweep_orphaned_carousels
-    from socialgen.files.backend import StorageUnavailable
+    from socialgen.features import serve_start
 
-    try:
-        if removed := sweep_orphaned_carousels(engine):
-            print(f"removed {removed} orphaned carousel folder(s)")
-    except StorageUnavailable as error:  # serve anyway; the next start sweeps
-        print(f"orphaned carousel sweep skipped: {error.message}")
+    serve_start(engine, runtime.features)  # every feature's start work (the carousel sweep)
     from socialgen.server import create_app, worker_app
 
     if workers == 1:

@@ -38,21 +38,9 @@ class JsonLines:
         self.failed = False
 
     def __call__(self, item: Event) -> None:
-        from socialgen.events.batch import BatchComplete
-        from socialgen.events.carousel import CarouselComplete
-        from socialgen.events.common import StreamError
-        from socialgen.events.content_calendar import CalendarComplete
-
-        match item.payload:
-            case (
-                BatchComplete(success=success, summary=summary)
-                | CalendarComplete(success=success, summary=summary)
-            ):
-                self.failed = self.failed or not success or summary.failed > 0
-            case CarouselComplete(success=success):
-                self.failed = self.failed or not success
-            case StreamError():
-                self.failed = True
+        # Each event says whether it reports a failure (events.payload.EventPayload):
+        # a new stream's completion event needs nothing here.
+        self.failed = self.failed or item.payload.reports_failure()
         sys.stdout.write(item.json_line() + "\n")
         sys.stdout.flush()
 

@@ -233,16 +233,34 @@ class SocialgenGroup(TyperGroup):
     lazy_groups: ClassVar[dict[str, LazyGroup]] = {}  # filled by features.add_commands
 
     def list_commands(self, ctx: Any) -> list[str]:
+        self._add_handed_in(ctx)
         names = super().list_commands(ctx)
         return [*names, *(name for name in self.lazy_groups if name not in self.commands)]
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        self._add_handed_in(ctx)
         lazy = self.lazy_groups.get(cmd_name)
         if cmd_name not in self.commands and lazy is not None:
             command = lazy.load()
             _check_text_everywhere(command)
             self.commands[cmd_name] = command
         return super().get_command(ctx, cmd_name)
+
+    def _add_handed_in(self, ctx: Any) -> None:
+        """The commands and groups of the features a Runtime handed in (a test's
+        `invoke(app, args, obj=Runtime(features=...))`), added to this invocation's
+        root group: typer builds a new one per `invoke`, so they do not outlive it."""
+        from socialgen.registration import resolve
+
+        for feature in getattr(ctx.find_root().obj, "features", ()):
+            for name, target in feature.commands:
+                if name not in self.commands:
+                    self.commands[name] = _single_command(name, resolve(target))
+            for group in feature.groups:
+                if group.name not in self.commands:
+                    command = typer.main.get_group(resolve(group.target))
+                    command.name, command.help = group.name, group.help
+                    self.commands[group.name] = command
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """As click lists commands, but a group not loaded yet shows its declared help."""
@@ -350,3 +368,12 @@ def _is_store_error(error: Exception) -> bool:
 def _first_line(error: Exception) -> str:
     text = str(getattr(error, "orig", None) or error).strip()
     return text.splitlines()[0] if text else type(error).__name__
+
+
+def _single_command(name: str, function: Callable[..., Any]) -> Any:
+    """The click command typer makes of one function, as `app.command(name)` would."""
+    holder = typer.Typer(rich_markup_mode=None, add_completion=False)
+    holder.command(name)(function)
+    command = typer.main.get_command(holder)
+    command.name = name
+    return command

@@ -1,13 +1,16 @@
 """Every feature of socialgen, found by its `feature.py`, and the faces built from them.
 
 A package joins by holding a `feature.py` with a `FEATURE` (socialgen.registration):
-nothing here names it. Found once per process; a scan of one directory, so cheap.
+nothing here names it. Found once per process; a scan of one directory, so cheap. A
+Runtime may hand in more (`Runtime(features=...)`): the app's routes and lifespans,
+`serve`'s start work and the command line's commands take them too.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import AsyncExitStack, asynccontextmanager
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,8 +27,16 @@ if TYPE_CHECKING:
 PACKAGE = Path(__file__).resolve().parent
 
 
+def features(handed_in: Iterable[Feature] = ()) -> tuple[Feature, ...]:
+    """Every feature found under socialgen/, with those `handed_in` (a Runtime's)."""
+    handed_in = tuple(handed_in)
+    if not handed_in:
+        return _found()
+    return tuple(sorted((*_found(), *handed_in), key=lambda feature: (feature.order, feature.name)))
+
+
 @cache
-def features() -> tuple[Feature, ...]:
+def _found() -> tuple[Feature, ...]:
     found = []
     for declaration in sorted(PACKAGE.glob("*/feature.py")):
         module = importlib.import_module(f"socialgen.{declaration.parent.name}.feature")
@@ -75,14 +86,35 @@ def _loader(group: Group, extensions: list[str]) -> Callable[[], Any]:
     return load
 
 
-def include_routers(app: FastAPI) -> None:
-    for feature in features():
+def include_routers(app: FastAPI, handed_in: Iterable[Feature] = ()) -> None:
+    for feature in features(handed_in):
         for target in feature.routers:
             app.include_router(resolve(target))
 
 
-def streams() -> tuple[Stream, ...]:
+@asynccontextmanager
+async def lifespans(app: FastAPI, handed_in: Iterable[Feature] = ()) -> AsyncIterator[None]:
+    """Every feature's lifespan work while the app serves, entered in the features'
+    order and left in the reverse one."""
+    async with AsyncExitStack() as stack:
+        for feature in features(handed_in):
+            for target in feature.lifespans:
+                await stack.enter_async_context(resolve(target)(app))
+        yield
+
+
+def serve_start(engine: Any, handed_in: Iterable[Feature] = ()) -> None:
+    """Every feature's work before `serve` listens (once, before any worker starts)."""
+    for feature in features(handed_in):
+        for target in feature.serve_start:
+            resolve(target)(engine)
+
+
+def streams(handed_in: Iterable[Feature] = ()) -> tuple[Stream, ...]:
     """Every stream, for the docs' event tables and the contract tests."""
     return tuple(
-        stream for feature in features() if feature.streams for stream in resolve(feature.streams)
+        stream
+        for feature in features(handed_in)
+        if feature.streams
+        for stream in resolve(feature.streams)
     )

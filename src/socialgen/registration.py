@@ -2,7 +2,9 @@
 
 Each package with faces declares one `FEATURE` in its own `feature.py`; the CLI's
 root and the app factory read them all (`socialgen.features`), so adding a feature
-edits no registry. Targets are "module:attribute" strings, imported only by the face
+edits no registry. A test (or an embedding program) hands more features in through
+its Runtime (`Runtime(features=(...))`): the app and the command line add them to the
+ones found. Targets are "module:attribute" strings, imported only by the face
 that needs them: `socialgen --help` imports no router, `serve` no command.
 """
 
@@ -34,6 +36,12 @@ class Feature:
     # commands to it (publishing adds `posts publish`, `posts schedule --to` ...).
     extends: tuple[tuple[str, str], ...] = ()
     streams: str | None = None  # "module:STREAMS", a tuple of events.stream.Stream
+    # "module:function": an async context manager taking the FastAPI app, entered while
+    # the app serves (the publishing scheduler); every feature's, in the features' order.
+    lifespans: tuple[str, ...] = ()
+    # "module:function" taking the migrated store's engine: run once by `serve` before
+    # it listens, in the one process that starts the workers (the carousel sweep).
+    serve_start: tuple[str, ...] = ()
 
 
 def resolve(target: str) -> Any:

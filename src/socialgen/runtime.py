@@ -4,7 +4,8 @@ The CLI's root callback makes one per invocation (typer's `ctx.obj`); `serve` ma
 per process and hands it to `create_app(runtime)` (`app.state.runtime`, reached by
 routes through `RuntimeDep`). A test builds one with the scripted model and hands it
 in: `runner.invoke(app, args, obj=Runtime(text_model=scripted))`,
-`create_app(Runtime(text_model=scripted))`.
+`create_app(Runtime(text_model=scripted))`; a test's own feature goes in the same way
+(`Runtime(features=(TOY,))`).
 
 The settings are read once, the first time something asks (so `socialgen --help` and a
 quick listing never build them), and then kept: a server does not see a `config set`
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from socialgen.ai.model import TextModel
     from socialgen.config import Settings
     from socialgen.config.loading import AppSettings
+    from socialgen.registration import Feature
 
 
 class Runtime:
@@ -34,6 +36,7 @@ class Runtime:
         settings: AppSettings | None = None,
         text_model: TextModel | None = None,
         image_model: ImageModel | None = None,
+        features: tuple[Feature, ...] = (),
     ) -> None:
         # command-line options: they win (an unset option is None)
         self.options = {name: value for name, value in (options or {}).items() if value is not None}
@@ -41,6 +44,9 @@ class Runtime:
         self._store: Settings | None = None
         self.given_text_model = text_model
         self.given_image_model = image_model
+        # Features beside those found under socialgen/ (a test's toy feature): the app
+        # and the command line built on this Runtime add them (socialgen.features).
+        self.features = features
         self._text_model: TextModel | None = None
         self._image_model: ImageModel | None = None
 
@@ -89,6 +95,7 @@ class Runtime:
             settings=settings,
             text_model=self.given_text_model,
             image_model=self.given_image_model,
+            features=self.features,
         )
 
     def text_model(self) -> TextModel:

@@ -38,7 +38,7 @@ def create_app(runtime: Runtime) -> FastAPI:
     )
     app.state.engine = open_store(runtime.store_settings)
     app.state.runtime = runtime
-    include_routers(app)  # every feature's routes: socialgen/*/feature.py
+    include_routers(app, runtime.features)  # every feature's routes: socialgen/*/feature.py
     # Key and access, content type, size cap and quota before any body is read (issue 19).
     app.add_middleware(BodyGate)
     app.add_exception_handler(SocialgenError, _domain_error)
@@ -57,11 +57,11 @@ def worker_app(options: dict[str, Any]) -> FastAPI:
 
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """While the app runs: give back quota reserved by dead processes, and publish
-    due posts (the scheduler; the `scheduler` setting or `serve --no-scheduler` stops it)."""
-    from socialgen.publishing.scheduler import publishing_scheduler
+    """While the app runs: give back quota reserved by dead processes, and run every
+    feature's lifespan work (publishing's scheduler ...: its `feature.py` says)."""
+    from socialgen.features import lifespans
 
-    async with quota_upkeep(app), publishing_scheduler(app):
+    async with quota_upkeep(app), lifespans(app, app.state.runtime.features):
         yield
 
 

@@ -14,4 +14,6 @@ FEATURE = Feature(
         ),
     ),
     streams="socialgen.carousels.streams:STREAMS",
+    # Folders left by a killed process, removed when `serve` starts.
+    serve_start=("socialgen.carousels.sweep:sweep_before_serving",),
 )

@@ -38,3 +38,15 @@ def sweep_orphaned_carousels(engine: Engine, *, quiet_seconds: float = QUIET_SEC
             delete_folder(folder.workspace_id, carousel_folder(folder.name))
             removed += 1
     return removed
+
+
+def sweep_before_serving(engine: Engine) -> None:
+    """`serve`'s start: the sweep, said in one line; storage that cannot be reached
+    skips it (the server starts anyway; the next start sweeps)."""
+    from socialgen.files.backend import StorageUnavailable
+
+    try:
+        if removed := sweep_orphaned_carousels(engine):
+            print(f"removed {removed} orphaned carousel folder(s)")
+    except StorageUnavailable as error:
+        print(f"orphaned carousel sweep skipped: {error.message}")

@@ -21,14 +21,13 @@ from typing import Any
 
 from socialgen.events.errors import EventContractError
 from socialgen.events.payload import EventPayload
-from socialgen.events.registry import MODELS, model_for
+from socialgen.events.registry import PLAIN as _PLAIN
+from socialgen.events.registry import model_for
 
 __all__ = ["Event", "EventContractError"]
 
-# Event name -> its model, patterns (post_{N}_post_ids) left out: the fast check.
-_PLAIN: dict[str, type[EventPayload]] = {
-    name: model for name, model in MODELS.items() if "{N}" not in name
-}
+# _PLAIN: event name -> its model, patterns (post_{N}_post_ids) left out: the fast
+# check; a feature's event joins it the first time one is built (model_for).
 
 
 @dataclass(frozen=True, slots=True)

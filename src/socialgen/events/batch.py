@@ -91,3 +91,6 @@ class BatchComplete(EventPayload):
         description="socialgen's addition, only when the creator's ranker is confident: "
         "the drafts' predicted order and scores.",
     )
+
+    def reports_failure(self) -> bool:
+        return not self.success or self.summary.failed > 0

@@ -101,3 +101,6 @@ class CarouselComplete(EventPayload):
     event_name: ClassVar[str] = "complete"
     success: bool = Field(description="True.")
     data: StoredCarousel = Field(description="The carousel.")
+
+    def reports_failure(self) -> bool:
+        return not self.success

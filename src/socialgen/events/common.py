@@ -26,6 +26,9 @@ class StreamError(EventPayload):
     event_name: ClassVar[str] = "error"
     message: str = Field(description="What went wrong, for the user.")
 
+    def reports_failure(self) -> bool:
+        return True
+
 
 class Summary(WireObject):
     total: int = Field(ge=0, description="Posts asked for.")

@@ -96,3 +96,6 @@ class CalendarComplete(EventPayload):
     calendarLength: CalendarLength = Field(description="Days: 7 or 30.")
     summary: Summary = Field(description="The counts.")
     posts: list[CalendarPost] = Field(max_length=MAX_DAYS, description="The drafts, by day.")
+
+    def reports_failure(self) -> bool:
+        return not self.success or self.summary.failed > 0

@@ -61,6 +61,12 @@ class EventPayload(WireObject):
 
     event_name: ClassVar[str]
 
+    def reports_failure(self) -> bool:
+        """True when this event says its stream failed (an error, a completion with
+        failures): what `--json` makes the command's exit code. A stream's completion
+        event says it, so the terminal lists none of them."""
+        return False
+
 
 def _broken(model: type[WireObject], error: ValidationError) -> EventContractError:
     name = getattr(model, "event_name", None)

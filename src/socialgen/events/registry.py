@@ -1,10 +1,13 @@
 """The model of every event name, and the reading of an event from the wire (a
 client's, a test's).
 
-Every payload model declares its own name (`event_name`); importing the modules
-below is what registers them. Which stream sends which events is the streams' own
-business: each slice declares its streams (`<slice>/streams.py`), and the features
-list them (`socialgen.features`).
+Every payload model declares its own name (`event_name`); defining it is what
+registers it. The modules below (the events of the built-in streams) are imported
+so a client can read them before anything sends them; a feature's own events live
+in its own package and are found the first time one is asked for (a name not known
+yet scans the models again), so adding a feature edits nothing here. Which stream
+sends which events is the streams' own business: each slice declares its streams
+(`<slice>/streams.py`), and the features list them (`socialgen.features`).
 """
 
 from __future__ import annotations
@@ -38,16 +41,33 @@ def _all_models() -> dict[str, Model]:
     return models
 
 
-MODELS: dict[str, Model] = _all_models()  # event name (or pattern) -> its model
-_PATTERNS: tuple[tuple[re.Pattern[str], Model], ...] = tuple(
-    (re.compile(re.escape(name).replace(re.escape("{N}"), "([1-9][0-9]*)")), model)
-    for name, model in MODELS.items()
-    if "{N}" in name
-)
+MODELS: dict[str, Model] = {}  # event name (or pattern) -> its model
+PLAIN: dict[str, Model] = {}  # the same, patterns left out: the events' fast check
+_PATTERNS: list[tuple[re.Pattern[str], Model]] = []
+
+
+def _rescan() -> None:
+    """Every payload model defined by now (constant once the features' events are
+    imported: a scan adds, never changes, so readers keep the same dicts)."""
+    found = _all_models()
+    for name, model in found.items():
+        if name in MODELS:
+            continue
+        MODELS[name] = model
+        if "{N}" in name:
+            pattern = re.escape(name).replace(re.escape("{N}"), "([1-9][0-9]*)")
+            _PATTERNS.append((re.compile(pattern), model))
+        else:
+            PLAIN[name] = model
+
+
+_rescan()
 
 
 def model_for(name: str) -> Model:
     """The model of an event name; a pattern's instance (post_3_post_ids) finds its own."""
+    if name not in MODELS:
+        _rescan()  # a feature's event, defined since the last scan
     model = MODELS.get(name)
     if model is not None and "{N}" not in name:
         return model

@@ -19,4 +19,6 @@ FEATURE = Feature(
     commands=(("publish-due", "socialgen.publishing.publish_cli:publish_due"),),
     # posts publish, posts schedule --to, posts stats: the outbox's commands.
     extends=(("posts", "socialgen.publishing.publish_cli:extend_posts_group"),),
+    # Publishes due posts while `serve` runs (the `scheduler` setting, --no-scheduler).
+    lifespans=("socialgen.publishing.scheduler:publishing_scheduler",),
 )

@@ -1,0 +1,92 @@
+"""docs/architecture.md's "Add a feature", proven: a toy feature declared in tests/
+alone (tests/toy_feature.py: its own events, stream, route, command, lifespan and
+start work), handed in through the Runtime, runs through the command line (rich and
+--json, its completion event deciding the exit code) and through the API (SSE, its
+lifespan around the app). Nothing under src/ names it: a central list that had to
+name a feature's event, command or route would fail one of these."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from socialgen.cli import app
+from socialgen.events.registry import read
+from socialgen.features import features, serve_start, streams
+from socialgen.runtime import Runtime
+from socialgen.server import create_app
+from tests import toy_feature
+from tests.toy_feature import FEATURE, ToyDone, ToyTick
+
+runner = CliRunner()
+
+
+def _with_toy() -> Runtime:
+    return Runtime(features=(FEATURE,))
+
+
+def test_the_toy_is_only_where_a_runtime_hands_it_in(store: Any) -> None:
+    assert FEATURE not in features()
+    assert FEATURE in features((FEATURE,))
+    assert "toy" in {stream.key for stream in streams((FEATURE,))}
+    assert "toy" not in {stream.key for stream in streams()}
+    plain = runner.invoke(app, ["toy-count", "2"], obj=Runtime())
+    assert plain.exit_code == 2, plain.output  # no such command without the Runtime's
+    with TestClient(create_app(Runtime())) as client:
+        assert client.get("/api/v1/toy/count/2").status_code == 404
+        assert not hasattr(client.app.state, "toy")  # type: ignore[attr-defined]
+
+
+def test_the_command_line_runs_the_toy_stream(store: Any) -> None:
+    result = runner.invoke(app, ["toy-count", "3"], obj=_with_toy())
+    assert result.exit_code == 0, result.output
+    assert result.stdout.split("\n")[:4] == ["tick 1", "tick 2", "tick 3", "counted 3"]
+    listed = runner.invoke(app, ["--help"], obj=_with_toy())
+    assert "toy-count" in listed.stdout and "Count to N, as a stream." in listed.stdout
+
+
+def test_json_lines_read_back_as_the_toys_events_and_its_completion_sets_the_exit(
+    store: Any,
+) -> None:
+    result = runner.invoke(app, ["toy-count", "2", "--json"], obj=_with_toy())
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    payloads = [read(line["event"], line["data"]) for line in lines]
+    assert payloads == [ToyTick(n=1), ToyTick(n=2), ToyDone(success=True, counted=2)]
+    # A count of nothing: the toy's own completion event reports the failure, and
+    # --json exits 1 without the terminal naming the event.
+    empty = runner.invoke(app, ["toy-count", "0", "--json"], obj=_with_toy())
+    assert empty.exit_code == 1, empty.output
+    assert json.loads(empty.stdout)["event"] == "toy_done"
+
+
+def _sse_events(text: str) -> list[tuple[str, dict[str, Any]]]:
+    events = []
+    for block in text.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines())
+        events.append((fields["event"], json.loads(fields["data"])))
+    return events
+
+
+def test_the_api_streams_the_toy_over_sse_inside_its_lifespan(store: Any) -> None:
+    built = create_app(_with_toy())
+    with TestClient(built) as client:
+        assert built.state.toy == "running"  # the feature's lifespan, entered by the app
+        response = client.get("/api/v1/toy/count/2")
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        events = [(name, data) for name, data in _sse_events(response.text)]
+        payloads = [read(name, data) for name, data in events if name != "keepalive"]
+        assert payloads == [ToyTick(n=1), ToyTick(n=2), ToyDone(success=True, counted=2)]
+        assert "/api/v1/toy/count/{n}" in client.get("/openapi.json").json()["paths"]
+    assert built.state.toy == "stopped"
+
+
+def test_serve_runs_the_toys_start_work(store: Any) -> None:
+    started = toy_feature.STARTED
+    started.clear()
+    serve_start(store.engine, (FEATURE,))  # the carousel sweep's too: nothing to sweep
+    assert started == [store.engine]

@@ -1,0 +1,130 @@
+"""A toy feature, declared from tests/ alone: its own events, stream, route, command,
+lifespan and start work, handed in through a Runtime (tests/test_toy_feature.py).
+
+It proves docs/architecture.md's "Add a feature" checklist: nothing under src/ names
+it, so if adding it needed an edit to a central registry (the events', the
+terminal's, the app's or the command line's), the test that runs it fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, ClassVar
+
+import typer
+from fastapi import APIRouter, FastAPI
+from pydantic import Field
+from starlette.responses import StreamingResponse
+
+from socialgen.cli_events import stream_in_terminal
+from socialgen.cli_support import JsonOpt
+from socialgen.events import Event
+from socialgen.events.common import Keepalive, StreamError
+from socialgen.events.payload import EventPayload
+from socialgen.events.stream import Stream
+from socialgen.registration import Feature
+from socialgen.streaming import sse_response
+
+# ------------------------------------------------------------------ its events
+
+
+class ToyTick(EventPayload):
+    """One count."""
+
+    event_name: ClassVar[str] = "toy_tick"
+    n: int = Field(ge=1, description="The count so far.")
+
+
+class ToyDone(EventPayload):
+    """The count is over; a count of nothing is a failure (the command exits 1)."""
+
+    event_name: ClassVar[str] = "toy_done"
+    success: bool = Field(description="True when something was counted.")
+    counted: int = Field(ge=0, description="How many ticks were sent.")
+
+    def reports_failure(self) -> bool:
+        return not self.success
+
+
+STREAMS = (
+    Stream(
+        "toy",
+        "Toy stream",
+        "GET /api/v1/toy/count/{n}",
+        (ToyTick, ToyDone, Keepalive, StreamError),
+    ),
+)
+
+
+# ---------------------------------------------------------------- its service
+
+
+async def count(n: int) -> AsyncIterator[Event]:
+    for tick in range(1, n + 1):
+        yield Event.of(ToyTick(n=tick))
+    yield Event.of(ToyDone(success=n > 0, counted=n))
+
+
+# ------------------------------------------------------------------ its faces
+
+router = APIRouter()
+
+
+@router.get("/api/v1/toy/count/{n}")
+async def count_route(n: int) -> StreamingResponse:
+    return sse_response(count(n), keepalive=15.0)
+
+
+class ToyPrinter:
+    def __init__(self, out: Any, notes: Any) -> None:
+        self.out = out
+        self.failed = False
+
+    def __call__(self, item: Event) -> None:
+        self.failed = self.failed or item.payload.reports_failure()
+        match item.payload:
+            case ToyTick(n=n):
+                self.out.print(f"tick {n}")
+            case ToyDone(counted=counted):
+                self.out.print(f"counted {counted}")
+
+
+def toy_count(
+    n: Annotated[int, typer.Argument(help="How far to count.")],
+    json_output: JsonOpt = False,
+) -> None:
+    """Count to N, as a stream."""
+    stream_in_terminal(
+        count(n), json_output=json_output, printer=ToyPrinter, completed=ToyDone, announce=False
+    ).exit_if_failed()
+
+
+# ----------------------------------------------------- its lifespan and start work
+
+
+@asynccontextmanager
+async def toy_lifespan(app: FastAPI) -> AsyncIterator[None]:
+    app.state.toy = "running"
+    try:
+        yield
+    finally:
+        app.state.toy = "stopped"
+
+
+STARTED: list[Any] = []  # the engines `serve`'s start work was given
+
+
+def toy_start(engine: Any) -> None:
+    STARTED.append(engine)
+
+
+FEATURE = Feature(
+    name="toy",
+    order=99,
+    routers=("tests.toy_feature:router",),
+    commands=(("toy-count", "tests.toy_feature:toy_count"),),
+    streams="tests.toy_feature:STREAMS",
+    lifespans=("tests.toy_feature:toy_lifespan",),
+    serve_start=("tests.toy_feature:toy_start",),
+)
