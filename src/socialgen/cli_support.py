@@ -252,7 +252,8 @@ class SocialgenGroup(TyperGroup):
         root group: typer builds a new one per `invoke`, so they do not outlive it."""
         from socialgen.registration import resolve
 
-        for feature in getattr(ctx.find_root().obj, "features", ()):
+        runtime = ctx.find_root().obj if ctx is not None else None  # None: a doc walker
+        for feature in getattr(runtime, "features", ()):
             for name, target in feature.commands:
                 if name not in self.commands:
                     self.commands[name] = _single_command(name, resolve(target))
