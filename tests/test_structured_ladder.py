@@ -68,7 +68,7 @@ def test_a_refused_json_schema_steps_down_at_once_and_the_model_remembers(
     assert formats(fake) == ["json_schema", "json_object"]
     prompt = last_user_message(fake.requests[1])
     assert prompt.startswith("Plan my day.")
-    assert "a day_plan matching this JSON schema" in prompt
+    assert "a day_plan matching this shape" in prompt
     assert '"items"' in prompt  # the schema itself, for the model to follow
     assert current_rung(model_of(fake)) == "json_object"
     # The next structured answer from this model goes straight to the rung that worked.
@@ -93,7 +93,7 @@ def test_a_provider_that_takes_no_format_gets_plain_text_and_the_json_is_found(
     )
     assert ask(fake) == DayPlan(**PLAN)
     assert formats(fake) == ["json_schema", "json_object", "none"]
-    assert "a day_plan matching this JSON schema" in last_user_message(fake.requests[2])
+    assert "a day_plan matching this shape" in last_user_message(fake.requests[2])
     assert current_rung(model_of(fake)) == "text"
 
 
