@@ -67,6 +67,11 @@ def _pg_schema_url() -> Iterator[str | None]:
     url = f"{base}{separator}options=-csearch_path%3D{schema}"
     upgrade(get_engine(url))
     yield url
+    # The lease keeper (a daemon thread) would go on refreshing leases in the schema
+    # dropped below, and warn after pytest's closing line, which must end CI's output.
+    from socialgen.store import leases
+
+    leases._engines.clear()
     dispose_engines()
     with admin.begin() as connection:
         connection.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))

@@ -116,7 +116,7 @@ def test_a_refused_format_walks_the_structured_ladder_down() -> None:
     assert answer == Intent(intent="chat")
     assert [c.output.mode for c in model.calls if c.output] == ["json_schema", "json_object"]
     assert [c.schema_name for c in model.calls] == ["intent", "intent"]
-    assert "JSON schema" in model.calls[1].prompt  # the schema moved into the prompt
+    assert "matching this shape" in model.calls[1].prompt  # the shape moved into the prompt
 
 
 # --- chat: the model routes only what the wording leaves open -------------------------
