@@ -49,12 +49,8 @@ def quick_listing(
     now: datetime | None = None,
 ) -> PostList | None:
     """recent (kind "recent") or timeline posts, or None when this path cannot answer."""
-    path = _sqlite_file(database_url)
-    if path is None:
-        return None
-    try:
-        connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
-    except sqlite3.Error:
+    connection = _connect(database_url)
+    if connection is None:
         return None
     try:
         connection.execute("BEGIN")  # one snapshot for the count and the page
@@ -66,6 +62,17 @@ def quick_listing(
         return _window(connection, workspace_id, kind, limit, cursor, now or utcnow())
     finally:
         connection.close()
+
+
+def _connect(database_url: str) -> sqlite3.Connection | None:
+    """A connection to the store's SQLite file, or None (not SQLite, no file yet)."""
+    path = _sqlite_file(database_url)
+    if path is None:
+        return None
+    try:
+        return sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    except sqlite3.Error:
+        return None
 
 
 def _sqlite_file(url: str) -> str | None:
@@ -105,12 +112,8 @@ def quick_short_ids(
 ) -> dict[str, str] | None:
     """The posts table's short ids (short_ids.shortest_unique within the workspace),
     read as quick_listing reads; None when the full path must answer."""
-    path = _sqlite_file(database_url)
-    if path is None:
-        return None
-    try:
-        connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
-    except sqlite3.Error:
+    connection = _connect(database_url)
+    if connection is None:
         return None
     try:
         workspace_id = _workspace_id(connection, workspace_ref)
