@@ -31,7 +31,12 @@ Goals (issue 26): ranker >= 0.58 on real authors with 300+ posts, above the plai
 logistic model on a dozen hand features; insights on 10,000 posts < 1 s in-process and
 < 2 s from the CLI. Last run (docs/insights.md has the table): ranker 0.716, 0.671,
 0.755, 0.556 on the four archives against the plain model's 0.703, 0.640, 0.768, 0.562;
-no difference significant, and smithjd stays under 0.58 (and not `confident`).
+no difference significant, and smithjd stays under 0.58 (and not `confident`). The
+"goal" row says per author whether the ranker's 95% interval shows 0.58 met, missed or
+neither (alrocar, AlliePinnell met; andreruffert, smithjd neither: smithjd's 0.556 has
+0.44 to 0.68); "what the pairs are" says how many held-out pairs set a post with no
+engagement against one with some (88% for smithjd). Why smithjd stays low:
+bench/ranker_study_targets.py --diagnose, and docs/insights.md.
 """
 
 from __future__ import annotations

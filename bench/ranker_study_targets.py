@@ -11,7 +11,13 @@ with the 95% bootstrap interval over posts of bench/insights.py.
 `--diagnose` describes each history's held-out pairs without any model: how many posts
 and pairs, how many of the pairs are "nothing against something", how many distinct
 weeks they come from, and the accuracy a model that knew every post's true expected
-engagement could reach when the counts are Poisson around it (the noise ceiling).
+engagement could reach when the counts are Poisson around it (the noise ceiling), how
+the blend does on each kind of pair and in the busiest weeks, and which features
+changed sides over the training posts (drift).
+
+What it found (docs/insights.md has both tables): no candidate beat the shipped ranker
+on 3 of the 4 archives on validation; every difference, on validation and held out, is
+a point or two, inside the noise. The ranker was left as it was.
 """
 
 from __future__ import annotations
@@ -87,6 +93,7 @@ def model(
     c: float = 0.1,
     weigh: bool = False,
     half_life_posts: float | None = None,
+    window_days: float = 7.0,
 ) -> Callable[[list[PublishedPost]], Scorer]:
     """A linear blend of `views` (each scaled to unit spread, then added):
     ridge: log engagement minus the week's median (the shipped view);
@@ -95,7 +102,8 @@ def model(
     winrate: ridge on the share of the week's posts it beat (`weigh`: each post
     weighs its number of neighbours, as in the pairs the ranker is judged on).
     `half_life_posts`: a training post weighs half as much every that many posts back
-    (by posts, not days: an author who slowed down keeps enough weight on the latest)."""
+    (by posts, not days: an author who slowed down keeps enough weight on the latest).
+    `window_days`: the ridge view's "its week" (a post's neighbours either side)."""
 
     def fit(train: list[PublishedPost]) -> Scorer:
         from sklearn.linear_model import LogisticRegression, Ridge
@@ -110,7 +118,7 @@ def model(
         std = Std(x)
         rows = std(x)
         times, target = _times(train), _target(train)
-        relative = target - local_median(times, target)
+        relative = target - _local_median(times, target, window_days)
         w = np.zeros(rows.shape[1])
         recency = None
         if half_life_posts is not None:
@@ -137,28 +145,43 @@ def model(
     return fit
 
 
+def _local_median(times: np.ndarray, target: np.ndarray, days: float) -> np.ndarray:
+    from socialgen.insights import ranker_model
+
+    shipped = ranker_model.LOCAL_WINDOW_DAYS
+    ranker_model.LOCAL_WINDOW_DAYS = days
+    try:
+        return local_median(times, target)
+    finally:
+        ranker_model.LOCAL_WINDOW_DAYS = shipped
+
+
+Setting = tuple[float, float, float | None, float]  # alpha, C, half-life, window days
+
+
 def tuned(
-    views: str, kinds: str = "", grid: list[tuple[float, float, float | None]] | None = None
+    views: str, kinds: str = "", grid: list[Setting] | None = None, share: float = 0.75
 ) -> Callable[[list[PublishedPost]], Scorer]:
-    """`model(views)` with alpha, C (and a recency half-life) chosen on an inner
-    time-ordered split of the training posts (the newest quarter judged by a model
-    fit on the rest); ties go to the first of `grid`."""
-    grid = grid or [(a, c, None) for a in (30.0, 3.0, 300.0) for c in (0.1, 0.01, 1.0)]
+    """`model(views)` with alpha, C (a recency half-life, the ridge view's window)
+    chosen on an inner time-ordered split of the training posts (the newest
+    1 - `share` judged by a model fit on the rest); ties go to the first of `grid`."""
+    grid = grid or [(a, c, None, 7.0) for a in (30.0, 3.0, 300.0) for c in (0.1, 0.01, 1.0)]
 
     def fit(train: list[PublishedPost]) -> Scorer:
-        cut = int(len(train) * 0.75)
+        cut = int(len(train) * share)
         inner, check = train[:cut], train[cut:]
         pairs = close_pairs(_times(check), _target(check), cap=20000, rng=np.random.default_rng(2))
         best = grid[0]
         if len(pairs) >= 30:
-            scored = [
-                ordered_share(model(views, kinds, a, c, half_life_posts=h)(inner)(check), pairs)
-                for a, c, h in grid
-            ]
+            scored = [ordered_share(_setting(views, kinds, g)(inner)(check), pairs) for g in grid]
             best = grid[int(np.argmax(scored))]
-        return model(views, kinds, best[0], best[1], half_life_posts=best[2])(train)
+        return _setting(views, kinds, best)(train)
 
     return fit
+
+
+def _setting(views: str, kinds: str, g: Setting) -> Callable[[list[PublishedPost]], Scorer]:
+    return model(views, kinds, g[0], g[1], half_life_posts=g[2], window_days=g[3])
 
 
 CANDIDATES: dict[str, Callable[[list[PublishedPost]], Scorer]] = {
@@ -172,11 +195,26 @@ CANDIDATES: dict[str, Callable[[list[PublishedPost]], Scorer]] = {
     "ridge + logistic + winrate": model("ridge+logistic+winrate"),
     "logistic + winrate (weighted)": model("logistic+winrate", weigh=True),
     "core + length quartiles": model(kinds="len4"),
+    "core, ridge view against 1 day either side": model(window_days=1.0),
+    "core, ridge view against 3 days either side": model(window_days=3.0),
+    "core, ridge view against 14 days either side": model(window_days=14.0),
+    "ridge view alone": model("ridge"),
+    "logistic view alone": model("logistic"),
     "core, alpha/C by inner time split": tuned("ridge+logistic"),
     "core, recency half-life 300 posts": model(half_life_posts=300),
     "core, recency half-life 150 posts": model(half_life_posts=150),
     "core, half-life none/300/150 by inner split": tuned(
-        "ridge+logistic", grid=[(30.0, 0.1, None), (30.0, 0.1, 300), (30.0, 0.1, 150)]
+        "ridge+logistic",
+        grid=[(30.0, 0.1, None, 7.0), (30.0, 0.1, 300, 7.0), (30.0, 0.1, 150, 7.0)],
+    ),
+    "core, window 7/3/1 days by inner split": tuned(
+        "ridge+logistic",
+        grid=[(30.0, 0.1, None, 7.0), (30.0, 0.1, None, 3.0), (30.0, 0.1, None, 1.0)],
+    ),
+    "core, window 7/3/1 days by inner split (newest half)": tuned(
+        "ridge+logistic",
+        grid=[(30.0, 0.1, None, 7.0), (30.0, 0.1, None, 3.0), (30.0, 0.1, None, 1.0)],
+        share=0.5,
     ),
     "diagnostic, not a draft feature: core + clock": model(kinds="clock"),
 }
