@@ -19,6 +19,7 @@ from socialgen.features import features, serve_start, streams
 from socialgen.runtime import Runtime
 from socialgen.server import create_app
 from tests import toy_feature
+from tests.event_examples import EXAMPLES, check_round_trip, examples, without_examples
 from tests.toy_feature import FEATURE, ToyDone, ToyTick
 
 runner = CliRunner()
@@ -90,3 +91,14 @@ def test_serve_runs_the_toys_start_work(store: Any) -> None:
     started.clear()
     serve_start(store.engine, (FEATURE,))  # the carousel sweep's too: nothing to sweep
     assert started == [store.engine]
+
+
+def test_the_toys_events_are_in_the_event_contract_by_their_own_examples() -> None:
+    # tests/event_examples.py collects the examples from the features' streams: the
+    # toy's events are covered once a Runtime hands the toy in, and by nothing else.
+    toy = [(name, data) for name, data in examples((FEATURE,)) if name.startswith("toy_")]
+    assert [name for name, _ in toy] == ["toy_tick", "toy_done", "toy_done"]
+    assert not any(name.startswith("toy_") for name, _ in EXAMPLES)
+    assert without_examples((FEATURE,)) == []
+    for name, data in toy:
+        check_round_trip(name, data)

@@ -33,6 +33,7 @@ class ToyTick(EventPayload):
     """One count."""
 
     event_name: ClassVar[str] = "toy_tick"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = ({"n": 1},)
     n: int = Field(ge=1, description="The count so far.")
 
 
@@ -40,6 +41,10 @@ class ToyDone(EventPayload):
     """The count is over; a count of nothing is a failure (the command exits 1)."""
 
     event_name: ClassVar[str] = "toy_done"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"success": True, "counted": 2},
+        {"success": False, "counted": 0},
+    )
     success: bool = Field(description="True when something was counted.")
     counted: int = Field(ge=0, description="How many ticks were sent.")
 

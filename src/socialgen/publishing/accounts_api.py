@@ -8,17 +8,17 @@ browser sign-in is the CLI's). No answer ever carries a secret.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, Any, ClassVar, Literal, cast
 
 from fastapi import APIRouter, Body, Depends, Path
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, StringConstraints, WithJsonSchema
+from pydantic import ConfigDict, Field, StrictStr, StringConstraints
 from typing_extensions import TypedDict
 
 from socialgen.api_support import EngineDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.body_fields import CheckedBody, ShownAs
 from socialgen.errors import BadRequest
 from socialgen.limits import NOT_BLANK_PATTERN
-from socialgen.posts.schemas import required_fields
 from socialgen.publishing import accounts
 from socialgen.publishing.account_history import HistorySummary, parse_since, pull_history
 from socialgen.publishing.accounts import (
@@ -40,20 +40,23 @@ Manager = Annotated[
     Depends(WorkspaceGuard(bearer_required=False, roles=frozenset({Role.OWNER, Role.ADMIN}))),
 ]
 AccountId = Annotated[str, Path(alias="accountId")]
+# What `connect_account` accepts, documented (the body takes any string or null).
+Network = cast(Any, Literal)[tuple(BUILT_IN)]
+Secret = Annotated[str, Field(min_length=1, max_length=MAX_SECRET_CHARS, pattern=NOT_BLANK_PATTERN)]
 
 
-class AddAccountBody(BaseModel):
+class AddAccountBody(CheckedBody):
     """An account and its secret. The endpoint names a missing or blank field itself;
     the model refuses wrong types and overlong fields, with the limits its schema
     shows (StringConstraints: the document and the check are one declaration).
     What the fields hold (control characters, a LinkedIn serviceUrl) is
     `accounts.connect_account`'s to check, for every way in."""
 
-    model_config = ConfigDict(strict=True, json_schema_extra=required_fields("network", "secret"))
+    model_config = ConfigDict(strict=True)
 
-    network: Annotated[
-        StrictStr | None, WithJsonSchema({"type": "string", "enum": list(BUILT_IN)})
-    ] = Field(default=None, description="bluesky, mastodon or linkedin.")
+    network: Annotated[StrictStr | None, ShownAs(Network, required=True)] = Field(
+        default=None, description="bluesky, mastodon or linkedin."
+    )
     handle: Annotated[StrictStr, StringConstraints(max_length=MAX_HANDLE)] | None = Field(
         default=None,
         description="Bluesky: the handle the app password belongs to. Mastodon and LinkedIn: "
@@ -68,14 +71,7 @@ class AddAccountBody(BaseModel):
     )
     secret: Annotated[
         Annotated[StrictStr, StringConstraints(max_length=MAX_SECRET_CHARS)] | None,
-        WithJsonSchema(
-            {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_SECRET_CHARS,
-                "pattern": NOT_BLANK_PATTERN,
-            }
-        ),
+        ShownAs(Secret, required=True),
     ] = Field(
         default=None,
         description="A Bluesky app password, or a Mastodon or LinkedIn access token, "
@@ -85,18 +81,17 @@ class AddAccountBody(BaseModel):
     missing_body: ClassVar[str] = "network and secret are required"
 
 
-class HistoryBody(BaseModel):
+class HistoryBody(CheckedBody):
     """Which posts to pull; the body may be left out (every post)."""
 
     model_config = ConfigDict(strict=True)
 
-    since: Annotated[
-        StrictStr | None,
-        WithJsonSchema({"anyOf": [{"type": "string", "maxLength": 64}, {"type": "null"}]}),
-    ] = Field(
-        default=None,
-        description="Only posts published from this ISO 8601 date or time on (UTC when it "
-        "names no offset); null for every post.",
+    since: Annotated[StrictStr | None, ShownAs(Annotated[str, Field(max_length=64)] | None)] = (
+        Field(
+            default=None,
+            description="Only posts published from this ISO 8601 date or time on (UTC when it "
+            "names no offset); null for every post.",
+        )
     )
 
 
