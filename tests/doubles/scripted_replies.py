@@ -1,6 +1,6 @@
 """The scripted models' answers, declared by each feature's own test support: a module
 `tests/<feature>_replies.py` lists, in `REPLIES`, one `ScriptedReply` per purpose of
-model call its feature makes ("post", "carousel_outline", the toy's "toy_word" ...).
+model call its feature makes ("post", "carousel_outline" ...).
 
 They are found by their file name, the way socialgen finds every `*/feature.py`:
 nothing here or in tests/scripted_support.py names a purpose, so a new feature's
