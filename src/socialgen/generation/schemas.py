@@ -13,10 +13,9 @@ from typing import Annotated, Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, WithJsonSchema
 
 from socialgen.events.batch import BATCH_SIZE
-from socialgen.limits import NOT_BLANK_PATTERN
+from socialgen.limits import MAX_INPUT_CHARS, NOT_BLANK_PATTERN
 from socialgen.posts.schemas import required_fields
 
-MAX_INPUT_CHARS = 10_000
 USER_INPUT_REQUIRED = "userInput is required"
 
 _USER_INPUT: dict[str, Any] = {
