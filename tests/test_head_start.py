@@ -3,7 +3,7 @@
 every refusal as it was: nothing printed, reserved or saved, the early answer dropped.
 
 Through the real CLI and the fake OpenAI server (the OpenAI-compatible client is the
-one started early), and HeadStart alone with a model double for its hand-over rules.
+one started early), and EarlyStream alone with a model double for its hand-over rules.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner, Result
 
+from socialgen.ai.early_stream import EarlyStream
 from socialgen.ai.model import Chunk, Message, ModelError, Output
-from socialgen.generation.head_start import HeadStart
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Post
 from socialgen.workspaces.service import get_usage, set_post_quota
@@ -82,15 +82,20 @@ def events(result: Result) -> list[str]:
     return [json.loads(line)["event"] for line in result.stdout.splitlines()]
 
 
-def test_a_plain_post_streams_and_is_saved_once(store: Store, provider: FakeOpenAI) -> None:
+def test_a_plain_post_streams_and_is_saved_once(
+    store: Store, provider: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
     provider.script(Reply(text=POST))
+    plan_after_the_request(monkeypatch, provider, wait=10)
 
     result = post(TOPIC)
 
     assert result.exit_code == 0, result.output
     names = events(result)
     assert names[0] == "chat_delta" and names[-1] == "post_ids"
-    assert len(post_requests(provider)) == 1  # the early request was the one streamed
+    # The early request (out before the plan) was the one streamed: the model built
+    # from the settings object agreed with it, so nothing was asked again.
+    assert len(post_requests(provider)) == 1
     assert post_count(store) == 1
     assert posts_used(store) == 1
 
@@ -156,7 +161,7 @@ def test_only_a_prompt_that_needs_nothing_from_the_store_goes_before_the_plan(
     assert posts_used(store) == 0
 
 
-# --------------------------------------------------------------------------- HeadStart
+# --------------------------------------------------------------------------- EarlyStream
 
 
 class Held:
@@ -206,7 +211,7 @@ def wait_asked(held: Held) -> None:
 ASKED = [{"role": "user", "content": "Write a LinkedIn post about shipping"}]
 
 
-async def read(model: HeadStart, messages: list[Message], **options: object) -> list[str]:
+async def read(model: EarlyStream, messages: list[Message], **options: object) -> list[str]:
     return [
         chunk.text
         async for chunk in model.stream(messages, max_tokens=100, purpose="post", **options)  # type: ignore[arg-type]
@@ -215,7 +220,7 @@ async def read(model: HeadStart, messages: list[Message], **options: object) -> 
 
 def test_the_same_request_gets_the_early_answer_in_order() -> None:
     held = Held(["Small ", "teams ", "ship."])
-    early = HeadStart(held, ASKED, max_tokens=100, purpose="post")
+    early = EarlyStream(held, ASKED, max_tokens=100, purpose="post")
     held.release.set()
 
     assert asyncio.run(read(early, ASKED)) == ["Small ", "teams ", "ship."]
@@ -225,7 +230,7 @@ def test_the_same_request_gets_the_early_answer_in_order() -> None:
 
 def test_the_early_failure_is_raised_where_the_answer_is_read() -> None:
     held = Held(["Small "], error=ModelError("The AI provider failed: gone"))
-    early = HeadStart(held, ASKED, max_tokens=100, purpose="post")
+    early = EarlyStream(held, ASKED, max_tokens=100, purpose="post")
     held.release.set()
 
     async def run() -> list[str]:
@@ -240,7 +245,7 @@ def test_the_early_failure_is_raised_where_the_answer_is_read() -> None:
 
 def test_a_different_first_request_cancels_the_early_one_and_goes_to_the_model() -> None:
     held = Held(["answer"])
-    early = HeadStart(held, ASKED, max_tokens=100, purpose="post")
+    early = EarlyStream(held, ASKED, max_tokens=100, purpose="post")
     other = [{"role": "user", "content": "something else"}]
     wait_asked(held)
 
@@ -258,7 +263,7 @@ def test_a_different_first_request_cancels_the_early_one_and_goes_to_the_model()
 
 def test_close_hangs_up_an_early_request_nobody_read() -> None:
     held = Held(["never read"])
-    early = HeadStart(held, ASKED, max_tokens=100, purpose="post")
+    early = EarlyStream(held, ASKED, max_tokens=100, purpose="post")
     wait_asked(held)
 
     early.close()
@@ -269,3 +274,28 @@ def test_close_hangs_up_an_early_request_nobody_read() -> None:
     held.release.set()
     assert asyncio.run(read(early, ASKED)) == ["never read"]
     assert held.calls == [ASKED, ASKED]
+
+
+def test_a_model_that_agrees_is_adopted_for_the_later_calls() -> None:
+    held, same = Held(["post"]), Held(["questions"])
+    early = EarlyStream(held, ASKED, max_tokens=100, purpose="post")
+    held.release.set()
+    same.release.set()
+
+    assert early.adopt(same, 100)
+    assert asyncio.run(read(early, ASKED)) == ["post"]  # the early answer
+    other = [{"role": "user", "content": "refinement questions"}]
+    assert asyncio.run(read(early, other)) == ["questions"]  # the adopted model
+    assert same.calls == [other]
+
+
+@pytest.mark.parametrize("change", ["name", "max_tokens"])
+def test_a_model_that_disagrees_cancels_the_early_request(change: str) -> None:
+    held, settings_model = Held(["early"]), Held(["asked anew"])
+    if change == "name":
+        settings_model.name = "held/another"
+    early = EarlyStream(held, ASKED, max_tokens=100, purpose="post")
+    wait_asked(held)
+
+    assert not early.adopt(settings_model, 200 if change == "max_tokens" else 100)
+    assert held.cancelled.is_set()

@@ -103,7 +103,10 @@ def post(
         plan = _post_plan(topic, conversation, post_id, style, workspace)
         from socialgen.generation.single import run_generate_post
 
-        _stream(run_generate_post(plan, early or current_model()), json_output).finish()
+        model = current_model()  # from the settings object: the early one must agree
+        if early is not None and not early.adopt(model, plan.caller.settings.max_tokens):
+            early = None  # adopt() cancelled it
+        _stream(run_generate_post(plan, early or model), json_output).finish()
     finally:
         if early is not None:
             early.close()  # a refused plan: the early answer is dropped, unread

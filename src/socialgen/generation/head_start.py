@@ -21,172 +21,64 @@ it opened its store once, at start.
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections import deque
-from collections.abc import AsyncIterator
-from contextlib import suppress
+import logging
 from typing import TYPE_CHECKING, Any
 
-from socialgen.ai.model import Chunk, Message, Output, TextModel
+from socialgen.ai.early_stream import EarlyStream
 
 if TYPE_CHECKING:
     from socialgen.runtime import Runtime
 
-_END = object()  # the early stream ended (its last item)
-_JOIN_SECONDS = 1.0  # a cancelled early request is gone by then (a closed socket)
 
-
-def head_start(runtime: Runtime, topic: str) -> HeadStart | None:
+def head_start(runtime: Runtime, topic: str) -> EarlyStream | None:
     """The post request for `topic` sent now, or None when it cannot be: the model is
-    not one the early client serves (decided from the setting, before any model is
-    built, so a model that fails to build still fails where it did), the topic is one
-    the plan refuses, or it has a URL to read first. The caller knows whether the
-    prompt needs the store (a conversation, a post or a style named): then it never
-    asks."""
-    from socialgen.ai.openai_compatible import OpenAICompatibleModel, prepare_client, serves
+    not one the early client serves, the topic is one the plan refuses, or it has a
+    URL to read first. The caller knows whether the prompt needs the store (a
+    conversation, a post or a style named): then it never asks.
 
-    settings = runtime.settings
-    if not serves((settings.model or "").strip()):
-        return None
-    model = runtime.text_model()
-    if not isinstance(model, OpenAICompatibleModel):  # a model a test handed in
-        return None
-    from socialgen.drafting.planning import short_prompts
-    from socialgen.drafting.writing import post_messages
+    The model is built from the settings read one by one (Runtime.light_setting), not
+    from the settings object: pydantic-settings and the event models are imported
+    after the request is out. The settings object stays the authority: the caller
+    hands the model it builds to `adopt`, and an early request that differs from it
+    is dropped."""
+    from socialgen.ai.openai_compatible import OpenAICompatibleModel, prepare_client, serves
+    from socialgen.drafting.post_prompt import post_messages
     from socialgen.limits import MAX_INPUT_CHARS
     from socialgen.sources.urls import find_urls
 
+    values = _light_settings(runtime)
+    if values is None or runtime.given_text_model is not None:
+        return None  # an unreadable setting (the settings object says why), a test's model
+    name = str(values["model"] or "").strip()
     user_input = topic.strip()
-    if not user_input or len(user_input) > MAX_INPUT_CHARS or find_urls(user_input, limit=1):
-        return None  # the plan's refusal, or sources to read first: the usual way
-    messages = post_messages(
-        user_input, style=None, sources="", history=[], small=short_prompts(model)
+    if not serves(name) or not user_input or len(user_input) > MAX_INPUT_CHARS:
+        return None  # another client, or the plan's own refusal
+    if find_urls(user_input, limit=1):
+        return None  # sources to read first: the usual way
+    api_base = str(values["api_base"] or "").strip() or None
+    # As registry.py: an unset marking means "not small" for these providers.
+    small = bool(values["small_model"])
+    model = OpenAICompatibleModel(
+        name, api_base=api_base, timeout=float(values["timeout"]), small=small
     )
+    # short_prompts(model) is model.small (ai/structured.profile_of), without its imports.
+    messages = post_messages(user_input, style=None, sources="", history=[], small=small)
     prepare_client()  # its imports here, not in the thread beside the store's
-    return HeadStart(model, messages, max_tokens=settings.max_tokens, purpose="post")
+    return EarlyStream(model, messages, max_tokens=int(values["max_tokens"]), purpose="post")
 
 
-class HeadStart:
-    """A TextModel standing for `model`: the first call that asks exactly what was
-    started gets the early answer; every other call goes to `model` itself."""
-
-    def __init__(
-        self, model: TextModel, messages: list[Message], *, max_tokens: int, purpose: str
-    ) -> None:
-        self.model = model
-        self.name = model.name
-        self.small = model.small
-        # structured.model_key: the wrapper shares the model's profile (its ladder rung)
-        self.api_base = getattr(model, "api_base", None)
-        self._asked: tuple[Any, ...] = (messages, None, max_tokens, None, purpose)
-        self._taken = False
-        self._lock = threading.Lock()
-        self._items: deque[Any] = deque()
-        self._waiter: tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._started = threading.Event()
-        # A daemon: a command that ends early (process_exit.end_now) does not wait on it.
-        self._thread = threading.Thread(target=self._run, name="socialgen-head-start", daemon=True)
-        self._thread.start()
-
-    def stream(
-        self,
-        messages: list[Message],
-        *,
-        output: Output | None = None,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-        purpose: str | None = None,
-    ) -> AsyncIterator[Chunk]:
-        asked = (messages, output, max_tokens, temperature, purpose)
-        if not self._taken and asked == self._asked:
-            self._taken = True
-            return self._early()
-        if not self._taken:  # a different first request: the early answer is of no use
-            self.close()
-        return self.model.stream(
-            messages,
-            output=output,
-            max_tokens=max_tokens,
-            temperature=temperature,
-            purpose=purpose,
-        )
-
-    def close(self) -> None:
-        """Cancel the early request if it still runs, and wait for its thread (briefly:
-        cancelling closes the connection at once)."""
-        self._taken = True
-        self._started.wait()
-        loop, task = self._loop, self._task
-        if loop is not None and task is not None and not task.done():
-            with suppress(RuntimeError):  # the loop closed in between: the task is over
-                loop.call_soon_threadsafe(task.cancel)
-        self._thread.join(_JOIN_SECONDS)
-
-    # ------------------------------------------------------------ the early thread
-
-    def _run(self) -> None:
-        try:
-            # Cancelled (CancelledError), or a failure _pump handed to the reader.
-            with suppress(BaseException):
-                asyncio.run(self._pump())
-        finally:
-            self._started.set()  # close() never waits on a thread that never started
-            self._put(_END)
-
-    async def _pump(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._task = asyncio.current_task()
-        self._started.set()
-        messages, output, max_tokens, temperature, purpose = self._asked
-        try:
-            async for chunk in self.model.stream(
-                messages,
-                output=output,
-                max_tokens=max_tokens,
-                temperature=temperature,
-                purpose=purpose,
-            ):
-                self._put(chunk)
-        except Exception as error:  # ModelError and the rest: raised where it is read
-            self._put(error)
-
-    def _put(self, item: Any) -> None:
-        with self._lock:
-            self._items.append(item)
-            waiter, self._waiter = self._waiter, None
-        if waiter is not None:
-            loop, future = waiter
-            with suppress(RuntimeError):  # the reader's loop is closed: nobody waits
-                loop.call_soon_threadsafe(_wake, future)
-
-    # ------------------------------------------------------------ the reader
-
-    async def _early(self) -> AsyncIterator[Chunk]:
-        try:
-            while True:
-                item = await self._next()
-                if item is _END:
-                    return
-                if isinstance(item, BaseException):
-                    raise item
-                yield item
-        finally:
-            self.close()  # a reader that stops (cancelled, failed) hangs up at once
-
-    async def _next(self) -> Any:
-        while True:
-            with self._lock:
-                if self._items:
-                    return self._items.popleft()
-                loop = asyncio.get_running_loop()
-                future: asyncio.Future[None] = loop.create_future()
-                self._waiter = (loop, future)
-            await future
+_LIGHT_SETTINGS = ("model", "api_base", "timeout", "small_model", "max_tokens")
 
 
-def _wake(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
+def _light_settings(runtime: Runtime) -> dict[str, Any] | None:
+    """The settings the early request needs, or None when one cannot be read. A value
+    the settings object will warn about is not warned about here as well."""
+    config_logger = logging.getLogger("socialgen.config")
+    was = config_logger.disabled
+    config_logger.disabled = True
+    try:
+        return {name: runtime.light_setting(name) for name in _LIGHT_SETTINGS}
+    except Exception:  # a broken config file: the settings object reports it
+        return None
+    finally:
+        config_logger.disabled = was
