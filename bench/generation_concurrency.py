@@ -110,7 +110,7 @@ async def timed(responder: PacedResponder, body: Callable[[], Awaitable[list[flo
 
 
 def direct_pair(fake: FakeOpenAI, responder: PacedResponder) -> tuple[Timed, Timed]:
-    from socialgen.drafting.writing import post_messages
+    from socialgen.drafting.post_prompt import post_messages
 
     messages = post_messages(TOPIC, style=None, sources="", history=[])
 

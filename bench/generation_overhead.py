@@ -211,6 +211,11 @@ def report_remote(
                 f"  {item.label}: faster than the fake sends = catching up on chunks that "
                 "queued while its first token was late"
             )
+    print(
+        f"  {CLI_LABEL}: its post request leaves before the store opens "
+        "(generation/head_start.py),\n    so its first token counts the store's start-up: "
+        "spawn -> first stdout line (phases) is the wait a person sees"
+    )
     for item in series:
         if "startup" in item.runs[0].extra:
             ok &= report_phases(item, report, goals=item.label == CLI_LABEL)

@@ -14,9 +14,8 @@ from pydantic import ConfigDict, Field, StrictStr
 
 from socialgen.body_fields import CheckedBody, ShownAs
 from socialgen.events.batch import BATCH_SIZE
-from socialgen.limits import NOT_BLANK_PATTERN
+from socialgen.limits import MAX_INPUT_CHARS, NOT_BLANK_PATTERN
 
-MAX_INPUT_CHARS = 10_000
 USER_INPUT_REQUIRED = "userInput is required"
 
 # What the plan accepts, documented (the models take any string or null).
