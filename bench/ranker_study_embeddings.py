@@ -13,7 +13,7 @@ time: the machine is shared) into /tmp/embed_cache/<archive>.npy and prints post
 second; the other modes read the cache only.
 
 What it found (docs/insights.md has the table): 3006 posts in 1367 s on the shared
-2-CPU machine (2.2 posts/s, about 110 s of CPU per 1000 posts, 24 tokens a post). No
+2-CPU machine (2.2 posts/s, 110 to 130 s of CPU per 1000 posts, 24 tokens a post). No
 candidate was kept: those that beat the shipped ranker on 3 of the 4 archives lose 4.5
 to 9 points on the fourth, except one built after reading these folds (the inner-split
 choice of pairwise logistic on readable + 32 components, -2.2), which the held-out
