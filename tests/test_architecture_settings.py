@@ -45,9 +45,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         "allow_private_urls, checked on every outbound request (fetch, guarded_http, "
         "yt-dlp): to travel with the fetch calls"
     ),
-    ("store/leases.py", "getter"): (
-        "quota_lease_seconds, read by the process-wide lease keeper thread"
-    ),
     ("files/backends.py", "getter"): (
         "files_url, files_redirect: the file backend is chosen by a module-level "
         "registry the file store's functions call"

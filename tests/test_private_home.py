@@ -25,8 +25,7 @@ from socialgen.publishing.secrets import (
     key_path,
 )
 from socialgen.runtime import Runtime
-from socialgen.startup import forget_opened_stores, open_store
-from socialgen.store.engine import dispose_engines, transaction
+from socialgen.store.engine import transaction
 from socialgen.store.tables import SocialAccount
 from tests.conftest import Store
 from tests.outbox_support import add_account
@@ -42,10 +41,7 @@ def fresh_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
     monkeypatch.delenv("SOCIALGEN_DATABASE_URL", raising=False)
     monkeypatch.delenv("SOCIALGEN_CONFIG", raising=False)
     monkeypatch.delenv(KEY_ENV, raising=False)
-    forget_opened_stores()
     yield home
-    dispose_engines()
-    forget_opened_stores()
 
 
 @pytest.fixture
@@ -77,7 +73,8 @@ def private(found: dict[str, int], home: Path) -> dict[str, str]:
 
 @pytest.mark.parametrize("umask", [0o022, 0o000], indirect=True)
 def test_everything_socialgen_writes_in_its_home_is_private(fresh_home: Path, umask: int) -> None:
-    open_store(Runtime().store_settings)  # migrates: writes through the -wal file, beside its -shm
+    runtime = Runtime()
+    runtime.open_store()  # migrates: writes through the -wal file, beside its -shm
     token = encrypt_secret({"password": "pw-secret-1234"})  # makes secret.key
     assert decrypt_secret(token) == {"password": "pw-secret-1234"}
     LocalFolder(fresh_home / "files").put("ws/carousels/c1/slide-0.png", b"png")
@@ -89,10 +86,12 @@ def test_everything_socialgen_writes_in_its_home_is_private(fresh_home: Path, um
     assert private(found, fresh_home) == {}, found
     assert stat.S_IMODE(fresh_home.parent.stat().st_mode) == 0o700  # made for it, too
     assert not [n for n in found if n.endswith(".partial") or "/." in n]
+    runtime.close()
 
 
 def test_an_existing_open_home_is_tightened_once_with_a_note(fresh_home: Path) -> None:
-    open_store(Runtime().store_settings)
+    runtime = Runtime()
+    runtime.open_store()
     encrypt_secret({"password": "pw-secret-1234"})
     LocalFolder(fresh_home / "files").put("ws/images/a.png", b"png")
     (fresh_home / "cache").mkdir()
@@ -110,8 +109,7 @@ def test_an_existing_open_home_is_tightened_once_with_a_note(fresh_home: Path) -
     ):
         os.chmod(path, 0o644)
     os.chmod(fresh_home / "cache", 0o755)
-    dispose_engines()
-    forget_opened_stores()
+    runtime.close()
 
     result = runner.invoke(app, ["accounts", "list", "--json"])
     assert result.exit_code == 0, result.output
@@ -121,7 +119,6 @@ def test_an_existing_open_home_is_tightened_once_with_a_note(fresh_home: Path) -
     assert found.pop("my-notes.txt") == 0o644
     assert private(found, fresh_home) == {}, found
 
-    forget_opened_stores()
     again = runner.invoke(app, ["accounts", "list", "--json"])
     assert again.exit_code == 0 and again.stderr == ""  # nothing left to say
 

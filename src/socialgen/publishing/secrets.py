@@ -151,15 +151,15 @@ def _encrypted_accounts() -> int | None:
     from sqlmodel import col, select
 
     from socialgen.config import get_settings
-    from socialgen.store.engine import get_engine, read_session
+    from socialgen.store.engine import new_engine, read_session
     from socialgen.store.tables import SocialAccount
 
     url = get_settings().database_url
     database = make_url(url).database
     if make_url(url).get_backend_name() == "sqlite" and not Path(database or "").is_file():
         return 0  # no store yet (opening one here would create it)
+    engine = new_engine(url)  # once per key file made: no engine kept for it
     try:
-        engine = get_engine(url)
         if not inspect(engine).has_table(str(SocialAccount.__tablename__)):
             return 0  # a store not migrated yet
         with read_session(engine) as session:
@@ -172,6 +172,8 @@ def _encrypted_accounts() -> int | None:
     except Exception:
         logger.warning("could not count the encrypted accounts", exc_info=True)
         return None
+    finally:
+        engine.dispose()
 
 
 def _create_key_file(path: Path) -> str:
