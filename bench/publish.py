@@ -72,7 +72,6 @@ def main() -> None:
 def _run(args: argparse.Namespace, env: dict[str, str], home: Path) -> None:
     from tests.fakes.recording_network import RecordingServer
 
-
     engine = Runtime().open_store()
     with RecordingServer() as server:
         account = _account(engine, server.url)

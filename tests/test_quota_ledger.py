@@ -33,7 +33,6 @@ from tests.conftest import Store
 from tests.doubles.scripted_model import Reply, ScriptedCall, ScriptedModel
 from tests.scripted_support import standard_reply
 
-
 LEASE = 120.0  # the quota_lease_seconds setting's default
 
 

@@ -1,6 +1,6 @@
 """Open the store: make SOCIALGEN_HOME private, migrate to head and create the
-first-run defaults, once per Runtime (its `Stores` remembers); give back the quota of processes that died
-holding it (at open, and in `serve` on a timer: quota_upkeep)."""
+first-run defaults, once per Runtime (its `Stores` remembers); give back the quota of
+owners that died holding it (at open, and in `serve` on a timer: quota_upkeep)."""
 
 from __future__ import annotations
 

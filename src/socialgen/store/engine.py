@@ -23,6 +23,7 @@ from socialgen.local_files import make_private_folders, open_private
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 _WRITE_OPTION = "socialgen_write"
 
+
 def new_engine(database_url: str, **options: Any) -> Engine:
     """An engine (and its pool) for `database_url`; `options`: execution options every
     connection carries (the Runtime's lease: store/leases.py). Engines are made and
