@@ -49,12 +49,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         "files_url, files_redirect: the file backend is chosen by a module-level "
         "registry the file store's functions call"
     ),
-    ("sources/profiles/linkedin.py", "getter"): (
-        "linkedin_profile_endpoint: profile adapters share read(url, limit)"
-    ),
-    ("sources/profiles/bluesky.py", "getter"): (
-        "bluesky_appview: profile adapters share read(url, limit)"
-    ),
     ("publishing/networks/linkedin_http.py", "getter"): (
         "linkedin_version, linkedin_timeout: network adapters are built by "
         "publishing/adapters.py for a stored account"
