@@ -22,6 +22,7 @@ stops. Nothing of this is kept per process: a test builds a fresh Runtime.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +60,7 @@ class Runtime:
         self._text_model: TextModel | None = None
         self._image_model: ImageModel | None = None
         self._stores = stores  # made on first use; a derived Runtime shares its parent's
+        self._stores_lock = threading.Lock()  # two threads' first use make one
 
     @property
     def settings(self) -> AppSettings:
@@ -94,11 +96,12 @@ class Runtime:
     @property
     def stores(self) -> Stores:
         """The engines this Runtime opened and its quota lease (made on first use)."""
-        if self._stores is None:
-            from socialgen.store.stores import Stores
+        with self._stores_lock:
+            if self._stores is None:
+                from socialgen.store.stores import Stores
 
-            self._stores = Stores(float(self.light_setting("quota_lease_seconds")))
-        return self._stores
+                self._stores = Stores(float(self.light_setting("quota_lease_seconds")))
+            return self._stores
 
     def open_store(self) -> Engine:
         """The store the settings name, migrated and ready (startup.open_store): the

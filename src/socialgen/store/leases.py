@@ -84,6 +84,12 @@ class Lease:
             except Exception as error:  # the next round tries again; the lease may lapse
                 logger.warning("could not refresh the process lease on %s: %s", engine.url, error)
 
+    @property
+    def keeping(self) -> bool:
+        """Whether the keeper thread runs (from the first reservation until close)."""
+        keeper = self._keeper
+        return keeper is not None and keeper.is_alive()
+
     def close(self) -> None:
         """Stop refreshing (the Runtime closes). The row stays: it lapses, and
         reservations still open then are given back."""

@@ -33,6 +33,11 @@ class Stores:
                 self._engines[database_url] = engine
             return engine
 
+    def opened(self) -> list[str]:
+        """The database URLs this Runtime holds an engine for now."""
+        with self._lock:
+            return list(self._engines)
+
     def is_ready(self, database_url: str) -> bool:
         """Migrated and given its first-run defaults by this Runtime already."""
         return database_url in self._ready
