@@ -229,7 +229,7 @@ def _account(engine: object, url: str) -> str:
             network="racenet",
             handle="@bench",
             service_url=url,
-            secret_ciphertext=encrypt_secret({"password": "bench"}),
+            secret_ciphertext=encrypt_secret({"password": "bench"}, session),
         )
         session.add(account)
         session.flush()

@@ -56,9 +56,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("publishing/networks/bluesky.py", "getter"): (
         "bluesky_appview: network adapters are built by publishing/adapters.py"
     ),
-    ("publishing/secrets.py", "getter"): (
-        "the store whose accounts decide whether a key file may be made"
-    ),
 }
 
 

@@ -25,7 +25,7 @@ from socialgen.publishing.secrets import (
     key_path,
 )
 from socialgen.runtime import Runtime
-from socialgen.store.engine import transaction
+from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import SocialAccount
 from tests.conftest import Store
 from tests.outbox_support import add_account
@@ -74,8 +74,9 @@ def private(found: dict[str, int], home: Path) -> dict[str, str]:
 @pytest.mark.parametrize("umask", [0o022, 0o000], indirect=True)
 def test_everything_socialgen_writes_in_its_home_is_private(fresh_home: Path, umask: int) -> None:
     runtime = Runtime()
-    runtime.open_store()  # migrates: writes through the -wal file, beside its -shm
-    token = encrypt_secret({"password": "pw-secret-1234"})  # makes secret.key
+    engine = runtime.open_store()  # migrates: writes through the -wal file, beside its -shm
+    with read_session(engine) as session:
+        token = encrypt_secret({"password": "pw-secret-1234"}, session)  # makes secret.key
     assert decrypt_secret(token) == {"password": "pw-secret-1234"}
     LocalFolder(fresh_home / "files").put("ws/carousels/c1/slide-0.png", b"png")
     write_atomically(fresh_home / "config.toml", 'model = "x"\n')
@@ -91,8 +92,8 @@ def test_everything_socialgen_writes_in_its_home_is_private(fresh_home: Path, um
 
 def test_an_existing_open_home_is_tightened_once_with_a_note(fresh_home: Path) -> None:
     runtime = Runtime()
-    runtime.open_store()
-    encrypt_secret({"password": "pw-secret-1234"})
+    with read_session(runtime.open_store()) as session:
+        encrypt_secret({"password": "pw-secret-1234"}, session)
     LocalFolder(fresh_home / "files").put("ws/images/a.png", b"png")
     (fresh_home / "cache").mkdir()
     (fresh_home / "cache" / "copy.pdf").write_bytes(b"%PDF")
@@ -147,8 +148,11 @@ def test_a_lost_key_file_is_an_error_and_never_replaced(no_key_variable: Store) 
     assert f"The secret key {path} is missing" in said and "2 social account(s)" in said
     assert "restore the file from a backup" in said and KEY_ENV in said
     assert "socialgen accounts remove" in said
-    with pytest.raises(SecretKeyError, match="is missing"):
-        encrypt_secret({"password": "another"})  # adding an account: no new key either
+    with (
+        pytest.raises(SecretKeyError, match="is missing"),
+        read_session(store.engine) as session,
+    ):
+        encrypt_secret({"password": "another"}, session)  # adding an account: no new key either
     result = runner.invoke(app, ["accounts", "check", "@one.test"])
     assert result.exit_code != 0 and "is missing" in result.output
     assert "Traceback" not in result.output
@@ -157,5 +161,6 @@ def test_a_lost_key_file_is_an_error_and_never_replaced(no_key_variable: Store) 
     for handle in ("@one.test", "@two.test"):  # starting over
         removed = runner.invoke(app, ["accounts", "remove", handle, "--yes"])
         assert removed.exit_code == 0, removed.output
-    assert decrypt_secret(encrypt_secret({"password": "new"})) == {"password": "new"}
+    with read_session(store.engine) as session:
+        assert decrypt_secret(encrypt_secret({"password": "new"}, session)) == {"password": "new"}
     assert path.is_file() and stat.S_IMODE(path.stat().st_mode) == 0o600
