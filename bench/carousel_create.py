@@ -94,11 +94,10 @@ async def one_run(
     from socialgen.carousels.schemas import CarouselRequest
     from socialgen.carousels.service import create_carousel
     from socialgen.drafting.caller import Caller
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import resolve_workspace
 
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     with read_session(engine) as session:
         workspace_id = resolve_workspace(session, None).id
     request = CarouselRequest(

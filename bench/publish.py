@@ -66,18 +66,13 @@ def main() -> None:
         try:
             _run(args, env, home)
         finally:
-            from socialgen.store.engine import dispose_engines
-
-            dispose_engines()
             _schema(args.database_url, create=False)
 
 
 def _run(args: argparse.Namespace, env: dict[str, str], home: Path) -> None:
     from tests.fakes.recording_network import RecordingServer
 
-    from socialgen.startup import open_store
-
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     with RecordingServer() as server:
         account = _account(engine, server.url)
         latency(engine, server, account, env, home, args.posts)
@@ -234,7 +229,7 @@ def _account(engine: object, url: str) -> str:
             network="racenet",
             handle="@bench",
             service_url=url,
-            secret_ciphertext=encrypt_secret({"password": "bench"}),
+            secret_ciphertext=encrypt_secret({"password": "bench"}, session),
         )
         session.add(account)
         session.flush()

@@ -51,7 +51,7 @@ def add_account(
             display_name=f"Name of {handle}",
             email=email,
             service_url=service_url,
-            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}),
+            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}, session),
         )
         session.add(account)
         session.flush()

@@ -207,12 +207,21 @@ def test_the_key_file_is_private_and_the_database_holds_no_plain_secret(
 def test_processes_starting_together_agree_on_one_key(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    code = "from socialgen.publishing.secrets import encrypt_secret as e; print(e({'a': 'b'}))"
+    code = (
+        "import sys\n"
+        "from socialgen.publishing.secrets import encrypt_secret as e\n"
+        "from socialgen.store.engine import new_engine, read_session\n"
+        "with read_session(new_engine(sys.argv[1])) as session:\n"
+        "    print(e({'a': 'b'}, session))\n"
+    )
     fresh = store.home / "fresh"
+    # The test's store (no account in it yet) decides; the key file goes in `fresh`.
     env = {**os.environ, "SOCIALGEN_HOME": str(fresh)}
     env.pop(KEY_ENV, None)
     children = [
-        subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", code, store.url], env=env, stdout=subprocess.PIPE, text=True
+        )
         for _ in range(6)
     ]
     tokens = [child.communicate(timeout=60)[0].strip() for child in children]
@@ -234,10 +243,11 @@ def test_a_changed_key_is_a_clear_error_without_the_secret(
     assert SECRET not in result.output and account.secret_ciphertext not in result.output
     rotated = f"{new_key()},{os.environ[KEY_ENV]}"  # new key first, old one still reads
     monkeypatch.setenv(KEY_ENV, rotated)
-    assert decrypt_secret(encrypt_secret({"x": "y"})) == {"x": "y"}
-    monkeypatch.setenv(KEY_ENV, "not-a-key-" + SECRET)
-    with pytest.raises(SecretKeyError) as error:
-        encrypt_secret({"x": "y"})
+    with read_session(store.engine) as session:
+        assert decrypt_secret(encrypt_secret({"x": "y"}, session)) == {"x": "y"}
+        monkeypatch.setenv(KEY_ENV, "not-a-key-" + SECRET)
+        with pytest.raises(SecretKeyError) as error:
+            encrypt_secret({"x": "y"}, session)
     assert SECRET not in error.value.message and KEY_ENV in error.value.message
 
 

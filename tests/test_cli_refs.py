@@ -300,8 +300,13 @@ def account(store: Store, account_id: str, handle: str, name: str) -> SocialAcco
         handle=handle,
         display_name=name,
         service_url="https://bsky.social",
-        secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}),
+        secret_ciphertext=sealed(store),
     )
+
+
+def sealed(store: Store) -> str:
+    with read_session(store.engine) as session:
+        return encrypt_secret({"password": "pw-secret-1234"}, session)
 
 
 def test_an_account_is_taken_by_display_name_handle_or_id_prefix(store: Store) -> None:

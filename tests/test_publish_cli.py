@@ -224,7 +224,7 @@ def test_publish_due_covers_every_workspace_unless_w_is_given(
             network="bluesky",
             handle="@other.test",
             service_url="http://127.0.0.1:9",
-            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}),
+            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}, session),
         )
         session.add(account)
         session.flush()

@@ -13,19 +13,28 @@ or an edited config file until it restarts; a command sees them at its next run.
 command or request that overrides settings gets its own Runtime (`derived`), with its
 own settings; the models handed in are kept. Plans and services get the settings from
 here (through `Caller.settings`, or as a parameter); nothing else reads them.
+
+It also owns the stores it opened (`open_store()`: an engine per database URL, migrated
+once, and its quota lease, store/stores.py); `close()` disposes them. The CLI's root
+callback closes its Runtime when the command ends, the app's lifespan when the server
+stops. Nothing of this is kept per process: a test builds a fresh Runtime.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
     from socialgen.ai.image_types import ImageModel
     from socialgen.ai.model import TextModel
     from socialgen.config import Settings
     from socialgen.config.loading import AppSettings
     from socialgen.registration import Feature
+    from socialgen.store.stores import Stores
 
 
 class Runtime:
@@ -37,6 +46,7 @@ class Runtime:
         text_model: TextModel | None = None,
         image_model: ImageModel | None = None,
         features: tuple[Feature, ...] = (),
+        stores: Stores | None = None,
     ) -> None:
         # command-line options: they win (an unset option is None)
         self.options = {name: value for name, value in (options or {}).items() if value is not None}
@@ -49,6 +59,8 @@ class Runtime:
         self.features = features
         self._text_model: TextModel | None = None
         self._image_model: ImageModel | None = None
+        self._stores = stores  # made on first use; a derived Runtime shares its parent's
+        self._stores_lock = threading.Lock()  # two threads' first use make one
 
     @property
     def settings(self) -> AppSettings:
@@ -81,9 +93,33 @@ class Runtime:
 
         return light_setting(name)
 
+    @property
+    def stores(self) -> Stores:
+        """The engines this Runtime opened and its quota lease (made on first use)."""
+        with self._stores_lock:
+            if self._stores is None:
+                from socialgen.store.stores import Stores
+
+                self._stores = Stores(float(self.light_setting("quota_lease_seconds")))
+            return self._stores
+
+    def open_store(self) -> Engine:
+        """The store the settings name, migrated and ready (startup.open_store): the
+        same engine every time until `close()`."""
+        from socialgen.startup import open_store
+
+        return open_store(self.stores, self.store_settings)
+
+    def close(self) -> None:
+        """Dispose the engines and stop the lease keeper. Harmless when nothing was
+        opened, and the Runtime stays usable: the next open_store() opens again."""
+        if self._stores is not None:
+            self._stores.close()
+
     def derived(self, **overrides: Any) -> Runtime:
         """A Runtime whose settings are these ones with `overrides` (None: unchanged),
-        for a command or request that overrides some; the models handed in are kept."""
+        for a command or request that overrides some; the models handed in and the
+        opened stores are shared."""
         overrides = {name: value for name, value in overrides.items() if value is not None}
         if self._settings is not None:
             settings: AppSettings | None = self._settings.model_copy(update=overrides)
@@ -96,6 +132,7 @@ class Runtime:
             text_model=self.given_text_model,
             image_model=self.given_image_model,
             features=self.features,
+            stores=self.stores,  # the parent's close() closes them
         )
 
     def text_model(self) -> TextModel:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import Engine, func
+from sqlalchemy.orm import object_session
 from sqlmodel import Session, col, select
 from typing_extensions import TypedDict  # pydantic reads it on Python 3.11
 
@@ -104,7 +105,7 @@ def add_account(
     account.email = identity.email[:320]
     account.profile_url = identity.profile_url[:2048]
     account.service_url = connected.service_url
-    account.secret_ciphertext = encrypt_secret(connected.secret)
+    account.secret_ciphertext = encrypt_secret(connected.secret, session)
     account.updated_at = utcnow()
     session.add(account)
     session.flush()
@@ -176,7 +177,7 @@ def credentials_for(account: SocialAccount) -> AccountCredentials:
         network=account.network,
         service_url=account.service_url,
         handle=account.handle,
-        secret=decrypt_secret(account.secret_ciphertext),
+        secret=decrypt_secret(account.secret_ciphertext, _session_of(account)),
     )
 
 
@@ -190,11 +191,18 @@ def secret_saver(engine: Engine, account_id: str) -> SecretSaver:
             account = session.get(SocialAccount, account_id)
             if account is None:  # removed meanwhile: nothing to keep
                 return
-            account.secret_ciphertext = encrypt_secret(fields)
+            account.secret_ciphertext = encrypt_secret(fields, session)
             account.updated_at = utcnow()
             session.add(account)
 
     return save
+
+
+def _session_of(account: SocialAccount) -> Session | None:
+    """The session the account was read in, while it is open: its store can say how
+    many accounts a missing key file holds (publishing/secrets.py)."""
+    session = object_session(account)
+    return session if isinstance(session, Session) else None
 
 
 def account_view(account: SocialAccount) -> AccountView:
