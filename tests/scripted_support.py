@@ -112,9 +112,6 @@ def standard_reply(call: ScriptedCall) -> Reply:
 
 @pytest.fixture
 def scripted_model() -> ScriptedModel:
-    from socialgen.ai.structured import forget_rungs
-
-    forget_rungs()  # the ladder remembers refusals per model name, across tests
     return ScriptedModel(responder=standard_reply)
 
 

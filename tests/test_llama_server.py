@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from socialgen.ai.registry import text_model
-from socialgen.ai.structured import current_rung, forget_rungs
+from socialgen.ai.structured import current_rung
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.themes import plan_themes
 from socialgen.runtime import Runtime
@@ -34,7 +34,6 @@ def llama_server() -> Iterator[LlamaServer]:
 
 @pytest.fixture
 def provider(llama_server: LlamaServer, monkeypatch: pytest.MonkeyPatch) -> LlamaServer:
-    forget_rungs()
     for name, value in llama_server.env().items():
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("SOCIALGEN_SMALL_MODEL", raising=False)

@@ -9,16 +9,11 @@ from typing import Any
 
 import pytest
 
-from socialgen.ai.structured import forget_rungs, profile_of
+from socialgen.ai.structured import profile_of
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.themes import plan_themes
 from socialgen.drafting.planning import looks_like_junk
 from tests.doubles.scripted_model import ScriptedCall, ScriptedModel
-
-
-@pytest.fixture(autouse=True)
-def fresh_profiles() -> None:
-    forget_rungs()
 
 
 def slides(*titles: str) -> dict[str, Any]:

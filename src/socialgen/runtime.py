@@ -11,12 +11,18 @@ The settings are read once, the first time something asks (so `socialgen --help`
 quick listing never build them), and then kept: a server does not see a `config set`
 or an edited config file until it restarts; a command sees them at its next run. A
 command or request that overrides settings gets its own Runtime (`derived`), with its
-own settings; the models handed in are kept. Plans and services get the settings from
+own settings; the models handed in are kept, and so is what the Runtime holds (`Held`:
+loaded text models, the PDF render pool), shared with the Runtime it came from.
+
+Nothing of this lives in a module: a test that wants a clean slate builds a fresh
+Runtime (tests/test_no_process_state.py). Test networks come in the same way
+(`Runtime(networks={"bluesky": scripted})`), never through the environment. Plans and services get the settings from
 here (through `Caller.settings`, or as a parameter); nothing else reads them.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +31,27 @@ if TYPE_CHECKING:
     from socialgen.ai.model import TextModel
     from socialgen.config import Settings
     from socialgen.config.loading import AppSettings
+    from socialgen.publishing.registry import NetworkModule, Networks
     from socialgen.registration import Feature
+    from socialgen.render.pool import RenderPool
+
+
+class Held:
+    """What a Runtime keeps for its life, shared with the Runtimes derived from it: the
+    text models it built (a local one loads its GGUF once: one load per `serve`
+    process) and the PDF render pool (worker processes, made at the first render)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.text_models: dict[tuple[Any, ...], TextModel] = {}
+        self.render_pool: RenderPool | None = None
+
+    def close(self) -> None:
+        """Stop the render pool's workers (a test's Runtime, when the test ends)."""
+        with self.lock:
+            pool, self.render_pool = self.render_pool, None
+        if pool is not None:
+            pool.close()
 
 
 class Runtime:
@@ -37,6 +63,8 @@ class Runtime:
         text_model: TextModel | None = None,
         image_model: ImageModel | None = None,
         features: tuple[Feature, ...] = (),
+        networks: Mapping[str, NetworkModule] | None = None,
+        held: Held | None = None,
     ) -> None:
         # command-line options: they win (an unset option is None)
         self.options = {name: value for name, value in (options or {}).items() if value is not None}
@@ -47,7 +75,11 @@ class Runtime:
         # Features beside those found under socialgen/ (a test's toy feature): the app
         # and the command line built on this Runtime add them (socialgen.features).
         self.features = features
-        self._text_model: TextModel | None = None
+        # Network modules beside (or instead of) the built-in ones: a test's scripted
+        # network, under any name (publishing.registry.Networks).
+        self.given_networks = dict(networks or {})
+        self._networks: Networks | None = None
+        self.held = held if held is not None else Held()
         self._image_model: ImageModel | None = None
 
     @property
@@ -96,16 +128,23 @@ class Runtime:
             text_model=self.given_text_model,
             image_model=self.given_image_model,
             features=self.features,
+            networks=self.given_networks,
+            held=self.held,
         )
 
     def text_model(self) -> TextModel:
+        """The model the settings name, built once for this Runtime and those derived
+        from it (a derived Runtime naming another model gets that one)."""
         if self.given_text_model is not None:
             return self.given_text_model
-        if self._text_model is None:
-            from socialgen.ai.registry import text_model
+        from socialgen.ai.registry import model_key, text_model
 
-            self._text_model = text_model(self.settings)
-        return self._text_model
+        key = model_key(self.settings)
+        with self.held.lock:
+            model = self.held.text_models.get(key)
+            if model is None:
+                model = self.held.text_models[key] = text_model(self.settings)
+        return model
 
     def image_model(self) -> ImageModel:
         if self.given_image_model is not None:
@@ -115,3 +154,21 @@ class Runtime:
 
             self._image_model = image_model(self.settings)
         return self._image_model
+
+    @property
+    def networks(self) -> Networks:
+        """Which module speaks for each network: the built-in ones, and those handed in."""
+        if self._networks is None:
+            from socialgen.publishing.registry import Networks
+
+            self._networks = Networks(self.given_networks)
+        return self._networks
+
+    def render_pool(self) -> RenderPool:
+        """The PDF render pool, sized by the settings at the first render, then kept."""
+        from socialgen.render.pool import PoolSettings, RenderPool
+
+        with self.held.lock:
+            if self.held.render_pool is None:
+                self.held.render_pool = RenderPool(PoolSettings.of(self.settings))
+            return self.held.render_pool

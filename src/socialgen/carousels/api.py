@@ -12,6 +12,7 @@ from starlette.responses import Response, StreamingResponse
 from socialgen.api_support import (
     EngineDep,
     ImageModelDep,
+    RuntimeDep,
     SettingsDep,
     TextModelDep,
     error_responses,
@@ -116,13 +117,13 @@ async def regenerate(
     dependencies=[body_cap(PDF_BODY)],
 )
 async def generate_pdf(
-    user: AuthenticatedUser, settings: SettingsDep, request: Request
+    user: AuthenticatedUser, runtime: RuntimeDep, request: Request
 ) -> Response:
     """A vector PDF, one page of width x height CSS px per slide. Only data: URIs load.
     503 with Retry-After when the renderer has no room (or the caller has its share)."""
     from socialgen.render.checks import check_pdf_request, render_caller
     from socialgen.render.client_gone import unless_client_leaves
-    from socialgen.render.pool import PoolSettings, RendererBusy, render_pool
+    from socialgen.render.pool import RendererBusy
 
     raw = await read_capped(
         request.stream(), PDF_BODY.json_bytes, too_large=PDF_BODY.json_too_large
@@ -132,12 +133,12 @@ async def generate_pdf(
     check_pdf_request(pages, width, height)
     # Untrusted HTML: a worker process with a time limit, not this process; a client
     # that leaves takes its render with it (the worker is killed).
-    render = render_pool(PoolSettings.of(settings)).render(
+    render = runtime.render_pool().render(
         render_caller(user.user_id, user.workspace_id),
         pages,
         width,
         height,
-        timeout=settings.pdf_timeout,
+        timeout=runtime.settings.pdf_timeout,
     )
     try:
         pdf = await unless_client_leaves(render, request.receive)
