@@ -106,7 +106,6 @@ def obeys_rules(post: str) -> bool:
 
 
 async def run_topic(caller: Any, model: Any, topic: str) -> TopicResult:
-    from socialgen.ai.registry import text_model
     from socialgen.carousels.outline import outline_carousel
     from socialgen.content_calendar.themes import plan_themes
     from socialgen.generation.batch import run_batch
@@ -144,7 +143,6 @@ async def run_topic(caller: Any, model: Any, topic: str) -> TopicResult:
 
 
 async def intent_accuracy(model: Any, limit: int | None) -> tuple[int, int, float]:
-    from socialgen.ai.registry import text_model
     from socialgen.generation.intent import classify_intent
 
     right = total = 0

@@ -122,7 +122,10 @@ def scripted_images() -> ScriptedImageModel:
 
 @pytest.fixture
 def scripted_client(
-    store: Store, scripted_model: ScriptedModel, scripted_images: ScriptedImageModel
+    store: Store,
+    scripted_model: ScriptedModel,
+    scripted_images: ScriptedImageModel,
+    networks: dict[str, Any],
 ) -> Iterator[Any]:
     """The `client` fixture's app, its endpoints given the scripted models."""
     from fastapi.testclient import TestClient
@@ -130,7 +133,8 @@ def scripted_client(
     from socialgen.runtime import Runtime
     from socialgen.server import create_app
 
-    app = create_app(runtime=Runtime(text_model=scripted_model, image_model=scripted_images))
+    runtime = Runtime(text_model=scripted_model, image_model=scripted_images, networks=networks)
+    app = create_app(runtime=runtime)
     with TestClient(app) as test_client:
         yield test_client
 
@@ -152,6 +156,8 @@ class ScriptedAI:
     post_reply: Callable[[ScriptedCall], Reply] = field(default=lambda _call: POST_TEXT)
     chat_reply: Callable[[ScriptedCall], Reply] = field(default=lambda _call: CHAT_TEXT)
     carousel_reply: Callable[[int], Reply] = field(default=carousel_outline)
+    # The test's network modules (conftest's `networks`), read at each use.
+    networks: dict[str, Any] = field(default_factory=dict)
 
     def respond(self, call: ScriptedCall) -> Reply:
         if call.purpose == "intent":
@@ -172,7 +178,7 @@ class ScriptedAI:
         return self.model.calls_for("post")
 
     def runtime(self) -> Runtime:
-        return Runtime(text_model=self.model, image_model=self.images)
+        return Runtime(text_model=self.model, image_model=self.images, networks=self.networks)
 
     def invoke(self, args: Sequence[str], input: str | None = None) -> Result:
         """The real CLI app, run with these models (typer's CliRunner)."""
@@ -182,8 +188,10 @@ class ScriptedAI:
 
 
 @pytest.fixture
-def scripted_ai(scripted_model: ScriptedModel, scripted_images: ScriptedImageModel) -> ScriptedAI:
-    ai = ScriptedAI(model=scripted_model, images=scripted_images)
+def scripted_ai(
+    scripted_model: ScriptedModel, scripted_images: ScriptedImageModel, networks: dict[str, Any]
+) -> ScriptedAI:
+    ai = ScriptedAI(model=scripted_model, images=scripted_images, networks=networks)
     scripted_model.responder = ai.respond
     return ai
 

@@ -44,7 +44,8 @@ def test_chat_answers_and_its_structured_side_answer_steps_down_the_ladder(
     provider: LlamaServer, client: TestClient, store: Store
 ) -> None:
     """(`provider` first: the app reads its settings when it starts.)"""
-    assert current_rung(text_model(Runtime().settings)) == "json_schema"
+    runtime = client.app.state.runtime  # the app's: it keeps its model
+    assert current_rung(runtime.text_model()) == "json_schema"
     response = client.post(
         f"/api/v1/ai-conversation/chat/{store.workspace_id}",
         headers={"x-api-key": store.api_key()},
@@ -56,17 +57,16 @@ def test_chat_answers_and_its_structured_side_answer_steps_down_the_ladder(
     assert answer["response"].strip()
     assert isinstance(answer["suggestedQuestions"], list)
     # The follow-up questions asked for json_schema; the server refused (422) and the
-    # model is now asked for json_object, for the life of the process.
-    assert current_rung(text_model(Runtime().settings)) == "json_object"
+    # model is now asked for json_object, for the life of the app's Runtime.
+    assert current_rung(runtime.text_model()) == "json_object"
 
 
 def test_a_json_outline_from_a_refusing_provider_still_reaches_a_plan(
     provider: LlamaServer,
 ) -> None:
-    outline = asyncio.run(
-        outline_carousel(text_model(Runtime().settings), "why small teams ship weekly", 4)
-    )
-    assert current_rung(text_model(Runtime().settings)) == "json_object"
+    model = text_model(Runtime().settings)
+    outline = asyncio.run(outline_carousel(model, "why small teams ship weekly", 4))
+    assert current_rung(model) == "json_object"
     assert len(outline.slides) == 4
     assert outline.template_slides == sum(s.source == "template" for s in outline.slides)
 

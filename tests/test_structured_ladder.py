@@ -35,7 +35,7 @@ def fake(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
 
 def model_of(fake: FakeOpenAI) -> TextModel:
     assert isinstance(fake, ClientFake)
-    return fake.text_model()
+    return fake.kept_model()
 
 
 def ask(fake: FakeOpenAI, *, attempts: int = 1) -> DayPlan | None:

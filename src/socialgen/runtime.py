@@ -16,8 +16,9 @@ loaded text models, the PDF render pool), shared with the Runtime it came from.
 
 Nothing of this lives in a module: a test that wants a clean slate builds a fresh
 Runtime (tests/test_no_process_state.py). Test networks come in the same way
-(`Runtime(networks={"bluesky": scripted})`), never through the environment. Plans and services get the settings from
-here (through `Caller.settings`, or as a parameter); nothing else reads them.
+(`Runtime(networks={"bluesky": scripted})`, read by `publishing.registry.Networks.of`),
+never through the environment. Plans and services get the settings from here (through
+`Caller.settings`, or as a parameter); nothing else reads them.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from socialgen.ai.model import TextModel
     from socialgen.config import Settings
     from socialgen.config.loading import AppSettings
-    from socialgen.publishing.registry import NetworkModule, Networks
+    from socialgen.publishing.registry import NetworkModule
     from socialgen.registration import Feature
     from socialgen.render.pool import RenderPool
 
@@ -76,9 +77,9 @@ class Runtime:
         # and the command line built on this Runtime add them (socialgen.features).
         self.features = features
         # Network modules beside (or instead of) the built-in ones: a test's scripted
-        # network, under any name (publishing.registry.Networks).
-        self.given_networks = dict(networks or {})
-        self._networks: Networks | None = None
+        # network, under any lower-case name (publishing.registry.Networks: a read-only
+        # view of this mapping, which the Runtime never changes).
+        self.given_networks: Mapping[str, NetworkModule] = {} if networks is None else networks
         self.held = held if held is not None else Held()
         self._image_model: ImageModel | None = None
 
@@ -154,15 +155,6 @@ class Runtime:
 
             self._image_model = image_model(self.settings)
         return self._image_model
-
-    @property
-    def networks(self) -> Networks:
-        """Which module speaks for each network: the built-in ones, and those handed in."""
-        if self._networks is None:
-            from socialgen.publishing.registry import Networks
-
-            self._networks = Networks(self.given_networks)
-        return self._networks
 
     def render_pool(self) -> RenderPool:
         """The PDF render pool, sized by the settings at the first render, then kept."""

@@ -13,6 +13,7 @@ from socialgen.ai.model import Output
 
 CONTEXT_TOKENS = 4096
 
+
 class LlamaCppEngine:
     """The models this engine object loaded, one per GGUF."""
 

@@ -21,6 +21,7 @@ from socialgen.ai.model import Output
 
 CONTEXT_TOKENS = 4096
 
+
 class EngineFailure(RuntimeError):
     """llama.cpp's server answered with an error (its message)."""
 

@@ -3,8 +3,9 @@
 The model object loads its GGUF once, at its first answer, and keeps it (the Runtime
 keeps the model: one load per process for `serve`). Calls are serialised: llama.cpp
 runs one answer at a time here, so every call runs on one dedicated worker thread
-(under a lock for any other caller). Tokens cross back to the event loop as they are produced. Which library
-runs llama.cpp (xllamacpp or llama-cpp-python) is ai/engine.py's choice.
+(under a lock for any other caller). Tokens cross back to the event loop as they
+are produced. Which library runs llama.cpp (xllamacpp or llama-cpp-python) is
+ai/engine.py's choice.
 """
 
 from __future__ import annotations

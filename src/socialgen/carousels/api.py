@@ -27,7 +27,7 @@ from socialgen.carousels.body import (
     read_regenerate_body,
 )
 from socialgen.carousels.plan import prepare_carousel
-from socialgen.carousels.regenerate import regenerate_slide
+from socialgen.carousels.regenerate import CarouselLocks, regenerate_slide
 from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
 from socialgen.drafting.caller import Caller
@@ -83,6 +83,16 @@ async def generate_with_images(
     )
 
 
+async def carousel_locks(request: Request) -> CarouselLocks:
+    """The app's carousel locks, made at its first regeneration. Async, so it runs on
+    the event loop (one at a time): the locks are asyncio locks of that loop."""
+    state = request.app.state
+    locks: CarouselLocks | None = getattr(state, "carousel_locks", None)
+    if locks is None:
+        locks = state.carousel_locks = CarouselLocks()
+    return locks
+
+
 @router.post(
     "/regenerate-slide/{workspaceId}",
     openapi_extra=documented_body(RegenerateSlideBody, takes_files=True),
@@ -94,6 +104,7 @@ async def regenerate(
     engine: EngineDep,
     images: ImageModelDep,
     settings: SettingsDep,
+    locks: Annotated[CarouselLocks, Depends(carousel_locks)],
     request: Request,
 ) -> dict[str, Any]:
     """A new image for one slide (slideIndex counts from 0); the PDF and thumbnail are
@@ -102,7 +113,7 @@ async def regenerate(
     caller = Caller(
         engine=engine, workspace_id=access.workspace_id, user_id=access.user_id, settings=settings
     )
-    data = await regenerate_slide(caller, body.request, body.references, images)
+    data = await regenerate_slide(caller, body.request, body.references, images, locks)
     return {"success": True, "data": data}
 
 
@@ -116,9 +127,7 @@ async def regenerate(
     },
     dependencies=[body_cap(PDF_BODY)],
 )
-async def generate_pdf(
-    user: AuthenticatedUser, runtime: RuntimeDep, request: Request
-) -> Response:
+async def generate_pdf(user: AuthenticatedUser, runtime: RuntimeDep, request: Request) -> Response:
     """A vector PDF, one page of width x height CSS px per slide. Only data: URIs load.
     503 with Retry-After when the renderer has no room (or the caller has its share)."""
     from socialgen.render.checks import check_pdf_request, render_caller

@@ -240,4 +240,3 @@ def _hand_over(future: asyncio.Future[WorkerSlot], slot: WorkerSlot) -> None:
 def _turn_away(future: asyncio.Future[WorkerSlot]) -> None:
     if not future.done():
         future.set_exception(RendererBusy("The PDF renderer is shutting down; try again", 5))
-
