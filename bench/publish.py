@@ -58,7 +58,7 @@ def main() -> None:
     with bench_home("socialgen-bench-") as home:
         # The servers run tests.race_cli: `socialgen` with the recording network
         # handed in through its Runtime.
-        env = bench_env(home, url, PYTHONPATH=str(REPO))
+        env = bench_env(home, url, PYTHONPATH=os.pathsep.join((str(REPO), str(REPO / "src"))))
         # This process opens the same store as the servers it starts.
         os.environ.clear()
         os.environ.update(env)

@@ -43,10 +43,10 @@ def recorder() -> Iterator[RecordingServer]:
 
 def env(**extra: str) -> dict[str, str]:
     """The test's store (SOCIALGEN_HOME, SOCIALGEN_DATABASE_URL are in os.environ),
-    the repository on the path (tests.race_cli), and a quick scheduler."""
+    this checkout on the path (tests.race_cli, and its socialgen), and a quick scheduler."""
     return {
         **os.environ,
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "src"))),
         "SOCIALGEN_SCHEDULER_POLL": "0.2",
         **extra,
     }
