@@ -24,7 +24,7 @@ from socialgen.cli_support import (
     print_rows,
     styled,
 )
-from socialgen.publishing.registry import Networks
+from socialgen.publishing.networks_cli import command_networks
 from socialgen.publishing.secret_input_cli import prompt_secret, read_stdin
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def add_bluesky(
     else:
         password = current_runtime().settings.bluesky_app_password or prompt_secret("App password")
     connected = connect_account(
-        Networks.of(current_runtime()),
+        command_networks(),
         "bluesky",
         service,
         handle,
@@ -109,11 +109,11 @@ def add_mastodon(
     if token_stdin:
         token = read_stdin("access token")
         connected = connect_account(
-            Networks.of(current_runtime()), "mastodon", instance, "", token, secret_name=TOKEN_NAME
+            command_networks(), "mastodon", instance, "", token, secret_name=TOKEN_NAME
         )
     else:
         connected = authorize_account(
-            Networks.of(current_runtime()),
+            command_networks(),
             "mastodon",
             instance,
             {"port": str(port)},
@@ -178,7 +178,7 @@ def add_linkedin(
     if token_stdin:
         token = read_stdin("access token")
         connected = connect_account(
-            Networks.of(current_runtime()), "linkedin", None, "", token, secret_name=TOKEN_NAME
+            command_networks(), "linkedin", None, "", token, secret_name=TOKEN_NAME
         )
     else:
         if not client_id:  # not given, nor exported: the config file's, if any
@@ -195,7 +195,7 @@ def add_linkedin(
                 "Client secret"
             )
         connected = authorize_account(
-            Networks.of(current_runtime()),
+            command_networks(),
             "linkedin",
             None,
             {
@@ -257,7 +257,7 @@ def check(
     with read_session(engine) as session:
         found = get_account(session, workspace_id, account)
     # outside any transaction: it calls the network
-    identity = check_account(Networks.of(current_runtime()), engine, found)
+    identity = check_account(command_networks(), engine, found)
     data = {
         "account": account_view(found),
         "ok": True,
@@ -305,7 +305,7 @@ def history(
     with read_session(engine) as session:
         found = get_account(session, workspace_id, account)
     # outside any transaction: network calls
-    summary = pull_history(Networks.of(current_runtime()), engine, found, moment)
+    summary = pull_history(command_networks(), engine, found, moment)
     emit(
         json_output,
         summary,
@@ -368,7 +368,7 @@ def _store(
     with transaction(engine) as session:
         before = {account.id for account in list_accounts(session, workspace_id)}
         account = add_account(
-            session, workspace_id, network, connected, networks=Networks.of(current_runtime())
+            session, workspace_id, network, connected, networks=command_networks()
         )
         view = account_view(account)
     verb = "Reconnected" if view["id"] in before else "Connected"

@@ -21,7 +21,7 @@ from socialgen.cli_support import (
     open_workspace,
     styled,
 )
-from socialgen.publishing.registry import Networks
+from socialgen.publishing.networks_cli import command_networks
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -107,7 +107,7 @@ def publish(
             to,
             number_parts=number_parts,
             unconnected=True,
-            networks=Networks.of(current_runtime()),
+            networks=command_networks(),
         )
         emit(json_output, {"postId": post_id, "networks": previews}, _print_previews(previews))
         return
@@ -122,7 +122,7 @@ def publish(
         retry=retry,
         number_parts=number_parts,
         wait_seconds=PUBLISH_WAIT_SECONDS,
-        terms=PublishTerms.of(current_runtime().settings, Networks.of(current_runtime())),
+        terms=PublishTerms.of(current_runtime().settings, command_networks()),
     )
     emit(json_output, {"postId": post_id, "publications": rows}, _print_rows(rows))
     if any(row["state"] != "published" for row in rows):
@@ -255,7 +255,7 @@ def stats(
             workspace_id=workspace_id,
             post_id=post_id,
             force=True,
-            networks=Networks.of(current_runtime()),
+            networks=command_networks(),
         )
     with read_session(engine) as session:
         data = post_stats(session, workspace_id, post_id)
@@ -286,7 +286,7 @@ def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False)
             worker_name("publish-due"),
             executor,
             workspace_id=workspace_id,
-            terms=PublishTerms.of(current_runtime().settings, Networks.of(current_runtime())),
+            terms=PublishTerms.of(current_runtime().settings, command_networks()),
         )
     summary = pass_summary(engine, report)
     emit(json_output, summary, lambda out: _print_summary(out, summary))
