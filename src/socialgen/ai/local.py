@@ -11,9 +11,9 @@ ai/engine.py's choice.
 from __future__ import annotations
 
 import asyncio
-import atexit
 import importlib.util
 import threading
+import weakref
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -70,12 +70,14 @@ class LlamaCppModel:
         self._loader: Engine | None = None  # made at the first answer, under the lock
 
     def _engine(self) -> Engine:
-        """This model's engine object (called under the lock): what it loads is freed
-        at exit, before interpreter teardown, when the engines' own finalisers would
-        run too late (the functions they call are already gone)."""
+        """This model's engine object (called under the lock). What it loads is freed
+        when the model is dropped (a test's Runtime), or at exit before interpreter
+        teardown, when the engines' own finalisers would run too late (the functions
+        they call are already gone): weakref.finalize does both, holding the engine,
+        not the model."""
         if self._loader is None:
             self._loader = current_engine(self.engine)
-            atexit.register(self._loader.unload_all)
+            weakref.finalize(self, self._loader.unload_all)
         return self._loader
 
     async def stream(
