@@ -41,10 +41,6 @@ ALLOWED: dict[str, str] = {
     "ai/registry.py": "text models per configuration: a Runtime cache still to come",
     "ai/procedural.py": "colours of reference images, a pure memo keyed by content hash",
     "events/registry.py": "event models, registered by their class definition",
-    "carousels/thread_work.py": (
-        "strong references to cleanup tasks (the loop keeps weak ones): wants a task"
-        " group the app or the command owns, handed to create_carousel"
-    ),
 }
 
 

@@ -28,6 +28,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import asyncio
+
     from socialgen.ai.image_types import ImageModel
     from socialgen.ai.model import TextModel
     from socialgen.config import Settings
@@ -40,12 +42,15 @@ if TYPE_CHECKING:
 class Held:
     """What a Runtime keeps for its life, shared with the Runtimes derived from it: the
     text models it built (a local one loads its GGUF once: one load per `serve`
-    process) and the PDF render pool (worker processes, made at the first render)."""
+    process), the PDF render pool (worker processes, made at the first render) and the
+    cleanups that outlive a request whose client left (carousels.thread_work.finish:
+    kept until they end, as an event loop keeps only weak references to tasks)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.text_models: dict[tuple[Any, ...], TextModel] = {}
         self.render_pool: RenderPool | None = None
+        self.cleanups: set[asyncio.Task[None]] = set()
 
     def close(self) -> None:
         """Stop the render pool's workers (a test's Runtime, when the test ends)."""

@@ -13,7 +13,6 @@ from socialgen.api_support import (
     EngineDep,
     ImageModelDep,
     RuntimeDep,
-    SettingsDep,
     TextModelDep,
     error_responses,
 )
@@ -65,20 +64,23 @@ async def generate_with_images(
     engine: EngineDep,
     model: TextModelDep,
     images: ImageModelDep,
-    settings: SettingsDep,
+    runtime: RuntimeDep,
     request: Request,
 ) -> StreamingResponse:
     """A carousel with an AI image per slide, streamed as JSON events {type, data}:
     plan_generated, image_generated (per slide), generating_pdf, complete."""
     body = await read_create_body(request)
     caller = Caller(
-        engine=engine, workspace_id=access.workspace_id, user_id=access.user_id, settings=settings
+        engine=engine,
+        workspace_id=access.workspace_id,
+        user_id=access.user_id,
+        settings=runtime.settings,
     )
     return await plan_and_stream(
         lambda caller, body: prepare_carousel(caller, body.request, body.artwork),
         caller,
         body,
-        lambda plan: create_carousel(plan, model, images),
+        lambda plan: create_carousel(plan, model, images, runtime.held.cleanups),
         typed=True,
     )
 
@@ -103,7 +105,7 @@ async def regenerate(
     access: SlideEditor,
     engine: EngineDep,
     images: ImageModelDep,
-    settings: SettingsDep,
+    runtime: RuntimeDep,
     locks: Annotated[CarouselLocks, Depends(carousel_locks)],
     request: Request,
 ) -> dict[str, Any]:
@@ -111,9 +113,13 @@ async def regenerate(
     rendered again. Answers the updated slide with the new pdfUrl and thumbnailUrl."""
     body = await read_regenerate_body(request)
     caller = Caller(
-        engine=engine, workspace_id=access.workspace_id, user_id=access.user_id, settings=settings
+        engine=engine,
+        workspace_id=access.workspace_id,
+        user_id=access.user_id,
+        settings=runtime.settings,
     )
-    data = await regenerate_slide(caller, body.request, body.references, images, locks)
+    cleanups = runtime.held.cleanups
+    data = await regenerate_slide(caller, body.request, body.references, images, locks, cleanups)
     return {"success": True, "data": data}
 
 

@@ -114,7 +114,12 @@ def create(
         display_name=author,
     )
     result = stream_in_terminal(
-        create_carousel(plan, current_model(), current_runtime().image_model()),
+        create_carousel(
+            plan,
+            current_model(),
+            current_runtime().image_model(),
+            current_runtime().held.cleanups,
+        ),
         json_output=json_output,
         printer=CarouselPrinter,
         completed=CarouselComplete,
@@ -160,7 +165,8 @@ def regenerate_slide(
     images = current_runtime().image_model()
     # One command, one regeneration: locks of its own (other processes are caught by
     # the saved-row check).
-    data = asyncio.run(regenerate(caller, request, references, images, CarouselLocks()))
+    cleanups = current_runtime().held.cleanups
+    data = asyncio.run(regenerate(caller, request, references, images, CarouselLocks(), cleanups))
 
     def show(out: Any) -> None:
         out.print(f"slide {data['slideIndex']}: {data['slide']['title']}")

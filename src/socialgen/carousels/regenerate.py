@@ -55,9 +55,11 @@ async def regenerate_slide(
     references: Sequence[CheckedImage],
     images: ImageModel,
     locks: CarouselLocks,
+    cleanups: set[asyncio.Task[None]],
 ) -> dict[str, Any]:
     """The updated slide with the carousel's new pdfUrl and thumbnailUrl. `locks`: the
-    app's (or the command's) carousel locks."""
+    app's (or the command's) carousel locks; `cleanups`: where a cleanup outliving a
+    cancelled request is kept (the Runtime's `held.cleanups`)."""
     engine, workspace_id = caller.engine, caller.workspace_id
     record = await asyncio.to_thread(
         repository.load_carousel, engine, workspace_id, request.carousel_id
@@ -118,7 +120,7 @@ async def regenerate_slide(
         # as they are then: a regeneration that read the rows before another one
         # saved would otherwise render from stale rows and write back files the
         # other had just deleted. Other processes are caught by the saved-row check.
-        async with locks.hold(carousel.id), _threads_ended(work):
+        async with locks.hold(carousel.id), _threads_ended(work, cleanups):
             for attempt in range(1, SAVE_ATTEMPTS + 1):
                 record = await asyncio.to_thread(
                     repository.load_carousel, engine, workspace_id, request.carousel_id
@@ -146,7 +148,7 @@ async def regenerate_slide(
                 }
             raise AssertionError("unreachable")
     finally:
-        await finish(_remove_unused(work, workspace_id, written, kept, existing))
+        await finish(_remove_unused(work, workspace_id, written, kept, existing), cleanups)
 
 
 async def _remove_unused(
@@ -160,13 +162,15 @@ async def _remove_unused(
 
 
 @contextlib.asynccontextmanager
-async def _threads_ended(work: ThreadWork) -> AsyncIterator[None]:
+async def _threads_ended(
+    work: ThreadWork, cleanups: set[asyncio.Task[None]]
+) -> AsyncIterator[None]:
     """Leave only once the request's threads have ended: a request cancelled while
     it renders keeps the carousel's lock until its render stops writing."""
     try:
         yield
     finally:
-        await finish(work.ended())
+        await finish(work.ended(), cleanups)
 
 
 def _with_new_image(
