@@ -108,7 +108,7 @@ async def one_run(
         Caller(engine, workspace_id, None, Runtime().settings), request, Artwork()
     )
     marks: dict[str, float] = {}
-    async for item in create_carousel(plan, model, ProceduralImageModel()):
+    async for item in create_carousel(plan, model, ProceduralImageModel(), set()):
         now = time.perf_counter() - started
         if item.name == "plan_generated":
             marks["outline"] = now

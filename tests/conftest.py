@@ -207,13 +207,22 @@ def days_ahead(days: float) -> datetime:
 
 
 @pytest.fixture
-def client(store: Store) -> Iterator[Any]:
+def networks() -> dict[str, Any]:
+    """The network modules this test hands to its Runtimes, by lower-case name (a
+    scripted network as "bluesky"): the client's and the live server's read this
+    mapping at each use, so a fixture may fill it after they are built; a CLI
+    invocation takes `obj=Runtime(networks=networks)`."""
+    return {}
+
+
+@pytest.fixture
+def client(store: Store, networks: dict[str, Any]) -> Iterator[Any]:
     """The app in-process (fastapi TestClient) on the test's store."""
     from fastapi.testclient import TestClient
 
     from socialgen.server import create_app
 
-    with TestClient(create_app(Runtime())) as test_client:
+    with TestClient(create_app(Runtime(networks=networks))) as test_client:
         yield test_client
 
 
@@ -223,11 +232,11 @@ class LiveServer:
 
 
 @pytest.fixture
-def live_server(store: Store) -> Iterator[LiveServer]:
+def live_server(store: Store, networks: dict[str, Any]) -> Iterator[LiveServer]:
     """The real app behind a real uvicorn socket on 127.0.0.1."""
     from socialgen.server import create_app
 
-    with serving(create_app(Runtime())) as server:
+    with serving(create_app(Runtime(networks=networks))) as server:
         yield server
 
 

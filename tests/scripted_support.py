@@ -61,9 +61,6 @@ def standard_reply(call: ScriptedCall) -> Reply:
 
 @pytest.fixture
 def scripted_model() -> ScriptedModel:
-    from socialgen.ai.structured import forget_rungs
-
-    forget_rungs()  # the ladder remembers refusals per model name, across tests
     return ScriptedModel(responder=standard_reply)
 
 
@@ -74,7 +71,10 @@ def scripted_images() -> ScriptedImageModel:
 
 @pytest.fixture
 def scripted_client(
-    store: Store, scripted_model: ScriptedModel, scripted_images: ScriptedImageModel
+    store: Store,
+    scripted_model: ScriptedModel,
+    scripted_images: ScriptedImageModel,
+    networks: dict[str, Any],
 ) -> Iterator[Any]:
     """The `client` fixture's app, its endpoints given the scripted models."""
     from fastapi.testclient import TestClient
@@ -82,7 +82,8 @@ def scripted_client(
     from socialgen.runtime import Runtime
     from socialgen.server import create_app
 
-    app = create_app(runtime=Runtime(text_model=scripted_model, image_model=scripted_images))
+    runtime = Runtime(text_model=scripted_model, image_model=scripted_images, networks=networks)
+    app = create_app(runtime=runtime)
     with TestClient(app) as test_client:
         yield test_client
 
@@ -104,6 +105,8 @@ class ScriptedAI:
     model: ScriptedModel
     images: ScriptedImageModel
     knobs: dict[str, Any] = field(default_factory=knob_defaults)
+    # The test's network modules (conftest's `networks`), read at each use.
+    networks: dict[str, Any] = field(default_factory=dict)
 
     def __getattr__(self, name: str) -> Any:
         # Only for names that are not attributes: the features' knobs.
@@ -132,8 +135,14 @@ class ScriptedAI:
         return self.model.calls_for(purpose)
 
     def runtime(self, features: tuple[Feature, ...] = ()) -> Runtime:
-        """A Runtime with these models (and any features a test hands in)."""
-        return Runtime(text_model=self.model, image_model=self.images, features=features)
+        """A Runtime with these models, the test's networks (and any features a test
+        hands in)."""
+        return Runtime(
+            text_model=self.model,
+            image_model=self.images,
+            features=features,
+            networks=self.networks,
+        )
 
     def invoke(
         self, args: Sequence[str], input: str | None = None, features: tuple[Feature, ...] = ()
@@ -145,8 +154,10 @@ class ScriptedAI:
 
 
 @pytest.fixture
-def scripted_ai(scripted_model: ScriptedModel, scripted_images: ScriptedImageModel) -> ScriptedAI:
-    ai = ScriptedAI(model=scripted_model, images=scripted_images)
+def scripted_ai(
+    scripted_model: ScriptedModel, scripted_images: ScriptedImageModel, networks: dict[str, Any]
+) -> ScriptedAI:
+    ai = ScriptedAI(model=scripted_model, images=scripted_images, networks=networks)
     scripted_model.responder = ai.respond
     return ai
 

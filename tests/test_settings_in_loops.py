@@ -61,7 +61,8 @@ def test_the_scheduler_runs_on_the_settings_it_was_handed(
     """The scheduler gets the app's settings at start (the Runtime's) and never reads
     the config file again: one that becomes unreadable changes nothing."""
     monkeypatch.setenv("SOCIALGEN_SCHEDULER_POLL", "0.25")
-    settings = Runtime().settings
+    runtime = Runtime()
+    assert runtime.settings.scheduler_poll.total_seconds() == 0.25  # read now, and kept
     monkeypatch.delenv("SOCIALGEN_SCHEDULER_POLL")
     unreadable_config(tmp_path, monkeypatch)
     pauses: list[float] = []
@@ -74,5 +75,5 @@ def test_the_scheduler_runs_on_the_settings_it_was_handed(
 
     monkeypatch.setattr(scheduler, "_tick", lambda *args: None)
     monkeypatch.setattr(scheduler.asyncio, "sleep", sleep)
-    asyncio.run(scheduler._outbox_loop(None, None, stop, settings))  # type: ignore[arg-type]
+    asyncio.run(scheduler._outbox_loop(None, None, stop, runtime))  # type: ignore[arg-type]
     assert pauses == [0.25, 0.25]

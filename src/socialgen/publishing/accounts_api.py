@@ -14,7 +14,7 @@ from fastapi import APIRouter, Body, Depends, Path
 from pydantic import ConfigDict, Field, StrictStr, StringConstraints
 from typing_extensions import TypedDict
 
-from socialgen.api_support import EngineDep, error_responses
+from socialgen.api_support import EngineDep, RuntimeDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.body_fields import CheckedBody, ShownAs
 from socialgen.errors import BadRequest
@@ -27,7 +27,7 @@ from socialgen.publishing.accounts import (
     MAX_SERVICE_URL,
     AccountView,
 )
-from socialgen.publishing.registry import BUILT_IN
+from socialgen.publishing.registry import BUILT_IN, Networks
 from socialgen.request_body import body_cap
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Role
@@ -157,7 +157,10 @@ def list_social_accounts(caller: Member, engine: EngineDep) -> AccountListRespon
     dependencies=[body_cap()],
 )
 def add_social_account(
-    caller: Manager, engine: EngineDep, body: Annotated[AddAccountBody, Body()]
+    caller: Manager,
+    engine: EngineDep,
+    runtime: RuntimeDep,
+    body: Annotated[AddAccountBody, Body()],
 ) -> AccountResponse:
     """Connect an account with an app password (Bluesky) or an access token (Mastodon,
     LinkedIn), verified with the network first. The same account again (network and
@@ -166,11 +169,14 @@ def add_social_account(
         raise BadRequest("network is required: bluesky, mastodon or linkedin")
     if body.secret is None or not body.secret.strip():
         raise BadRequest("secret is required: an app password or access token")
+    networks = Networks.of(runtime)
     connected = accounts.connect_account(
-        body.network, body.service_url, body.handle or "", body.secret
+        networks, body.network, body.service_url, body.handle or "", body.secret
     )
     with transaction(engine) as session:
-        account = accounts.add_account(session, caller.workspace_id, body.network, connected)
+        account = accounts.add_account(
+            session, caller.workspace_id, body.network, connected, networks=networks
+        )
         return {"success": True, "data": accounts.account_view(account)}
 
 
@@ -191,12 +197,15 @@ def get_social_account(caller: Member, engine: EngineDep, account_id: AccountId)
     response_model=CheckResponse,
     responses=error_responses(400, 401, 403, 404, 409, 502),
 )
-def check_social_account(caller: Member, engine: EngineDep, account_id: AccountId) -> CheckResponse:
+def check_social_account(
+    caller: Member, engine: EngineDep, runtime: RuntimeDep, account_id: AccountId
+) -> CheckResponse:
     """Ask the network whether the stored credentials still work, and whose they are.
     A refusal is a 400 in the network's words; an unreachable network a 502."""
     with read_session(engine) as session:
         account = accounts.get_account(session, caller.workspace_id, account_id)
-    identity = accounts.check_account(engine, account)  # no transaction held meanwhile
+    # no transaction held meanwhile
+    identity = accounts.check_account(Networks.of(runtime), engine, account)
     return {
         "success": True,
         "data": {
@@ -221,6 +230,7 @@ def check_social_account(caller: Member, engine: EngineDep, account_id: AccountI
 def pull_account_history(
     caller: Member,
     engine: EngineDep,
+    runtime: RuntimeDep,
     account_id: AccountId,
     body: Annotated[HistoryBody | None, Body()] = None,
 ) -> HistoryResponse:
@@ -232,7 +242,7 @@ def pull_account_history(
     since = parse_since(body.since if body is not None else None)
     with read_session(engine) as session:
         account = accounts.get_account(session, caller.workspace_id, account_id)
-    return {"success": True, "data": pull_history(engine, account, since)}
+    return {"success": True, "data": pull_history(Networks.of(runtime), engine, account, since)}
 
 
 @router.delete(

@@ -15,8 +15,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-from socialgen.api_support import EngineDep, RuntimeDep, SettingsDep, error_responses, fails_with
+from socialgen.api_support import EngineDep, RuntimeDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.publishing.registry import Networks
 from socialgen.request_body import body_cap
 from socialgen.store.tables import Role
 
@@ -122,7 +123,7 @@ class PublicationsResponse(BaseModel):
 def publish_post(
     caller: Publisher,
     engine: EngineDep,
-    settings: SettingsDep,
+    runtime: RuntimeDep,
     post_id: PostIdPath,
     body: Annotated[PublishBody, Body()],
 ) -> dict[str, Any]:
@@ -131,7 +132,12 @@ def publish_post(
         from socialgen.publishing.dryrun import dry_run
 
         previews = dry_run(
-            engine, caller.workspace_id, post_id, body.account_ids, number_parts=body.number_parts
+            engine,
+            caller.workspace_id,
+            post_id,
+            body.account_ids,
+            number_parts=body.number_parts,
+            networks=Networks.of(runtime),
         )
         return {"success": True, "data": {"postId": post_id, "networks": previews}}
     from socialgen.publishing.runner import publish_now
@@ -144,7 +150,7 @@ def publish_post(
         body.account_ids,
         retry=body.retry,
         number_parts=body.number_parts,
-        terms=PublishTerms.of(settings),
+        terms=PublishTerms.of(runtime.settings, Networks.of(runtime)),
     )
     return {"success": True, "data": {"postId": post_id, "publications": rows}}
 
