@@ -19,10 +19,11 @@ conversation. A published row the workspace already has is skipped
 X's archive file `tweets.js` is recognised by its content, whatever its name, and read
 as published rows (posts/x_archive.py); its items are named "tweet 3 (id ...)".
 
-The rows go in as batches (store.bulk: COPY on PostgreSQL, executemany on SQLite),
-conversation, post and first version alike, inside the caller's one transaction:
-100,000 posts in seconds, where one ORM object (and a flush, and a version lookup)
-per row took minutes and held them all in the session.
+The rows go in as batches (posts/import_rows.py, store.bulk: binary COPY on
+PostgreSQL, executemany on SQLite), conversation, post and first version alike,
+inside the caller's one transaction, the next batch made while the database writes
+this one: 100,000 posts in seconds, where one ORM object (and a flush, and a version
+lookup) per row took minutes and held them all in the session.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import io
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -40,29 +41,26 @@ from sqlmodel import Session
 
 from socialgen.clock import iso, parse_iso, utcnow
 from socialgen.errors import BadRequest
-from socialgen.ids import new_ids
 from socialgen.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
-from socialgen.posts.conversations import TITLE_CHARS
 from socialgen.posts.history_rows import (
     PublishedHistory,
-    history_snapshot,
     implied_status,
     published_history,
 )
 from socialgen.posts.import_dedup import without_duplicates
 from socialgen.posts.import_ids import normal_id, split_by_id, update_existing
+from socialgen.posts.import_rows import INSERT_BATCH_ROWS as INSERT_BATCH_ROWS
+from socialgen.posts.import_rows import Made, import_batches
 from socialgen.posts.rules import valid_content
-from socialgen.posts.views import snippet
 from socialgen.posts.x_archive import ArchiveRecords, open_x_archive
-from socialgen.store.bulk import insert_rows, table_of
-from socialgen.store.tables import Conversation, MetricSnapshot, Post, PostStatus, PostVersion
+from socialgen.store.bulk import insert_batches
+from socialgen.store.tables import PostStatus
 
 IMPORT_STATUSES = (PostStatus.DRAFT, PostStatus.SCHEDULED, PostStatus.PUBLISHED)
 # An X archive's tweets.js streams: memory follows the original posts kept, not the
 # file, whose replies, retweets and per-tweet entities take most of its size.
 MAX_ARCHIVE_BYTES = 512 * 1024 * 1024
 MAX_REPORTED_PROBLEMS = 10
-INSERT_BATCH_ROWS = 2000  # rows per executemany: bounded memory, few round trips
 
 # Accepted names of each field, compared case-insensitively.
 _FIELDS: dict[str, tuple[str, ...]] = {
@@ -165,9 +163,8 @@ def import_posts(
     workspace is skipped, or with `update` replaces its content and theme. Never
     commits: the caller's transaction makes it all or nothing."""
     now = now or utcnow()
-    # One microsecond apart in the file's order, as creating them one by one did: the
-    # listings (latest first) then show the last row on top, and ties never arise.
-    start = utcnow()
+    # Naive UTC, as the store keeps it: nothing to convert for each of 100,000 rows.
+    start = utcnow().replace(tzinfo=None)
     result = ImportResult()
     split = split_by_id(session, workspace_id, posts)
     result.existing = split.repeats + len(split.existing)
@@ -175,95 +172,15 @@ def import_posts(
         result.updated = update_existing(session, workspace_id, split.existing, now)
         result.existing -= result.updated
     posts, result.duplicates = without_duplicates(session, workspace_id, split.fresh)
-    connection = session.connection()
-    for first in range(0, len(posts), INSERT_BATCH_ROWS):
-        conversations: list[dict[str, Any]] = []
-        rows: list[dict[str, Any]] = []
-        versions: list[dict[str, Any]] = []
-        snapshots: list[dict[str, Any]] = []
-        batch = posts[first : first + INSERT_BATCH_ROWS]
-        ids = iter(new_ids(4 * len(batch)))  # conversation, post, version, snapshot
-        for index, imported in enumerate(batch, start=first):
-            created = start + timedelta(microseconds=index)
-            scheduled_at = _scheduled_at(imported, now)
-            conversation_id, drawn_id, version_id, snapshot_id = (
-                next(ids),
-                next(ids),
-                next(ids),
-                next(ids),
-            )
-            post_id = imported.post_id or drawn_id  # an exported file's own id is kept
-            conversations.append(
-                {
-                    "id": conversation_id,
-                    "workspace_id": workspace_id,
-                    "user_id": user_id,
-                    "title": (imported.theme or snippet(imported.content))[:TITLE_CHARS],
-                    "status": "active",
-                    "metadata": {},
-                    "current_content": imported.content,
-                    "created_at": created,
-                    "updated_at": created,
-                }
-            )
-            history = imported.history
-            if history is None:
-                row_status = PostStatus.SCHEDULED if scheduled_at else PostStatus.DRAFT
-                published_at, timeline_at = None, scheduled_at or created
-                post_url, likes, comments = None, 0, 0
-            else:
-                row_status = PostStatus.PUBLISHED
-                published_at = timeline_at = history.published_at  # Post.place_on_timeline
-                post_url, likes, comments = history.post_url, history.likes, history.comments
-                if history.measured:
-                    snapshots.append(history_snapshot(snapshot_id, post_id, history, now))
-                result.published += 1
-            rows.append(
-                {
-                    "id": post_id,
-                    "workspace_id": workspace_id,
-                    "conversation_id": conversation_id,
-                    "content": imported.content,
-                    "post_type": "text",
-                    "status": row_status,
-                    "created_at": created,
-                    "updated_at": created,
-                    "scheduled_at": scheduled_at,
-                    "timeline_at": timeline_at,  # Post.place_on_timeline
-                    "likes": likes,
-                    "comments": comments,
-                    "published_at": published_at,
-                    "post_url": post_url,
-                }
-            )
-            versions.append(
-                {
-                    "id": version_id,
-                    "post_id": post_id,
-                    "version": 1,
-                    "content": imported.content,
-                    "source": "import",
-                    "created_at": created,
-                }
-            )
-            result.post_ids.append(post_id)
-            result.scheduled += scheduled_at is not None
-        insert_rows(connection, table_of(Conversation), conversations)
-        insert_rows(connection, table_of(Post), rows)
-        insert_rows(connection, table_of(PostVersion), versions)
-        insert_rows(connection, table_of(MetricSnapshot), snapshots)
+    made = Made()
+    batches = import_batches(posts, workspace_id, user_id=user_id, start=start, now=now, made=made)
+    insert_batches(session.connection(), batches)
+    result.post_ids, result.scheduled, result.published = (
+        made.post_ids,
+        made.scheduled,
+        made.published,
+    )
     return result
-
-
-def _scheduled_at(imported: ImportedPost, now: datetime) -> datetime | None:
-    if imported.status != PostStatus.SCHEDULED or imported.date is None:
-        return None
-    if imported.date <= now:  # the date passed since the file was checked
-        raise BadRequest(
-            f"Nothing imported: {imported.where}: "
-            f"The scheduled time must be in the future (got {iso(imported.date)})"
-        )
-    return imported.date
 
 
 # --------------------------------------------------------------------------- reading

@@ -123,13 +123,13 @@ class PostVersion(SQLModel, table=True):
     """Every content a post has had, numbered from 1."""
 
     __tablename__ = "post_version"
+    # The unique (post_id, version) index also serves lookups by post_id (and the
+    # cascade from post): no index of post_id alone (migration 0008).
     __table_args__ = (UniqueConstraint("post_id", "version", name="uq_post_version_number"),)
 
     id: str = Field(default_factory=new_id, primary_key=True, max_length=64)
     post_id: str = Field(
-        sa_column=Column(
-            String(64), ForeignKey("post.id", ondelete="CASCADE"), nullable=False, index=True
-        )
+        sa_column=Column(String(64), ForeignKey("post.id", ondelete="CASCADE"), nullable=False)
     )
     version: int
     content: str = Field(sa_type=Text)
