@@ -112,7 +112,7 @@ def test_a_non_ascii_linkedin_token_is_a_400_not_a_502(
 ) -> None:
     with FakeLinkedIn() as linkedin:
         monkeypatch.setattr(
-            "socialgen.publishing.networks.linkedin.DEFAULT_SERVICE_URL", linkedin.base_url
+            "socialgen.publishing.networks.linkedin.adapter.DEFAULT_SERVICE_URL", linkedin.base_url
         )
         token = linkedin.add_token()
         answer = add(client, store, {"network": "linkedin", "secret": token + "\u2019"})

@@ -58,11 +58,11 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("sources/profiles/bluesky.py", "getter"): (
         "bluesky_appview: profile adapters share read(url, limit)"
     ),
-    ("publishing/networks/linkedin_http.py", "getter"): (
+    ("publishing/networks/linkedin/client.py", "getter"): (
         "linkedin_version, linkedin_timeout: network adapters are built by "
         "publishing/adapters.py for a stored account"
     ),
-    ("publishing/networks/bluesky.py", "getter"): (
+    ("publishing/networks/bluesky/adapter.py", "getter"): (
         "bluesky_appview: network adapters are built by publishing/adapters.py"
     ),
     ("publishing/secrets.py", "getter"): (

@@ -17,7 +17,6 @@ import pytest
 from PIL import Image
 
 from socialgen.errors import BadRequest
-from socialgen.publishing.networks import mastodon
 from socialgen.publishing.networks.base import (
     AccountCredentials,
     MediaItem,
@@ -25,7 +24,8 @@ from socialgen.publishing.networks.base import (
     Published,
     PublishError,
 )
-from socialgen.publishing.networks.mastodon_text import count, split
+from socialgen.publishing.networks.mastodon import adapter as mastodon
+from socialgen.publishing.networks.mastodon.text import count, split
 from tests.mastodon_support import MastodonMock, MockUser, free_port
 from tests.mastodon_support import mastodon_mock as mastodon_mock  # the fixture
 

@@ -1,4 +1,4 @@
-"""A scripted social network for tests: a stand-in for a networks/<name>.py module.
+"""A scripted social network for tests: a stand-in for a networks/<name>/adapter.py module.
 
     network = ScriptedNetwork("bluesky")
     register_network("bluesky", network)       # socialgen.publishing.registry

@@ -236,7 +236,7 @@ def _latest_counts(
 
 def _without_own_thread(past: PastPost, known: _Known) -> PastPost:
     """A thread socialgen wrote hangs its second part under the root as a reply: not a
-    comment (networks/mastodon.py's metrics leave it out the same way)."""
+    comment (networks/mastodon/adapter.py's metrics leave it out the same way)."""
     if known.parts < 2 or past.metrics.comments < 1:
         return past
     counts = replace(past.metrics, comments=past.metrics.comments - 1)

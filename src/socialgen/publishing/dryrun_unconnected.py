@@ -65,7 +65,7 @@ def unconnected_preview(
 
 
 def _bluesky(text: str, number_parts: bool) -> list[tuple[str, dict[str, Any]]]:
-    from socialgen.publishing.networks.bluesky_text import (
+    from socialgen.publishing.networks.bluesky.text import (
         MAX_GRAPHEMES,
         find_facets,
         graphemes,
@@ -88,7 +88,7 @@ def _bluesky(text: str, number_parts: bool) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _mastodon(text: str, number_parts: bool) -> list[tuple[str, dict[str, Any]]]:
-    from socialgen.publishing.networks.mastodon_text import DEFAULT_MAX_CHARACTERS, count, split
+    from socialgen.publishing.networks.mastodon.text import DEFAULT_MAX_CHARACTERS, count, split
 
     note = "the server's own limit is read once connected: 500 assumed"
     return [
@@ -98,7 +98,7 @@ def _mastodon(text: str, number_parts: bool) -> list[tuple[str, dict[str, Any]]]
 
 
 def _linkedin(text: str, number_parts: bool) -> list[tuple[str, dict[str, Any]]]:
-    from socialgen.publishing.networks.linkedin_text import commentary
+    from socialgen.publishing.networks.linkedin.text import commentary
 
     return [(commentary(text), {})]
 

@@ -4,8 +4,8 @@ exactly once (an Idempotency-Key per thread part), and its counts read back.
 What Mastodon.py does here: the API calls and their types (verify_credentials,
 status_post with `idempotency_key`, v2 media upload, status, instance_v2) and the
 mapping of HTTP failures to exception classes. What it does not: PKCE (see
-mastodon_oauth.py), and it keeps the Retry-After of a 429 to itself (a session hook
-reads it, see mastodon_errors.py). Its requests session is guarded_http's: every
+oauth.py), and it keeps the Retry-After of a 429 to itself (a session hook
+reads it, see errors.py). Its requests session is guarded_http's: every
 request passes the SSRF guard when it is sent, and redirects are refused.
 """
 
@@ -23,7 +23,6 @@ from mastodon import Mastodon, MastodonError, MastodonNotFoundError
 
 from socialgen.errors import BadRequest
 from socialgen.publishing.loopback import authorize_in_browser
-from socialgen.publishing.networks import mastodon_oauth as oauth
 from socialgen.publishing.networks.base import (
     AccountCredentials,
     AccountIdentity,
@@ -44,9 +43,10 @@ from socialgen.publishing.networks.guarded_http import (
     guard_refusal,
     guarded_session,
 )
-from socialgen.publishing.networks.mastodon_errors import ResponseHeaders, publish_error
-from socialgen.publishing.networks.mastodon_history import read_history
-from socialgen.publishing.networks.mastodon_text import DEFAULT_MAX_CHARACTERS, count, split
+from socialgen.publishing.networks.mastodon import oauth
+from socialgen.publishing.networks.mastodon.errors import ResponseHeaders, publish_error
+from socialgen.publishing.networks.mastodon.history import read_history
+from socialgen.publishing.networks.mastodon.text import DEFAULT_MAX_CHARACTERS, count, split
 
 NETWORK = "mastodon"
 DEFAULT_SERVICE_URL = ""  # no default instance: the user names theirs
@@ -159,7 +159,7 @@ class MastodonAdapter:
         )
 
     def history(self, since: datetime | None) -> Iterator[PastPost]:
-        """The account's own statuses with their counts (mastodon_history.py)."""
+        """The account's own statuses with their counts (history.py)."""
         return read_history(self._api, self._calls, since)
 
     # --- the instance ---------------------------------------------------------------

@@ -4,7 +4,7 @@ code exchange, with PKCE.
 By hand over httpx rather than Mastodon.py: its `auth_request_url` and `log_in` have
 no PKCE parameters (code_challenge, code_verifier), and its `create_app` drops the
 instance's error text (a KeyError on any refusal). Mastodon.py takes over once there
-is a token (see mastodon.py).
+is a token (see adapter.py).
 """
 
 from __future__ import annotations

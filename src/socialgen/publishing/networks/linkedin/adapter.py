@@ -1,18 +1,18 @@
 """LinkedIn: a member's posts through the versioned Posts API (`/rest/posts`).
 
 The contract is networks/base.py. What is LinkedIn's own:
-- the text is "little" text, escaped (linkedin_text.py), one post of at most 3000
+- the text is "little" text, escaped (text.py), one post of at most 3000
   characters: LinkedIn has no threads;
-- a carousel is a document post (its PDF), slides otherwise images (linkedin_media.py);
+- a carousel is a document post (its PDF), slides otherwise images (media.py);
 - there is no idempotency key, so when the post request went out and no answer came
-  back the outcome is unknown and never retried blindly (linkedin_http.py);
+  back the outcome is unknown and never retried blindly (client.py);
 - identity comes from OpenID's /v2/userinfo: the member is `urn:li:person:{sub}`,
   which is also the posts' author;
 - likes and comments come from socialActions, which needs r_member_social, a
   permission LinkedIn grants to few apps: without it metrics carry a note instead;
 - past posts with their counts (`accounts history`) need r_member_social and
   r_member_postAnalytics, checked against the scopes LinkedIn granted
-  (linkedin_history.py).
+  (history.py).
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ from socialgen.publishing.networks.base import (
     SecretSaver,
 )
 from socialgen.publishing.networks.guarded_http import check_destination
-from socialgen.publishing.networks.linkedin_history import read_history, refusal
-from socialgen.publishing.networks.linkedin_http import LinkedInClient, api_version, json_body
-from socialgen.publishing.networks.linkedin_media import describe, post_content
-from socialgen.publishing.networks.linkedin_oauth import authorize_tokens
-from socialgen.publishing.networks.linkedin_text import commentary
+from socialgen.publishing.networks.linkedin.client import LinkedInClient, api_version, json_body
+from socialgen.publishing.networks.linkedin.history import read_history, refusal
+from socialgen.publishing.networks.linkedin.media import describe, post_content
+from socialgen.publishing.networks.linkedin.oauth import authorize_tokens
+from socialgen.publishing.networks.linkedin.text import commentary
 
 DEFAULT_SERVICE_URL = "https://api.linkedin.com"
 PERSON = "urn:li:person:"
@@ -139,7 +139,7 @@ class LinkedInAdapter:
 
     def history(self, since: datetime | None) -> Iterator[PastPost]:
         """The member's posts with their counts, when the token holds the scopes it
-        takes; refused at once otherwise (linkedin_history.py)."""
+        takes; refused at once otherwise (history.py)."""
         refused = refusal(self._secret)
         if refused is not None:
             raise refused
@@ -192,7 +192,7 @@ def authorize(
     open_browser: bool,
     announce: Callable[[str], None],
 ) -> Connected:
-    """Sign in through the browser with the user's LinkedIn app (linkedin_oauth.py).
+    """Sign in through the browser with the user's LinkedIn app (oauth.py).
     options: client_id, client_secret, port (the registered redirect's, default 8765)."""
     secret = authorize_tokens(options, open_browser=open_browser, announce=announce)
     return _connected(service_url, secret)

@@ -238,7 +238,7 @@ def token_request(
     granted = granted_scopes(body.get("scope"))
     if granted is not None:
         # What LinkedIn granted, which may be less than asked: `accounts history`
-        # decides from it (linkedin_history.py). Kept with the token it came with.
+        # decides from it (history.py). Kept with the token it came with.
         tokens[SCOPE_FIELD] = " ".join(sorted(granted))
     return tokens
 

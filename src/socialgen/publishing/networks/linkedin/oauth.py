@@ -12,9 +12,9 @@ The code is exchanged with the client secret, as LinkedIn's standard flow docume
 the loopback module offers is not sent.
 
 The scopes LinkedIn granted come back with the token and are kept in the account's
-secret (linkedin_http.token_request). With `--history`, the sign-in also asks for
+secret (client.token_request). With `--history`, the sign-in also asks for
 r_member_social and r_member_postAnalytics, which only an app approved for the
-Community Management API can get (linkedin_history.py).
+Community Management API can get (history.py).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from urllib.parse import urlencode
 
 from socialgen.errors import BadRequest
 from socialgen.publishing.loopback import authorize_in_browser
-from socialgen.publishing.networks.linkedin_history import HISTORY_SCOPES
-from socialgen.publishing.networks.linkedin_http import oauth_url, token_request
+from socialgen.publishing.networks.linkedin.client import oauth_url, token_request
+from socialgen.publishing.networks.linkedin.history import HISTORY_SCOPES
 
 SCOPES = "openid profile email w_member_social"
 HISTORY_OPTION = "history"  # options[...] == "1": ask for the history scopes too

@@ -21,7 +21,7 @@ from typing import Any
 
 from socialgen.clock import parse_iso
 from socialgen.publishing.networks.base import Metrics, PastPost
-from socialgen.publishing.networks.bluesky_session import BlueskySession
+from socialgen.publishing.networks.bluesky.session import BlueskySession
 
 PAGE_SIZE = 100  # the most getAuthorFeed gives per page
 FEED_FILTER = "posts_no_replies"

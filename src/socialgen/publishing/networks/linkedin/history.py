@@ -4,7 +4,7 @@ Two permissions are needed, both granted only to apps LinkedIn approved for its
 Community Management API: r_member_social to list the member's posts
 (`GET /rest/posts?q=author`) and r_member_postAnalytics for their counts
 (`GET /rest/memberCreatorPostAnalytics?q=entity`, since July 2025). socialgen keeps
-the scopes LinkedIn granted with the token (linkedin_http.token_request); without
+the scopes LinkedIn granted with the token (client.token_request); without
 both, or when they are not known (a token given by hand comes without them, as does
 an account connected before socialgen kept them), the refusal comes at once, before
 any call, naming what is missing and what to ask LinkedIn for. A 403 at call time
@@ -30,12 +30,12 @@ import httpx
 
 from socialgen.errors import Forbidden
 from socialgen.publishing.networks.base import Metrics, PastPost, PublishError
-from socialgen.publishing.networks.linkedin_http import (
+from socialgen.publishing.networks.linkedin.client import (
     SCOPE_FIELD,
     LinkedInClient,
     network_message,
 )
-from socialgen.publishing.networks.linkedin_text import little_to_text
+from socialgen.publishing.networks.linkedin.text import little_to_text
 
 ANALYTICS_SCOPE = "r_member_postAnalytics"
 POSTS_SCOPE = "r_member_social"

@@ -1,7 +1,7 @@
 """Bluesky: posts and threads through the account's PDS, with the atproto client.
 
 Exactly once: every record gets a key (rkey) derived from the publication's
-idempotency key and the part's index (bluesky_text.record_key). Before writing a
+idempotency key and the part's index (text.record_key). Before writing a
 part we read that key; a record already there is a part an earlier attempt wrote
 (the answer was lost, or we crashed before recording it), so it is taken as
 published. A PDS answers a createRecord on an existing key with a 500, which is why
@@ -34,15 +34,15 @@ from socialgen.publishing.networks.base import (
     PublishError,
     SecretSaver,
 )
-from socialgen.publishing.networks.bluesky_history import read_history
-from socialgen.publishing.networks.bluesky_media import fit_image
-from socialgen.publishing.networks.bluesky_session import (
+from socialgen.publishing.networks.bluesky.history import read_history
+from socialgen.publishing.networks.bluesky.media import fit_image
+from socialgen.publishing.networks.bluesky.session import (
     BlueskySession,
     as_publish_error,
     error_name,
     guarded_client,
 )
-from socialgen.publishing.networks.bluesky_text import (
+from socialgen.publishing.networks.bluesky.text import (
     find_facets,
     first_link,
     record_key,
@@ -191,13 +191,13 @@ class BlueskyAdapter:
         own_replies = 1 if len(published.part_ids) > 1 else 0
         return Metrics(
             likes=int(view.like_count or 0),
-            # Quotes count as reposts, as `accounts history` counts them (bluesky_history).
+            # Quotes count as reposts, as `accounts history` counts them (history.py).
             reposts=int(view.repost_count or 0) + int(view.quote_count or 0),
             comments=max(0, int(view.reply_count or 0) - own_replies),
         )
 
     def history(self, since: datetime | None) -> Iterator[PastPost]:
-        """The account's own posts with their counts (bluesky_history.py)."""
+        """The account's own posts with their counts (history.py)."""
         return read_history(self._session, since)
 
     # --- inside -----------------------------------------------------------------------

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from socialgen.publishing.networks.base import MediaItem, PublishError
-from socialgen.publishing.networks.linkedin_http import LinkedInClient
+from socialgen.publishing.networks.linkedin.client import LinkedInClient
 
 MAX_IMAGES = 20  # a multiImage post holds 2 to 20 images
 MAX_ALT_TEXT = 4086  # LinkedIn's limit for a media's altText
