@@ -1,4 +1,4 @@
-"""How a pulled history is stored (publishing/account_history.py), on the scripted
+"""How a pulled history is stored (publishing/accounts/history.py), on the scripted
 network (tests/fakes/scripted_network.py) so the store's side can be pushed where the
 real servers cannot go: posts without text, a failure half-way through the read, a
 thread socialgen wrote, two pulls of one account at once. SQLite and PostgreSQL."""
@@ -14,8 +14,8 @@ from sqlalchemy import func, select
 
 from socialgen.clock import utcnow
 from socialgen.errors import SocialgenError
-from socialgen.publishing.account_history import pull_history
-from socialgen.publishing.accounts import add_account
+from socialgen.publishing.accounts.history import pull_history
+from socialgen.publishing.accounts.service import add_account
 from socialgen.publishing.networks.base import Metrics, PastPost, PublishError
 from socialgen.publishing.registry import register_network, unregister_network
 from socialgen.store.engine import read_session, transaction

@@ -1,5 +1,5 @@
 """What an account's fields may hold is checked before anything is sent, the same
-over HTTP and from the CLI (publishing/accounts.py), with a 400 that names the field:
+over HTTP and from the CLI (publishing/accounts/service.py), with a 400 that names the field:
 a secret with a line break or other control character, a token that cannot travel
 in an HTTP header (non-ASCII), a field longer than the OpenAPI document says, and a
 LinkedIn serviceUrl (the token would go wherever it points).

@@ -21,7 +21,7 @@ from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
 from socialgen.errors import BadRequest, NotFound
-from socialgen.publishing import accounts
+from socialgen.publishing.accounts import service as accounts
 from socialgen.publishing.networks.base import OutgoingPost, PublishError
 from socialgen.publishing.registry import network_module, register_network, unregister_network
 from socialgen.publishing.secrets import (

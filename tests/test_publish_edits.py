@@ -25,7 +25,7 @@ from socialgen.cli import app
 from socialgen.clock import utcnow
 from socialgen.errors import SocialgenError
 from socialgen.posts.service import update_content
-from socialgen.publishing.runner import publish_now, publish_pass
+from socialgen.publishing.outbox.runner import publish_now, publish_pass
 from socialgen.publishing.settings import PublishTerms
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Post, PostVersion

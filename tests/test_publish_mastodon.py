@@ -376,7 +376,7 @@ def test_an_instance_that_is_down_is_unavailable_not_a_bad_token(
 ) -> None:
     """Adding an account on a busy or failing instance says the instance failed (502),
     not that the token is wrong (400): the user should try later, not make a new token."""
-    from socialgen.publishing.accounts import NetworkUnavailable, connect_account
+    from socialgen.publishing.accounts.service import NetworkUnavailable, connect_account
 
     monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")  # the mock is on 127.0.0.1
     user = mastodon_mock.new_user("down")

@@ -9,8 +9,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from socialgen.events.carousel import StoredCarousel
-from socialgen.publishing.accounts import AccountView
-from socialgen.publishing.publish_api import PublicationOut
+from socialgen.publishing.accounts.service import AccountView
+from socialgen.publishing.outbox.api import PublicationOut
 from socialgen.styles.schemas import ContentStyleView, StylePostView
 
 

@@ -16,7 +16,7 @@ from sqlalchemy import Engine
 
 from socialgen.config import environment
 from socialgen.errors import BadRequest
-from socialgen.publishing.accounts import credentials_for, secret_saver
+from socialgen.publishing.accounts.service import credentials_for, secret_saver
 from socialgen.publishing.networks.base import NetworkAdapter
 from socialgen.publishing.registry import NetworkModule, network_module, register_network
 from socialgen.store.tables import SocialAccount

@@ -16,7 +16,7 @@ text of one's own) and posts that are not published (drafts, processing) are lef
 out. Each post's counts take four calls, one per metric, lifetime totals
 (aggregation=TOTAL): reactions as likes, reshares as reposts, comments, impressions.
 An answer that is not JSON, or a count that is not a whole number >= 0, stops the
-read: nothing is stored (account_history.py writes only after reading everything).
+read: nothing is stored (publishing/accounts/history.py writes only after reading everything).
 """
 
 from __future__ import annotations

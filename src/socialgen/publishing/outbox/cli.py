@@ -90,21 +90,21 @@ def publish(
 ) -> None:
     """Publish a post now to one or more accounts (exit 1 if one did not go out)."""
     from socialgen.errors import BadRequest
-    from socialgen.publishing.account_refs import ACCOUNT_REF
+    from socialgen.publishing.accounts.refs import ACCOUNT_REF
 
     if not to:
         raise BadRequest("Name at least one account to publish to (--to ACCOUNT)")
     engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
     to = resolve_each(engine, workspace_id, ACCOUNT_REF, to, keep_unknown=True)
     if dry_run:
-        from socialgen.publishing.dryrun import dry_run as preview
+        from socialgen.publishing.outbox.dryrun import dry_run as preview
 
         previews = preview(
             engine, workspace_id, post_id, to, number_parts=number_parts, unconnected=True
         )
         emit(json_output, {"postId": post_id, "networks": previews}, _print_previews(previews))
         return
-    from socialgen.publishing.runner import publish_now
+    from socialgen.publishing.outbox.runner import publish_now
     from socialgen.publishing.settings import PublishTerms
 
     rows = publish_now(
@@ -146,9 +146,9 @@ def schedule(
 ) -> None:
     """Schedule a draft (or move a scheduled post); with --to it goes out at that time."""
     from socialgen.clock import iso
-    from socialgen.publishing.account_refs import ACCOUNT_REF
-    from socialgen.publishing.outbox import schedule_post, views
-    from socialgen.publishing.schedule_time import parse_local_at, resolve_at
+    from socialgen.publishing.accounts.refs import ACCOUNT_REF
+    from socialgen.publishing.outbox.schedule_time import parse_local_at, resolve_at
+    from socialgen.publishing.outbox.service import schedule_post, views
     from socialgen.store.engine import transaction
 
     zone = current_runtime().settings.timezone
@@ -197,7 +197,7 @@ def unschedule(
     post_id: PostIdArg, workspace: WorkspaceOpt = None, json_output: JsonOpt = False
 ) -> None:
     """Turn a scheduled post back into a draft; its queued publications are dropped."""
-    from socialgen.publishing.outbox import unschedule_post
+    from socialgen.publishing.outbox.service import unschedule_post
     from socialgen.store.engine import transaction
 
     engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
@@ -214,7 +214,7 @@ def publications(
     post_id: PostIdArg, workspace: WorkspaceOpt = None, json_output: JsonOpt = False
 ) -> None:
     """Where a post goes or went: each account's publication and its state."""
-    from socialgen.publishing.runner import post_views
+    from socialgen.publishing.outbox.runner import post_views
 
     engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
     rows = post_views(engine, workspace_id, post_id)
@@ -232,7 +232,7 @@ def stats(
     json_output: JsonOpt = False,
 ) -> None:
     """Likes, reposts and comments of published posts, as the networks report them."""
-    from socialgen.publishing.metrics import post_stats, refresh_metrics
+    from socialgen.publishing.outbox.metrics import post_stats, refresh_metrics
     from socialgen.store.engine import read_session
 
     engine, workspace_id = open_workspace(workspace)
@@ -256,8 +256,8 @@ def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False)
     from concurrent.futures import ThreadPoolExecutor
 
     from socialgen.cli_support import open_store
-    from socialgen.publishing.claim import worker_name
-    from socialgen.publishing.runner import THREADS, pass_summary, publish_pass
+    from socialgen.publishing.outbox.claim import worker_name
+    from socialgen.publishing.outbox.runner import THREADS, pass_summary, publish_pass
     from socialgen.publishing.settings import PublishTerms
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import resolve_workspace

@@ -128,13 +128,13 @@ def publish_post(
 ) -> dict[str, Any]:
     """Publish the post now to the accounts named; answers each publication's state."""
     if body.dry_run:
-        from socialgen.publishing.dryrun import dry_run
+        from socialgen.publishing.outbox.dryrun import dry_run
 
         previews = dry_run(
             engine, caller.workspace_id, post_id, body.account_ids, number_parts=body.number_parts
         )
         return {"success": True, "data": {"postId": post_id, "networks": previews}}
-    from socialgen.publishing.runner import publish_now
+    from socialgen.publishing.outbox.runner import publish_now
     from socialgen.publishing.settings import PublishTerms
 
     rows = publish_now(
@@ -179,8 +179,8 @@ def schedule_post_at(
     then. `"best"` takes the next free best time, or answers 400 saying how many more
     measured published posts that needs."""
     from socialgen.clock import iso
-    from socialgen.publishing.outbox import schedule_post, views
-    from socialgen.publishing.schedule_time import parse_at, resolve_at
+    from socialgen.publishing.outbox.schedule_time import parse_at, resolve_at
+    from socialgen.publishing.outbox.service import schedule_post, views
     from socialgen.store.engine import transaction
 
     asked = parse_at(body.at)
@@ -213,7 +213,7 @@ def schedule_post_at(
 @fails_with("Failed to retrieve publications")
 def get_publications(caller: Publisher, engine: EngineDep, post_id: PostIdPath) -> dict[str, Any]:
     """The post's publications, one per account, with their states."""
-    from socialgen.publishing.runner import post_views
+    from socialgen.publishing.outbox.runner import post_views
 
     rows = post_views(engine, caller.workspace_id, post_id)
     return {"success": True, "data": {"postId": post_id, "publications": rows}}

@@ -18,7 +18,7 @@ from socialgen.clock import iso, utcnow
 from socialgen.errors import BadRequest
 from socialgen.posts.rules import UNSETTLED_TEXT as UNSETTLED_TEXT  # for publishing/
 from socialgen.posts.service import get_post, schedule, unschedule
-from socialgen.publishing.accounts import get_account
+from socialgen.publishing.accounts.service import get_account
 from socialgen.store.tables import Post, PostStatus, Publication, PublicationState, SocialAccount
 
 # Publication.options: when the first attempt was claimed (kept once a retry is planned).

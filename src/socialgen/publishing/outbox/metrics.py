@@ -17,7 +17,7 @@ from sqlmodel import Session, col, select
 
 from socialgen.clock import iso, utcnow
 from socialgen.posts.service import get_post
-from socialgen.publishing.accounts import scrub
+from socialgen.publishing.accounts.service import scrub
 from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.networks.base import Metrics, NetworkAdapter, Published, PublishError
 from socialgen.publishing.settings import METRICS_WINDOW

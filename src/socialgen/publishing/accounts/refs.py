@@ -7,7 +7,7 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from socialgen.errors import NotFound
-from socialgen.publishing.accounts import get_account
+from socialgen.publishing.accounts.service import get_account
 from socialgen.store.refs import RefKind
 from socialgen.store.tables import SocialAccount
 

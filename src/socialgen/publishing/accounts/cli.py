@@ -24,7 +24,7 @@ from socialgen.cli_support import (
     print_rows,
     styled,
 )
-from socialgen.publishing.secret_input_cli import prompt_secret, read_stdin
+from socialgen.publishing.accounts.secret_input_cli import prompt_secret, read_stdin
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -70,7 +70,7 @@ def add_bluesky(
 ) -> None:
     """Connect a Bluesky account with an app password (Settings > App passwords);
     also read from SOCIALGEN_BLUESKY_APP_PASSWORD."""
-    from socialgen.publishing.accounts import connect_account
+    from socialgen.publishing.accounts.service import connect_account
 
     engine, workspace_id = open_workspace(workspace)
     if password_stdin:
@@ -97,7 +97,7 @@ def add_mastodon(
     json_output: JsonOpt = False,
 ) -> None:
     """Connect a Mastodon account: sign in in the browser, or give an access token."""
-    from socialgen.publishing.accounts import authorize_account, connect_account
+    from socialgen.publishing.accounts.service import authorize_account, connect_account
 
     engine, workspace_id = open_workspace(workspace)
     if token_stdin:
@@ -156,7 +156,7 @@ def add_linkedin(
     openid profile w_member_social; redirect http://127.0.0.1:PORT/callback), or give
     an access token."""
     from socialgen.errors import BadRequest
-    from socialgen.publishing.accounts import authorize_account, connect_account
+    from socialgen.publishing.accounts.service import authorize_account, connect_account
 
     if token_stdin and client_secret_stdin:
         raise BadRequest("Only one secret can come from stdin: --token-stdin or the client secret")
@@ -201,8 +201,8 @@ def add_linkedin(
 @app.command("list")
 def list_command(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     """The workspace's social accounts."""
-    from socialgen.publishing.account_refs import ACCOUNT_REF
-    from socialgen.publishing.accounts import account_view, list_accounts
+    from socialgen.publishing.accounts.refs import ACCOUNT_REF
+    from socialgen.publishing.accounts.service import account_view, list_accounts
     from socialgen.store.engine import read_session
 
     engine, workspace_id = open_workspace(workspace)
@@ -237,8 +237,8 @@ def check(
     account: AccountArg, workspace: WorkspaceOpt = None, json_output: JsonOpt = False
 ) -> None:
     """Ask the network whether the stored credentials still work, and whose they are."""
-    from socialgen.publishing.account_refs import ACCOUNT_REF
-    from socialgen.publishing.accounts import account_view, check_account, get_account
+    from socialgen.publishing.accounts.refs import ACCOUNT_REF
+    from socialgen.publishing.accounts.service import account_view, check_account, get_account
     from socialgen.store.engine import read_session
 
     engine, workspace_id, account = open_ref(workspace, ACCOUNT_REF, account)
@@ -282,9 +282,9 @@ def history(
     """Bring the account's own past posts in, with their likes, reposts and comments
     (Bluesky, Mastodon; LinkedIn when connected with --history by an approved app):
     they count in insights. Pulling again adds no duplicate."""
-    from socialgen.publishing.account_history import parse_since, pull_history
-    from socialgen.publishing.account_refs import ACCOUNT_REF
-    from socialgen.publishing.accounts import get_account
+    from socialgen.publishing.accounts.history import parse_since, pull_history
+    from socialgen.publishing.accounts.refs import ACCOUNT_REF
+    from socialgen.publishing.accounts.service import get_account
     from socialgen.store.engine import read_session
 
     moment = parse_since(since)
@@ -311,8 +311,8 @@ def remove(
     json_output: JsonOpt = False,
 ) -> None:
     """Remove an account; publications still queued for it are dropped with it."""
-    from socialgen.publishing.account_refs import ACCOUNT_REF
-    from socialgen.publishing.accounts import (
+    from socialgen.publishing.accounts.refs import ACCOUNT_REF
+    from socialgen.publishing.accounts.service import (
         account_view,
         get_account,
         queued_publications,
@@ -348,7 +348,7 @@ def remove(
 def _store(
     engine: Engine, workspace_id: str, network: str, connected: Connected, json_output: bool
 ) -> None:
-    from socialgen.publishing.accounts import account_view, add_account, list_accounts
+    from socialgen.publishing.accounts.service import account_view, add_account, list_accounts
     from socialgen.store.engine import transaction
 
     with transaction(engine) as session:

@@ -18,21 +18,21 @@ from sqlalchemy import Engine
 from sqlmodel import col, select
 
 from socialgen.clock import utcnow
-from socialgen.publishing.claim import (
+from socialgen.publishing.outbox.claim import (
     DEFAULT_BATCH,
     Claim,
     claim_due,
     worker_name,
 )
-from socialgen.publishing.keeper import ClaimKeeper, release
-from socialgen.publishing.outbox import (
+from socialgen.publishing.outbox.keeper import ClaimKeeper, release
+from socialgen.publishing.outbox.service import (
     PublicationView,
     post_publications,
     publication_view,
     queue_publications,
 )
+from socialgen.publishing.outbox.worker import Outcome, run_claim
 from socialgen.publishing.settings import PublishTerms
-from socialgen.publishing.worker import Outcome, run_claim
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Publication, PublicationState, SocialAccount
 

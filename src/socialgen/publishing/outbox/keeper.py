@@ -18,7 +18,7 @@ from sqlalchemy import Engine, update
 from sqlmodel import col
 
 from socialgen.clock import utcnow
-from socialgen.publishing.claim import Claim
+from socialgen.publishing.outbox.claim import Claim
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Publication, PublicationState
 

@@ -29,7 +29,7 @@ from sqlmodel import col, select
 from socialgen.clock import iso, parse_iso, utcnow
 from socialgen.ids import new_id
 from socialgen.publishing.adapters import module_for
-from socialgen.publishing.outbox import FIRST_ATTEMPT, SENT_TEXT, UNSETTLED_TEXT
+from socialgen.publishing.outbox.service import FIRST_ATTEMPT, SENT_TEXT, UNSETTLED_TEXT
 from socialgen.publishing.settings import MAX_ATTEMPTS, PublishTerms
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Network, Post, Publication, PublicationState, SocialAccount

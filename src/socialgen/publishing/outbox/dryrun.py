@@ -11,12 +11,12 @@ from sqlmodel import col, select
 
 from socialgen.errors import NotFound
 from socialgen.posts.service import get_post
-from socialgen.publishing.accounts import get_account
+from socialgen.publishing.accounts.service import get_account
 from socialgen.publishing.adapters import build_adapter
-from socialgen.publishing.dryrun_unconnected import unconnected_networks, unconnected_preview
-from socialgen.publishing.media import post_media
 from socialgen.publishing.networks.base import OutgoingPost, PublishError
-from socialgen.publishing.outbox import idempotency_key
+from socialgen.publishing.outbox.dryrun_unconnected import unconnected_networks, unconnected_preview
+from socialgen.publishing.outbox.media import post_media
+from socialgen.publishing.outbox.service import idempotency_key
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Publication, SocialAccount
 

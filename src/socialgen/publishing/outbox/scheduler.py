@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 
-from socialgen.publishing.claim import anything_due, worker_name
-from socialgen.publishing.metrics import refresh_metrics
-from socialgen.publishing.runner import THREADS, publish_pass
+from socialgen.publishing.outbox.claim import anything_due, worker_name
+from socialgen.publishing.outbox.metrics import refresh_metrics
+from socialgen.publishing.outbox.runner import THREADS, publish_pass
 from socialgen.publishing.settings import PublishTerms, poll_interval
 
 if TYPE_CHECKING:

@@ -21,9 +21,10 @@ from socialgen.clock import iso, utcnow
 from socialgen.errors import SocialgenError
 from socialgen.files.backend import StorageUnavailable
 from socialgen.posts.rules import valid_content
-from socialgen.publishing.accounts import credentials_for, scrub, secret_saver
+from socialgen.publishing.accounts.service import credentials_for, scrub, secret_saver
 from socialgen.publishing.adapters import module_for
-from socialgen.publishing.claim import (
+from socialgen.publishing.networks.base import OutgoingPost, Published, PublishError
+from socialgen.publishing.outbox.claim import (
     WINDOW_MARGIN_SECONDS,
     Claim,
     ClaimedRow,
@@ -31,10 +32,9 @@ from socialgen.publishing.claim import (
     forgotten,
     idempotency_window,
 )
-from socialgen.publishing.keeper import ClaimKeeper
-from socialgen.publishing.media import post_media
-from socialgen.publishing.networks.base import OutgoingPost, Published, PublishError
-from socialgen.publishing.outbox import (
+from socialgen.publishing.outbox.keeper import ClaimKeeper
+from socialgen.publishing.outbox.media import post_media
+from socialgen.publishing.outbox.service import (
     FIRST_ATTEMPT,
     SENT_TEXT,
     UNSETTLED_TEXT,

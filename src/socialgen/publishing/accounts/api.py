@@ -19,9 +19,9 @@ from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.errors import BadRequest
 from socialgen.limits import NOT_BLANK_PATTERN
 from socialgen.posts.schemas import required_fields
-from socialgen.publishing import accounts
-from socialgen.publishing.account_history import HistorySummary, parse_since, pull_history
-from socialgen.publishing.accounts import (
+from socialgen.publishing.accounts import service as accounts
+from socialgen.publishing.accounts.history import HistorySummary, parse_since, pull_history
+from socialgen.publishing.accounts.service import (
     MAX_HANDLE,
     MAX_SECRET_CHARS,
     MAX_SERVICE_URL,

@@ -31,9 +31,9 @@ from socialgen.clock import parse_iso, utcnow
 from socialgen.errors import BadRequest, NotFound
 from socialgen.ids import new_id
 from socialgen.posts.import_dedup import content_key, known_posts
-from socialgen.publishing.accounts import ACCOUNT_NOT_FOUND, credentials_for, network_errors
+from socialgen.publishing.accounts.history_rows import insert_pulled
+from socialgen.publishing.accounts.service import ACCOUNT_NOT_FOUND, credentials_for, network_errors
 from socialgen.publishing.adapters import build_adapter
-from socialgen.publishing.history_rows import insert_pulled
 from socialgen.publishing.networks.base import HistoryReader, PastPost
 from socialgen.sources.guard import check_url
 from socialgen.store.bulk import insert_rows, table_of
@@ -250,7 +250,7 @@ def _counts(past: PastPost) -> tuple[int, int, int]:
 def _write_updates(session: Session, moved: list[tuple[_Known, PastPost]], now: datetime) -> None:
     """New snapshots of known posts, their publications' reading time, and their posts'
     likes/comments columns: each published publication's latest snapshot, summed (as
-    metrics.py keeps them). In bulk: a re-pull may move every post's counts."""
+    outbox/metrics.py keeps them). In bulk: a re-pull may move every post's counts."""
     if not moved:
         return
     connection = session.connection()
