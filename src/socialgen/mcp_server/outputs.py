@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from socialgen.events.carousel import StoredCarousel
-from socialgen.publishing.accounts.service import AccountView
+from socialgen.publishing.accounts.schemas import AccountView
 from socialgen.publishing.outbox.api import PublicationOut
 from socialgen.styles.schemas import ContentStyleView, StylePostView
 

@@ -12,7 +12,6 @@ from typing import Annotated, ClassVar
 
 from fastapi import APIRouter, Body, Depends, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, StringConstraints, WithJsonSchema
-from typing_extensions import TypedDict
 
 from socialgen.api_support import EngineDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
@@ -20,12 +19,19 @@ from socialgen.errors import BadRequest
 from socialgen.limits import NOT_BLANK_PATTERN
 from socialgen.posts.schemas import required_fields
 from socialgen.publishing.accounts import service as accounts
-from socialgen.publishing.accounts.history import HistorySummary, parse_since, pull_history
+from socialgen.publishing.accounts.history import parse_since, pull_history
+from socialgen.publishing.accounts.schemas import (
+    AccountListResponse,
+    AccountResponse,
+    CheckResponse,
+    HistoryResponse,
+    RemovedResponse,
+    RemovedView,
+)
 from socialgen.publishing.accounts.service import (
     MAX_HANDLE,
     MAX_SECRET_CHARS,
     MAX_SERVICE_URL,
-    AccountView,
 )
 from socialgen.publishing.registry import BUILT_IN
 from socialgen.request_body import body_cap
@@ -100,50 +106,6 @@ class HistoryBody(BaseModel):
     )
 
 
-class IdentityView(TypedDict):
-    handle: str
-    displayName: str
-    profileUrl: str
-    email: str
-
-
-class CheckView(TypedDict):
-    account: AccountView
-    ok: bool
-    identity: IdentityView
-
-
-class RemovedView(TypedDict):
-    account: AccountView
-    queuedPublicationsRemoved: int
-
-
-class AccountListResponse(TypedDict):
-    success: bool
-    data: list[AccountView]
-
-
-class AccountResponse(TypedDict):
-    success: bool
-    data: AccountView
-
-
-class CheckResponse(TypedDict):
-    success: bool
-    data: CheckView
-
-
-class HistoryResponse(TypedDict):
-    success: bool
-    data: HistorySummary
-
-
-class RemovedResponse(TypedDict):
-    success: bool
-    message: str
-    data: RemovedView
-
-
 @router.get(
     "/{workspaceId}", response_model=AccountListResponse, responses=error_responses(401, 403)
 )
@@ -151,7 +113,7 @@ def list_social_accounts(caller: Member, engine: EngineDep) -> AccountListRespon
     """The workspace's social accounts (never their secrets)."""
     with read_session(engine) as session:
         found = accounts.list_accounts(session, caller.workspace_id)
-        return {"success": True, "data": [accounts.account_view(a) for a in found]}
+        return AccountListResponse(success=True, data=[accounts.account_view(a) for a in found])
 
 
 @router.post(
@@ -176,7 +138,7 @@ def add_social_account(
     )
     with transaction(engine) as session:
         account = accounts.add_account(session, caller.workspace_id, body.network, connected)
-        return {"success": True, "data": accounts.account_view(account)}
+        return AccountResponse(success=True, data=accounts.account_view(account))
 
 
 @router.get(
@@ -188,7 +150,7 @@ def get_social_account(caller: Member, engine: EngineDep, account_id: AccountId)
     """One account, by id (or handle, or network:handle)."""
     with read_session(engine) as session:
         account = accounts.get_account(session, caller.workspace_id, account_id)
-        return {"success": True, "data": accounts.account_view(account)}
+        return AccountResponse(success=True, data=accounts.account_view(account))
 
 
 @router.post(
@@ -202,19 +164,7 @@ def check_social_account(caller: Member, engine: EngineDep, account_id: AccountI
     with read_session(engine) as session:
         account = accounts.get_account(session, caller.workspace_id, account_id)
     identity = accounts.check_account(engine, account)  # no transaction held meanwhile
-    return {
-        "success": True,
-        "data": {
-            "account": accounts.account_view(account),
-            "ok": True,
-            "identity": {
-                "handle": identity.handle,
-                "displayName": identity.display_name,
-                "profileUrl": identity.profile_url,
-                "email": identity.email,
-            },
-        },
-    }
+    return CheckResponse(success=True, data=accounts.check_view(account, identity))
 
 
 @router.post(
@@ -237,7 +187,7 @@ def pull_account_history(
     since = parse_since(body.since if body is not None else None)
     with read_session(engine) as session:
         account = accounts.get_account(session, caller.workspace_id, account_id)
-    return {"success": True, "data": pull_history(engine, account, since)}
+    return HistoryResponse(success=True, data=pull_history(engine, account, since))
 
 
 @router.delete(
@@ -254,8 +204,8 @@ def remove_social_account(
         queued = accounts.queued_publications(session, account.id)
         accounts.remove_account(session, caller.workspace_id, account.id)
         view = accounts.account_view(account)
-    return {
-        "success": True,
-        "message": "Social account removed",
-        "data": {"account": view, "queuedPublicationsRemoved": queued},
-    }
+    return RemovedResponse(
+        success=True,
+        message="Social account removed",
+        data=RemovedView(account=view, queuedPublicationsRemoved=queued),
+    )

@@ -210,18 +210,18 @@ def list_command(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -
         views = [account_view(account) for account in list_accounts(session, workspace_id)]
     rows = [
         {
-            "id": v["id"],
-            "network": v["network"],
-            "handle": v["handle"],
-            "name": v["displayName"],
-            "server": v["serviceUrl"],
+            "id": v.id,
+            "network": v.network,
+            "handle": v.handle,
+            "name": v.displayName,
+            "server": v.serviceUrl,
         }
         for v in views
     ]
     short_ids = {"id": shortener(engine, ACCOUNT_REF, workspace_id)}
     emit(
         json_output,
-        views,
+        [view.model_dump() for view in views],
         lambda out: print_rows(
             out,
             "Social accounts",
@@ -238,23 +238,14 @@ def check(
 ) -> None:
     """Ask the network whether the stored credentials still work, and whose they are."""
     from socialgen.publishing.accounts.refs import ACCOUNT_REF
-    from socialgen.publishing.accounts.service import account_view, check_account, get_account
+    from socialgen.publishing.accounts.service import check_account, check_view, get_account
     from socialgen.store.engine import read_session
 
     engine, workspace_id, account = open_ref(workspace, ACCOUNT_REF, account)
     with read_session(engine) as session:
         found = get_account(session, workspace_id, account)
     identity = check_account(engine, found)  # outside any transaction: it calls the network
-    data = {
-        "account": account_view(found),
-        "ok": True,
-        "identity": {
-            "handle": identity.handle,
-            "displayName": identity.display_name,
-            "profileUrl": identity.profile_url,
-            "email": identity.email,
-        },
-    }
+    data = check_view(found, identity).model_dump()
     emit(
         json_output,
         data,
@@ -294,11 +285,11 @@ def history(
     summary = pull_history(engine, found, moment)  # outside any transaction: network calls
     emit(
         json_output,
-        summary,
+        summary.model_dump(),
         lambda out: out.print(
-            styled(("Pulled", "green"), f" {summary['fetched']} posts from {found.handle}:"),
-            f"{summary['created']} new, {summary['updated']} with new counts, "
-            f"{summary['skipped']} unchanged or without text",
+            styled(("Pulled", "green"), f" {summary.fetched} posts from {found.handle}:"),
+            f"{summary.created} new, {summary.updated} with new counts, "
+            f"{summary.skipped} unchanged or without text",
         ),
     )
 
@@ -312,6 +303,7 @@ def remove(
 ) -> None:
     """Remove an account; publications still queued for it are dropped with it."""
     from socialgen.publishing.accounts.refs import ACCOUNT_REF
+    from socialgen.publishing.accounts.schemas import RemovedView
     from socialgen.publishing.accounts.service import (
         account_view,
         get_account,
@@ -334,12 +326,12 @@ def remove(
         queued = queued_publications(session, found.id)
         removed = remove_account(session, workspace_id, found.id)
         view = account_view(removed)
-    data = {"account": view, "queuedPublicationsRemoved": queued}
+    data = RemovedView(account=view, queuedPublicationsRemoved=queued)
     emit(
         json_output,
-        data,
+        data.model_dump(),
         lambda out: out.print(
-            styled(("Removed", "green"), f" {view['network']} account {view['handle']}"),
+            styled(("Removed", "green"), f" {view.network} account {view.handle}"),
             _queued_note(queued, "dropped").lstrip(" ,") or "(no queued publications)",
         ),
     )
@@ -355,13 +347,13 @@ def _store(
         before = {account.id for account in list_accounts(session, workspace_id)}
         account = add_account(session, workspace_id, network, connected)
         view = account_view(account)
-    verb = "Reconnected" if view["id"] in before else "Connected"
-    name = f" ({view['displayName']})" if view["displayName"] else ""
+    verb = "Reconnected" if view.id in before else "Connected"
+    name = f" ({view.displayName})" if view.displayName else ""
     emit(
         json_output,
-        view,
+        view.model_dump(),
         lambda out: out.print(
-            styled((verb, "green"), f" {network} account {view['handle']}{name}: {view['id']}")
+            styled((verb, "green"), f" {network} account {view.handle}{name}: {view.id}")
         ),
     )
 

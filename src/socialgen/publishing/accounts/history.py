@@ -25,13 +25,13 @@ from datetime import datetime
 from sqlalchemy import Engine, bindparam, func, update
 from sqlalchemy import select as columns
 from sqlmodel import Session, col, select
-from typing_extensions import TypedDict
 
 from socialgen.clock import parse_iso, utcnow
 from socialgen.errors import BadRequest, NotFound
 from socialgen.ids import new_id
 from socialgen.posts.import_dedup import content_key, known_posts
 from socialgen.publishing.accounts.history_rows import insert_pulled
+from socialgen.publishing.accounts.schemas import HistorySummary
 from socialgen.publishing.accounts.service import ACCOUNT_NOT_FOUND, credentials_for, network_errors
 from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.networks.base import HistoryReader, PastPost
@@ -49,14 +49,6 @@ from socialgen.store.tables import (
 logger = logging.getLogger("socialgen.publishing")
 
 LOOKUP_BATCH = 500  # remote ids per IN (...) query
-
-
-class HistorySummary(TypedDict):
-    accountId: str
-    fetched: int  # the account's posts the network showed (since `since`)
-    created: int  # new published posts
-    updated: int  # known posts with a new snapshot (their counts moved)
-    skipped: int  # counts unchanged, no text to keep, already imported from a file
 
 
 @dataclass
@@ -110,42 +102,38 @@ def store_history(
         raise NotFound(ACCOUNT_NOT_FOUND.format(ref=account_id))  # removed meanwhile
     now = utcnow()
     known = _known(session, account_id, [post.remote_id for post in posts])
-    summary: HistorySummary = {
-        "accountId": account_id,
-        "fetched": len(posts),
-        "created": 0,
-        "updated": 0,
-        "skipped": 0,
-    }
+    summary = HistorySummary(
+        accountId=account_id, fetched=len(posts), created=0, updated=0, skipped=0
+    )
     moved: list[tuple[_Known, PastPost]] = []
     new: dict[str, PastPost] = {}
     for past in posts:
         found = known.get(past.remote_id)
         if found is None:
             if past.remote_id in new:
-                summary["skipped"] += 1  # the network showed it twice
+                summary.skipped += 1  # the network showed it twice
             else:
                 new[past.remote_id] = past
             continue
         past = _without_own_thread(past, found)
         if found.latest == _counts(past):
-            summary["skipped"] += 1  # unchanged, or the network showed it twice
+            summary.skipped += 1  # unchanged, or the network showed it twice
             continue
         found.latest = _counts(past)
         moved.append((found, past))
-        summary["updated"] += 1
+        summary.updated += 1
     _write_updates(session, moved, now)
     fresh = _not_imported(session, workspace_id, list(new.values()))
-    summary["skipped"] += len(new) - len(fresh)
+    summary.skipped += len(new) - len(fresh)
     created, skipped = insert_pulled(session, account, fresh, now)
-    summary["created"] += created
-    summary["skipped"] += skipped
+    summary.created += created
+    summary.skipped += skipped
     logger.info(
         "history of account %s: %d fetched, %d created, %d updated",
         account_id,
-        summary["fetched"],
-        summary["created"],
-        summary["updated"],
+        summary.fetched,
+        summary.created,
+        summary.updated,
     )
     return summary
 

@@ -18,10 +18,10 @@ from contextlib import contextmanager
 
 from sqlalchemy import Engine, func
 from sqlmodel import Session, col, select
-from typing_extensions import TypedDict  # pydantic reads it on Python 3.11
 
 from socialgen.clock import iso, utcnow
 from socialgen.errors import BadRequest, NotFound, SocialgenError
+from socialgen.publishing.accounts.schemas import AccountView, CheckView, IdentityView
 from socialgen.publishing.networks.base import (
     AccountCredentials,
     AccountIdentity,
@@ -47,17 +47,6 @@ MAX_SECRET_CHARS = 4096
 HEADER_SECRETS = frozenset({"mastodon", "linkedin"})
 # Secret values shorter than this are not scrubbed from messages: "1" would mangle them.
 MIN_SCRUBBED = 4
-
-
-class AccountView(TypedDict):
-    id: str
-    network: str
-    handle: str
-    displayName: str
-    email: str
-    profileUrl: str
-    serviceUrl: str
-    createdAt: str | None
 
 
 class NetworkRefused(SocialgenError):
@@ -198,17 +187,31 @@ def secret_saver(engine: Engine, account_id: str) -> SecretSaver:
 
 
 def account_view(account: SocialAccount) -> AccountView:
-    """The account as the CLI's --json and the HTTP API show it: never its secret."""
-    return {
-        "id": account.id,
-        "network": account.network,
-        "handle": account.handle,
-        "displayName": account.display_name,
-        "email": account.email,
-        "profileUrl": account.profile_url,
-        "serviceUrl": account.service_url,
-        "createdAt": iso(account.created_at),
-    }
+    """The account as every face shows it: never its secret."""
+    return AccountView(
+        id=account.id,
+        network=account.network,
+        handle=account.handle,
+        displayName=account.display_name,
+        email=account.email,
+        profileUrl=account.profile_url,
+        serviceUrl=account.service_url,
+        createdAt=iso(account.created_at),
+    )
+
+
+def check_view(account: SocialAccount, identity: AccountIdentity) -> CheckView:
+    """A check that passed: the account, and whose the network says it is."""
+    return CheckView(
+        account=account_view(account),
+        ok=True,
+        identity=IdentityView(
+            handle=identity.handle,
+            displayName=identity.display_name,
+            profileUrl=identity.profile_url,
+            email=identity.email,
+        ),
+    )
 
 
 # --- the networks -----------------------------------------------------------------
