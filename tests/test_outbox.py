@@ -165,7 +165,7 @@ def test_unknown_is_never_retried_without_asking(store: Store, linkedin: Scripte
     rows = publish_now(
         store.engine, store.workspace_id, post_id, [account], retry=True, terms=_terms()
     )
-    assert [r["state"] for r in rows] == ["published"] and len(linkedin.published) == 2
+    assert [r.state for r in rows] == ["published"] and len(linkedin.published) == 2
 
 
 def test_missed_after_the_grace(

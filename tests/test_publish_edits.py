@@ -127,7 +127,7 @@ def test_after_a_refusal_the_post_can_be_fixed_and_sent_again(
     rows = publish_now(
         store.engine, store.workspace_id, post_id, [account], retry=True, terms=PublishTerms()
     )
-    assert [r["state"] for r in rows] == ["published"]
+    assert [r.state for r in rows] == ["published"]
     assert [p.text for p in network.published] == [SECOND]
     assert publication(store, pid).options["sent_text"] == SECOND
 
@@ -149,7 +149,7 @@ def test_an_unknown_publication_freezes_the_text_until_it_is_settled(
     rows = publish_now(
         store.engine, store.workspace_id, post_id, [account], retry=True, terms=PublishTerms()
     )
-    assert [r["state"] for r in rows] == ["published"]
+    assert [r.state for r in rows] == ["published"]
     assert [p.text for p in linkedin.published] == [FIRST, FIRST]
     assert publication(store, pid).options["sent_text"] == FIRST
 

@@ -26,7 +26,7 @@ from socialgen.mcp_server.tooling import add_tool, hints, in_thread
 from socialgen.posts import listing, service
 from socialgen.posts.removal import remove_post
 from socialgen.posts.schemas import DeletedPost, PostDetail, PostList, UpdatedPost
-from socialgen.publishing.outbox.api import PublicationsData
+from socialgen.publishing.outbox.schemas import PublicationsData
 from socialgen.store.engine import read_session, transaction
 
 

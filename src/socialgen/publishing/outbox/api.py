@@ -10,13 +10,20 @@ Members publish; owners and admins too.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Path
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from socialgen.api_support import EngineDep, RuntimeDep, SettingsDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.publishing.outbox.schemas import (
+    PublicationsData,
+    PublicationsResponse,
+    PublishBody,
+    ScheduleBody,
+    ScheduledData,
+    ScheduledResponse,
+)
 from socialgen.request_body import body_cap
 from socialgen.store.tables import Role
 
@@ -31,85 +38,6 @@ Publisher = Annotated[
     ),
 ]
 PostIdPath = Annotated[str, Path(alias="postId")]
-MAX_ACCOUNTS = 20
-
-
-class PublishBody(BaseModel):
-    model_config = ConfigDict(strict=True, populate_by_name=True)
-
-    account_ids: list[Annotated[StrictStr, Field(min_length=1, max_length=320)]] = Field(
-        alias="accountIds",
-        min_length=1,
-        max_length=MAX_ACCOUNTS,
-        description="Accounts to publish to: ids, handles or network:handle.",
-    )
-    retry: StrictBool = Field(
-        default=False, description="Queue failed, unknown or missed publications again."
-    )
-    dry_run: StrictBool = Field(
-        default=False,
-        alias="dryRun",
-        description="Answer what each network would receive; send nothing.",
-    )
-    number_parts: StrictBool = Field(
-        default=False,
-        alias="numberParts",
-        description='Number the parts of a thread ("1/3", "2/3", ...).',
-    )
-
-
-class ScheduleBody(BaseModel):
-    model_config = ConfigDict(strict=True, populate_by_name=True)
-
-    at: StrictStr = Field(
-        min_length=1,
-        max_length=64,
-        description='When to publish: ISO 8601 (UTC unless an offset is given), or "best": '
-        "the next free best time from the workspace's own history (GET /api/v1/insights).",
-    )
-    account_ids: list[Annotated[StrictStr, Field(min_length=1, max_length=320)]] = Field(
-        default_factory=list,
-        alias="accountIds",
-        max_length=MAX_ACCOUNTS,
-        description="Accounts to publish to at that time: ids, handles or network:handle.",
-    )
-    retry: StrictBool = Field(
-        default=False, description="Queue failed, unknown or missed publications again."
-    )
-    number_parts: StrictBool = Field(
-        default=False,
-        alias="numberParts",
-        description='Number the parts of a thread ("1/3", "2/3", ...).',
-    )
-
-
-class PublicationOut(BaseModel):
-    id: str
-    postId: str
-    accountId: str
-    network: str
-    account: str
-    state: str = Field(description="queued, publishing, published, failed, unknown or missed")
-    dueAt: str | None
-    attempts: int
-    nextAttemptAt: str | None
-    remoteId: str | None
-    url: str | None
-    message: str
-    publishedAt: str | None
-
-
-class PublicationsData(BaseModel):
-    postId: str
-    publications: list[PublicationOut] = Field(default_factory=list)
-    networks: list[dict[str, Any]] | None = Field(
-        default=None, description="dryRun only: each network's parts as it would receive them."
-    )
-
-
-class PublicationsResponse(BaseModel):
-    success: bool
-    data: PublicationsData
 
 
 @router.post(
@@ -125,7 +53,7 @@ def publish_post(
     settings: SettingsDep,
     post_id: PostIdPath,
     body: Annotated[PublishBody, Body()],
-) -> dict[str, Any]:
+) -> PublicationsResponse:
     """Publish the post now to the accounts named; answers each publication's state."""
     if body.dry_run:
         from socialgen.publishing.outbox.dryrun import dry_run
@@ -133,7 +61,9 @@ def publish_post(
         previews = dry_run(
             engine, caller.workspace_id, post_id, body.account_ids, number_parts=body.number_parts
         )
-        return {"success": True, "data": {"postId": post_id, "networks": previews}}
+        return PublicationsResponse(
+            success=True, data=PublicationsData(postId=post_id, networks=previews)
+        )
     from socialgen.publishing.outbox.runner import publish_now
     from socialgen.publishing.settings import PublishTerms
 
@@ -146,19 +76,9 @@ def publish_post(
         number_parts=body.number_parts,
         terms=PublishTerms.of(settings),
     )
-    return {"success": True, "data": {"postId": post_id, "publications": rows}}
-
-
-class ScheduledData(BaseModel):
-    postId: str
-    status: str
-    scheduledAt: str | None
-    publications: list[PublicationOut] = Field(default_factory=list)
-
-
-class ScheduledResponse(BaseModel):
-    success: bool
-    data: ScheduledData
+    return PublicationsResponse(
+        success=True, data=PublicationsData(postId=post_id, publications=rows)
+    )
 
 
 @router.post(
@@ -174,7 +94,7 @@ def schedule_post_at(
     runtime: RuntimeDep,
     post_id: PostIdPath,
     body: Annotated[ScheduleBody, Body()],
-) -> dict[str, Any]:
+) -> ScheduledResponse:
     """Schedule a draft (or move a scheduled post) to `at`; with accountIds it goes out
     then. `"best"` takes the next free best time, or answers 400 saying how many more
     measured published posts that needs."""
@@ -196,13 +116,13 @@ def schedule_post_at(
             retry=body.retry,
             number_parts=body.number_parts,
         )
-        data = {
-            "postId": post.id,
-            "status": post.status,
-            "scheduledAt": iso(post.scheduled_at),
-            "publications": views(rows),
-        }
-    return {"success": True, "data": data}
+        data = ScheduledData(
+            postId=post.id,
+            status=post.status,
+            scheduledAt=iso(post.scheduled_at),
+            publications=views(rows),
+        )
+    return ScheduledResponse(success=True, data=data)
 
 
 @router.get(
@@ -211,9 +131,13 @@ def schedule_post_at(
     responses=error_responses(401, 403, 404, 500),
 )
 @fails_with("Failed to retrieve publications")
-def get_publications(caller: Publisher, engine: EngineDep, post_id: PostIdPath) -> dict[str, Any]:
+def get_publications(
+    caller: Publisher, engine: EngineDep, post_id: PostIdPath
+) -> PublicationsResponse:
     """The post's publications, one per account, with their states."""
     from socialgen.publishing.outbox.runner import post_views
 
     rows = post_views(engine, caller.workspace_id, post_id)
-    return {"success": True, "data": {"postId": post_id, "publications": rows}}
+    return PublicationsResponse(
+        success=True, data=PublicationsData(postId=post_id, publications=rows)
+    )

@@ -25,6 +25,8 @@ from socialgen.cli_support import (
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from socialgen.publishing.outbox.schemas import PublicationView
+
 PostIdArg = Annotated[
     str, typer.Argument(help="Post id, or 6+ characters of it.", show_default=False)
 ]
@@ -117,8 +119,8 @@ def publish(
         wait_seconds=PUBLISH_WAIT_SECONDS,
         terms=PublishTerms.of(current_runtime().settings),
     )
-    emit(json_output, {"postId": post_id, "publications": rows}, _print_rows(rows))
-    if any(row["state"] != "published" for row in rows):
+    emit(json_output, _publications(post_id, rows), _print_rows(rows))
+    if any(row.state != "published" for row in rows):
         raise typer.Exit(1)
 
 
@@ -172,7 +174,7 @@ def schedule(
             "scheduledAt": iso(post.scheduled_at),
         }
         if listed or to:  # the posts group's own shape when the outbox has no part
-            data["publications"] = listed
+            data["publications"] = [view.model_dump() for view in listed]
         if asked.zone is not None:
             data["timezone"] = asked.zone  # the zone a time without an offset was read in
         local = post.scheduled_at
@@ -188,7 +190,7 @@ def schedule(
             read_in = f" ({there:%Y-%m-%d %H:%M} {asked.zone}, your time zone)"
         out.print(f"Scheduled {post_id} for {data['scheduledAt']}{read_in}")
         for row in listed:
-            out.print(f"  {row['network']} {row['account']}: {row['state']}")
+            out.print(f"  {row.network} {row.account}: {row.state}")
 
     emit(json_output, data, render)
 
@@ -218,7 +220,7 @@ def publications(
 
     engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
     rows = post_views(engine, workspace_id, post_id)
-    emit(json_output, {"postId": post_id, "publications": rows}, _print_rows(rows))
+    emit(json_output, _publications(post_id, rows), _print_rows(rows))
 
 
 def stats(
@@ -284,16 +286,24 @@ def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False)
 _STATE_STYLES = {"published": "green", "failed": "red", "unknown": "yellow", "missed": "red"}
 
 
-def _print_rows(rows: list[Any]) -> Any:
+def _publications(post_id: str, rows: list[PublicationView]) -> dict[str, Any]:
+    """--json: the API's `data` (PublicationsData) for these publications."""
+    from socialgen.publishing.outbox.schemas import PublicationsData
+
+    data = PublicationsData(postId=post_id, publications=rows)
+    return data.model_dump(exclude={"networks"})
+
+
+def _print_rows(rows: list[PublicationView]) -> Any:
     def render(out: Console) -> None:
         if not rows:
             out.print("No publications. Publish it: socialgen posts publish ID --to ACCOUNT")
         for row in rows:
-            state = row["state"]
-            where = row["url"] or row["message"] or row["dueAt"] or ""
+            state = row.state
+            where = row.url or row.message or row.dueAt or ""
             out.print(
                 styled(
-                    f"{row['network']} {row['account']}: ",
+                    f"{row.network} {row.account}: ",
                     (state, _STATE_STYLES.get(state, "cyan")),
                     f"  {where}",
                 )

@@ -25,8 +25,8 @@ from socialgen.publishing.outbox.claim import (
     worker_name,
 )
 from socialgen.publishing.outbox.keeper import ClaimKeeper, release
+from socialgen.publishing.outbox.schemas import PublicationView
 from socialgen.publishing.outbox.service import (
-    PublicationView,
     post_publications,
     publication_view,
     queue_publications,
@@ -195,7 +195,8 @@ def post_views(engine: Engine, workspace_id: str, post_id: str) -> list[Publicat
 
 def pass_summary(engine: Engine, report: PassReport) -> dict[str, Any]:
     """publish-due's --json: the counts, and every publication it handled."""
-    return {**report.counts(), "publications": current_views(engine, report.touched())}
+    views = current_views(engine, report.touched())
+    return {**report.counts(), "publications": [view.model_dump() for view in views]}
 
 
 def _next_wake(engine: Engine, ids: Sequence[str]) -> datetime | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import Any
 
 from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
@@ -19,6 +19,7 @@ from socialgen.errors import BadRequest
 from socialgen.posts.rules import UNSETTLED_TEXT as UNSETTLED_TEXT  # for publishing/
 from socialgen.posts.service import get_post, schedule, unschedule
 from socialgen.publishing.accounts.service import get_account
+from socialgen.publishing.outbox.schemas import PublicationView
 from socialgen.store.tables import Post, PostStatus, Publication, PublicationState, SocialAccount
 
 # Publication.options: when the first attempt was claimed (kept once a retry is planned).
@@ -26,22 +27,6 @@ FIRST_ATTEMPT = "first_attempt_at"
 # Publication.options: the text the latest attempt sent (written when it is claimed):
 # on a published publication, the text that went live.
 SENT_TEXT = "sent_text"
-
-
-class PublicationView(TypedDict):
-    id: str
-    postId: str
-    accountId: str
-    network: str
-    account: str  # the account's handle
-    state: str
-    dueAt: str | None
-    attempts: int
-    nextAttemptAt: str | None
-    remoteId: str | None
-    url: str | None
-    message: str
-    publishedAt: str | None
 
 
 def idempotency_key(publication_id: str) -> str:
@@ -52,21 +37,21 @@ def idempotency_key(publication_id: str) -> str:
 
 
 def publication_view(publication: Publication, account: SocialAccount) -> PublicationView:
-    return {
-        "id": publication.id,
-        "postId": publication.post_id,
-        "accountId": account.id,
-        "network": account.network,
-        "account": account.handle,
-        "state": publication.state,
-        "dueAt": iso(publication.due_at),
-        "attempts": publication.attempts,
-        "nextAttemptAt": iso(publication.next_attempt_at),
-        "remoteId": publication.remote_id,
-        "url": publication.remote_url,
-        "message": publication.message,
-        "publishedAt": iso(publication.published_at),
-    }
+    return PublicationView(
+        id=publication.id,
+        postId=publication.post_id,
+        accountId=account.id,
+        network=account.network,
+        account=account.handle,
+        state=publication.state,
+        dueAt=iso(publication.due_at),
+        attempts=publication.attempts,
+        nextAttemptAt=iso(publication.next_attempt_at),
+        remoteId=publication.remote_id,
+        url=publication.remote_url,
+        message=publication.message,
+        publishedAt=iso(publication.published_at),
+    )
 
 
 def post_publications(
