@@ -16,11 +16,12 @@ import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
-from sqlalchemy import Engine, func
-from sqlmodel import Session, col, select
+from sqlalchemy import Engine
+from sqlmodel import Session
 
 from socialgen.clock import iso, utcnow
 from socialgen.errors import BadRequest, NotFound, SocialgenError
+from socialgen.publishing.accounts import repository
 from socialgen.publishing.accounts.schemas import AccountView, CheckView, IdentityView
 from socialgen.publishing.networks.base import (
     AccountCredentials,
@@ -33,7 +34,7 @@ from socialgen.publishing.registry import known_networks, network_module
 from socialgen.publishing.secrets import decrypt_secret, encrypt_secret
 from socialgen.sources.guard import check_url
 from socialgen.store.engine import transaction
-from socialgen.store.tables import Publication, PublicationState, SocialAccount
+from socialgen.store.tables import SocialAccount
 from socialgen.text_check import secret_problem
 
 logger = logging.getLogger("socialgen.publishing")
@@ -74,13 +75,7 @@ def add_account(
     handle = identity.handle.strip()
     if not handle or len(handle) > MAX_HANDLE:
         raise BadRequest(f"{network} gave an unusable account handle")
-    account = session.exec(
-        select(SocialAccount).where(
-            SocialAccount.workspace_id == workspace_id,
-            SocialAccount.network == network,
-            SocialAccount.handle == handle,
-        )
-    ).first()
+    account = repository.account_by_handle(session, workspace_id, network, handle)
     if account is None:
         account = SocialAccount(
             workspace_id=workspace_id,
@@ -102,32 +97,24 @@ def add_account(
 
 
 def list_accounts(session: Session, workspace_id: str) -> list[SocialAccount]:
-    statement = (
-        select(SocialAccount)
-        .where(SocialAccount.workspace_id == workspace_id)
-        .order_by(col(SocialAccount.network), col(SocialAccount.handle))
-    )
-    return list(session.exec(statement).all())
+    return repository.workspace_accounts(session, workspace_id)
 
 
 def get_account(session: Session, workspace_id: str, ref: str) -> SocialAccount:
     """By id, by handle (with or without its leading @, any case), or `network:handle`;
     only in this workspace. Two networks with one handle need the `network:` form."""
     ref = ref.strip()
-    by_id = session.get(SocialAccount, ref) if ref else None
-    if by_id is not None and by_id.workspace_id == workspace_id:
+    by_id = repository.account_by_id(session, workspace_id, ref)
+    if by_id is not None:
         return by_id
     prefix, colon, rest = ref.partition(":")
     # A LinkedIn handle is a URN ("urn:li:person:..."): only a network name is a prefix.
     network = prefix.strip().lower() if colon and prefix.strip().lower() in known_networks() else ""
     handle = rest if network else ref
-    statement = select(SocialAccount).where(
-        SocialAccount.workspace_id == workspace_id,
-        func.lower(SocialAccount.handle).in_(_handle_forms(handle)),
+    forms = _handle_forms(handle)
+    matches = (
+        repository.accounts_named(session, workspace_id, forms, network) if handle.strip() else []
     )
-    if network:
-        statement = statement.where(SocialAccount.network == network)
-    matches = list(session.exec(statement).all()) if handle.strip() else []
     if len(matches) > 1:
         named = ", ".join(f"{m.network}:{m.handle}" for m in matches)
         raise BadRequest(f"Several accounts are called {ref}: name one of {named}")
@@ -138,15 +125,7 @@ def get_account(session: Session, workspace_id: str, ref: str) -> SocialAccount:
 
 def queued_publications(session: Session, account_id: str) -> int:
     """How many publications wait to go out through this account."""
-    statement = (
-        select(func.count())
-        .select_from(Publication)
-        .where(
-            Publication.account_id == account_id,
-            Publication.state == PublicationState.QUEUED,
-        )
-    )
-    return int(session.exec(statement).one())
+    return repository.queued_count(session, account_id)
 
 
 def remove_account(session: Session, workspace_id: str, ref: str) -> SocialAccount:
