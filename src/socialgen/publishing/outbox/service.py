@@ -11,14 +11,14 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, update
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from socialgen.clock import iso, utcnow
 from socialgen.errors import BadRequest
 from socialgen.posts.rules import UNSETTLED_TEXT as UNSETTLED_TEXT  # for publishing/
 from socialgen.posts.service import get_post, schedule, unschedule
 from socialgen.publishing.accounts.service import get_account
+from socialgen.publishing.outbox import repository
 from socialgen.publishing.outbox.schemas import PublicationView
 from socialgen.store.tables import Post, PostStatus, Publication, PublicationState, SocialAccount
 
@@ -60,11 +60,7 @@ def post_publications(
     """A post's publications with their accounts, in the order they were asked for
     (the first account's URL becomes the post's URL)."""
     get_post(session, workspace_id, post_id)  # 404 for another workspace's post
-    rows = session.exec(
-        select(Publication, SocialAccount)
-        .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
-        .where(col(Publication.post_id) == post_id)
-    ).all()
+    rows = repository.with_accounts(session, post_id)
     return sorted(rows, key=lambda row: _order(row[0]))
 
 
@@ -90,15 +86,7 @@ def queue_publications(
         raise BadRequest("Name at least one account to publish to (--to ACCOUNT)")
     post = get_post(session, workspace_id, post_id)
     accounts = _distinct(get_account(session, workspace_id, ref) for ref in account_refs)
-    existing = {
-        publication.account_id: publication
-        for publication in session.exec(
-            select(Publication).where(
-                col(Publication.post_id) == post.id,
-                col(Publication.account_id).in_([account.id for account in accounts]),
-            )
-        ).all()
-    }
+    existing = repository.by_account(session, post.id, [account.id for account in accounts])
     now = utcnow()
     chosen: list[tuple[Publication, SocialAccount]] = []
     for position, account in enumerate(accounts):
@@ -130,42 +118,13 @@ def queue_publications(
     return chosen
 
 
-def move_queued(session: Session, post_id: str, due_at: datetime) -> int:
-    """A rescheduled post: its queued publications follow it."""
-    result = session.connection().execute(
-        update(Publication)
-        .where(
-            col(Publication.post_id) == post_id,
-            col(Publication.state) == PublicationState.QUEUED,
-        )
-        .values(due_at=due_at, next_attempt_at=None, updated_at=utcnow())
-    )
-    return int(getattr(result, "rowcount", 0) or 0)
-
-
-def drop_queued(session: Session, post_id: str) -> int:
-    """An unscheduled post: what waited to go out does not. Publications already
-    under way or done stay (they are the record of what the networks have)."""
-    result = session.connection().execute(
-        delete(Publication).where(
-            col(Publication.post_id) == post_id,
-            col(Publication.state) == PublicationState.QUEUED,
-        )
-    )
-    return int(getattr(result, "rowcount", 0) or 0)
-
-
 def settle_post(session: Session, post_id: str) -> Post | None:
     """Once every publication of a post is published, the post is: published_at, its
     URL and account (SPEC.md's postUrl, socialAccount) from the first account asked.
-    Call it with the post row locked (`lock_post`) so two workers recording a post's
+    Call it with the post row locked (`repository.lock_post`) so two workers recording a post's
     last two publications at once cannot each miss the other's."""
     post = session.get(Post, post_id)
-    rows = session.exec(
-        select(Publication, SocialAccount)
-        .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
-        .where(col(Publication.post_id) == post_id)
-    ).all()
+    rows = repository.with_accounts(session, post_id)
     if post is None or not rows:
         return None
     if any(publication.state != PublicationState.PUBLISHED for publication, _ in rows):
@@ -181,42 +140,6 @@ def settle_post(session: Session, post_id: str) -> Post | None:
     post.place_on_timeline()
     session.add(post)
     return post
-
-
-def settle_alone(
-    session: Session, post_id: str, url: str, account: SocialAccount, now: datetime
-) -> None:
-    """settle_post for a post with one publication, just recorded as published: one
-    UPDATE, which does nothing if another publication of the post appeared meanwhile
-    and is not published (its recorder settles the post then)."""
-    others = (
-        select(Publication.id)
-        .where(
-            col(Publication.post_id) == post_id,
-            col(Publication.state) != PublicationState.PUBLISHED,
-        )
-        .exists()
-    )
-    values: dict[str, Any] = {
-        "status": PostStatus.PUBLISHED,
-        "published_at": now,
-        "timeline_at": now,  # Post.place_on_timeline for a published post
-        "social_account_name": (account.display_name or account.handle)[:200],
-        "social_account_email": account.email or None,
-        "updated_at": now,
-    }
-    if url:
-        values["post_url"] = url
-    session.connection().execute(
-        update(Post).where(col(Post.id) == post_id, ~others).values(**values)
-    )
-
-
-def lock_post(session: Session, post_id: str) -> None:
-    """Take the post's row lock (PostgreSQL; SQLite's write transaction is already
-    exclusive) before touching its publications: always post first, then
-    publication, so two recorders never wait on each other in a circle."""
-    session.exec(select(Post.id).where(col(Post.id) == post_id).with_for_update()).first()
 
 
 def _requeue(publication: Publication, due_at: datetime, now: datetime) -> None:
@@ -276,7 +199,7 @@ def schedule_post(
     if (number_parts or retry) and not account_refs:
         raise BadRequest("--number-parts and --retry go with --to ACCOUNT")
     post = schedule(session, workspace_id, post_id, at)
-    move_queued(session, post.id, at)
+    repository.move_queued(session, post.id, at)
     if account_refs:
         queue_publications(
             session, workspace_id, post.id, account_refs, at, retry=retry, number_parts=number_parts
@@ -287,4 +210,4 @@ def schedule_post(
 def unschedule_post(session: Session, workspace_id: str, post_id: str) -> tuple[Post, int]:
     """Back to a draft; its queued publications are dropped (returns how many)."""
     post = unschedule(session, workspace_id, post_id)
-    return post, drop_queued(session, post.id)
+    return post, repository.drop_queued(session, post.id)

@@ -34,13 +34,12 @@ from socialgen.publishing.outbox.claim import (
 )
 from socialgen.publishing.outbox.keeper import ClaimKeeper
 from socialgen.publishing.outbox.media import post_media
+from socialgen.publishing.outbox.repository import lock_post, settle_alone
 from socialgen.publishing.outbox.service import (
     FIRST_ATTEMPT,
     SENT_TEXT,
     UNSETTLED_TEXT,
     idempotency_key,
-    lock_post,
-    settle_alone,
     settle_post,
 )
 from socialgen.publishing.settings import MAX_ATTEMPTS
