@@ -94,11 +94,10 @@ async def one_run(
     from socialgen.carousels.schemas import CarouselRequest
     from socialgen.carousels.service import create_carousel
     from socialgen.drafting.caller import Caller
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import resolve_workspace
 
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     with read_session(engine) as session:
         workspace_id = resolve_workspace(session, None).id
     request = CarouselRequest(
@@ -109,7 +108,7 @@ async def one_run(
         Caller(engine, workspace_id, None, Runtime().settings), request, Artwork()
     )
     marks: dict[str, float] = {}
-    async for item in create_carousel(plan, model, ProceduralImageModel()):
+    async for item in create_carousel(plan, model, ProceduralImageModel(), set()):
         now = time.perf_counter() - started
         if item.name == "plan_generated":
             marks["outline"] = now

@@ -126,11 +126,10 @@ class Series:
 
 def open_caller() -> Caller:
     from socialgen.drafting.caller import Caller
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace
 
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     with read_session(engine) as session:
         workspace = default_workspace(session)
         if workspace is None:

@@ -158,11 +158,10 @@ def a_thumbnail_url(env: dict[str, str]) -> str:
     """Make one carousel with this environment's storage; its thumbnail's URL."""
     from socialgen.carousels.repository import list_carousels
     from socialgen.files.store import file_url
-    from socialgen.startup import open_store
 
     with environment(env):
         asyncio.run(one_run(ScriptedModel(), 4, "bold", RenderTimes()))
-        engine = open_store(Runtime().store_settings)
+        engine = Runtime().open_store()
         carousel = list_carousels(engine, *_default_workspace(engine))[0]  # newest first
         return file_url(carousel.workspace_id, carousel.thumbnail_file)
 

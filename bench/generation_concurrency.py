@@ -110,7 +110,7 @@ async def timed(responder: PacedResponder, body: Callable[[], Awaitable[list[flo
 
 
 def direct_pair(fake: FakeOpenAI, responder: PacedResponder) -> tuple[Timed, Timed]:
-    from socialgen.drafting.writing import post_messages
+    from socialgen.drafting.post_prompt import post_messages
 
     messages = post_messages(TOPIC, style=None, sources="", history=[])
 
@@ -139,11 +139,10 @@ def inproc_pair(responder: PacedResponder) -> tuple[Timed, Timed]:
     from socialgen.generation.plan import prepare_batch, prepare_post
     from socialgen.generation.schemas import BatchRequest, GeneratePostRequest
     from socialgen.generation.single import run_generate_post
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace
 
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     with read_session(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None

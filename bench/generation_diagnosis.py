@@ -157,12 +157,11 @@ def profile_pipeline(fake: FakeOpenAI, home: Path, max_tokens: int) -> None:
     from socialgen.generation.schemas import GeneratePostRequest
     from socialgen.generation.single import run_generate_post
     from socialgen.runtime import Runtime
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.streaming import guarded
     from socialgen.workspaces.service import default_workspace
 
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     with read_session(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None

@@ -39,11 +39,11 @@ TIMED_CLI = """
 import atexit, json, resource, sys, time
 import socialgen.ai.engine as engine
 from socialgen.runtime import Runtime
-loader = engine.current_engine(Runtime().light_setting("engine"))  # this process's engine
+loader = type(engine.current_engine(Runtime().light_setting("engine")))  # this process's kind
 original = loader._load
-def timed(path):
+def timed(self, path):
     sys.stderr.write(json.dumps({"bench": "load_start", "t": time.monotonic()}) + "\\n")
-    model = original(path)
+    model = original(self, path)
     sys.stderr.write(json.dumps({"bench": "load_end", "t": time.monotonic()}) + "\\n")
     return model
 loader._load = timed

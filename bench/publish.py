@@ -25,6 +25,9 @@ from contextlib import ExitStack
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from tests.race_cli import COMMAND as RACE_COMMAND
+from tests.race_cli import runtime as race_runtime
+
 from harness import (
     REPO,
     Samples,
@@ -33,8 +36,8 @@ from harness import (
     cpu_seconds,
     machine_line,
     serve,
-    socialgen_command,
 )
+from socialgen.publishing.registry import Networks
 from socialgen.runtime import Runtime
 
 SCHEMA = "socialgen_bench"
@@ -53,12 +56,9 @@ def main() -> None:
     url = f"{args.database_url}{separator}options=-csearch_path%3D{SCHEMA}"
     print(machine_line())
     with bench_home("socialgen-bench-") as home:
-        env = bench_env(
-            home,
-            url,
-            PYTHONPATH=str(REPO),
-            SOCIALGEN_TEST_NETWORKS="racenet=tests.fakes.recording_network",
-        )
+        # The servers run tests.race_cli: `socialgen` with the recording network
+        # handed in through its Runtime.
+        env = bench_env(home, url, PYTHONPATH=os.pathsep.join((str(REPO), str(REPO / "src"))))
         # This process opens the same store as the servers it starts.
         os.environ.clear()
         os.environ.update(env)
@@ -66,18 +66,13 @@ def main() -> None:
         try:
             _run(args, env, home)
         finally:
-            from socialgen.store.engine import dispose_engines
-
-            dispose_engines()
             _schema(args.database_url, create=False)
 
 
 def _run(args: argparse.Namespace, env: dict[str, str], home: Path) -> None:
     from tests.fakes.recording_network import RecordingServer
 
-    from socialgen.startup import open_store
-
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     with RecordingServer() as server:
         account = _account(engine, server.url)
         latency(engine, server, account, env, home, args.posts)
@@ -97,7 +92,7 @@ def latency(
         for i in range(count)
     }
     due_at = {key: (start + timedelta(seconds=i * 0.1)).timestamp() for i, key in enumerate(due)}
-    with serve(env, home / "serve-latency.log", cwd=REPO):
+    with serve(env, home / "serve-latency.log", cwd=REPO, program=RACE_COMMAND):
         _wait(lambda: all(key in server.sent_at for key in due_at), 60)  # type: ignore[attr-defined]
     lags = Samples([server.sent_at[key] - due_at[key] for key in due_at])  # type: ignore[attr-defined]
     print(
@@ -117,13 +112,15 @@ def throughput(
     ]
     with ExitStack() as serves:
         for n in (1, 2):
-            serves.enter_context(serve(env, home / f"serve-burst-{n}.log", cwd=REPO))
+            serves.enter_context(
+                serve(env, home / f"serve-burst-{n}.log", cwd=REPO, program=RACE_COMMAND)
+            )
         # Due once both serves are up (each takes seconds to start): then all three race.
         due = utcnow() + timedelta(seconds=1)
         _make_due(engine, due)
         time.sleep(max(0.0, (due - utcnow()).total_seconds()))
         cron = subprocess.run(
-            [*socialgen_command(), "publish-due", "--json"], env=env, capture_output=True, cwd=REPO
+            [*RACE_COMMAND, "publish-due", "--json"], env=env, capture_output=True, cwd=REPO
         )
         _wait(lambda: all(key in server.sent_at for key in keys), 120)  # type: ignore[attr-defined]
     last = max(server.sent_at[key] for key in keys)  # type: ignore[attr-defined]
@@ -151,7 +148,7 @@ def overhead(engine: object, server: object, account: str, count: int) -> None:
         row = session.get(SocialAccount, account)
     for delay in ("0", "0.1"):
         os.environ["RECORDING_NETWORK_DELAY"] = delay
-        adapter = build_adapter(engine, row)  # type: ignore[arg-type]
+        adapter = build_adapter(Networks.of(race_runtime()), engine, row)  # type: ignore[arg-type]
         posts = [
             OutgoingPost(f"direct-{delay}-{i}", f"direct-{delay}-{i}", "text") for i in range(count)
         ]
@@ -164,7 +161,12 @@ def overhead(engine: object, server: object, account: str, count: int) -> None:
             _queue(engine, account, now, f"outbox {delay} {i}")
         began = time.perf_counter()
         with ThreadPoolExecutor(THREADS) as executor:
-            report = publish_pass(engine, worker_name("bench"), executor, terms=PublishTerms())  # type: ignore[arg-type]
+            report = publish_pass(
+                engine,
+                worker_name("bench"),
+                executor,
+                terms=PublishTerms(networks=Networks.of(race_runtime())),
+            )  # type: ignore[arg-type]
         outbox = time.perf_counter() - began
         assert report.counts()["published"] == count, report.counts()
         print(
@@ -181,7 +183,7 @@ def idle_cpu(
     from socialgen.clock import utcnow
 
     _bulk_scheduled(engine, account, count, utcnow() + timedelta(days=3))
-    with serve(env, home / "serve-idle.log", cwd=REPO) as server:
+    with serve(env, home / "serve-idle.log", cwd=REPO, program=RACE_COMMAND) as server:
         time.sleep(3)  # start-up and the first metrics look are not idling
         # uvicorn runs the app in-process with one worker: this is the scheduler's process.
         before, began = cpu_seconds(server.pid), time.monotonic()
@@ -234,7 +236,7 @@ def _account(engine: object, url: str) -> str:
             network="racenet",
             handle="@bench",
             service_url=url,
-            secret_ciphertext=encrypt_secret({"password": "bench"}),
+            secret_ciphertext=encrypt_secret({"password": "bench"}, session),
         )
         session.add(account)
         session.flush()

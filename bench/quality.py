@@ -105,8 +105,7 @@ def obeys_rules(post: str) -> bool:
 # --------------------------------------------------------------------------- flows
 
 
-async def run_topic(caller: Any, topic: str) -> TopicResult:
-    from socialgen.ai.registry import text_model
+async def run_topic(caller: Any, model: Any, topic: str) -> TopicResult:
     from socialgen.carousels.outline import outline_carousel
     from socialgen.content_calendar.themes import plan_themes
     from socialgen.generation.batch import run_batch
@@ -114,7 +113,6 @@ async def run_topic(caller: Any, topic: str) -> TopicResult:
     from socialgen.generation.schemas import BatchRequest
     from socialgen.generation.writing import refinement_questions
 
-    model = text_model(Runtime().settings)
     result = TopicResult(topic)
     started = time.perf_counter()
     plan = prepare_batch(caller, BatchRequest(userInput=topic))
@@ -144,11 +142,9 @@ async def run_topic(caller: Any, topic: str) -> TopicResult:
     return result
 
 
-async def intent_accuracy(limit: int | None) -> tuple[int, int, float]:
-    from socialgen.ai.registry import text_model
+async def intent_accuracy(model: Any, limit: int | None) -> tuple[int, int, float]:
     from socialgen.generation.intent import classify_intent
 
-    model = text_model(Runtime().settings)
     right = total = 0
     started = time.perf_counter()
     for name in INTENT_SETS:
@@ -187,11 +183,10 @@ def provider(name: str, gguf_path: Path | None = None) -> Iterator[None]:
 
 def open_caller() -> Any:
     from socialgen.drafting.caller import Caller
-    from socialgen.startup import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace
 
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     with read_session(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
@@ -294,16 +289,16 @@ def main() -> None:
         os.environ.update(bench_env(home))
         caller = open_caller()
         for name in args.providers.split(","):
-            from socialgen.ai.structured import forget_rungs
-
-            forget_rungs()
             topics = HELDOUT_TOPICS if args.topic_set == "heldout" else TOPICS
             with provider(name, args.gguf):
+                # One model per provider, built fresh: what the ladder learns about it
+                # (its profile) is its own, and a local GGUF loads once.
+                model = Runtime().text_model()
                 results = []
                 for topic in topics[: args.topics]:
-                    results.append(asyncio.run(run_topic(caller, topic)))
+                    results.append(asyncio.run(run_topic(caller, model, topic)))
                     progress_line(name, results[-1])
-                intent = asyncio.run(intent_accuracy(args.intents))
+                intent = asyncio.run(intent_accuracy(model, args.intents))
             report(name, results, intent, args.show)
 
 

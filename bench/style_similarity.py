@@ -82,8 +82,7 @@ from socialgen.generation.plan import prepare_post
 from socialgen.generation.schemas import GeneratePostRequest
 from socialgen.generation.single import run_generate_post
 from socialgen.posts.service import get_post
-from socialgen.startup import open_store
-from socialgen.store.engine import dispose_engines, transaction
+from socialgen.store.engine import transaction
 from socialgen.styles.profile import derive_profile, describe_profile
 from socialgen.styles.service import add_posts, create_style
 from socialgen.styles.similarity import (
@@ -331,7 +330,7 @@ def ratio(a: float, b: float) -> str:
 
 
 async def run(args: argparse.Namespace) -> int:
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     with transaction(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
@@ -447,10 +446,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     with bench_home("socialgen-style-bench-") as home:
         configure_environment(home, args.max_tokens)
-        try:
-            return asyncio.run(run(args))
-        finally:
-            dispose_engines()
+        return asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ in a schema of its own that is dropped at the end."""
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import socket
@@ -25,8 +26,7 @@ from socialgen.clock import utcnow
 from socialgen.config import normalise_database_url
 from socialgen.posts.service import create_draft
 from socialgen.runtime import Runtime
-from socialgen.startup import forget_opened_stores, open_store
-from socialgen.store.engine import dispose_engines, get_engine, transaction
+from socialgen.store.engine import new_engine, transaction
 from socialgen.store.migrate import upgrade
 from socialgen.store.tables import Membership, Post, PostStatus, Role, User
 from socialgen.workspaces.bootstrap import LOCAL_OWNER_EMAIL
@@ -65,14 +65,14 @@ def _pg_schema_url() -> Iterator[str | None]:
         connection.execute(text(f"CREATE SCHEMA {schema}"))
     separator = "&" if "?" in base else "?"
     url = f"{base}{separator}options=-csearch_path%3D{schema}"
-    upgrade(get_engine(url))
+    engine = new_engine(url)
+    upgrade(engine)
+    engine.dispose()
     yield url
-    # The lease keeper (a daemon thread) would go on refreshing leases in the schema
-    # dropped below, and warn after pytest's closing line, which must end CI's output.
-    from socialgen.store import leases
-
-    leases._engines.clear()
-    dispose_engines()
+    # A Runtime a test dropped without closing it: its lease keeper (a daemon thread)
+    # ends once it is collected, before it would refresh a lease in the schema dropped
+    # below and warn after pytest's closing line, which must end CI's output.
+    gc.collect()
     with admin.begin() as connection:
         connection.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
     admin.dispose()
@@ -95,6 +95,7 @@ class Store:
     home: Path
     workspace_id: str  # the default workspace
     owner_id: str  # the local owner, member of the default workspace
+    runtime: Runtime  # the fixture's: it opened `engine` and closes it at the end
 
     def post(
         self,
@@ -159,35 +160,42 @@ def store(
     monkeypatch.delenv("SOCIALGEN_WORKSPACE", raising=False)
     if _pg_schema_url:
         url = _pg_schema_url
-        _truncate_all(get_engine(url))
+        _truncate_all(url)
         monkeypatch.setenv("SOCIALGEN_DATABASE_URL", url)
     else:
         home.mkdir()
         shutil.copy(_sqlite_template, home / "socialgen.db")
         url = f"sqlite:///{home / 'socialgen.db'}"
         monkeypatch.delenv("SOCIALGEN_DATABASE_URL", raising=False)
-    forget_opened_stores()
-    engine = open_store(Runtime().store_settings)
+    runtime = Runtime()  # the test's own: its engine, its quota lease
+    engine = runtime.open_store()
     with transaction(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
         owner = session.exec(select(User).where(User.email == LOCAL_OWNER_EMAIL)).one()
         assert session.get(Membership, (workspace.id, owner.id)).role == Role.OWNER  # type: ignore[union-attr]
         ids = workspace.id, owner.id
-    yield Store(engine=engine, url=url, home=home, workspace_id=ids[0], owner_id=ids[1])
-    forget_opened_stores()
-    if not _pg_schema_url:
-        dispose_engines()
+    yield Store(
+        engine=engine,
+        url=url,
+        home=home,
+        workspace_id=ids[0],
+        owner_id=ids[1],
+        runtime=runtime,
+    )
+    runtime.close()
 
 
-def _truncate_all(engine: Engine) -> None:
+def _truncate_all(url: str) -> None:
     from sqlmodel import SQLModel
 
     import socialgen.store.tables  # noqa: F401
 
     names = ", ".join(f'"{table.name}"' for table in SQLModel.metadata.sorted_tables)
+    engine = new_engine(url)
     with engine.begin() as connection:
         connection.execute(text(f"TRUNCATE {names} CASCADE"))
+    engine.dispose()
 
 
 def days_ago(days: float) -> datetime:
@@ -199,13 +207,22 @@ def days_ahead(days: float) -> datetime:
 
 
 @pytest.fixture
-def client(store: Store) -> Iterator[Any]:
+def networks() -> dict[str, Any]:
+    """The network modules this test hands to its Runtimes, by lower-case name (a
+    scripted network as "bluesky"): the client's and the live server's read this
+    mapping at each use, so a fixture may fill it after they are built; a CLI
+    invocation takes `obj=Runtime(networks=networks)`."""
+    return {}
+
+
+@pytest.fixture
+def client(store: Store, networks: dict[str, Any]) -> Iterator[Any]:
     """The app in-process (fastapi TestClient) on the test's store."""
     from fastapi.testclient import TestClient
 
     from socialgen.server import create_app
 
-    with TestClient(create_app(Runtime())) as test_client:
+    with TestClient(create_app(Runtime(networks=networks))) as test_client:
         yield test_client
 
 
@@ -215,11 +232,11 @@ class LiveServer:
 
 
 @pytest.fixture
-def live_server(store: Store) -> Iterator[LiveServer]:
+def live_server(store: Store, networks: dict[str, Any]) -> Iterator[LiveServer]:
     """The real app behind a real uvicorn socket on 127.0.0.1."""
     from socialgen.server import create_app
 
-    with serving(create_app(Runtime())) as server:
+    with serving(create_app(Runtime(networks=networks))) as server:
         yield server
 
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 
 from socialgen.clock import utcnow
-from socialgen.publishing.registry import register_network, unregister_network
+from socialgen.publishing.registry import Networks
 from socialgen.publishing.secrets import KEY_ENV, encrypt_secret
+from socialgen.publishing.settings import PublishTerms
+from socialgen.runtime import Runtime
 from socialgen.store.engine import transaction
 from socialgen.store.tables import PostStatus, Publication, SocialAccount
 from tests.conftest import Store
@@ -17,22 +19,31 @@ from tests.fakes.scripted_network import ScriptedNetwork
 
 
 @pytest.fixture
-def network(store: Store, monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedNetwork]:
-    """A scripted Bluesky (idempotent, like the real one)."""
+def network(
+    store: Store, networks: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> ScriptedNetwork:
+    """A scripted Bluesky (idempotent, like the real one), in the test's Runtimes."""
     monkeypatch.delenv(KEY_ENV, raising=False)
-    net = ScriptedNetwork("bluesky")
-    register_network("bluesky", net)
-    yield net
-    unregister_network("bluesky")
+    net = networks["bluesky"] = ScriptedNetwork("bluesky")
+    return net
 
 
 @pytest.fixture
-def linkedin(store: Store) -> Iterator[ScriptedNetwork]:
+def linkedin(store: Store, networks: dict[str, Any]) -> ScriptedNetwork:
     """A scripted LinkedIn: no idempotency, a retry posts again."""
-    net = ScriptedNetwork("linkedin", idempotent=False)
-    register_network("linkedin", net)
-    yield net
-    unregister_network("linkedin")
+    net = networks["linkedin"] = ScriptedNetwork("linkedin", idempotent=False)
+    return net
+
+
+@pytest.fixture
+def in_runtime(networks: dict[str, Any]) -> Runtime:
+    """A Runtime with the test's networks, for a CLI invocation (`obj=`)."""
+    return Runtime(networks=networks)
+
+
+def terms_of(networks: dict[str, Any]) -> PublishTerms:
+    """The settings' publishing terms, with the test's networks."""
+    return PublishTerms.of(Runtime().settings, Networks(networks))
 
 
 def add_account(
@@ -51,7 +62,7 @@ def add_account(
             display_name=f"Name of {handle}",
             email=email,
             service_url=service_url,
-            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}),
+            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}, session),
         )
         session.add(account)
         session.flush()

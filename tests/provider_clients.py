@@ -18,6 +18,14 @@ class ClientFake(FakeOpenAI):
     def __init__(self, client: str, responder: Responder | None = None) -> None:
         super().__init__(responder)
         self.client = client
+        self._kept: TextModel | None = None
+
+    def kept_model(self) -> TextModel:
+        """One model for the test, made at the first call: what the structured ladder
+        learns about a model is kept on the model object, as a Runtime keeps its model."""
+        if self._kept is None:
+            self._kept = self.text_model()
+        return self._kept
 
     def text_model(self, *, small: bool = False, timeout: float = 10) -> TextModel:
         kind = LiteLLMModel if self.client == "litellm" else OpenAICompatibleModel

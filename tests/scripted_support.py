@@ -1,7 +1,8 @@
 """Test support for the in-process scripted models (tests.doubles.scripted_model): fixtures
 that hand them to services directly or put them in the app's place of the
 configured models (a Runtime handed to create_app), and a responder that answers every
-kind of request the pipeline makes.
+kind of request the pipeline makes, as each feature's tests/<feature>_replies.py
+declares (tests/doubles/scripted_replies.py finds them): nothing here names a purpose.
 
 The fake OpenAI server (tests/fakes) stays the way to test the wire: litellm,
 streams, refused formats, HTTP failures. These models are for what lies above it.
@@ -10,9 +11,8 @@ streams, refused formats, HTTP failures. These models are for what lies above it
 from __future__ import annotations
 
 import asyncio
-import re
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -21,51 +21,30 @@ from typer.testing import CliRunner, Result
 from socialgen.ai.model import ModelError
 from socialgen.drafting.caller import Caller
 from socialgen.events import Event
+from socialgen.registration import Feature
 from socialgen.runtime import Runtime
+
+# The names from tests/*_replies.py are re-exported: tests imported them from here
+# before each feature's replies moved to its own module. A new feature's tests import
+# from its own tests/<feature>_replies.py.
+from tests.calendar_replies import calendar_themes  # noqa: F401
+from tests.carousel_replies import carousel_outline  # noqa: F401
 from tests.doubles.scripted_images import ScriptedImageModel
 from tests.doubles.scripted_model import Reply, ScriptedCall, ScriptedModel
+from tests.doubles.scripted_replies import answer, knob_defaults
+from tests.generation_replies import (  # noqa: F401
+    CHAT_TEXT,
+    POST_TEXT,
+    QUESTIONS,
+    SUMMARY_TEXT,
+    variation_of,
+)
 
 if TYPE_CHECKING:  # conftest imports this module: no import back at run time
     from tests.conftest import LiveServer, Store
 
-POST_TEXT = (
-    "Small teams ship weekly because nobody waits for permission.\n\n"
-    "We cut our release cycle from a month to a week. Here is what changed.\n\n"
-    "What is stopping your team from shipping on Friday?\n\n#shipping #startups"
-)
-CHAT_TEXT = "A good hook names a tension your reader already feels."
-SUMMARY_TEXT = "The article says weekly releases cut risk."
-QUESTIONS = ["Who is it for?", "What changed?", "Any numbers?"]
-
 # click >= 8.2 keeps stdout and stderr apart (result.stdout, result.stderr).
 _runner = CliRunner()
-
-# "a carousel of 4 slides", "Plan 7 LinkedIn posts": how many items a plan asks for.
-_COUNT = re.compile(r"\b(\d+) (?:slides|LinkedIn posts)\b")
-
-
-def asked_count(call: ScriptedCall) -> int:
-    found = _COUNT.search(call.prompt)
-    assert found, f"no count in: {call.prompt[:200]!r}"
-    return int(found.group(1))
-
-
-def carousel_outline(count: int) -> dict[str, Any]:
-    return {
-        "name": "Ship weekly",
-        "caption": "Small teams ship weekly.\n\nHere is how, in a few slides.",
-        "slides": [
-            {
-                "title": f"Point {n}",
-                "text": f"The text of slide {n}.",
-                "image_prompt": f"An illustration for slide {n}",
-            }
-            for n in range(1, count + 1)
-        ],
-    }
-
-
-PLANS = ("carousel_outline", "calendar_themes")
 
 
 def provider_failure(detail: str = "status 500") -> ModelError:
@@ -73,48 +52,15 @@ def provider_failure(detail: str = "status 500") -> ModelError:
     return ModelError(f"The AI provider failed: {detail}")
 
 
-def variation_of(call: ScriptedCall) -> str:
-    """The variation a batch's post call asks for (a data value of its prompt)."""
-    found = re.search(r"Style of this version \(([^)]+)\)", call.prompt)
-    assert found is not None, call.prompt
-    return found.group(1)
-
-
-def calendar_themes(count: int) -> dict[str, Any]:
-    return {"posts": [{"theme": f"Theme {n}", "angle": f"Angle {n}."} for n in range(1, count + 1)]}
-
-
 def standard_reply(call: ScriptedCall) -> Reply:
-    """A sensible answer to each request the pipeline makes, by its purpose. Tests
-    wrap it to change one kind of answer and keep the rest."""
-    purpose = call.purpose
-    if purpose in PLANS and call.schema_name is None:
-        # A plan asked as a line list (a small model, or a JSON plan's top-up): one
-        # line off the topic, nothing to keep; the template stands in.
-        return CHAT_TEXT
-    if purpose == "intent":
-        # The structured rungs want {"intent": ...}; a small model's grammar one word.
-        return {"intent": "post"} if call.schema_name == "intent" else "post"
-    if purpose == "carousel_outline":
-        return carousel_outline(asked_count(call))
-    if purpose == "calendar_themes":
-        return calendar_themes(asked_count(call))
-    if purpose == "questions":
-        return {"questions": QUESTIONS}
-    if purpose == "summary":
-        return SUMMARY_TEXT
-    if purpose == "post":
-        return POST_TEXT
-    if purpose == "chat":
-        return CHAT_TEXT
-    raise AssertionError(f"no standard reply for purpose {purpose!r}")
+    """A sensible answer to each request the pipeline makes, by its purpose, as its
+    feature's replies declare it with every knob at its default. Tests wrap it to
+    change one kind of answer and keep the rest."""
+    return answer(call, knob_defaults())
 
 
 @pytest.fixture
 def scripted_model() -> ScriptedModel:
-    from socialgen.ai.structured import forget_rungs
-
-    forget_rungs()  # the ladder remembers refusals per model name, across tests
     return ScriptedModel(responder=standard_reply)
 
 
@@ -125,7 +71,10 @@ def scripted_images() -> ScriptedImageModel:
 
 @pytest.fixture
 def scripted_client(
-    store: Store, scripted_model: ScriptedModel, scripted_images: ScriptedImageModel
+    store: Store,
+    scripted_model: ScriptedModel,
+    scripted_images: ScriptedImageModel,
+    networks: dict[str, Any],
 ) -> Iterator[Any]:
     """The `client` fixture's app, its endpoints given the scripted models."""
     from fastapi.testclient import TestClient
@@ -133,7 +82,8 @@ def scripted_client(
     from socialgen.runtime import Runtime
     from socialgen.server import create_app
 
-    app = create_app(runtime=Runtime(text_model=scripted_model, image_model=scripted_images))
+    runtime = Runtime(text_model=scripted_model, image_model=scripted_images, networks=networks)
+    app = create_app(runtime=runtime)
     with TestClient(app) as test_client:
         yield test_client
 
@@ -143,50 +93,71 @@ class ScriptedAI:
     """The scripted text and image models, with a knob per kind of answer, handed to
     the app (`client`, `live_server`) and to the CLI (`invoke`) through a Runtime.
 
-    `intent` is what the intent classifier answers; `post_reply` and `chat_reply`
-    answer post-writing and chat calls, `carousel_reply` an outline of N slides. A
-    reply is anything ScriptedModel takes: text, JSON, an exception (ModelError for a
-    provider failure), CutOff or Streamed. Every call is in `model.calls`.
+    The knobs are the features' own (their tests/<feature>_replies.py declares each
+    with its default): `intent` is what the intent classifier answers, `post_reply`
+    and `chat_reply` answer post-writing and chat calls, `carousel_reply` an outline
+    of N slides ... A test sets one as an attribute (`scripted_ai.intent = "chat"`);
+    a name no feature declares fails. A reply is anything ScriptedModel takes: text,
+    JSON, an exception (ModelError for a provider failure), CutOff or Streamed.
+    Every call is in `model.calls`.
     """
 
     model: ScriptedModel
     images: ScriptedImageModel
-    intent: str = "post"
-    post_reply: Callable[[ScriptedCall], Reply] = field(default=lambda _call: POST_TEXT)
-    chat_reply: Callable[[ScriptedCall], Reply] = field(default=lambda _call: CHAT_TEXT)
-    carousel_reply: Callable[[int], Reply] = field(default=carousel_outline)
+    knobs: dict[str, Any] = field(default_factory=knob_defaults)
+    # The test's network modules (conftest's `networks`), read at each use.
+    networks: dict[str, Any] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only for names that are not attributes: the features' knobs.
+        knobs = self.__dict__.get("knobs", {})
+        if name in knobs:
+            return knobs[name]
+        raise AttributeError(f"ScriptedAI has no attribute or knob {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in {own.name for own in fields(self)}:
+            object.__setattr__(self, name, value)
+        elif name in self.knobs:
+            self.knobs[name] = value
+        else:  # a misspelt knob would otherwise change nothing, silently
+            raise AttributeError(f"no feature declares the knob {name!r}: {sorted(self.knobs)}")
 
     def respond(self, call: ScriptedCall) -> Reply:
-        if call.purpose == "intent":
-            return {"intent": self.intent} if call.schema_name == "intent" else self.intent
-        if call.purpose == "carousel_outline" and call.schema_name is not None:
-            return self.carousel_reply(asked_count(call))
-        if call.purpose == "post":
-            return self.post_reply(call)
-        if call.purpose == "chat":
-            return self.chat_reply(call)
-        return standard_reply(call)
+        return answer(call, self.knobs)
 
     @property
     def calls(self) -> list[ScriptedCall]:
         return self.model.calls
 
-    def post_calls(self) -> list[ScriptedCall]:
-        return self.model.calls_for("post")
+    def calls_for(self, purpose: str) -> list[ScriptedCall]:
+        """The calls made for `purpose` ("post", "intent" ...)."""
+        return self.model.calls_for(purpose)
 
-    def runtime(self) -> Runtime:
-        return Runtime(text_model=self.model, image_model=self.images)
+    def runtime(self, features: tuple[Feature, ...] = ()) -> Runtime:
+        """A Runtime with these models, the test's networks (and any features a test
+        hands in)."""
+        return Runtime(
+            text_model=self.model,
+            image_model=self.images,
+            features=features,
+            networks=self.networks,
+        )
 
-    def invoke(self, args: Sequence[str], input: str | None = None) -> Result:
+    def invoke(
+        self, args: Sequence[str], input: str | None = None, features: tuple[Feature, ...] = ()
+    ) -> Result:
         """The real CLI app, run with these models (typer's CliRunner)."""
         from socialgen.cli import app
 
-        return _runner.invoke(app, list(args), input=input, obj=self.runtime())
+        return _runner.invoke(app, list(args), input=input, obj=self.runtime(features))
 
 
 @pytest.fixture
-def scripted_ai(scripted_model: ScriptedModel, scripted_images: ScriptedImageModel) -> ScriptedAI:
-    ai = ScriptedAI(model=scripted_model, images=scripted_images)
+def scripted_ai(
+    scripted_model: ScriptedModel, scripted_images: ScriptedImageModel, networks: dict[str, Any]
+) -> ScriptedAI:
+    ai = ScriptedAI(model=scripted_model, images=scripted_images, networks=networks)
     scripted_model.responder = ai.respond
     return ai
 

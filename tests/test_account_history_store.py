@@ -1,4 +1,4 @@
-"""How a pulled history is stored (publishing/accounts/history.py), on the scripted
+"""How a pulled history is stored (publishing/account_history.py), on the scripted
 network (tests/fakes/scripted_network.py) so the store's side can be pushed where the
 real servers cannot go: posts without text, a failure half-way through the read, a
 thread socialgen wrote, two pulls of one account at once. SQLite and PostgreSQL."""
@@ -17,7 +17,7 @@ from socialgen.errors import SocialgenError
 from socialgen.publishing.accounts.history import pull_history
 from socialgen.publishing.accounts.service import add_account
 from socialgen.publishing.networks.base import Metrics, PastPost, PublishError
-from socialgen.publishing.registry import register_network, unregister_network
+from socialgen.publishing.registry import Networks
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import MetricSnapshot, Post, Publication, SocialAccount
 from tests.conftest import Store
@@ -25,18 +25,20 @@ from tests.fakes.scripted_network import ScriptedNetwork
 
 
 @pytest.fixture
-def network(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedNetwork]:
+def network(monkeypatch: pytest.MonkeyPatch) -> ScriptedNetwork:
     monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
-    net = ScriptedNetwork("bluesky")
-    register_network("bluesky", net)
-    yield net
-    unregister_network("bluesky")
+    return ScriptedNetwork("bluesky")
+
+
+def through(net: ScriptedNetwork) -> Networks:
+    """The networks a Runtime handed `net` as Bluesky has."""
+    return Networks({"bluesky": net})
 
 
 def account(store: Store, net: ScriptedNetwork) -> SocialAccount:
     connected = net.connect("http://127.0.0.1:9", "alice.test", "pw")
     with transaction(store.engine) as session:
-        return add_account(session, store.workspace_id, "bluesky", connected)
+        return add_account(session, store.workspace_id, "bluesky", connected, networks=through(net))
 
 
 def past(number: int, text: str | None = None, likes: int = 0) -> PastPost:
@@ -57,11 +59,11 @@ def test_a_post_without_text_too_long_or_shown_twice_is_skipped_and_counted(
     store: Store, network: ScriptedNetwork
 ) -> None:
     network.past_posts = [past(1), past(2, text="  "), past(3, text="x" * 100_000), past(1)]
-    summary = pull_history(store.engine, account(store, network), None)
+    summary = pull_history(through(network), store.engine, account(store, network), None)
     assert (summary.fetched, summary.created, summary.skipped) == (4, 1, 3)
     assert rows(store, Post) == rows(store, Publication) == rows(store, MetricSnapshot) == 1
     network.past_posts = [past(1, likes=5), past(1, likes=5)]  # shown twice, counts moved
-    again = pull_history(store.engine, account(store, network), None)
+    again = pull_history(through(network), store.engine, account(store, network), None)
     assert (again.created, again.updated, again.skipped) == (0, 1, 1)
     assert rows(store, Post) == 1 and rows(store, MetricSnapshot) == 2
 
@@ -78,7 +80,7 @@ def test_a_read_that_fails_half_way_stores_nothing(store: Store, network: Script
     adapter = network.build
     network.build = lambda credentials, save: _with_history(adapter(credentials, save), failing)  # type: ignore[method-assign]
     with pytest.raises(SocialgenError) as caught:
-        pull_history(store.engine, found, None)
+        pull_history(through(network), store.engine, found, None)
     assert caught.value.status_code == 502 and "unavailable" in caught.value.message
     assert rows(store, Post) == 0 and rows(store, MetricSnapshot) == 0
 
@@ -106,7 +108,7 @@ def test_a_thread_socialgen_wrote_does_not_count_its_own_part_as_a_comment(
             )
         )
     network.past_posts = [past(1, likes=4)]
-    summary = pull_history(store.engine, found, None)
+    summary = pull_history(through(network), store.engine, found, None)
     assert (summary.created, summary.updated) == (0, 1)
     with read_session(store.engine) as session:
         (snapshot,) = session.scalars(select(MetricSnapshot)).all()
@@ -126,7 +128,7 @@ def test_two_pulls_of_one_account_at_once_create_each_post_once(
     def pull() -> None:
         try:
             start.wait()
-            pull_history(store.engine, found, None)
+            pull_history(through(network), store.engine, found, None)
         except BaseException as error:  # reported below
             errors.append(error)
 

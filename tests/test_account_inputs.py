@@ -10,7 +10,6 @@ unexpectedly"); the scripted network elsewhere, to see that nothing was sent."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
-from socialgen.publishing.registry import register_network, unregister_network
+from socialgen.runtime import Runtime
 from socialgen.store.tables import SocialAccount
 from tests.conftest import Store
 from tests.fakes.linkedin_server import FakeLinkedIn
@@ -38,15 +37,19 @@ def _loopback_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SOCIALGEN_BLUESKY_APP_PASSWORD", raising=False)
 
 
+NETWORKS: dict[str, Any] = {}  # the test's (conftest's `networks`), set by `scripted`
+
+
 @pytest.fixture
-def scripted(store: Store) -> Iterator[ScriptedNetwork]:
+def scripted(
+    store: Store, networks: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> ScriptedNetwork:
     """The scripted network as all three networks: it records every connect call."""
     net = ScriptedNetwork("bluesky")
     for name in ("bluesky", "mastodon", "linkedin"):
-        register_network(name, net)
-    yield net
-    for name in ("bluesky", "mastodon", "linkedin"):
-        unregister_network(name)
+        networks[name] = net
+    monkeypatch.setattr(f"{__name__}.NETWORKS", networks)
+    return net
 
 
 def owner(store: Store) -> dict[str, str]:
@@ -70,7 +73,8 @@ def account_count(store: Store) -> int:
 
 
 def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
-    return runner.invoke(app, list(args), input=input, env=env)
+    """The CLI with the test's networks in its Runtime."""
+    return runner.invoke(app, list(args), input=input, env=env, obj=Runtime(networks=NETWORKS))
 
 
 def cli_refused(result: Result, *words: str) -> None:

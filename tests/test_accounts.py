@@ -23,7 +23,7 @@ from socialgen.cli import app
 from socialgen.errors import BadRequest, NotFound
 from socialgen.publishing.accounts import service as accounts
 from socialgen.publishing.networks.base import OutgoingPost, PublishError
-from socialgen.publishing.registry import network_module, register_network, unregister_network
+from socialgen.publishing.registry import BUILT_IN_NETWORKS, Networks
 from socialgen.publishing.secrets import (
     KEY_ENV,
     SecretKeyError,
@@ -33,6 +33,7 @@ from socialgen.publishing.secrets import (
     key_path,
     new_key,
 )
+from socialgen.runtime import Runtime
 from socialgen.sources.guard import ALLOW_PRIVATE_ENV, UrlNotAllowed
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Publication, SocialAccount
@@ -47,21 +48,25 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def network(store: Store, monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedNetwork]:
+def network(
+    store: Store, networks: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[ScriptedNetwork]:
     """The scripted network as Bluesky (and Mastodon), on 127.0.0.1: allowed here."""
     monkeypatch.setenv(ALLOW_PRIVATE_ENV, "1")
     monkeypatch.delenv(KEY_ENV, raising=False)
     monkeypatch.delenv(PASSWORD_ENV, raising=False)
     net = ScriptedNetwork("bluesky", accepted_secrets={SECRET, NEW_SECRET})
-    register_network("bluesky", net)
-    register_network("mastodon", net)
+    networks["bluesky"] = networks["mastodon"] = net
+    monkeypatch.setattr(f"{__name__}.NETWORKS", networks)
     yield net
-    unregister_network("bluesky")
-    unregister_network("mastodon")
+
+
+NETWORKS: dict[str, Any] = {}  # the test's (conftest's `networks`), set by `network`
 
 
 def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
-    return runner.invoke(app, list(args), input=input, env=env)
+    """The CLI with the test's networks in its Runtime."""
+    return runner.invoke(app, list(args), input=input, env=env, obj=Runtime(networks=NETWORKS))
 
 
 def ok_json(*args: str, input: str | None = None) -> Any:
@@ -80,9 +85,12 @@ def fails(*args: str, words: tuple[str, ...], input: str | None = None) -> Resul
 
 
 def connect(store: Store, handle: str = "alice.test", secret: str = SECRET) -> SocialAccount:
-    connected = accounts.connect_account("bluesky", None, handle, secret)
+    networks = Networks(NETWORKS)
+    connected = accounts.connect_account(networks, "bluesky", None, handle, secret)
     with transaction(store.engine) as session:
-        return accounts.add_account(session, store.workspace_id, "bluesky", connected)
+        return accounts.add_account(
+            session, store.workspace_id, "bluesky", connected, networks=networks
+        )
 
 
 def queue_publication(store: Store, account_id: str) -> str:
@@ -143,8 +151,10 @@ def test_reconnecting_replaces_the_secret_and_keeps_the_id(
 def test_an_adapters_refreshed_secret_is_stored(store: Store, network: ScriptedNetwork) -> None:
     account = connect(store)
     network.refresh_on_publish = True
-    adapter = network_module("bluesky").build(
-        accounts.credentials_for(account), accounts.secret_saver(store.engine, account.id)
+    adapter = (
+        Networks(NETWORKS)
+        .module("bluesky")
+        .build(accounts.credentials_for(account), accounts.secret_saver(store.engine, account.id))
     )
     adapter.publish(OutgoingPost(publication_id="p1", idempotency_key="k1", text="Hello"))
     with read_session(store.engine) as session:
@@ -176,10 +186,10 @@ def test_unknown_network_and_loopback_without_allowance_are_refused(
     store: Store, network: ScriptedNetwork, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with pytest.raises(BadRequest, match="use one of bluesky, mastodon, linkedin"):
-        network_module("myspace")
+        BUILT_IN_NETWORKS.module("myspace")
     monkeypatch.delenv(ALLOW_PRIVATE_ENV)
     with pytest.raises(UrlNotAllowed, match="loopback"):
-        accounts.connect_account("bluesky", None, "alice.test", SECRET)
+        accounts.connect_account(Networks(NETWORKS), "bluesky", None, "alice.test", SECRET)
     fails(
         "accounts", "add", "bluesky", "alice.test", "--service", "http://127.0.0.1:8",
         "--password-stdin", input=SECRET + "\n", words=("URL not allowed", "loopback"),
@@ -207,12 +217,21 @@ def test_the_key_file_is_private_and_the_database_holds_no_plain_secret(
 def test_processes_starting_together_agree_on_one_key(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    code = "from socialgen.publishing.secrets import encrypt_secret as e; print(e({'a': 'b'}))"
+    code = (
+        "import sys\n"
+        "from socialgen.publishing.secrets import encrypt_secret as e\n"
+        "from socialgen.store.engine import new_engine, read_session\n"
+        "with read_session(new_engine(sys.argv[1])) as session:\n"
+        "    print(e({'a': 'b'}, session))\n"
+    )
     fresh = store.home / "fresh"
+    # The test's store (no account in it yet) decides; the key file goes in `fresh`.
     env = {**os.environ, "SOCIALGEN_HOME": str(fresh)}
     env.pop(KEY_ENV, None)
     children = [
-        subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", code, store.url], env=env, stdout=subprocess.PIPE, text=True
+        )
         for _ in range(6)
     ]
     tokens = [child.communicate(timeout=60)[0].strip() for child in children]
@@ -234,10 +253,11 @@ def test_a_changed_key_is_a_clear_error_without_the_secret(
     assert SECRET not in result.output and account.secret_ciphertext not in result.output
     rotated = f"{new_key()},{os.environ[KEY_ENV]}"  # new key first, old one still reads
     monkeypatch.setenv(KEY_ENV, rotated)
-    assert decrypt_secret(encrypt_secret({"x": "y"})) == {"x": "y"}
-    monkeypatch.setenv(KEY_ENV, "not-a-key-" + SECRET)
-    with pytest.raises(SecretKeyError) as error:
-        encrypt_secret({"x": "y"})
+    with read_session(store.engine) as session:
+        assert decrypt_secret(encrypt_secret({"x": "y"}, session)) == {"x": "y"}
+        monkeypatch.setenv(KEY_ENV, "not-a-key-" + SECRET)
+        with pytest.raises(SecretKeyError) as error:
+            encrypt_secret({"x": "y"}, session)
     assert SECRET not in error.value.message and KEY_ENV in error.value.message
 
 

@@ -86,6 +86,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "uploads",
                 "text_check",
                 "local_files",
+                "body_fields",
             }
         ),
     ),

@@ -45,18 +45,9 @@ ALLOWED: dict[tuple[str, str], str] = {
         "allow_private_urls, checked on every outbound request (fetch, guarded_http, "
         "yt-dlp): to travel with the fetch calls"
     ),
-    ("store/leases.py", "getter"): (
-        "quota_lease_seconds, read by the process-wide lease keeper thread"
-    ),
     ("files/backends.py", "getter"): (
         "files_url, files_redirect: the file backend is chosen by a module-level "
         "registry the file store's functions call"
-    ),
-    ("sources/profiles/linkedin.py", "getter"): (
-        "linkedin_profile_endpoint: profile adapters share read(url, limit)"
-    ),
-    ("sources/profiles/bluesky.py", "getter"): (
-        "bluesky_appview: profile adapters share read(url, limit)"
     ),
     ("publishing/networks/linkedin/client.py", "getter"): (
         "linkedin_version, linkedin_timeout: network adapters are built by "
@@ -64,9 +55,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ),
     ("publishing/networks/bluesky/adapter.py", "getter"): (
         "bluesky_appview: network adapters are built by publishing/adapters.py"
-    ),
-    ("publishing/secrets.py", "getter"): (
-        "the store whose accounts decide whether a key file may be made"
     ),
 }
 

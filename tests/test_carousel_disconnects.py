@@ -313,7 +313,7 @@ def test_a_failed_image_leaves_no_file_from_the_images_still_coming(
 
     async def run() -> None:
         with pytest.raises(ModelError):
-            async for _ in create_carousel(plan, scripted_model, OneImageFails()):
+            async for _ in create_carousel(plan, scripted_model, OneImageFails(), set()):
                 pass
         await asyncio.sleep(1.0)  # the loop lives on, as a server's does
 

@@ -91,7 +91,7 @@ def test_closing_the_stream_mid_way_removes_its_files_and_refunds(
 
     async def run() -> list[Event]:
         seen: list[Event] = []
-        stream = create_carousel(plan, scripted_ai.model, SlowImages(5.0))  # type: ignore[arg-type]
+        stream = create_carousel(plan, scripted_ai.model, SlowImages(5.0), set())  # type: ignore[arg-type]
         async for item in stream:
             seen.append(item)
             if item.name == "image_generated":
@@ -113,7 +113,7 @@ def test_cancelling_the_task_mid_way_removes_its_files_and_refunds(
 
     async def run() -> None:
         async def consume() -> None:
-            async for _ in create_carousel(plan, scripted_ai.model, images):  # type: ignore[arg-type]
+            async for _ in create_carousel(plan, scripted_ai.model, images, set()):  # type: ignore[arg-type]
                 pass
 
         task = asyncio.create_task(consume())
@@ -206,7 +206,7 @@ def test_the_sweep_removes_only_old_folders_no_carousel_owns(
     plan = _plan(store, slides=2)
 
     async def make() -> None:
-        async for _ in create_carousel(plan, scripted_ai.model, SlowImages(0)):  # type: ignore[arg-type]
+        async for _ in create_carousel(plan, scripted_ai.model, SlowImages(0), set()):  # type: ignore[arg-type]
             pass
 
     asyncio.run(make())

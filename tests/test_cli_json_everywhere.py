@@ -24,7 +24,7 @@ from typer.testing import CliRunner, Result
 from socialgen.auth.service import create_api_key, create_token
 from socialgen.cli import app
 from socialgen.publishing.accounts.service import add_account
-from socialgen.publishing.registry import register_network, unregister_network
+from socialgen.publishing.registry import BUILT_IN_NETWORKS
 from socialgen.runtime import Runtime
 from socialgen.sources import guard
 from socialgen.store.engine import transaction
@@ -150,7 +150,10 @@ class Sandbox:
         """A Bluesky account on the scripted network (registered by `_offline_cli`)."""
         connected = ScriptedNetwork("bluesky").connect("http://127.0.0.1:9", "alice.test", "pw")
         with transaction(self.store.engine) as session:
-            return add_account(session, self.store.workspace_id, "bluesky", connected).id
+            added = add_account(
+                session, self.store.workspace_id, "bluesky", connected, networks=BUILT_IN_NETWORKS
+            )
+            return added.id
 
     def pulled_model(self) -> str:
         """A model already in the models folder: `models pull` finds it, asks no hub."""
@@ -277,18 +280,17 @@ def json_values(stdout: str) -> list[Any]:
 @pytest.fixture(autouse=True)
 def _offline_cli(monkeypatch: pytest.MonkeyPatch, scripted_model: ScriptedModel) -> Iterator[None]:
     """The CLI built once; its text model the scripted one (images stay procedural)."""
-    monkeypatch.setattr(f"{__name__}.RUNTIME", Runtime(text_model=scripted_model))
+    # Publishing reaches no real network here: every network is a scripted one.
+    networks = {name: ScriptedNetwork(name) for name in NETWORKS}
+    monkeypatch.setattr(
+        f"{__name__}.RUNTIME", Runtime(text_model=scripted_model, networks=networks)
+    )
     monkeypatch.delenv("SOCIALGEN_IMAGE_MODEL", raising=False)
     monkeypatch.setenv("COLUMNS", "200")
-    # Publishing reaches no real network here: every network is a scripted one.
     monkeypatch.setenv(guard.ALLOW_PRIVATE_ENV, "1")
     monkeypatch.setenv("SOCIALGEN_BLUESKY_APP_PASSWORD", "pw-1234")
     monkeypatch.setenv("SOCIALGEN_LINKEDIN_CLIENT_SECRET", "cs-1234")
-    for name in NETWORKS:
-        register_network(name, ScriptedNetwork(name))
     yield
-    for name in NETWORKS:
-        unregister_network(name)
 
 
 # --------------------------------------------------------------------------- the tests

@@ -196,14 +196,14 @@ def test_a_style_is_taken_by_name_any_case_or_id_prefix(
 
     written = scripted_ai.invoke(["post", "shipping weekly", "--style", "Dry founder", "--json"])
     assert written.exit_code == 0, written.output
-    sent = " ".join(m["content"] for m in scripted_ai.post_calls()[-1].messages)
+    sent = " ".join(m["content"] for m in scripted_ai.calls_for("post")[-1].messages)
     assert 'Write in the style "Dry founder"' in sent
 
     fails(run("style", "show", "Wet founder"), "Content style not found: Wet founder")
     for command in (["post", "x"], ["calendar", "7", "--prompt", "x"], ["carousel", "create", "x"]):
         missing = scripted_ai.invoke([*command, "--style", "Wet founder"])
         fails(missing, "Content style not found: Wet founder")
-    assert scripted_ai.post_calls()[1:] == []  # nothing written for them
+    assert scripted_ai.calls_for("post")[1:] == []  # nothing written for them
 
 
 def test_a_name_or_prefix_of_several_styles_lists_them(store: Store) -> None:
@@ -300,8 +300,13 @@ def account(store: Store, account_id: str, handle: str, name: str) -> SocialAcco
         handle=handle,
         display_name=name,
         service_url="https://bsky.social",
-        secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}),
+        secret_ciphertext=sealed(store),
     )
+
+
+def sealed(store: Store) -> str:
+    with read_session(store.engine) as session:
+        return encrypt_secret({"password": "pw-secret-1234"}, session)
 
 
 def test_an_account_is_taken_by_display_name_handle_or_id_prefix(store: Store) -> None:

@@ -8,7 +8,6 @@ import ast
 import asyncio
 import inspect
 import io
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ from socialgen.sources.articles import Article
 from tests.carousel_support import CREATE_URL, typed_events
 from tests.conftest import Store
 from tests.doubles.scripted_model import Streamed
-from tests.event_examples import EXAMPLES
+from tests.event_examples import EXAMPLES, check_round_trip, without_examples
 from tests.generation_support import SseEvent, check_contract, parse_sse
 from tests.scripted_support import CHAT_TEXT, POST_TEXT, ScriptedAI
 
@@ -49,32 +48,16 @@ RENDERERS = (
 def test_every_event_has_a_model_and_every_model_an_example() -> None:
     # socialgen's own: a test's toy feature (tests/toy_feature.py) registers its events too
     own = {model for model in MODELS.values() if model.__module__.startswith("socialgen.")}
+    assert without_examples() == []  # each model declares its own (EventPayload.examples)
     assert {model_for(name) for name, _ in EXAMPLES} == own
     assert {m for stream in streams() for m in stream.events} == own
-
-
-def _wire_bytes(name: str, data: dict[str, Any]) -> tuple[str, str, str]:
-    """The three wire forms of a payload, written from its dict by hand."""
-
-    def dumps(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-    return (
-        f"event: {name}\ndata: {dumps(data)}\n\n",
-        json.dumps({"event": name, "data": data}, ensure_ascii=False),
-        f"event: {name}\ndata: {dumps({'type': name, 'data': data})}\n\n",
-    )
 
 
 @pytest.mark.parametrize(("name", "data"), EXAMPLES, ids=[name for name, _ in EXAMPLES])
 def test_a_payload_read_through_its_model_is_the_same_bytes(
     name: str, data: dict[str, Any]
 ) -> None:
-    payload = read(name, data)
-    built = Event.of(payload, name=name)
-    assert built.payload is payload and built.data == data
-    assert payload.wire() == payload.model_dump(mode="json", exclude_unset=True)  # hand wire()s
-    assert (built.sse(), built.json_line(), built.typed_sse()) == _wire_bytes(name, data)
+    check_round_trip(name, data)
 
 
 _PROGRESS = {"current": 1, "total": 5, "variationName": "Story-driven"}

@@ -78,25 +78,21 @@ def start(home: Path, env: dict[str, str]) -> Machine:
 def credentials(pg_url: str, home: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, Any]:
     """The default workspace and an API key plus a bearer token for its owner."""
     from socialgen.auth.service import create_api_key, create_token
-    from socialgen.startup import forget_opened_stores, open_store
-    from socialgen.store.engine import dispose_engines, transaction
+    from socialgen.store.engine import transaction
     from socialgen.workspaces.bootstrap import LOCAL_OWNER_EMAIL
     from socialgen.workspaces.service import default_workspace
 
     monkeypatch.setenv("SOCIALGEN_HOME", str(home))
     monkeypatch.setenv("SOCIALGEN_DATABASE_URL", pg_url)
-    forget_opened_stores()
-    engine = open_store(
-        Runtime().store_settings
-    )  # migrates the schema, makes the default workspace
+    runtime = Runtime()
+    engine = runtime.open_store()  # migrates the schema, makes the default workspace
     with transaction(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
         key = create_api_key(session, name="team", workspace_id=workspace.id)[1]
         token = create_token(session, LOCAL_OWNER_EMAIL, days=1)[1]
         ids = workspace.id
-    forget_opened_stores()
-    dispose_engines()
+    runtime.close()
     return ids, {"x-api-key": key, "Authorization": f"Bearer {token}"}
 
 

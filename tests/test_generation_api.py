@@ -150,7 +150,7 @@ def test_generate_post_streams_and_saves_a_draft(
     ids = only(events, "post_ids").data
     assert ids["refinementQuestions"] == ["Who is it for?", "What changed?", "Any numbers?"]
     assert store.scalar(select(Post.content).where(Post.id == ids["postId"])) == POST_TEXT
-    system = scripted_ai.post_calls()[0].messages[0]["content"]
+    system = scripted_ai.calls_for("post")[0].messages[0]["content"]
     assert "No markdown" in system and "3000" in system
 
 
@@ -176,7 +176,7 @@ def test_generate_post_with_post_id_adds_a_version_in_its_conversation(
     assert count(store, Post) == 1
     assert count(store, PostVersion) == 2
     assert count(store, Message) == 4
-    history = [m["content"] for m in scripted_ai.post_calls()[-1].messages]
+    history = [m["content"] for m in scripted_ai.calls_for("post")[-1].messages]
     assert "v1" in history  # the conversation so far was the model's context
 
 

@@ -129,7 +129,7 @@ def test_post_json_streams_and_saves_a_draft(store: Store, scripted_ai: Scripted
     assert count(store, Post) == 1
     assert count(store, PostVersion) == 1
     assert posts_used(store) == 1
-    assert TOPIC in scripted_ai.post_calls()[0].prompt
+    assert TOPIC in scripted_ai.calls_for("post")[0].prompt
 
 
 def test_post_with_post_id_adds_a_version(store: Store, scripted_ai: ScriptedAI) -> None:
@@ -149,7 +149,7 @@ def test_post_with_post_id_adds_a_version(store: Store, scripted_ai: ScriptedAI)
     assert count(store, PostVersion) == 2
     assert count(store, Conversation) == 1
     assert posts_used(store) == 2
-    sent = [m["content"] for m in scripted_ai.post_calls()[-1].messages]
+    sent = [m["content"] for m in scripted_ai.calls_for("post")[-1].messages]
     assert TOPIC in sent and POST_TEXT in sent  # the conversation so far was the context
 
 
@@ -174,7 +174,7 @@ def test_post_with_conversation_continues_it(store: Store, scripted_ai: Scripted
         (cid, "user", "shorter please"),
         (cid, "assistant", "Shorter: we ship weekly."),
     ]
-    sent = [m["content"] for m in scripted_ai.post_calls()[-1].messages]
+    sent = [m["content"] for m in scripted_ai.calls_for("post")[-1].messages]
     assert TOPIC in sent and POST_TEXT in sent
 
 
@@ -231,7 +231,7 @@ def test_post_provider_failure_exits_1_and_leaves_nothing(
     else:
         assert "Error: The AI provider failed" in result.stderr
         assert "Saved draft" not in result.stderr
-    assert len(scripted_ai.post_calls()) == 1  # it did reach the provider
+    assert len(scripted_ai.calls_for("post")) == 1  # it did reach the provider
     assert count(store, Post) == 0
     assert count(store, Conversation) == 0
     assert count(store, Message) == 0
@@ -413,7 +413,7 @@ def test_batch_regenerates_only_the_listed_drafts(store: Store, scripted_ai: Scr
     assert again["summary"] == {"total": 2, "generated": 2, "failed": 0}
     assert [p["postId"] for p in again["posts"]] == chosen
     assert [p["variationName"] for p in again["posts"]] == ["Educational", "Actionable"]
-    assert len(scripted_ai.post_calls()) == 7
+    assert len(scripted_ai.calls_for("post")) == 7
     assert count(store, Post) == 5
     for post_id in chosen:
         assert load_post(store, post_id).content == "Regenerated text."

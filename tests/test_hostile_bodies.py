@@ -59,7 +59,6 @@ class Served:
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """`socialgen serve` on its own SQLite store, with a key bound to its workspace."""
     from socialgen.auth.service import create_api_key
-    from socialgen.startup import forget_opened_stores, open_store
     from socialgen.store.engine import transaction
     from socialgen.workspaces.service import default_workspace
 
@@ -70,13 +69,13 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOCIALGEN_HOME", str(home))
         patch.delenv("SOCIALGEN_DATABASE_URL", raising=False)
-        forget_opened_stores()
-        with transaction(open_store(Runtime().store_settings)) as session:
+        runtime = Runtime()
+        with transaction(runtime.open_store()) as session:
             workspace = default_workspace(session)
             assert workspace is not None
             workspace_id = workspace.id
             key = create_api_key(session, name="hostile", workspace_id=workspace_id)[1]
-        forget_opened_stores()
+        runtime.close()
     port = _free_port()
     command = [sys.executable, "-m", "socialgen", "serve", "--port", str(port)]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from socialgen.ai.registry import text_model
-from socialgen.ai.structured import current_rung, forget_rungs
+from socialgen.ai.structured import current_rung
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.themes import plan_themes
 from socialgen.runtime import Runtime
@@ -34,7 +34,6 @@ def llama_server() -> Iterator[LlamaServer]:
 
 @pytest.fixture
 def provider(llama_server: LlamaServer, monkeypatch: pytest.MonkeyPatch) -> LlamaServer:
-    forget_rungs()
     for name, value in llama_server.env().items():
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("SOCIALGEN_SMALL_MODEL", raising=False)
@@ -45,7 +44,8 @@ def test_chat_answers_and_its_structured_side_answer_steps_down_the_ladder(
     provider: LlamaServer, client: TestClient, store: Store
 ) -> None:
     """(`provider` first: the app reads its settings when it starts.)"""
-    assert current_rung(text_model(Runtime().settings)) == "json_schema"
+    runtime = client.app.state.runtime  # the app's: it keeps its model
+    assert current_rung(runtime.text_model()) == "json_schema"
     response = client.post(
         f"/api/v1/ai-conversation/chat/{store.workspace_id}",
         headers={"x-api-key": store.api_key()},
@@ -57,17 +57,16 @@ def test_chat_answers_and_its_structured_side_answer_steps_down_the_ladder(
     assert answer["response"].strip()
     assert isinstance(answer["suggestedQuestions"], list)
     # The follow-up questions asked for json_schema; the server refused (422) and the
-    # model is now asked for json_object, for the life of the process.
-    assert current_rung(text_model(Runtime().settings)) == "json_object"
+    # model is now asked for json_object, for the life of the app's Runtime.
+    assert current_rung(runtime.text_model()) == "json_object"
 
 
 def test_a_json_outline_from_a_refusing_provider_still_reaches_a_plan(
     provider: LlamaServer,
 ) -> None:
-    outline = asyncio.run(
-        outline_carousel(text_model(Runtime().settings), "why small teams ship weekly", 4)
-    )
-    assert current_rung(text_model(Runtime().settings)) == "json_object"
+    model = text_model(Runtime().settings)
+    outline = asyncio.run(outline_carousel(model, "why small teams ship weekly", 4))
+    assert current_rung(model) == "json_object"
     assert len(outline.slides) == 4
     assert outline.template_slides == sum(s.source == "template" for s in outline.slides)
 

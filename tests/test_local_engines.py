@@ -10,12 +10,13 @@ import asyncio
 import importlib.util
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from socialgen.ai.engine import LLAMA_CPP, XLLAMACPP, current_engine, engine_name
-from socialgen.ai.engine_contract import Generation
+from socialgen.ai.engine_contract import Engine, Generation
 from socialgen.ai.line_lists import line_grammar
 from socialgen.ai.local import LlamaCppModel, embedded_model_path
 from socialgen.ai.model import Chunk, ModelError, Output
@@ -39,7 +40,17 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     return name
 
 
-def generate(output: Output | None, max_tokens: int, stop_after: int | None = None) -> list[str]:
+@pytest.fixture
+def loaded(engine: str) -> Iterator[Engine]:
+    """The engine object, loading the model once for the test, freed after it."""
+    loader = current_engine(Runtime().light_setting("engine"))
+    yield loader
+    loader.unload_all()
+
+
+def generate(
+    loader: Engine, output: Output | None, max_tokens: int, stop_after: int | None = None
+) -> list[str]:
     pieces: list[str] = []
 
     def emit(text: str) -> bool:
@@ -47,7 +58,7 @@ def generate(output: Output | None, max_tokens: int, stop_after: int | None = No
         return stop_after is not None and len(pieces) >= stop_after
 
     request = Generation(ASK, max_tokens, 0.2, 0.9, 1.3, output)
-    current_engine(Runtime().light_setting("engine")).generate(embedded_model_path(), request, emit)
+    loader.generate(embedded_model_path(), request, emit)
     return pieces
 
 
@@ -55,8 +66,8 @@ def test_the_setting_chooses_the_engine(engine: str) -> None:
     assert engine_name(Runtime().light_setting("engine")) == engine
 
 
-def test_a_line_grammar_holds_the_answer_to_its_lines(engine: str) -> None:
-    text = "".join(generate(Output(grammar=line_grammar(3)), max_tokens=120))
+def test_a_line_grammar_holds_the_answer_to_its_lines(loaded: Engine) -> None:
+    text = "".join(generate(loaded, Output(grammar=line_grammar(3)), max_tokens=120))
     lines = text.split("\n")
     # Three lines of words, each ended by its newline, or fewer when the budget ran out
     # mid-line: never anything the grammar forbids (markup, links, empty lines).
@@ -66,17 +77,17 @@ def test_a_line_grammar_holds_the_answer_to_its_lines(engine: str) -> None:
         assert re.fullmatch(word, line), (line, text)
 
 
-def test_a_json_schema_is_enforced(engine: str) -> None:
+def test_a_json_schema_is_enforced(loaded: Engine) -> None:
     schema = strict_schema(Questions)
-    text = "".join(generate(Output(mode="json_schema", schema=schema), max_tokens=200))
+    text = "".join(generate(loaded, Output(mode="json_schema", schema=schema), max_tokens=200))
     Questions.model_validate(json.loads(text))
 
 
-def test_a_caller_that_stops_gets_no_more_pieces(engine: str) -> None:
+def test_a_caller_that_stops_gets_no_more_pieces(loaded: Engine) -> None:
     """The engine returns as soon as the caller says stop, the rest unwritten (a
     cancelled request frees the model for the next one)."""
-    assert len(generate(None, max_tokens=400, stop_after=3)) == 3
-    assert generate(None, max_tokens=4)  # and the next request is answered
+    assert len(generate(loaded, None, max_tokens=400, stop_after=3)) == 3
+    assert generate(loaded, None, max_tokens=4)  # and the next request is answered
 
 
 def test_an_engine_error_is_a_model_error_with_its_message(engine: str) -> None:

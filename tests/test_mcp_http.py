@@ -104,7 +104,7 @@ def test_write_post_on_the_scripted_model_then_read_it(
     with read_session(store.engine) as session:
         saved = session.get(Post, written["postId"])
         assert saved is not None and saved.workspace_id == store.workspace_id
-    assert len(scripted_ai.post_calls()) == 1
+    assert len(scripted_ai.calls_for("post")) == 1
 
 
 def test_no_key_or_a_bad_one_is_a_401(ai_live_server: LiveServer, store: Store) -> None:

@@ -40,7 +40,8 @@ def _sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "200")
     for name in ("SOCIALGEN_MODEL", "SOCIALGEN_API_BASE", "SOCIALGEN_SMALL_MODEL", "HF_TOKEN"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(registry, "_cache", {})
+    # No model cache to empty: registry.text_model builds a new model each call (the
+    # Runtime keeps it).
 
 
 @pytest.fixture

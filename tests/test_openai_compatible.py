@@ -20,7 +20,7 @@ from socialgen.ai import registry
 from socialgen.ai.model import Chunk, FormatRefused, ModelError, Output, StreamCut, TextModel
 from socialgen.ai.openai_compatible import OpenAICompatibleModel
 from socialgen.ai.remote import LiteLLMModel
-from socialgen.ai.structured import ask_structured, forget_rungs
+from socialgen.ai.structured import ask_structured
 from socialgen.runtime import Runtime
 from tests.fakes.openai_server import FAKE_API_KEY, Reply
 from tests.provider_clients import CLIENTS, ClientFake
@@ -35,11 +35,9 @@ class Plan(BaseModel):
 
 @pytest.fixture(params=CLIENTS)
 def fake(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[ClientFake]:
-    forget_rungs()
     monkeypatch.setenv("OPENAI_API_KEY", FAKE_API_KEY)
     with ClientFake(request.param) as server:
         yield server
-    forget_rungs()
 
 
 def chunks(model: TextModel, output: Output | None = None, **options: object) -> list[Chunk]:

@@ -10,6 +10,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from sqlmodel import select
@@ -23,8 +24,8 @@ from socialgen.publishing.outbox.claim import WINDOW_MARGIN_SECONDS, claim_due
 from socialgen.publishing.outbox.runner import publish_now, publish_pass
 from socialgen.publishing.outbox.service import idempotency_key, queue_publications
 from socialgen.publishing.outbox.worker import run_claim, verdict_for
+from socialgen.publishing.registry import Networks
 from socialgen.publishing.settings import MAX_ATTEMPTS, PublishTerms, parse_duration
-from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import MetricSnapshot, Post, PostStatus, SocialAccount
 from tests.conftest import Store
@@ -33,14 +34,28 @@ from tests.outbox_support import (
     add_account,
     due_publication,
     publication,
+    terms_of,
 )
 
 pytest_plugins = ["tests.outbox_support"]  # the network fixtures
 
 
+NETWORKS: dict[str, Any] = {}  # this test's (conftest's `networks`): _this_tests_networks
+
+
+@pytest.fixture(autouse=True)
+def _this_tests_networks(networks: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(f"{__name__}.NETWORKS", networks)
+
+
+def _networks() -> Networks:
+    return Networks(NETWORKS)
+
+
 def _terms() -> PublishTerms:
-    """The publishing settings as a face reads them (the environment of the test)."""
-    return PublishTerms.of(Runtime().settings)
+    """The publishing settings as a face reads them (the environment of the test),
+    with the test's scripted networks."""
+    return terms_of(NETWORKS)
 
 
 def one_pass(store: Store, **kwargs: object) -> dict[str, int]:
@@ -204,7 +219,7 @@ def test_worker_killed_after_sending_is_resent_with_the_same_key(
     with read_session(store.engine) as session:
         account = session.exec(select(SocialAccount)).one()
     with pytest.raises(PublishError):  # what the dead worker would have seen
-        build_adapter(store.engine, account).publish(
+        build_adapter(_networks(), store.engine, account).publish(
             OutgoingPost(pid, idempotency_key(pid), "A post going out")
         )
     assert len(network.published) == 1 and publication(store, pid).state == "publishing"
@@ -212,7 +227,7 @@ def test_worker_killed_after_sending_is_resent_with_the_same_key(
     later = utcnow() + timedelta(minutes=6)  # past the claim (5 min by default)
     (again,) = claim_due(store.engine, "next-worker", now=later, terms=_terms()).claims
     assert again.attempt == 2
-    outcome = run_claim(store.engine, again, length=_terms().claim)
+    outcome = run_claim(store.engine, again, length=_terms().claim, networks=_networks())
     assert outcome.state == "published"
     assert network.attempts == [idempotency_key(pid)] * 2  # the same key both times
     assert network.count(idempotency_key(pid)) == 1  # and one post on the network
@@ -282,16 +297,19 @@ def test_a_retry_on_a_network_that_forgets_keys_starts_inside_its_window(
     # A later retry is planned from the first attempt, not from the latest one.
     first = utcnow()
     error = PublishError("429", retryable=True, retry_after=7200)
+    nets = _networks()
     capped = verdict_for(
-        error, 2, "bluesky", first + timedelta(seconds=1000), first_attempt_at=first
+        error, 2, "bluesky", first + timedelta(seconds=1000), networks=nets, first_attempt_at=first
     )
     assert capped.state == "queued"
     assert capped.next_attempt_at == first + timedelta(seconds=3600 - WINDOW_MARGIN_SECONDS)
-    late = verdict_for(error, 3, "bluesky", first + timedelta(seconds=3400), first_attempt_at=first)
+    late = verdict_for(
+        error, 3, "bluesky", first + timedelta(seconds=3400), networks=nets, first_attempt_at=first
+    )
     assert late.state == "unknown" and "forgets" in late.message and "--retry" in late.message
     network.IDEMPOTENCY_WINDOW_SECONDS = None  # type: ignore[attr-defined]
     forever = verdict_for(
-        error, 3, "bluesky", first + timedelta(seconds=3400), first_attempt_at=first
+        error, 3, "bluesky", first + timedelta(seconds=3400), networks=nets, first_attempt_at=first
     )
     assert forever.state == "queued"  # Bluesky's record keys do not expire
 
@@ -332,7 +350,8 @@ def test_a_slow_publish_keeps_its_claim(
             claims = claim_due(store.engine, "slow-worker", terms=_terms()).claims
             running = threading.Thread(
                 target=lambda: [
-                    run_claim(store.engine, claim, length=_terms().claim) for claim in claims
+                    run_claim(store.engine, claim, length=_terms().claim, networks=_networks())
+                    for claim in claims
                 ]
             )
         running.start()
@@ -371,12 +390,12 @@ def test_metrics_are_a_series_and_the_post_shows_the_latest(
     remote = publication(store, pid).remote_id
     assert remote is not None
     network.metrics_for[remote] = Metrics(likes=3, reposts=1, comments=2)
-    assert refresh_metrics(store.engine, interval=timedelta(hours=1)) == 1
+    assert refresh_metrics(store.engine, interval=timedelta(hours=1), networks=_networks()) == 1
     assert (
-        refresh_metrics(store.engine, interval=timedelta(hours=1)) == 0
+        refresh_metrics(store.engine, interval=timedelta(hours=1), networks=_networks()) == 0
     )  # not again before the interval
     network.metrics_for[remote] = Metrics(likes=5, reposts=1, comments=4)
-    assert refresh_metrics(store.engine, post_id=post_id, force=True) == 1
+    assert refresh_metrics(store.engine, post_id=post_id, force=True, networks=_networks()) == 1
     with read_session(store.engine) as session:
         snapshots = session.exec(__import__("sqlmodel").select(MetricSnapshot)).all()
         assert sorted(s.likes for s in snapshots) == [3, 5]

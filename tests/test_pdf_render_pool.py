@@ -20,7 +20,6 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from socialgen.render.pool import reset_render_pool
 from socialgen.runtime import Runtime
 from socialgen.server import create_app
 from tests.carousel_support import PDF_URL
@@ -72,13 +71,13 @@ def pdf_server(
     monkeypatch.delenv("SOCIALGEN_PDF_QUEUE", raising=False)
     monkeypatch.delenv("SOCIALGEN_PDF_PER_CALLER", raising=False)
     options = {"pdf_timeout": 120.0, "pdf_workers": 2, **getattr(request, "param", {})}
-    reset_render_pool()  # the next render builds the pool from these settings
-    with serving(create_app(Runtime(options=options))) as live:
+    runtime = Runtime(options=options)  # a fresh Runtime: a pool of its own, these settings
+    with serving(create_app(runtime)) as live:
         server = PdfServer(live.base_url, store)
         yield server
         for client in server.sockets:
             client.close()
-    reset_render_pool()  # no heavy render outlives its test
+    runtime.held.close()  # no heavy render outlives its test
     for process in multiprocessing.active_children():
         if process.name == WORKER_NAME:
             process.kill()

@@ -7,18 +7,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import pytest
-
-from socialgen.ai.structured import forget_rungs, profile_of
+from socialgen.ai.structured import profile_of
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.themes import plan_themes
 from socialgen.drafting.planning import looks_like_junk
 from tests.doubles.scripted_model import ScriptedCall, ScriptedModel
-
-
-@pytest.fixture(autouse=True)
-def fresh_profiles() -> None:
-    forget_rungs()
 
 
 def slides(*titles: str) -> dict[str, Any]:
@@ -130,7 +123,9 @@ def test_a_failed_top_up_leaves_the_rest_to_the_template() -> None:
 def test_the_plan_format_comes_from_the_models_profile_chosen_once() -> None:
     model = ScriptedModel(responder=lambda _call: "Sourdough at dawn\nPricing a loaf\n")
     profile = profile_of(model)
-    assert profile is profile_of(ScriptedModel(name=model.name))  # one per model
+    assert profile is profile_of(model)  # kept on the model object
+    # A new model object (a fresh Runtime's) starts afresh, whatever its name.
+    assert profile_of(ScriptedModel(name=model.name)) is not profile
     assert profile.plan_format == "json" and profile_of(ScriptedModel(small=True)) is not profile
     assert profile_of(ScriptedModel(small=True)).plan_format == "lines"
     # What the process learnt about the model is what planning reads: no other check.

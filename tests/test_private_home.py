@@ -25,8 +25,7 @@ from socialgen.publishing.secrets import (
     key_path,
 )
 from socialgen.runtime import Runtime
-from socialgen.startup import forget_opened_stores, open_store
-from socialgen.store.engine import dispose_engines, transaction
+from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import SocialAccount
 from tests.conftest import Store
 from tests.outbox_support import add_account
@@ -42,10 +41,7 @@ def fresh_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
     monkeypatch.delenv("SOCIALGEN_DATABASE_URL", raising=False)
     monkeypatch.delenv("SOCIALGEN_CONFIG", raising=False)
     monkeypatch.delenv(KEY_ENV, raising=False)
-    forget_opened_stores()
     yield home
-    dispose_engines()
-    forget_opened_stores()
 
 
 @pytest.fixture
@@ -77,8 +73,10 @@ def private(found: dict[str, int], home: Path) -> dict[str, str]:
 
 @pytest.mark.parametrize("umask", [0o022, 0o000], indirect=True)
 def test_everything_socialgen_writes_in_its_home_is_private(fresh_home: Path, umask: int) -> None:
-    open_store(Runtime().store_settings)  # migrates: writes through the -wal file, beside its -shm
-    token = encrypt_secret({"password": "pw-secret-1234"})  # makes secret.key
+    runtime = Runtime()
+    engine = runtime.open_store()  # migrates: writes through the -wal file, beside its -shm
+    with read_session(engine) as session:
+        token = encrypt_secret({"password": "pw-secret-1234"}, session)  # makes secret.key
     assert decrypt_secret(token) == {"password": "pw-secret-1234"}
     LocalFolder(fresh_home / "files").put("ws/carousels/c1/slide-0.png", b"png")
     write_atomically(fresh_home / "config.toml", 'model = "x"\n')
@@ -89,11 +87,13 @@ def test_everything_socialgen_writes_in_its_home_is_private(fresh_home: Path, um
     assert private(found, fresh_home) == {}, found
     assert stat.S_IMODE(fresh_home.parent.stat().st_mode) == 0o700  # made for it, too
     assert not [n for n in found if n.endswith(".partial") or "/." in n]
+    runtime.close()
 
 
 def test_an_existing_open_home_is_tightened_once_with_a_note(fresh_home: Path) -> None:
-    open_store(Runtime().store_settings)
-    encrypt_secret({"password": "pw-secret-1234"})
+    runtime = Runtime()
+    with read_session(runtime.open_store()) as session:
+        encrypt_secret({"password": "pw-secret-1234"}, session)
     LocalFolder(fresh_home / "files").put("ws/images/a.png", b"png")
     (fresh_home / "cache").mkdir()
     (fresh_home / "cache" / "copy.pdf").write_bytes(b"%PDF")
@@ -110,8 +110,7 @@ def test_an_existing_open_home_is_tightened_once_with_a_note(fresh_home: Path) -
     ):
         os.chmod(path, 0o644)
     os.chmod(fresh_home / "cache", 0o755)
-    dispose_engines()
-    forget_opened_stores()
+    runtime.close()
 
     result = runner.invoke(app, ["accounts", "list", "--json"])
     assert result.exit_code == 0, result.output
@@ -121,7 +120,6 @@ def test_an_existing_open_home_is_tightened_once_with_a_note(fresh_home: Path) -
     assert found.pop("my-notes.txt") == 0o644
     assert private(found, fresh_home) == {}, found
 
-    forget_opened_stores()
     again = runner.invoke(app, ["accounts", "list", "--json"])
     assert again.exit_code == 0 and again.stderr == ""  # nothing left to say
 
@@ -150,8 +148,11 @@ def test_a_lost_key_file_is_an_error_and_never_replaced(no_key_variable: Store) 
     assert f"The secret key {path} is missing" in said and "2 social account(s)" in said
     assert "restore the file from a backup" in said and KEY_ENV in said
     assert "socialgen accounts remove" in said
-    with pytest.raises(SecretKeyError, match="is missing"):
-        encrypt_secret({"password": "another"})  # adding an account: no new key either
+    with (
+        pytest.raises(SecretKeyError, match="is missing"),
+        read_session(store.engine) as session,
+    ):
+        encrypt_secret({"password": "another"}, session)  # adding an account: no new key either
     result = runner.invoke(app, ["accounts", "check", "@one.test"])
     assert result.exit_code != 0 and "is missing" in result.output
     assert "Traceback" not in result.output
@@ -160,5 +161,6 @@ def test_a_lost_key_file_is_an_error_and_never_replaced(no_key_variable: Store) 
     for handle in ("@one.test", "@two.test"):  # starting over
         removed = runner.invoke(app, ["accounts", "remove", handle, "--yes"])
         assert removed.exit_code == 0, removed.output
-    assert decrypt_secret(encrypt_secret({"password": "new"})) == {"password": "new"}
+    with read_session(store.engine) as session:
+        assert decrypt_secret(encrypt_secret({"password": "new"}, session)) == {"password": "new"}
     assert path.is_file() and stat.S_IMODE(path.stat().st_mode) == 0o600

@@ -23,6 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from socialgen.errors import BadRequest
+from socialgen.runtime import Runtime
 from socialgen.sources import guard
 from socialgen.sources.fetch import SourceError
 from socialgen.sources.guard import UrlNotAllowed
@@ -44,7 +45,8 @@ def run(coroutine: Coroutine[Any, Any, T]) -> T:
 
 
 def posts_of(url: str | None, limit: int = 20) -> list[ProfilePost]:
-    return run(import_profile_posts(url, limit=limit))
+    # The settings a command or request would hand in: a Runtime made now.
+    return run(import_profile_posts(url, Runtime().settings, limit=limit))
 
 
 # --- no real DNS, no allowance unless a test asks -------------------------------------

@@ -31,8 +31,17 @@ pytest_plugins = ["tests.outbox_support"]  # the network fixtures
 runner = CliRunner()
 
 
+NETWORKS: dict[str, Any] = {}  # this test's (conftest's `networks`): _this_tests_networks
+
+
+@pytest.fixture(autouse=True)
+def _this_tests_networks(networks: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(f"{__name__}.NETWORKS", networks)
+
+
 def run(*args: str) -> Result:
-    return runner.invoke(app, list(args))
+    """The CLI with the test's networks in its Runtime."""
+    return runner.invoke(app, list(args), obj=Runtime(networks=NETWORKS))
 
 
 def as_json(result: Result) -> Any:
@@ -129,7 +138,7 @@ def test_number_parts_reaches_the_network(store: Store, network: ScriptedNetwork
     assert run("publish-due").exit_code == 0
     headers = {"x-api-key": store.api_key(None), "Authorization": f"Bearer {store.token()}"}
     base = f"/api/v1/ai-conversation/post/{store.workspace_id}"
-    with TestClient(create_app(Runtime())) as client:
+    with TestClient(create_app(Runtime(networks=NETWORKS))) as client:
         answer = client.post(
             f"{base}/{http_post.id}/publish",
             json={"accountIds": ["@numbers.test"], "numberParts": True},
@@ -224,7 +233,7 @@ def test_publish_due_covers_every_workspace_unless_w_is_given(
             network="bluesky",
             handle="@other.test",
             service_url="http://127.0.0.1:9",
-            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}),
+            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}, session),
         )
         session.add(account)
         session.flush()
@@ -288,7 +297,7 @@ def test_http_publish_and_publications(store: Store, network: ScriptedNetwork) -
     store.user(member, workspace_id=store.workspace_id, role="member")
     headers = {"x-api-key": store.api_key(None), "Authorization": f"Bearer {store.token(member)}"}
     base = f"/api/v1/ai-conversation/post/{store.workspace_id}/{post.id}"
-    with TestClient(create_app(Runtime())) as client:
+    with TestClient(create_app(Runtime(networks=NETWORKS))) as client:
         answer = client.post(f"{base}/publish", json={"accountIds": [account]}, headers=headers)
         assert answer.status_code == 200, answer.text
         (row,) = answer.json()["data"]["publications"]
@@ -309,7 +318,7 @@ def test_the_app_scheduler_publishes_unless_turned_off(
     monkeypatch.setenv("SOCIALGEN_SCHEDULER_POLL", "0.1")
     monkeypatch.setenv("SOCIALGEN_SCHEDULER", "1" if enabled else "0")
     _, pid = due_publication(store, add_account(store, "@sched.test"))
-    with TestClient(create_app(Runtime())):
+    with TestClient(create_app(Runtime(networks=NETWORKS))):
         deadline = time.monotonic() + 5
         # Until it is final: the scheduler may be caught between claim and answer.
         pending = ("queued", "publishing")
@@ -363,7 +372,7 @@ def test_a_dry_run_needs_no_connected_account(
     ]
     from socialgen.server import create_app
 
-    with TestClient(create_app(Runtime())) as client:
+    with TestClient(create_app(Runtime(networks=NETWORKS))) as client:
         headers = {"x-api-key": store.api_key(None), "Authorization": f"Bearer {store.token()}"}
         answer = client.post(
             f"/api/v1/ai-conversation/post/{store.workspace_id}/{post.id}/publish",

@@ -26,6 +26,7 @@ from socialgen.clock import utcnow
 from socialgen.errors import SocialgenError
 from socialgen.posts.service import update_content
 from socialgen.publishing.outbox.runner import publish_now, publish_pass
+from socialgen.publishing.registry import Networks
 from socialgen.publishing.settings import PublishTerms
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Post, PostVersion
@@ -40,12 +41,22 @@ SECOND = "Second words, edited later."
 runner = CliRunner()
 
 
+NETWORKS: dict[str, Any] = {}  # this test's (conftest's `networks`): _this_tests_networks
+
+
+@pytest.fixture(autouse=True)
+def _this_tests_networks(networks: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(f"{__name__}.NETWORKS", networks)
+
+
+def _terms() -> PublishTerms:
+    return PublishTerms(networks=Networks(NETWORKS))
+
+
 def one_pass(store: Store, later: float = 0.0) -> dict[str, int]:
     with ThreadPoolExecutor(2) as executor:
         now = utcnow() + timedelta(seconds=later)
-        return publish_pass(
-            store.engine, "test-worker", executor, now=now, terms=PublishTerms()
-        ).counts()
+        return publish_pass(store.engine, "test-worker", executor, now=now, terms=_terms()).counts()
 
 
 def edit(store: Store, post_id: str, text: str) -> None:
@@ -125,7 +136,7 @@ def test_after_a_refusal_the_post_can_be_fixed_and_sent_again(
 
     edit(store, post_id, SECOND)
     rows = publish_now(
-        store.engine, store.workspace_id, post_id, [account], retry=True, terms=PublishTerms()
+        store.engine, store.workspace_id, post_id, [account], retry=True, terms=_terms()
     )
     assert [r.state for r in rows] == ["published"]
     assert [p.text for p in network.published] == [SECOND]
@@ -147,7 +158,7 @@ def test_an_unknown_publication_freezes_the_text_until_it_is_settled(
     assert f"socialgen posts mark-published {post_id}" in said and "--retry" in said
     # --retry (the user found nothing live) queues it again: still the same text.
     rows = publish_now(
-        store.engine, store.workspace_id, post_id, [account], retry=True, terms=PublishTerms()
+        store.engine, store.workspace_id, post_id, [account], retry=True, terms=_terms()
     )
     assert [r.state for r in rows] == ["published"]
     assert [p.text for p in linkedin.published] == [FIRST, FIRST]

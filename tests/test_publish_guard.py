@@ -80,7 +80,7 @@ def stored(store: Store, network: str, service_url: str, handle: str = "@me") ->
             handle=handle,
             display_name="Me",
             service_url=service_url,
-            secret_ciphertext=encrypt_secret(secrets),
+            secret_ciphertext=encrypt_secret(secrets, session),
         )
         session.add(account)
         session.flush()

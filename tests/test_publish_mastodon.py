@@ -377,13 +377,16 @@ def test_an_instance_that_is_down_is_unavailable_not_a_bad_token(
     """Adding an account on a busy or failing instance says the instance failed (502),
     not that the token is wrong (400): the user should try later, not make a new token."""
     from socialgen.publishing.accounts.service import NetworkUnavailable, connect_account
+    from socialgen.publishing.registry import BUILT_IN_NETWORKS
 
     monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")  # the mock is on 127.0.0.1
     user = mastodon_mock.new_user("down")
     mastodon_mock.fault("/api/v1/accounts/verify_credentials", methods=("GET",), status=503)
     with pytest.raises(NetworkUnavailable) as raised:
-        connect_account("mastodon", mastodon_mock.base_url, "", user.token)
+        connect_account(BUILT_IN_NETWORKS, "mastodon", mastodon_mock.base_url, "", user.token)
     assert raised.value.status_code == 502
     assert user.token not in raised.value.message
     # The fault was used up: the same token is fine now.
-    assert connect_account("mastodon", mastodon_mock.base_url, "", user.token).secret
+    assert connect_account(
+        BUILT_IN_NETWORKS, "mastodon", mastodon_mock.base_url, "", user.token
+    ).secret

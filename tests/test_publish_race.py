@@ -10,7 +10,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -28,9 +27,12 @@ from socialgen.store.tables import Publication
 from tests.conftest import Store
 from tests.fakes.recording_network import DELAY_ENV, RecordingServer
 from tests.outbox_support import add_account, due_publication
+from tests.race_cli import COMMAND as RACE_COMMAND
 
 ROOT = Path(__file__).resolve().parents[1]
-SOCIALGEN = str(Path(sys.executable).with_name("socialgen"))
+# `socialgen` with the recording network in its Runtime (no environment variable
+# names a module to import).
+SOCIALGEN = RACE_COMMAND
 
 
 @pytest.fixture
@@ -41,11 +43,10 @@ def recorder() -> Iterator[RecordingServer]:
 
 def env(**extra: str) -> dict[str, str]:
     """The test's store (SOCIALGEN_HOME, SOCIALGEN_DATABASE_URL are in os.environ),
-    the recording network, and a quick scheduler."""
+    this checkout on the path (tests.race_cli, and its socialgen), and a quick scheduler."""
     return {
         **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "SOCIALGEN_TEST_NETWORKS": "racenet=tests.fakes.recording_network",
+        "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "src"))),
         "SOCIALGEN_SCHEDULER_POLL": "0.2",
         **extra,
     }
@@ -61,7 +62,7 @@ def start_serve(environment: dict[str, str], *, wait: bool = True) -> subprocess
     port = free_port()
     log = tempfile.TemporaryFile()  # noqa: SIM115  (open while the process runs)
     process = subprocess.Popen(
-        [SOCIALGEN, "serve", "--port", str(port)],
+        [*SOCIALGEN, "serve", "--port", str(port)],
         env=environment,
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
@@ -135,7 +136,7 @@ def test_two_serves_and_publish_due_publish_each_post_once(
             session.connection().execute(update(Publication).values(due_at=due))
         time.sleep(max(0.0, (due - utcnow()).total_seconds()))
         cron = subprocess.run(
-            [SOCIALGEN, "publish-due", "--json"],
+            [*SOCIALGEN, "publish-due", "--json"],
             env=environment,
             cwd=ROOT,
             capture_output=True,

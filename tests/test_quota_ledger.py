@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Iterator
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -20,9 +22,8 @@ from socialgen.drafting import persist
 from socialgen.drafting.caller import Caller
 from socialgen.drafting.quota import Reservation
 from socialgen.runtime import Runtime
-from socialgen.startup import forget_opened_stores, open_store
 from socialgen.store.engine import read_session, transaction
-from socialgen.store.leases import LEASE_ENV, instance_id
+from socialgen.store.leases import LEASE_ENV
 from socialgen.store.tables import Post, ProcessLease, QuotaReservation
 from socialgen.workspaces.quota_reconcile import reconcile_abandoned
 from socialgen.workspaces.service import get_usage
@@ -31,6 +32,13 @@ from tests.carousel_support import CREATE_URL
 from tests.conftest import Store
 from tests.doubles.scripted_model import Reply, ScriptedCall, ScriptedModel
 from tests.scripted_support import standard_reply
+
+LEASE = 120.0  # the quota_lease_seconds setting's default
+
+
+def owner(store: Store) -> str:
+    """The owner id of the fixture's Runtime, whose engine the tests reserve on."""
+    return store.runtime.stores.lease.owner
 
 
 def used(store: Store) -> int:
@@ -84,8 +92,8 @@ def test_a_saved_post_spends_its_reservation_and_the_give_back_refunds_the_rest(
 ) -> None:
     reservation_id = reserve(store, 3)
     [row] = ledger(store)
-    assert (row.reserved, row.spent, row.owner_id) == (3, 0, instance_id())
-    assert leases(store)[instance_id()].last_seen > utcnow() - timedelta(seconds=10)
+    assert (row.reserved, row.spent, row.owner_id) == (3, 0, owner(store))
+    assert leases(store)[owner(store)].last_seen > utcnow() - timedelta(seconds=10)
 
     save(store, reservation_id)
     assert ledger(store)[0].spent == 1
@@ -123,17 +131,17 @@ def test_reconciling_gives_back_what_a_dead_process_held_and_keeps_what_it_saved
     hand_over(store, reservation_id, "killed-process", seconds_ago=3600)
     assert used(store) == 5
 
-    assert reconcile_abandoned(store.engine) == 3
+    assert reconcile_abandoned(store.engine, LEASE) == 3
     assert used(store) == 2
     assert ledger(store) == []
     assert "killed-process" not in leases(store)  # its lease goes with its last row
-    assert reconcile_abandoned(store.engine) == 0  # never twice
+    assert reconcile_abandoned(store.engine, LEASE) == 0  # never twice
     assert used(store) == 2
 
 
 def test_an_owner_without_a_lease_is_dead(store: Store) -> None:
     hand_over(store, reserve(store, 2), "never-leased", seconds_ago=None)
-    assert reconcile_abandoned(store.engine) == 2
+    assert reconcile_abandoned(store.engine, LEASE) == 2
     assert used(store) == 0
 
 
@@ -144,7 +152,7 @@ def test_a_live_owners_reservations_are_never_touched(store: Store) -> None:
     dead = reserve(store, 4)
     hand_over(store, dead, "a-dead-server", seconds_ago=600)
 
-    assert reconcile_abandoned(store.engine) == 4
+    assert reconcile_abandoned(store.engine, LEASE) == 4
     assert used(store) == 3
     assert sorted(row.id for row in ledger(store)) == sorted([mine, theirs])
     assert "another-live-server" in leases(store)
@@ -154,45 +162,52 @@ def test_the_lease_lapses_after_the_configured_seconds(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(LEASE_ENV, "30")
+    seconds = Runtime().stores.lease.seconds  # what a Runtime made now reads
+    assert seconds == 30
     hand_over(store, reserve(store, 1), "quiet-for-20s", seconds_ago=20)
     hand_over(store, reserve(store, 2), "quiet-for-40s", seconds_ago=40)
-    assert reconcile_abandoned(store.engine) == 2
+    assert reconcile_abandoned(store.engine, seconds) == 2
     assert used(store) == 1
 
 
-def test_this_process_keeps_its_lease_fresh_while_it_lives(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def short_lease(store: Store, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
+    """The store, through a fresh Runtime that reads a one-second lease."""
     monkeypatch.setenv(LEASE_ENV, "1")
+    runtime = Runtime()
+    yield replace(store, engine=runtime.open_store(), runtime=runtime)
+    runtime.close()
+
+
+def test_this_process_keeps_its_lease_fresh_while_it_lives(short_lease: Store) -> None:
+    store = short_lease
     reserve(store, 2)
-    first_seen = leases(store)[instance_id()].last_seen
+    first_seen = leases(store)[owner(store)].last_seen
     time.sleep(2.5)  # more than two leases: without the refresh it would have lapsed
-    assert leases(store)[instance_id()].last_seen > first_seen
-    assert reconcile_abandoned(store.engine) == 0
+    assert leases(store)[owner(store)].last_seen > first_seen
+    assert reconcile_abandoned(store.engine, LEASE) == 0
     assert used(store) == 2
 
 
-def test_the_keeper_never_brings_back_a_lease_that_was_removed(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_keeper_never_brings_back_a_lease_that_was_removed(short_lease: Store) -> None:
     """Removed by another process's reconcile (or by a test emptying the store): the
     keeper's refresh must not write it again behind everyone's back; the next
     reservation does."""
-    monkeypatch.setenv(LEASE_ENV, "1")
+    store = short_lease
     reserve(store, 1)
     with transaction(store.engine) as session:
         session.exec(delete(ProcessLease))
     time.sleep(1.5)  # several of the keeper's rounds
     assert leases(store) == {}
     reserve(store, 1)
-    assert list(leases(store)) == [instance_id()]
+    assert list(leases(store)) == [owner(store)]
 
 
 def test_a_post_saved_after_its_reservation_was_reclaimed_still_counts(store: Store) -> None:
     """A process judged dead that was only slow: its late save is charged again."""
     reservation_id = reserve(store, 2)
     hand_over(store, reservation_id, "slow-process", seconds_ago=3600)
-    assert reconcile_abandoned(store.engine) == 2
+    assert reconcile_abandoned(store.engine, LEASE) == 2
     save(store, reservation_id)
     assert used(store) == 1
     assert persist.give_back(store.engine, reservation_id) == 0
@@ -205,7 +220,7 @@ def test_concurrent_reconcilers_refund_each_reservation_once(store: Store) -> No
     assert used(store) == 6
     refunds: list[int] = []
     threads = [
-        threading.Thread(target=lambda: refunds.append(reconcile_abandoned(store.engine)))
+        threading.Thread(target=lambda: refunds.append(reconcile_abandoned(store.engine, LEASE)))
         for _ in range(4)
     ]
     for thread in threads:
@@ -218,8 +233,9 @@ def test_concurrent_reconcilers_refund_each_reservation_once(store: Store) -> No
 
 def test_opening_the_store_gives_back_what_a_killed_command_held(store: Store) -> None:
     hand_over(store, reserve(store, 3), "killed-cli", seconds_ago=3600)
-    forget_opened_stores()
-    open_store(Runtime().store_settings)
+    fresh = Runtime()  # a command started after the killed one
+    fresh.open_store()
+    fresh.close()
     assert used(store) == 0
     assert ledger(store) == []
 
@@ -264,7 +280,7 @@ def test_each_stream_spends_its_reservation_as_it_saves(
     assert row.spent == saved == int(store.scalar(select(func.count()).select_from(Post)))
 
     hand_over(store, row.id, "killed-server", seconds_ago=3600)
-    reconcile_abandoned(store.engine)
+    reconcile_abandoned(store.engine, LEASE)
     assert used(store) == saved
 
 
@@ -272,5 +288,5 @@ def test_the_leases_of_processes_that_ended_are_forgotten(store: Store) -> None:
     with transaction(store.engine) as session:
         seen = utcnow() - timedelta(hours=1)
         session.add(ProcessLease(id="finished-cli", host="here", pid=2, last_seen=seen))
-    assert reconcile_abandoned(store.engine) == 0
+    assert reconcile_abandoned(store.engine, LEASE) == 0
     assert "finished-cli" not in leases(store)

@@ -186,7 +186,7 @@ def test_a_live_server_gives_back_a_killed_peers_quota_and_keeps_its_own(
         )
         # ... and nobody takes the survivor's own, however long it runs.
         time.sleep(3 * LEASE_SECONDS)
-        assert reconcile_abandoned(store.engine) == 0
+        assert reconcile_abandoned(store.engine, LEASE_SECONDS) == 0
         assert used(store) == 1 + 5
         assert reservations(store) == 1
     # The client leaves: the survivor gives its 5 back itself.

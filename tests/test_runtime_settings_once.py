@@ -44,11 +44,11 @@ def test_a_config_change_between_two_requests_waits_for_a_restart(
         config_file.write_text("max_tokens = 120\n", encoding="utf-8")
         _write_post(client, store)
     # The post's answer cap is the max_tokens setting: both requests ran with 300.
-    assert [call.max_tokens for call in scripted_ai.post_calls()] == [300, 300]
+    assert [call.max_tokens for call in scripted_ai.calls_for("post")] == [300, 300]
 
     with TestClient(create_app(scripted_ai.runtime())) as restarted:
         _write_post(restarted, store)
-    assert scripted_ai.post_calls()[-1].max_tokens == 120
+    assert scripted_ai.calls_for("post")[-1].max_tokens == 120
 
 
 def test_a_command_reads_the_settings_at_each_run(
@@ -57,7 +57,7 @@ def test_a_command_reads_the_settings_at_each_run(
     assert scripted_ai.invoke(["post", "shipping weekly", "--json"]).exit_code == 0
     config_file.write_text("max_tokens = 120\n", encoding="utf-8")
     assert scripted_ai.invoke(["post", "shipping weekly", "--json"]).exit_code == 0
-    assert [call.max_tokens for call in scripted_ai.post_calls()] == [300, 120]
+    assert [call.max_tokens for call in scripted_ai.calls_for("post")] == [300, 120]
 
 
 def test_serve_hands_its_options_to_the_app_not_through_the_environment(

@@ -12,7 +12,7 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from socialgen.ai.model import ModelError, complete
-from socialgen.ai.structured import ask_structured, forget_rungs
+from socialgen.ai.structured import ask_structured
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.plan import prepare_calendar
 from socialgen.content_calendar.schemas import CalendarRequest
@@ -108,7 +108,6 @@ def test_errors_on_demand_a_cut_stream_and_an_empty_script() -> None:
 
 
 def test_a_refused_format_walks_the_structured_ladder_down() -> None:
-    forget_rungs()  # the ladder remembers, per model name, where it last got an answer
     model = ScriptedModel({"intent": "chat"}, refuses={"json_schema"}, name="refuses-schemas")
     answer = asyncio.run(
         ask_structured(model, [{"role": "user", "content": "post or chat?"}], Intent)

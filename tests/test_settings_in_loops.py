@@ -1,12 +1,14 @@
 """Loops that must outlive a config file that cannot be read for a moment (half edited
-by hand, replaced by a folder): the quota lease keeper keeps its last good setting
-instead of dying, which would let the lease lapse; the publishing scheduler runs on the
-settings its app was started with and never reads the file again."""
+by hand, replaced by a folder), or a store away for a moment: the quota lease keeper
+goes on (its length read once, with the Runtime's settings) instead of dying, which
+would let the lease lapse; the publishing scheduler runs on the settings its app was
+started with and never reads the file again."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import weakref
 from pathlib import Path
 
 import pytest
@@ -16,33 +18,41 @@ from socialgen.runtime import Runtime
 from socialgen.store import leases
 
 
-class Stop(Exception):
-    """Raised by the patched sleep to end a loop after a few rounds."""
-
-
 def unreadable_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "config.toml"
     folder.mkdir()  # a folder where the file should be: reading it fails
     monkeypatch.setenv("SOCIALGEN_CONFIG", str(folder))
 
 
-def test_the_lease_keeper_keeps_going_when_the_config_cannot_be_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    unreadable_config(tmp_path, monkeypatch)
-    with pytest.raises(Exception, match="config"):
-        leases.lease_seconds()  # the setting itself does fail
-    pauses: list[float] = []
+def test_the_lease_keeper_keeps_going_when_a_refresh_fails_and_stops_at_close() -> None:
+    """The lease's length is read once, with the Runtime's settings; the keeper then
+    only refreshes: a round that fails (the store away for a moment) is logged and the
+    next one tries again, or the lease would lapse. close() ends it."""
+    lease = leases.Lease(seconds=1.0)
+    rounds = threading.Semaphore(0)
 
-    def sleep(seconds: float) -> None:
-        pauses.append(seconds)
-        if len(pauses) == 3:
-            raise Stop
+    def refresh() -> None:
+        rounds.release()
+        raise OSError("the store is away")
 
-    monkeypatch.setattr(leases.time, "sleep", sleep)
-    with pytest.raises(Stop):
-        leases._keep_leases()
-    assert pauses == [1.0, 1.0, 1.0]  # the default lease's tick, every round
+    lease.refresh = refresh  # type: ignore[method-assign]
+    stop = threading.Event()
+    keeper = threading.Thread(target=leases._keep_leases, args=(weakref.ref(lease), stop))
+    keeper.start()
+    assert rounds.acquire(timeout=5) and rounds.acquire(timeout=5)  # goes on failing
+    stop.set()
+    keeper.join(timeout=5)
+    assert not keeper.is_alive()
+
+
+def test_a_runtime_dropped_without_close_ends_its_keeper() -> None:
+    lease = leases.Lease(seconds=1.0)
+    stop = threading.Event()
+    keeper = threading.Thread(target=leases._keep_leases, args=(weakref.ref(lease), stop))
+    keeper.start()
+    del lease
+    keeper.join(timeout=5)
+    assert not keeper.is_alive()
 
 
 def test_the_scheduler_runs_on_the_settings_it_was_handed(
@@ -51,7 +61,8 @@ def test_the_scheduler_runs_on_the_settings_it_was_handed(
     """The scheduler gets the app's settings at start (the Runtime's) and never reads
     the config file again: one that becomes unreadable changes nothing."""
     monkeypatch.setenv("SOCIALGEN_SCHEDULER_POLL", "0.25")
-    settings = Runtime().settings
+    runtime = Runtime()
+    assert runtime.settings.scheduler_poll.total_seconds() == 0.25  # read now, and kept
     monkeypatch.delenv("SOCIALGEN_SCHEDULER_POLL")
     unreadable_config(tmp_path, monkeypatch)
     pauses: list[float] = []
@@ -64,5 +75,5 @@ def test_the_scheduler_runs_on_the_settings_it_was_handed(
 
     monkeypatch.setattr(scheduler, "_tick", lambda *args: None)
     monkeypatch.setattr(scheduler.asyncio, "sleep", sleep)
-    asyncio.run(scheduler._outbox_loop(None, None, stop, settings))  # type: ignore[arg-type]
+    asyncio.run(scheduler._outbox_loop(None, None, stop, runtime))  # type: ignore[arg-type]
     assert pauses == [0.25, 0.25]

@@ -219,9 +219,7 @@ class JsonFailingModel(LineModel):
 
 
 def test_a_model_whose_json_plans_are_junk_plans_in_lists_from_then_on() -> None:
-    from socialgen.ai.structured import forget_rungs, plans_in_lines
-
-    forget_rungs()
+    from socialgen.ai.structured import plans_in_lines
 
     def answers(call: LineCall) -> str:
         if call.output is not None and call.output.schema is not None:
@@ -235,13 +233,11 @@ def test_a_model_whose_json_plans_are_junk_plans_in_lists_from_then_on() -> None
     asked = len(model.calls)
     asyncio.run(outline_carousel(model, "shipping weekly", 4))
     assert all(c.output is None or c.output.schema is None for c in model.calls[asked:])
-    forget_rungs()
 
 
 def test_a_provider_failure_does_not_switch_to_lists() -> None:
-    from socialgen.ai.structured import forget_rungs, plans_in_lines
+    from socialgen.ai.structured import plans_in_lines
 
-    forget_rungs()
     model = JsonFailingModel(lambda _call: "FAIL")
     outline = asyncio.run(outline_carousel(model, "shipping weekly", 3))
     assert outline.template_slides == 3

@@ -18,7 +18,6 @@ from sqlmodel import SQLModel, select
 
 import socialgen.store.tables  # noqa: F401
 from socialgen.runtime import Runtime
-from socialgen.startup import forget_opened_stores, open_store
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.migrate import HEAD_REVISION, MIGRATIONS_DIR
 from socialgen.store.tables import Post, PostVersion, User, Workspace
@@ -47,11 +46,12 @@ def test_first_run_creates_the_store_under_socialgen_home(
     home = tmp_path / "fresh-home"
     monkeypatch.setenv("SOCIALGEN_HOME", str(home))
     monkeypatch.delenv("SOCIALGEN_DATABASE_URL", raising=False)
-    forget_opened_stores()
-    engine = open_store(Runtime().store_settings)
+    runtime = Runtime()
+    engine = runtime.open_store()
     assert (home / "socialgen.db").exists()
-    forget_opened_stores()
-    open_store(Runtime().store_settings)  # a second start changes nothing
+    again = Runtime()  # a fresh Runtime checks the store again
+    again.open_store()  # a second start changes nothing
+    again.close()
     with read_session(engine) as session:
         workspaces = session.exec(select(Workspace)).all()
         assert [(w.name, w.is_default) for w in workspaces] == [("Personal", True)]
@@ -60,6 +60,7 @@ def test_first_run_creates_the_store_under_socialgen_home(
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
+    runtime.close()
 
 
 def test_deleting_a_post_cascades_to_its_versions_in_the_database(store: Store) -> None:
@@ -81,8 +82,7 @@ def test_timestamps_come_back_as_utc(store: Store) -> None:
 _FIRST_RUN = textwrap.dedent(
     """
     from socialgen.runtime import Runtime
-    from socialgen.startup import open_store
-    open_store(Runtime().store_settings)
+    Runtime().open_store()
     """
 )
 
@@ -109,11 +109,10 @@ _WRITER = textwrap.dedent(
     import sys
     from socialgen.posts.service import update_content
     from socialgen.runtime import Runtime
-    from socialgen.startup import open_store
     from socialgen.store.engine import transaction
 
     workspace_id, post_id, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    engine = open_store(Runtime().store_settings)
+    engine = Runtime().open_store()
     for n in range(rounds):
         with transaction(engine) as session:
             update_content(session, workspace_id, post_id, f"edit {n} by {post_id}")
@@ -166,11 +165,12 @@ def test_a_store_from_an_older_version_is_upgraded_on_start_and_keeps_its_data(
 
     monkeypatch.setenv("SOCIALGEN_HOME", str(home))
     monkeypatch.delenv("SOCIALGEN_DATABASE_URL", raising=False)
-    forget_opened_stores()
-    engine = open_store(Runtime().store_settings)
+    runtime = Runtime()
+    engine = runtime.open_store()
     with engine.connect() as connection:
         assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == (
             HEAD_REVISION
         )
         assert connection.exec_driver_sql("SELECT name FROM workspace").scalars().all() == ["Old"]
         assert connection.exec_driver_sql("SELECT count(*) FROM content_style").scalar() == 0
+    runtime.close()

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from socialgen.ai.json_text import find_json
 from socialgen.ai.model import TextModel
-from socialgen.ai.structured import ask_structured, current_rung, forget_rungs
+from socialgen.ai.structured import ask_structured, current_rung
 from tests.fakes.openai_server import FAKE_API_KEY, FakeOpenAI, Reply, last_user_message
 from tests.provider_clients import CLIENTS, ClientFake
 
@@ -28,16 +28,14 @@ class DayPlan(BaseModel):
 
 @pytest.fixture(params=CLIENTS)
 def fake(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[ClientFake]:
-    forget_rungs()
     monkeypatch.setenv("OPENAI_API_KEY", FAKE_API_KEY)
     with ClientFake(request.param, lambda _body: Reply.json(PLAN)) as server:
         yield server
-    forget_rungs()
 
 
 def model_of(fake: FakeOpenAI) -> TextModel:
     assert isinstance(fake, ClientFake)
-    return fake.text_model()
+    return fake.kept_model()
 
 
 def ask(fake: FakeOpenAI, *, attempts: int = 1) -> DayPlan | None:

@@ -259,7 +259,7 @@ def test_a_style_shapes_the_prompt_sent_to_the_model(
         json={"userInput": "weekly releases", "contentStyleId": style["_id"]},
     )
     assert parse_sse(response.text)[-1].name == "post_ids"
-    system = scripted_ai.post_calls()[-1].messages[0]["content"]
+    system = scripted_ai.calls_for("post")[-1].messages[0]["content"]
     assert 'Write in the style "Founder"' in system
     assert FOUNDER_POSTS[0] in system  # the closest examples are the few-shot context
     assert "emoji" in system.lower()  # and the derived profile speaks of its habits
@@ -270,7 +270,7 @@ def test_a_style_shapes_the_prompt_sent_to_the_model(
         json={"userInput": "weekly releases"},
     )
     assert parse_sse(unstyled.text)[-1].name == "post_ids"
-    assert "Write in the style" not in scripted_ai.post_calls()[-1].messages[0]["content"]
+    assert "Write in the style" not in scripted_ai.calls_for("post")[-1].messages[0]["content"]
 
 
 RSS = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>Dana</title>

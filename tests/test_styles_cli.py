@@ -697,7 +697,7 @@ def test_post_with_a_style_sends_its_examples_to_the_model(
     events = [json.loads(line) for line in result.stdout.splitlines()]
     assert events[-1]["event"] == "post_ids"
 
-    system = scripted_ai.post_calls()[-1].messages[0]["content"]
+    system = scripted_ai.calls_for("post")[-1].messages[0]["content"]
     assert 'Write in the style "Founder"' in system
     assert "Punchy founder voice" in system
     for post in FOUNDER_POSTS:
@@ -707,7 +707,7 @@ def test_post_with_a_style_sends_its_examples_to_the_model(
 
     unstyled = run("post", "weekly releases", "--json", ai=scripted_ai)
     assert unstyled.exit_code == 0, unstyled.output
-    assert "Write in the style" not in scripted_ai.post_calls()[-1].messages[0]["content"]
+    assert "Write in the style" not in scripted_ai.calls_for("post")[-1].messages[0]["content"]
 
 
 def test_post_with_an_unknown_style_is_refused(store: Store, scripted_ai: ScriptedAI) -> None:

@@ -1,15 +1,20 @@
 """docs/architecture.md's "Add a feature", proven: a toy feature declared in tests/
-alone (tests/toy_feature.py: its own events, stream, route, command, lifespan and
+alone (tests/toy_feature.py: its own events, stream, routes, commands, lifespan and
 start work), handed in through the Runtime, runs through the command line (rich and
 --json, its completion event deciding the exit code) and through the API (SSE, its
 lifespan around the app). Nothing under src/ names it: a central list that had to
-name a feature's event, command or route would fail one of these."""
+name a feature's event, command or route would fail one of these. Its model call has
+a purpose of its own, answered by the scripted models as the toy's tests/toy_replies.py
+declares: tests/scripted_support.py names no purpose."""
 
 from __future__ import annotations
 
+import ast
 import json
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -19,7 +24,11 @@ from socialgen.features import features, serve_start, streams
 from socialgen.runtime import Runtime
 from socialgen.server import create_app
 from tests import toy_feature
-from tests.toy_feature import FEATURE, ToyDone, ToyTick
+from tests.doubles import scripted_replies as replies_module
+from tests.doubles.scripted_replies import reply_modules, scripted_replies
+from tests.event_examples import EXAMPLES, check_round_trip, examples, without_examples
+from tests.scripted_support import ScriptedAI
+from tests.toy_feature import FEATURE, WORD_PURPOSE, ToyDone, ToyTick
 
 runner = CliRunner()
 
@@ -90,3 +99,55 @@ def test_serve_runs_the_toys_start_work(store: Any) -> None:
     started.clear()
     serve_start(store.engine, (FEATURE,))  # the carousel sweep's too: nothing to sweep
     assert started == [store.engine]
+
+
+def test_the_toys_events_are_in_the_event_contract_by_their_own_examples() -> None:
+    # tests/event_examples.py collects the examples from the features' streams: the
+    # toy's events are covered once a Runtime hands the toy in, and by nothing else.
+    toy = [(name, data) for name, data in examples((FEATURE,)) if name.startswith("toy_")]
+    assert [name for name, _ in toy] == ["toy_tick", "toy_done", "toy_done"]
+    assert not any(name.startswith("toy_") for name, _ in EXAMPLES)
+    assert without_examples((FEATURE,)) == []
+    for name, data in toy:
+        check_round_trip(name, data)
+
+
+def test_the_toys_model_call_is_answered_as_its_own_replies_declare(
+    store: Any, scripted_ai: ScriptedAI
+) -> None:
+    declared = scripted_replies()[WORD_PURPOSE]
+    assert declared.reply.__module__ == "tests.toy_replies"  # beside the toy, found by name
+    said = scripted_ai.invoke(["toy-word", "rivers"], features=(FEATURE,))
+    assert said.exit_code == 0, said.output
+    assert said.stdout == "pebble\n"  # the reply's default
+    scripted_ai.toy_word = "granite"  # the toy's own knob
+    with TestClient(create_app(scripted_ai.runtime((FEATURE,)))) as client:
+        response = client.get("/api/v1/toy/word", params={"topic": "stones"})
+    assert response.status_code == 200 and response.json() == {"word": "granite"}
+    asked = scripted_ai.calls_for(WORD_PURPOSE)
+    assert [call.prompt for call in asked] == ["One word about rivers.", "One word about stones."]
+
+
+def _strings(path: Path) -> set[str]:
+    return {
+        node.value
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+
+
+def test_the_central_scripted_support_names_no_purpose_and_no_toy() -> None:
+    # Each feature's replies are in its own tests/<feature>_replies.py: a string in the
+    # central files that is some purpose would mean a feature was answered there.
+    purposes = set(scripted_replies())
+    assert {WORD_PURPOSE, "post", "carousel_outline", "calendar_themes"} <= purposes
+    assert "tests.toy_replies" in reply_modules()
+    tests = Path(__file__).parent
+    for central in (tests / "scripted_support.py", Path(replies_module.__file__)):
+        assert not _strings(central) & purposes, central
+        assert "toy" not in central.read_text().lower(), central
+
+
+def test_a_knob_no_feature_declares_is_refused(scripted_ai: ScriptedAI) -> None:
+    with pytest.raises(AttributeError, match="toy_wrod"):
+        scripted_ai.toy_wrod = "typo"  # would otherwise change nothing, silently

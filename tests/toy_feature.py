@@ -1,5 +1,7 @@
-"""A toy feature, declared from tests/ alone: its own events, stream, route, command,
-lifespan and start work, handed in through a Runtime (tests/test_toy_feature.py).
+"""A toy feature, declared from tests/ alone: its own events, stream, routes, commands,
+lifespan and start work, and a model call of its own purpose (`toy_word`, answered
+by the scripted models as tests/toy_replies.py declares), handed in through a Runtime
+(tests/test_toy_feature.py).
 
 It proves docs/architecture.md's "Add a feature" checklist: nothing under src/ names
 it, so if adding it needed an edit to a central registry (the events', the
@@ -8,6 +10,7 @@ terminal's, the app's or the command line's), the test that runs it fails.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, ClassVar
@@ -17,8 +20,10 @@ from fastapi import APIRouter, FastAPI
 from pydantic import Field
 from starlette.responses import StreamingResponse
 
+from socialgen.ai.model import TextModel, complete
+from socialgen.api_support import TextModelDep
 from socialgen.cli_events import stream_in_terminal
-from socialgen.cli_support import JsonOpt
+from socialgen.cli_support import JsonOpt, current_runtime
 from socialgen.events import Event
 from socialgen.events.common import Keepalive, StreamError
 from socialgen.events.payload import EventPayload
@@ -33,6 +38,7 @@ class ToyTick(EventPayload):
     """One count."""
 
     event_name: ClassVar[str] = "toy_tick"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = ({"n": 1},)
     n: int = Field(ge=1, description="The count so far.")
 
 
@@ -40,6 +46,10 @@ class ToyDone(EventPayload):
     """The count is over; a count of nothing is a failure (the command exits 1)."""
 
     event_name: ClassVar[str] = "toy_done"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"success": True, "counted": 2},
+        {"success": False, "counted": 0},
+    )
     success: bool = Field(description="True when something was counted.")
     counted: int = Field(ge=0, description="How many ticks were sent.")
 
@@ -66,6 +76,14 @@ async def count(n: int) -> AsyncIterator[Event]:
     yield Event.of(ToyDone(success=n > 0, counted=n))
 
 
+WORD_PURPOSE = "toy_word"  # what the toy asks the model for: one word about a topic
+
+
+async def word_about(model: TextModel, topic: str) -> str:
+    messages = [{"role": "user", "content": f"One word about {topic}."}]
+    return (await complete(model, messages, max_tokens=8, purpose=WORD_PURPOSE)).strip()
+
+
 # ------------------------------------------------------------------ its faces
 
 router = APIRouter()
@@ -74,6 +92,11 @@ router = APIRouter()
 @router.get("/api/v1/toy/count/{n}")
 async def count_route(n: int) -> StreamingResponse:
     return sse_response(count(n), keepalive=15.0)
+
+
+@router.get("/api/v1/toy/word")
+async def word_route(topic: str, model: TextModelDep) -> dict[str, str]:
+    return {"word": await word_about(model, topic)}
 
 
 class ToyPrinter:
@@ -100,6 +123,11 @@ def toy_count(
     ).exit_if_failed()
 
 
+def toy_word(topic: Annotated[str, typer.Argument(help="What the word is about.")]) -> None:
+    """One word about TOPIC, from the model."""
+    typer.echo(asyncio.run(word_about(current_runtime().text_model(), topic)))
+
+
 # ----------------------------------------------------- its lifespan and start work
 
 
@@ -123,7 +151,10 @@ FEATURE = Feature(
     name="toy",
     order=99,
     routers=("tests.toy_feature:router",),
-    commands=(("toy-count", "tests.toy_feature:toy_count"),),
+    commands=(
+        ("toy-count", "tests.toy_feature:toy_count"),
+        ("toy-word", "tests.toy_feature:toy_word"),
+    ),
     streams="tests.toy_feature:STREAMS",
     lifespans=("tests.toy_feature:toy_lifespan",),
     serve_start=("tests.toy_feature:toy_start",),

@@ -109,10 +109,16 @@ def create_token(env: Mapping[str, str], email: str = "owner@localhost") -> str:
 
 
 def start_server(
-    env: Mapping[str, str], port: int, log: Path, cwd: Path | None = None
+    env: Mapping[str, str],
+    port: int,
+    log: Path,
+    cwd: Path | None = None,
+    program: Sequence[str] | None = None,
 ) -> subprocess.Popen[bytes]:
-    """`socialgen serve` on 127.0.0.1:port, once it answers (30 s at most)."""
-    command = [*socialgen_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    """`socialgen serve` on 127.0.0.1:port, once it answers (30 s at most). `program`:
+    another `socialgen` (tests.race_cli: one with a test network in its Runtime)."""
+    command = [*(program or socialgen_command()), "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port)]
     with log.open("wb") as sink:
         server = subprocess.Popen(
             command, env=dict(env), stdout=sink, stderr=subprocess.STDOUT, cwd=cwd
@@ -169,10 +175,15 @@ class Server:
 
 
 @contextmanager
-def serve(env: Mapping[str, str], log: Path, cwd: Path | None = None) -> Iterator[Server]:
+def serve(
+    env: Mapping[str, str],
+    log: Path,
+    cwd: Path | None = None,
+    program: Sequence[str] | None = None,
+) -> Iterator[Server]:
     """`socialgen serve` on a free port for the block, stopped after it."""
     port = free_port()
-    server = Server(start_server(env, port, log, cwd), port, log)
+    server = Server(start_server(env, port, log, cwd, program), port, log)
     try:
         yield server
     finally:

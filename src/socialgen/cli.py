@@ -86,9 +86,7 @@ def serve(
     runtime = ctx.obj.derived(host=host, port=port, scheduler=scheduler)
     settings = runtime.settings
 
-    from socialgen.startup import open_store
-
-    engine = open_store(runtime.store_settings)  # migrate once, before any worker starts
+    engine = runtime.open_store()  # migrate once, before any worker starts
     from socialgen.features import serve_start
 
     serve_start(engine, runtime.features)  # every feature's start work (the carousel sweep)
@@ -104,6 +102,7 @@ def serve(
 
     from uvicorn.supervisors import Multiprocess
 
+    runtime.close()  # each worker opens the store in its own Runtime
     config = uvicorn.Config(
         partial(worker_app, runtime.options),
         factory=True,

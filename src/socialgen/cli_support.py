@@ -159,13 +159,20 @@ def shorten_ids(
 def use_runtime(ctx: typer.Context) -> None:
     """The root callback's part: this invocation's Runtime in `ctx.obj` (a test may
     have handed one in: `invoke(app, args, obj=Runtime(...))`), reachable from any
-    command's helpers through current_runtime() until the invocation ends."""
+    command's helpers through current_runtime() until the invocation ends, which
+    closes it (its engines disposed, its lease keeper stopped)."""
     from socialgen.runtime import Runtime
 
     if not isinstance(ctx.obj, Runtime):
         ctx.obj = Runtime()
-    token = _runtime.set(ctx.obj)
-    ctx.call_on_close(lambda: _runtime.reset(token))
+    runtime = ctx.obj
+    token = _runtime.set(runtime)
+
+    def end() -> None:
+        _runtime.reset(token)
+        runtime.close()
+
+    ctx.call_on_close(end)
 
 
 def current_runtime() -> Runtime:
@@ -178,10 +185,8 @@ def current_runtime() -> Runtime:
 
 
 def open_store() -> Engine:
-    """The store of the running command's Runtime, migrated (startup.open_store)."""
-    from socialgen.startup import open_store as open_at
-
-    return open_at(current_runtime().store_settings)
+    """The store of the running command's Runtime, migrated (Runtime.open_store)."""
+    return current_runtime().open_store()
 
 
 def open_workspace(ref: str | None) -> tuple[Engine, str]:

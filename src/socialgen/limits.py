@@ -33,6 +33,7 @@ class IntRange:
         return f"{self.low} to {self.high}"
 
 
+MAX_INPUT_CHARS = 10_000  # a generation's userInput (topic, chat message)
 MAX_POST_CHARS = 3000
 MAX_HOOK_CHARS = 200  # LinkedIn shows about this much before "see more"
 POST_WINDOW_DAYS = 90

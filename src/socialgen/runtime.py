@@ -11,21 +11,61 @@ The settings are read once, the first time something asks (so `socialgen --help`
 quick listing never build them), and then kept: a server does not see a `config set`
 or an edited config file until it restarts; a command sees them at its next run. A
 command or request that overrides settings gets its own Runtime (`derived`), with its
-own settings; the models handed in are kept. Plans and services get the settings from
-here (through `Caller.settings`, or as a parameter); nothing else reads them.
+own settings; the models handed in are kept, and so is what the Runtime holds (`Held`:
+loaded text models, the PDF render pool), shared with the Runtime it came from.
+
+It also owns the stores it opened (`open_store()`: an engine per database URL, migrated
+once, and its quota lease, store/stores.py); `close()` disposes them and stops the render
+pool. The CLI's root callback closes its Runtime when the command ends, the app's
+lifespan when the server stops.
+
+Nothing of this lives in a module: a test that wants a clean slate builds a fresh
+Runtime (tests/test_no_process_state.py). Test networks come in the same way
+(`Runtime(networks={"bluesky": scripted})`, read by `publishing.registry.Networks.of`),
+never through the environment. Plans and services get the settings from here (through
+`Caller.settings`, or as a parameter); nothing else reads them.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import asyncio
+
+    from sqlalchemy import Engine
+
     from socialgen.ai.image_types import ImageModel
     from socialgen.ai.model import TextModel
     from socialgen.config import Settings
     from socialgen.config.loading import AppSettings
+    from socialgen.publishing.registry import NetworkModule
     from socialgen.registration import Feature
+    from socialgen.render.pool import RenderPool
+    from socialgen.store.stores import Stores
+
+
+class Held:
+    """What a Runtime keeps for its life, shared with the Runtimes derived from it: the
+    text models it built (a local one loads its GGUF once: one load per `serve`
+    process), the PDF render pool (worker processes, made at the first render) and the
+    cleanups that outlive a request whose client left (carousels.thread_work.finish:
+    kept until they end, as an event loop keeps only weak references to tasks)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.text_models: dict[tuple[Any, ...], TextModel] = {}
+        self.render_pool: RenderPool | None = None
+        self.cleanups: set[asyncio.Task[None]] = set()
+
+    def close(self) -> None:
+        """Stop the render pool's workers (a test's Runtime, when the test ends)."""
+        with self.lock:
+            pool, self.render_pool = self.render_pool, None
+        if pool is not None:
+            pool.close()
 
 
 class Runtime:
@@ -37,6 +77,9 @@ class Runtime:
         text_model: TextModel | None = None,
         image_model: ImageModel | None = None,
         features: tuple[Feature, ...] = (),
+        stores: Stores | None = None,
+        networks: Mapping[str, NetworkModule] | None = None,
+        held: Held | None = None,
     ) -> None:
         # command-line options: they win (an unset option is None)
         self.options = {name: value for name, value in (options or {}).items() if value is not None}
@@ -47,8 +90,14 @@ class Runtime:
         # Features beside those found under socialgen/ (a test's toy feature): the app
         # and the command line built on this Runtime add them (socialgen.features).
         self.features = features
-        self._text_model: TextModel | None = None
+        # Network modules beside (or instead of) the built-in ones: a test's scripted
+        # network, under any lower-case name (publishing.registry.Networks: a read-only
+        # view of this mapping, which the Runtime never changes).
+        self.given_networks: Mapping[str, NetworkModule] = {} if networks is None else networks
+        self.held = held if held is not None else Held()
         self._image_model: ImageModel | None = None
+        self._stores = stores  # made on first use; a derived Runtime shares its parent's
+        self._stores_lock = threading.Lock()  # two threads' first use make one
 
     @property
     def settings(self) -> AppSettings:
@@ -81,9 +130,35 @@ class Runtime:
 
         return light_setting(name)
 
+    @property
+    def stores(self) -> Stores:
+        """The engines this Runtime opened and its quota lease (made on first use)."""
+        with self._stores_lock:
+            if self._stores is None:
+                from socialgen.store.stores import Stores
+
+                self._stores = Stores(float(self.light_setting("quota_lease_seconds")))
+            return self._stores
+
+    def open_store(self) -> Engine:
+        """The store the settings name, migrated and ready (startup.open_store): the
+        same engine every time until `close()`."""
+        from socialgen.startup import open_store
+
+        return open_store(self.stores, self.store_settings)
+
+    def close(self) -> None:
+        """Dispose the engines, stop the lease keeper and the render pool's workers.
+        Harmless when nothing was opened, and the Runtime stays usable: the next
+        open_store() (or render) opens again."""
+        if self._stores is not None:
+            self._stores.close()
+        self.held.close()
+
     def derived(self, **overrides: Any) -> Runtime:
         """A Runtime whose settings are these ones with `overrides` (None: unchanged),
-        for a command or request that overrides some; the models handed in are kept."""
+        for a command or request that overrides some; the models handed in and the
+        opened stores are shared."""
         overrides = {name: value for name, value in overrides.items() if value is not None}
         if self._settings is not None:
             settings: AppSettings | None = self._settings.model_copy(update=overrides)
@@ -96,16 +171,24 @@ class Runtime:
             text_model=self.given_text_model,
             image_model=self.given_image_model,
             features=self.features,
+            stores=self.stores,  # the parent's close() closes them
+            networks=self.given_networks,
+            held=self.held,
         )
 
     def text_model(self) -> TextModel:
+        """The model the settings name, built once for this Runtime and those derived
+        from it (a derived Runtime naming another model gets that one)."""
         if self.given_text_model is not None:
             return self.given_text_model
-        if self._text_model is None:
-            from socialgen.ai.registry import text_model
+        from socialgen.ai.registry import model_key, text_model
 
-            self._text_model = text_model(self.settings)
-        return self._text_model
+        key = model_key(self.settings)
+        with self.held.lock:
+            model = self.held.text_models.get(key)
+            if model is None:
+                model = self.held.text_models[key] = text_model(self.settings)
+        return model
 
     def image_model(self) -> ImageModel:
         if self.given_image_model is not None:
@@ -115,3 +198,12 @@ class Runtime:
 
             self._image_model = image_model(self.settings)
         return self._image_model
+
+    def render_pool(self) -> RenderPool:
+        """The PDF render pool, sized by the settings at the first render, then kept."""
+        from socialgen.render.pool import PoolSettings, RenderPool
+
+        with self.held.lock:
+            if self.held.render_pool is None:
+                self.held.render_pool = RenderPool(PoolSettings.of(self.settings))
+            return self.held.render_pool

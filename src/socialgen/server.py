@@ -18,14 +18,15 @@ from socialgen.body_gate import BodyGate
 from socialgen.errors import NotAuthenticated, SocialgenError
 from socialgen.request_body import check_request_text
 from socialgen.runtime import Runtime
-from socialgen.startup import open_store, quota_upkeep
+from socialgen.startup import quota_upkeep
 from socialgen.text_check import malformed_json
 
 
 def create_app(runtime: Runtime) -> FastAPI:
     """Build the app on a migrated store. `runtime`: what requests run with (settings,
     models; `serve` makes it from its options, a test hands in one with the scripted
-    model); its settings are read once, at the first request that needs them."""
+    model); its settings are read once, at the first request that needs them; it owns
+    the store's engine, and the app's lifespan closes it."""
     from socialgen.features import include_routers
 
     app = FastAPI(
@@ -36,7 +37,7 @@ def create_app(runtime: Runtime) -> FastAPI:
         # Lone surrogates and NUL in path, query and JSON body: a 400 before any work.
         dependencies=[Depends(check_request_text)],
     )
-    app.state.engine = open_store(runtime.store_settings)
+    app.state.engine = runtime.open_store()
     app.state.runtime = runtime
     include_routers(app, runtime.features)  # every feature's routes: socialgen/*/feature.py
     # Key and access, content type, size cap and quota before any body is read (issue 19).
@@ -58,11 +59,16 @@ def worker_app(options: dict[str, Any]) -> FastAPI:
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """While the app runs: give back quota reserved by dead processes, and run every
-    feature's lifespan work (publishing's scheduler ...: its `feature.py` says)."""
+    feature's lifespan work (publishing's scheduler ...: its `feature.py` says). Then
+    the Runtime closes: its engines are disposed, its lease keeper stops."""
     from socialgen.features import lifespans
 
-    async with quota_upkeep(app), lifespans(app, app.state.runtime.features):
-        yield
+    runtime: Runtime = app.state.runtime
+    try:
+        async with quota_upkeep(app), lifespans(app, runtime.features):
+            yield
+    finally:
+        runtime.close()
 
 
 def error_body(

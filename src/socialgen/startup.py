@@ -1,6 +1,6 @@
 """Open the store: make SOCIALGEN_HOME private, migrate to head and create the
-first-run defaults, once per process; give back the quota of processes that died
-holding it (at open, and in `serve` on a timer: quota_upkeep)."""
+first-run defaults, once per Runtime (its `Stores` remembers); give back the quota of
+owners that died holding it (at open, and in `serve` on a timer: quota_upkeep)."""
 
 from __future__ import annotations
 
@@ -17,16 +17,14 @@ from sqlalchemy.engine import make_url
 
 from socialgen.config import Settings
 from socialgen.local_files import make_private_folders, tighten
-from socialgen.store.engine import get_engine, read_session, transaction
-from socialgen.store.leases import lease_seconds
+from socialgen.store.engine import read_session, transaction
 from socialgen.store.migrate import HEAD_REVISION, current_revision, store_lock, upgrade
+from socialgen.store.stores import Stores
 from socialgen.workspaces.bootstrap import ensure_defaults
 from socialgen.workspaces.quota_reconcile import reconcile_abandoned
 from socialgen.workspaces.service import default_workspace
 
 logger = logging.getLogger("socialgen.startup")
-
-_ready: set[str] = set()
 
 # What socialgen writes in SOCIALGEN_HOME; only these are tightened (the home may be a
 # folder that holds other things, even the user's own home).
@@ -35,13 +33,14 @@ _OWN_FOLDERS = ("files", "cache", "models")
 _SQLITE_SUFFIXES = ("", "-wal", "-shm", "-journal")
 
 
-def open_store(settings: Settings) -> Engine:
-    """`settings`: where the store is (a Runtime's `store_settings`)."""
-    if settings.database_url in _ready:
-        return get_engine(settings.database_url)
+def open_store(stores: Stores, settings: Settings) -> Engine:
+    """`settings`: where the store is (a Runtime's `store_settings`); `stores`: the
+    Runtime's engines (Runtime.open_store is this with its own)."""
+    engine = stores.engine(settings.database_url)
+    if stores.is_ready(settings.database_url):
+        return engine
     if note := make_home_private(settings.home, settings.database_url):
         print(note, file=sys.stderr)  # once: the next run finds nothing to change
-    engine = get_engine(settings.database_url)
     if not _is_ready(engine):
         # Double-checked under the lock: concurrent first runs migrate once.
         with store_lock(engine):
@@ -49,8 +48,8 @@ def open_store(settings: Settings) -> Engine:
             with transaction(engine) as session:
                 ensure_defaults(session)
     # A CLI command or server killed earlier may have left reserved posts behind.
-    _reconcile_quietly(engine)
-    _ready.add(settings.database_url)
+    _reconcile_quietly(engine, stores.lease.seconds)
+    stores.mark_ready(settings.database_url)
     return engine
 
 
@@ -58,7 +57,8 @@ def open_store(settings: Settings) -> Engine:
 async def quota_upkeep(app: Any) -> AsyncIterator[None]:
     """The server's lifespan: give back abandoned quota now and every half lease (the
     same store may be shared with processes that die while this one runs)."""
-    task = asyncio.create_task(_reconcile_every(app.state.engine))
+    seconds = app.state.runtime.stores.lease.seconds
+    task = asyncio.create_task(_reconcile_every(app.state.engine, seconds))
     try:
         yield
     finally:
@@ -67,15 +67,15 @@ async def quota_upkeep(app: Any) -> AsyncIterator[None]:
             await task
 
 
-async def _reconcile_every(engine: Engine) -> None:
+async def _reconcile_every(engine: Engine, lease_seconds: float) -> None:
     while True:
-        await asyncio.to_thread(_reconcile_quietly, engine)
-        await asyncio.sleep(lease_seconds() / 2)
+        await asyncio.to_thread(_reconcile_quietly, engine, lease_seconds)
+        await asyncio.sleep(lease_seconds / 2)
 
 
-def _reconcile_quietly(engine: Engine) -> None:
+def _reconcile_quietly(engine: Engine, lease_seconds: float) -> None:
     try:
-        if refunded := reconcile_abandoned(engine):
+        if refunded := reconcile_abandoned(engine, lease_seconds):
             logger.info("gave back %d post(s) reserved by processes that are gone", refunded)
     except Exception:  # a store hiccup: the next round (or start) tries again
         logger.warning("could not reconcile abandoned quota reservations", exc_info=True)
@@ -105,11 +105,6 @@ def make_home_private(home: Path, database_url: str) -> str | None:
         f"socialgen: made {home} private to you: {changed} folder(s) now 0700 and file(s) "
         "0600 (they were readable by other users)"
     )
-
-
-def forget_opened_stores() -> None:
-    """For tests that drop and recreate a database within one process."""
-    _ready.clear()
 
 
 def _is_ready(engine: Engine) -> bool:

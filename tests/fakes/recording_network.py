@@ -1,8 +1,8 @@
 """A network that counts on its own side, across processes: for the publishing races.
 
 `RecordingServer` is a tiny HTTP "network" on 127.0.0.1 run by the test; this module
-is also a network module (`build`), which `serve` and `publish-due` processes load
-through SOCIALGEN_TEST_NETWORKS=racenet=tests.fakes.recording_network. Their adapters
+is also a network module (`build`), which `serve` and `publish-due` processes get as
+`racenet` in their Runtime (they run as `python -m tests.race_cli`). Their adapters
 POST each publication to the account's service URL; the server records every call
 per idempotency key and, like Mastodon, answers a key it has seen with the first
 answer instead of posting again. `kill_on` makes the server SIGKILL the sending

@@ -1,7 +1,7 @@
 """A scripted social network for tests: a stand-in for a networks/<name>/adapter.py module.
 
     network = ScriptedNetwork("bluesky")
-    register_network("bluesky", network)       # socialgen.publishing.registry
+    Runtime(networks={"bluesky": network})     # or conftest's `networks` fixture
     ...
     network.fail_next(retryable=True, retry_after=0.1)   # the next publish raises
     assert [p.text for p in network.published] == [...]   # what went out, in order

@@ -53,17 +53,18 @@ def describe_engine(chosen: str | None) -> str:
 
 
 def current_engine(chosen: str | None) -> Engine:
-    """The chosen engine's module; BadRequest naming the install step when it is absent."""
+    """A new engine object of the chosen kind (it keeps what it loads: its owner, a
+    LlamaCppModel, keeps it); BadRequest naming the install step when it is absent."""
     name = engine_name(chosen)
     if not _installed(name):
         raise BadRequest(f"The {name} engine is not installed: {_INSTALL[name]}")
     if name == LLAMA_CPP:
-        from socialgen.ai import engine_llama_cpp
+        from socialgen.ai.engine_llama_cpp import LlamaCppEngine
 
-        return engine_llama_cpp
-    from socialgen.ai import engine_xllamacpp
+        return LlamaCppEngine()
+    from socialgen.ai.engine_xllamacpp import XLlamaCppEngine
 
-    return engine_xllamacpp
+    return XLlamaCppEngine()
 
 
 def _installed(name: str) -> bool:

@@ -1,5 +1,6 @@
 """The llama-cpp-python engine (the `llama-cpp` extra): a Llama object per GGUF, kept
-for the life of the process, asked through its create_chat_completion."""
+by the engine object (a LlamaCppModel's, for the model's life), asked through its
+create_chat_completion."""
 
 from __future__ import annotations
 
@@ -12,11 +13,31 @@ from socialgen.ai.model import Output
 
 CONTEXT_TOKENS = 4096
 
-_loaded: dict[Path, Any] = {}
+
+class LlamaCppEngine:
+    """The models this engine object loaded, one per GGUF."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[Path, Any] = {}
+
+    def generate(self, path: Path, request: Generation, emit: Emit) -> None:
+        _generate(self._load(path), request, emit)
+
+    def _load(self, path: Path) -> Any:
+        llama = self._loaded.get(path)
+        if llama is None:
+            llama = self._loaded[path] = _load(path)
+        return llama
+
+    def unload_all(self) -> None:
+        """Free models before interpreter teardown: llama.cpp's own finaliser runs too
+        late then, when the functions it calls are already gone, and prints a traceback."""
+        for llama in self._loaded.values():
+            llama.close()
+        self._loaded.clear()
 
 
-def generate(path: Path, request: Generation, emit: Emit) -> None:
-    llama = _load(path)
+def _generate(llama: Any, request: Generation, emit: Emit) -> None:
     options: dict[str, Any] = {
         "stream": True,
         "max_tokens": request.max_tokens,
@@ -48,26 +69,14 @@ def _format_options(output: Output | None) -> dict[str, Any]:
 
 
 def _load(path: Path) -> Any:
-    llama = _loaded.get(path)
-    if llama is None:
-        # A write, not a read: OpenMP (in the C library) reads it when it loads; idle
-        # threads sleep instead of spinning (see engine_xllamacpp.py).
-        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-        from llama_cpp import Llama
+    # A write, not a read: OpenMP (in the C library) reads it when it loads; idle
+    # threads sleep instead of spinning (see engine_xllamacpp.py).
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    from llama_cpp import Llama
 
-        llama = Llama(
-            model_path=str(path),
-            n_ctx=CONTEXT_TOKENS,
-            n_threads=max(1, min(4, os.cpu_count() or 1)),
-            verbose=False,
-        )
-        _loaded[path] = llama
-    return llama
-
-
-def unload_all() -> None:
-    """Free models before interpreter teardown: llama.cpp's own finaliser runs too
-    late then, when the functions it calls are already gone, and prints a traceback."""
-    for llama in _loaded.values():
-        llama.close()
-    _loaded.clear()
+    return Llama(
+        model_path=str(path),
+        n_ctx=CONTEXT_TOKENS,
+        n_threads=max(1, min(4, os.cpu_count() or 1)),
+        verbose=False,
+    )

@@ -21,16 +21,44 @@ from socialgen.ai.model import Output
 
 CONTEXT_TOKENS = 4096
 
-_servers: dict[Path, Any] = {}
-_socket_dirs: dict[Path, str] = {}
-
 
 class EngineFailure(RuntimeError):
     """llama.cpp's server answered with an error (its message)."""
 
 
-def generate(path: Path, request: Generation, emit: Emit) -> None:
-    server = _load(path)
+class XLlamaCppEngine:
+    """The servers this engine object started, one per GGUF, with their socket folders."""
+
+    def __init__(self) -> None:
+        self._servers: dict[Path, Any] = {}
+        self._socket_dirs: dict[Path, str] = {}
+
+    def generate(self, path: Path, request: Generation, emit: Emit) -> None:
+        _generate(self._load(path), request, emit)
+
+    def _load(self, path: Path) -> Any:
+        server = self._servers.get(path)
+        if server is None:
+            socket_dir = tempfile.mkdtemp(prefix="socialgen-llama-")  # mode 0700
+            try:
+                server = _start(path, socket_dir)
+            except Exception:
+                shutil.rmtree(socket_dir, ignore_errors=True)
+                raise
+            self._servers[path] = server
+            self._socket_dirs[path] = socket_dir
+        return server
+
+    def unload_all(self) -> None:
+        """Stop every server (its destructor joins llama.cpp's loop thread) while the
+        interpreter still runs, and remove the socket directories."""
+        self._servers.clear()
+        for folder in self._socket_dirs.values():
+            shutil.rmtree(folder, ignore_errors=True)
+        self._socket_dirs.clear()
+
+
+def _generate(server: Any, request: Generation, emit: Emit) -> None:
     body: dict[str, Any] = {
         "messages": request.messages,
         "stream": True,
@@ -83,49 +111,30 @@ def _error_text(chunk: dict[str, Any]) -> str:
     return str(error)
 
 
-def _load(path: Path) -> Any:
-    server = _servers.get(path)
-    if server is None:
-        # Idle OpenMP threads sleep instead of spinning: on a busy two-core machine a
-        # spinning pool slows every token ten-fold. A write, not a read: OpenMP (in the
-        # C library) reads it when the library loads.
-        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-        import xllamacpp
+def _start(path: Path, socket_dir: str) -> Any:
+    # Idle OpenMP threads sleep instead of spinning: on a busy two-core machine a
+    # spinning pool slows every token ten-fold. A write, not a read: OpenMP (in the
+    # C library) reads it when the library loads.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    import xllamacpp
 
-        threads = max(1, min(4, os.cpu_count() or 1))
-        params = xllamacpp.CommonParams()
-        params.model.path = str(path)
-        params.n_ctx = CONTEXT_TOKENS
-        params.n_parallel = 1  # one answer at a time, as the caller serialises them
-        params.cpuparams.n_threads = threads
-        params.cpuparams_batch.n_threads = threads
-        params.verbosity = -1  # quiet: errors come back in the answer
-        params.offline = True  # never reach a hub
-        params.cache_ram_mib = 0  # no prompt cache in RAM (8 GB by default)
-        # No trial load to fit the model to a device's memory (CPU only, a fixed
-        # context), and no warm-up decode: each halves the load (0.8 s -> 0.4 s here).
-        params.fit_params = False
-        params.warmup = False
-        params.endpoint_metrics = False
-        params.endpoint_props = False
-        params.endpoint_slots = False
-        params.n_threads_http = 1
-        socket_dir = tempfile.mkdtemp(prefix="socialgen-llama-")  # mode 0700
-        params.hostnames = [str(Path(socket_dir) / "llama.sock")]
-        try:
-            server = xllamacpp.Server(params)
-        except Exception:
-            shutil.rmtree(socket_dir, ignore_errors=True)
-            raise
-        _servers[path] = server
-        _socket_dirs[path] = socket_dir
-    return server
-
-
-def unload_all() -> None:
-    """Stop every server (its destructor joins llama.cpp's loop thread) while the
-    interpreter still runs, and remove the socket directories."""
-    _servers.clear()
-    for folder in _socket_dirs.values():
-        shutil.rmtree(folder, ignore_errors=True)
-    _socket_dirs.clear()
+    threads = max(1, min(4, os.cpu_count() or 1))
+    params = xllamacpp.CommonParams()
+    params.model.path = str(path)
+    params.n_ctx = CONTEXT_TOKENS
+    params.n_parallel = 1  # one answer at a time, as the caller serialises them
+    params.cpuparams.n_threads = threads
+    params.cpuparams_batch.n_threads = threads
+    params.verbosity = -1  # quiet: errors come back in the answer
+    params.offline = True  # never reach a hub
+    params.cache_ram_mib = 0  # no prompt cache in RAM (8 GB by default)
+    # No trial load to fit the model to a device's memory (CPU only, a fixed
+    # context), and no warm-up decode: each halves the load (0.8 s -> 0.4 s here).
+    params.fit_params = False
+    params.warmup = False
+    params.endpoint_metrics = False
+    params.endpoint_props = False
+    params.endpoint_slots = False
+    params.n_threads_http = 1
+    params.hostnames = [str(Path(socket_dir) / "llama.sock")]
+    return xllamacpp.Server(params)

@@ -1,17 +1,19 @@
 """The embedded default: llama.cpp in-process on a GGUF file.
 
-One model per process, calls serialised: llama.cpp runs one answer at a time here,
-so every call runs on one dedicated worker thread (under a lock for any other
-caller). Tokens cross back to the event loop as they are produced. Which library
-runs llama.cpp (xllamacpp or llama-cpp-python) is ai/engine.py's choice.
+The model object loads its GGUF once, at its first answer, and keeps it (the Runtime
+keeps the model: one load per process for `serve`). Calls are serialised: llama.cpp
+runs one answer at a time here, so every call runs on one dedicated worker thread
+(under a lock for any other caller). Tokens cross back to the event loop as they
+are produced. Which library runs llama.cpp (xllamacpp or llama-cpp-python) is
+ai/engine.py's choice.
 """
 
 from __future__ import annotations
 
 import asyncio
-import atexit
 import importlib.util
 import threading
+import weakref
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -29,7 +31,6 @@ REPEAT_PENALTY = 1.3
 
 _lock = threading.Lock()
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="socialgen-llama")
-_engines_used: list[Engine] = []
 _DONE = object()
 
 
@@ -66,6 +67,18 @@ class LlamaCppModel:
         self.name = f"local/{path.name}" + (" (embedded)" if embedded else "")
         self.small = small if small is not None else embedded
         self.engine = engine  # the `engine` setting (None: the first one installed)
+        self._loader: Engine | None = None  # made at the first answer, under the lock
+
+    def _engine(self) -> Engine:
+        """This model's engine object (called under the lock). What it loads is freed
+        when the model is dropped (a test's Runtime), or at exit before interpreter
+        teardown, when the engines' own finalisers would run too late (the functions
+        they call are already gone): weakref.finalize does both, holding the engine,
+        not the model."""
+        if self._loader is None:
+            self._loader = current_engine(self.engine)
+            weakref.finalize(self, self._loader.unload_all)
+        return self._loader
 
     async def stream(
         self,
@@ -105,9 +118,7 @@ class LlamaCppModel:
                 if stop.is_set():
                     return
                 with _lock:
-                    engine = current_engine(self.engine)
-                    _remember(engine)
-                    engine.generate(self.path, request, emit)
+                    self._engine().generate(self.path, request, emit)
             except Exception as error:
                 put(ModelError(f"The embedded model failed: {error}"))
             finally:
@@ -125,19 +136,3 @@ class LlamaCppModel:
                 yield item
         finally:
             stop.set()  # a cancelled caller frees the model at the next token
-
-
-def _remember(engine: Engine) -> None:
-    """Unload what `engine` loaded at exit (called under the lock)."""
-    if engine not in _engines_used:
-        if not _engines_used:
-            atexit.register(_unload_all)
-        _engines_used.append(engine)
-
-
-def _unload_all() -> None:
-    """Free models before interpreter teardown: the engines' own finalisers run too
-    late then, when the functions they call are already gone."""
-    with _lock:
-        for engine in _engines_used:
-            engine.unload_all()

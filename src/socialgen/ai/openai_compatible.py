@@ -192,6 +192,18 @@ def _httpx() -> types.ModuleType:
     return httpx
 
 
+def prepare_client() -> None:
+    """Import (and set up) now what the first request would: for a caller that sends
+    it from another thread while this one goes on importing (generation/head_start.py),
+    so that the two threads never import at the same time."""
+    _httpx()
+    _tls()
+    # httpx's async transport loads its network backend (anyio's, for asyncio) on the
+    # first connection.
+    import anyio._backends._asyncio  # noqa: F401
+    import httpcore._backends.anyio  # noqa: F401
+
+
 @cache
 def _tls() -> ssl.SSLContext:
     """One TLS context per process (loading the CA bundle costs ~20 ms a client)."""

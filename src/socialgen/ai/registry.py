@@ -1,4 +1,4 @@
-"""Which text model this process uses: SOCIALGEN_MODEL, or the embedded default."""
+"""Which text model the settings name: SOCIALGEN_MODEL, or the embedded default."""
 
 from __future__ import annotations
 
@@ -18,27 +18,28 @@ if TYPE_CHECKING:
 
 LOCAL_PREFIX = "local/"
 
-_cache: dict[tuple[str | None, str | None, float, bool | None, str | None], TextModel] = {}
+ModelKey = tuple[str | None, str | None, float, bool | None, str | None]
 
 
-def text_model(configured: AppSettings) -> TextModel:
-    """`local/NAME` runs a GGUF in-process (a path, or a pulled model's name);
-    `openai/…` and `hosted_vllm/…` go to an OpenAI-compatible endpoint through httpx
-    (openai_compatible.py); any other value is a litellm model string; unset means the
-    embedded SmolLM2-135M-Instruct."""
+def model_key(configured: AppSettings) -> ModelKey:
+    """What tells two models apart: settings with the same key build the same model
+    (the Runtime keeps one per key)."""
     settings = ai_settings(configured)
-    key = (
+    return (
         settings.model,
         settings.api_base,
         settings.timeout,
         settings.small_model,
         configured.engine,
     )
-    model = _cache.get(key)
-    if model is None:
-        model = _build(*key)
-        _cache[key] = model
-    return model
+
+
+def text_model(configured: AppSettings) -> TextModel:
+    """`local/NAME` runs a GGUF in-process (a path, or a pulled model's name);
+    `openai/…` and `hosted_vllm/…` go to an OpenAI-compatible endpoint through httpx
+    (openai_compatible.py); any other value is a litellm model string; unset means the
+    embedded SmolLM2-135M-Instruct. A new model object each call: the Runtime keeps it."""
+    return _build(*model_key(configured))
 
 
 def _build(

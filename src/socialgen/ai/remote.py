@@ -4,17 +4,19 @@ OpenAI-compatible server through api_base). litellm is imported on first use."""
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
 from socialgen.ai.model import Chunk, FormatRefused, Message, ModelError, Output, StreamCut
 from socialgen.config.provider_keys import PROVIDERS, key_for, provider_prefix
 
-_warmed = False
+# Imported by the warm-up: once it is loaded, litellm is warm (the mark is litellm's
+# own state, in sys.modules, not a flag of ours).
+WARM_MODULE = "litellm.litellm_core_utils.default_encoding"
 
 
 def load_litellm() -> Any:
-    global _warmed
     # Never fetch the model cost map from the network, never send telemetry. A write,
     # not a read: litellm reads it when it is imported.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -22,8 +24,7 @@ def load_litellm() -> Any:
 
     litellm.telemetry = False
     litellm.suppress_debug_info = True
-    if not _warmed:
-        _warmed = True
+    if WARM_MODULE not in sys.modules:
         _warm_up(litellm)
     return litellm
 

@@ -6,7 +6,8 @@
 
 A provider that refuses a format (FormatRefused: its error names response_format)
 steps down one rung at once, without spending an attempt, and the rung that worked
-is remembered in the model's profile (`profile_of`) for the life of the process.
+is remembered in the model's profile (`profile_of`) for the life of the model object
+(the Runtime keeps its model; a test's fresh model starts from the first rung).
 The answer is validated with pydantic; None means the model gave nothing usable
 and the caller must say so.
 """
@@ -63,31 +64,25 @@ class ModelProfile:
         return RUNGS[self.rung]
 
 
-_profiles: dict[tuple[str, bool], ModelProfile] = {}
-
-
-def model_key(model: TextModel) -> str:
-    return f"{model.name}@{getattr(model, 'api_base', None) or ''}"
+PROFILE_ATTRIBUTE = "_socialgen_profile"
 
 
 def profile_of(model: TextModel) -> ModelProfile:
-    """The model's profile for this process: made once per model (and marking)."""
-    key = (model_key(model), model.small)
-    found = _profiles.get(key)
-    if found is None:
+    """The model's profile, made at the first call and kept on the model object itself:
+    what we learn about a model lives as long as the model (the Runtime's, for a server
+    or a command), and no table in this module outlives a test."""
+    attributes = getattr(model, "__dict__", None)
+    found = attributes.get(PROFILE_ATTRIBUTE) if attributes is not None else None
+    if found is None or found.small != model.small:
         found = ModelProfile(small=model.small, plan_format="lines" if model.small else "json")
-        _profiles[key] = found
+        if attributes is not None:  # a model with __slots__ is asked afresh each time
+            attributes[PROFILE_ATTRIBUTE] = found
     return found
 
 
 def current_rung(model: TextModel) -> OutputMode:
     """The format this process asks `model` for first (what it last accepted)."""
     return profile_of(model).output_mode
-
-
-def forget_rungs() -> None:
-    """Forget what every model did: rungs, plans in lists, grammars (tests)."""
-    _profiles.clear()
 
 
 def takes_grammar(model: TextModel) -> bool:

@@ -12,7 +12,7 @@ from starlette.responses import Response, StreamingResponse
 from socialgen.api_support import (
     EngineDep,
     ImageModelDep,
-    SettingsDep,
+    RuntimeDep,
     TextModelDep,
     error_responses,
 )
@@ -26,7 +26,7 @@ from socialgen.carousels.body import (
     read_regenerate_body,
 )
 from socialgen.carousels.plan import prepare_carousel
-from socialgen.carousels.regenerate import regenerate_slide
+from socialgen.carousels.regenerate import CarouselLocks, regenerate_slide
 from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
 from socialgen.drafting.caller import Caller
@@ -64,22 +64,35 @@ async def generate_with_images(
     engine: EngineDep,
     model: TextModelDep,
     images: ImageModelDep,
-    settings: SettingsDep,
+    runtime: RuntimeDep,
     request: Request,
 ) -> StreamingResponse:
     """A carousel with an AI image per slide, streamed as JSON events {type, data}:
     plan_generated, image_generated (per slide), generating_pdf, complete."""
     body = await read_create_body(request)
     caller = Caller(
-        engine=engine, workspace_id=access.workspace_id, user_id=access.user_id, settings=settings
+        engine=engine,
+        workspace_id=access.workspace_id,
+        user_id=access.user_id,
+        settings=runtime.settings,
     )
     return await plan_and_stream(
         lambda caller, body: prepare_carousel(caller, body.request, body.artwork),
         caller,
         body,
-        lambda plan: create_carousel(plan, model, images),
+        lambda plan: create_carousel(plan, model, images, runtime.held.cleanups),
         typed=True,
     )
+
+
+async def carousel_locks(request: Request) -> CarouselLocks:
+    """The app's carousel locks, made at its first regeneration. Async, so it runs on
+    the event loop (one at a time): the locks are asyncio locks of that loop."""
+    state = request.app.state
+    locks: CarouselLocks | None = getattr(state, "carousel_locks", None)
+    if locks is None:
+        locks = state.carousel_locks = CarouselLocks()
+    return locks
 
 
 @router.post(
@@ -92,16 +105,21 @@ async def regenerate(
     access: SlideEditor,
     engine: EngineDep,
     images: ImageModelDep,
-    settings: SettingsDep,
+    runtime: RuntimeDep,
+    locks: Annotated[CarouselLocks, Depends(carousel_locks)],
     request: Request,
 ) -> dict[str, Any]:
     """A new image for one slide (slideIndex counts from 0); the PDF and thumbnail are
     rendered again. Answers the updated slide with the new pdfUrl and thumbnailUrl."""
     body = await read_regenerate_body(request)
     caller = Caller(
-        engine=engine, workspace_id=access.workspace_id, user_id=access.user_id, settings=settings
+        engine=engine,
+        workspace_id=access.workspace_id,
+        user_id=access.user_id,
+        settings=runtime.settings,
     )
-    data = await regenerate_slide(caller, body.request, body.references, images)
+    cleanups = runtime.held.cleanups
+    data = await regenerate_slide(caller, body.request, body.references, images, locks, cleanups)
     return {"success": True, "data": data}
 
 
@@ -115,14 +133,12 @@ async def regenerate(
     },
     dependencies=[body_cap(PDF_BODY)],
 )
-async def generate_pdf(
-    user: AuthenticatedUser, settings: SettingsDep, request: Request
-) -> Response:
+async def generate_pdf(user: AuthenticatedUser, runtime: RuntimeDep, request: Request) -> Response:
     """A vector PDF, one page of width x height CSS px per slide. Only data: URIs load.
     503 with Retry-After when the renderer has no room (or the caller has its share)."""
     from socialgen.render.checks import check_pdf_request, render_caller
     from socialgen.render.client_gone import unless_client_leaves
-    from socialgen.render.pool import PoolSettings, RendererBusy, render_pool
+    from socialgen.render.pool import RendererBusy
 
     raw = await read_capped(
         request.stream(), PDF_BODY.json_bytes, too_large=PDF_BODY.json_too_large
@@ -132,12 +148,12 @@ async def generate_pdf(
     check_pdf_request(pages, width, height)
     # Untrusted HTML: a worker process with a time limit, not this process; a client
     # that leaves takes its render with it (the worker is killed).
-    render = render_pool(PoolSettings.of(settings)).render(
+    render = runtime.render_pool().render(
         render_caller(user.user_id, user.workspace_id),
         pages,
         width,
         height,
-        timeout=settings.pdf_timeout,
+        timeout=runtime.settings.pdf_timeout,
     )
     try:
         pdf = await unless_client_leaves(render, request.receive)

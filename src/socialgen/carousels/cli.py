@@ -114,7 +114,12 @@ def create(
         display_name=author,
     )
     result = stream_in_terminal(
-        create_carousel(plan, current_model(), current_runtime().image_model()),
+        create_carousel(
+            plan,
+            current_model(),
+            current_runtime().image_model(),
+            current_runtime().held.cleanups,
+        ),
         json_output=json_output,
         printer=CarouselPrinter,
         completed=CarouselComplete,
@@ -142,6 +147,7 @@ def regenerate_slide(
 
     from socialgen.body_models import parse_fields
     from socialgen.carousels.body import RegenerateSlideBody
+    from socialgen.carousels.regenerate import CarouselLocks
     from socialgen.carousels.regenerate import regenerate_slide as regenerate
     from socialgen.cli_refs import open_ref
     from socialgen.drafting.caller import Caller
@@ -156,7 +162,11 @@ def regenerate_slide(
     engine, workspace_id, whole_id = open_ref(workspace, "carousel", request.carousel_id)
     request = replace(request, carousel_id=whole_id)
     caller = Caller(engine, workspace_id, None, current_runtime().settings)
-    data = asyncio.run(regenerate(caller, request, references, current_runtime().image_model()))
+    images = current_runtime().image_model()
+    # One command, one regeneration: locks of its own (other processes are caught by
+    # the saved-row check).
+    cleanups = current_runtime().held.cleanups
+    data = asyncio.run(regenerate(caller, request, references, images, CarouselLocks(), cleanups))
 
     def show(out: Any) -> None:
         out.print(f"slide {data['slideIndex']}: {data['slide']['title']}")

@@ -27,13 +27,39 @@ from socialgen.store.tables import CarouselSlide
 SAVE_ATTEMPTS = 3
 
 
+class CarouselLocks:
+    """One render-and-save at a time per carousel, for the regenerations of one app
+    (its event loop: `carousel_locks` keeps one on the app's state) or one command.
+    A carousel's lock is forgotten when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._users: dict[str, int] = {}  # holders and waiters of each lock
+
+    @contextlib.asynccontextmanager
+    async def hold(self, carousel_id: str) -> AsyncIterator[None]:
+        lock = self._locks.setdefault(carousel_id, asyncio.Lock())
+        self._users[carousel_id] = self._users.get(carousel_id, 0) + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[carousel_id] -= 1
+            if not self._users[carousel_id]:  # nobody holds or waits for it: forget it
+                del self._users[carousel_id], self._locks[carousel_id]
+
+
 async def regenerate_slide(
     caller: Caller,
     request: RegenerateSlideRequest,
     references: Sequence[CheckedImage],
     images: ImageModel,
+    locks: CarouselLocks,
+    cleanups: set[asyncio.Task[None]],
 ) -> dict[str, Any]:
-    """The updated slide with the carousel's new pdfUrl and thumbnailUrl."""
+    """The updated slide with the carousel's new pdfUrl and thumbnailUrl. `locks`: the
+    app's (or the command's) carousel locks; `cleanups`: where a cleanup outliving a
+    cancelled request is kept (the Runtime's `held.cleanups`)."""
     engine, workspace_id = caller.engine, caller.workspace_id
     record = await asyncio.to_thread(
         repository.load_carousel, engine, workspace_id, request.carousel_id
@@ -90,11 +116,11 @@ async def regenerate_slide(
 
     try:
         new_image = await work.run(store_image)
-        # One render-and-save at a time per carousel in this process, from the rows
+        # One render-and-save at a time per carousel in this app, from the rows
         # as they are then: a regeneration that read the rows before another one
         # saved would otherwise render from stale rows and write back files the
         # other had just deleted. Other processes are caught by the saved-row check.
-        async with _carousel_lock(carousel.id), _threads_ended(work):
+        async with locks.hold(carousel.id), _threads_ended(work, cleanups):
             for attempt in range(1, SAVE_ATTEMPTS + 1):
                 record = await asyncio.to_thread(
                     repository.load_carousel, engine, workspace_id, request.carousel_id
@@ -122,7 +148,7 @@ async def regenerate_slide(
                 }
             raise AssertionError("unreachable")
     finally:
-        await finish(_remove_unused(work, workspace_id, written, kept, existing))
+        await finish(_remove_unused(work, workspace_id, written, kept, existing), cleanups)
 
 
 async def _remove_unused(
@@ -135,31 +161,16 @@ async def _remove_unused(
         await asyncio.to_thread(delete_file, workspace_id, key)
 
 
-_locks: dict[str, asyncio.Lock] = {}
-_users: dict[str, int] = {}  # holders and waiters of each lock
-
-
 @contextlib.asynccontextmanager
-async def _carousel_lock(carousel_id: str) -> AsyncIterator[None]:
-    lock = _locks.setdefault(carousel_id, asyncio.Lock())
-    _users[carousel_id] = _users.get(carousel_id, 0) + 1
-    try:
-        async with lock:
-            yield
-    finally:
-        _users[carousel_id] -= 1
-        if not _users[carousel_id]:  # nobody holds or waits for it: forget it
-            del _users[carousel_id], _locks[carousel_id]
-
-
-@contextlib.asynccontextmanager
-async def _threads_ended(work: ThreadWork) -> AsyncIterator[None]:
+async def _threads_ended(
+    work: ThreadWork, cleanups: set[asyncio.Task[None]]
+) -> AsyncIterator[None]:
     """Leave only once the request's threads have ended: a request cancelled while
     it renders keeps the carousel's lock until its render stops writing."""
     try:
         yield
     finally:
-        await finish(work.ended())
+        await finish(work.ended(), cleanups)
 
 
 def _with_new_image(

@@ -55,8 +55,13 @@ class SaveOutcome:
 
 
 async def create_carousel(
-    plan: CarouselPlan, model: TextModel, images: ImageModel
+    plan: CarouselPlan,
+    model: TextModel,
+    images: ImageModel,
+    cleanups: set[asyncio.Task[None]],
 ) -> AsyncIterator[Event]:
+    """The carousel's events. `cleanups`: where the cleanup of a run whose client left
+    is kept until it ends (the Runtime's `held.cleanups`)."""
     caller = plan.caller
     quota = Reservation(caller, plan.reserved, plan.reservation_id)
     work = ThreadWork()  # every blocking call of the run: the cleanup waits for them
@@ -153,7 +158,7 @@ async def create_carousel(
         yield Event.of(CarouselComplete(success=True, data=StoredCarousel.from_wire(view)))
     finally:
         # Runs on failure, on cancellation (client gone) and on early close.
-        await finish(_settle(plan, work, quota, saved))
+        await finish(_settle(plan, work, quota, saved), cleanups)
 
 
 async def _settle(

@@ -9,7 +9,9 @@ blocking calls through a `ThreadWork`, and its cleanup first waits, with
 The cleanup itself runs through `finish`: in a task of its own, so that a caller
 cancelled again and again while it waits (Starlette cancels a gone client's
 response at every turn of the loop until it ends) can leave at once, without
-spinning the event loop, while the cleanup carries on to its end.
+spinning the event loop, while the cleanup carries on to its end. The loop keeps only
+weak references to tasks: the task is kept in a set its caller hands in, one that
+outlives the request (the Runtime's `held.cleanups`).
 """
 
 from __future__ import annotations
@@ -20,8 +22,6 @@ from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
 T = TypeVar("T")
-
-_finishing: set[asyncio.Task[None]] = set()  # the loop keeps only weak references
 
 
 class ThreadWork:
@@ -51,9 +51,10 @@ class ThreadWork:
             await asyncio.wait(set(self._running))
 
 
-async def finish(cleanup: Coroutine[Any, Any, None]) -> None:
-    """Run `cleanup` to its end, even if the caller is cancelled while it waits."""
+async def finish(cleanup: Coroutine[Any, Any, None], keep: set[asyncio.Task[None]]) -> None:
+    """Run `cleanup` to its end, even if the caller is cancelled while it waits; `keep`
+    holds the task until then."""
     task = asyncio.ensure_future(cleanup)
-    _finishing.add(task)
-    task.add_done_callback(_finishing.discard)
+    keep.add(task)
+    task.add_done_callback(keep.discard)
     await asyncio.shield(task)

@@ -179,7 +179,6 @@ OUTSIDE: dict[str, str] = {
     "AWS_DEFAULT_REGION": "the bucket's region (obstore reads it)",
     "SOCIALGEN_FILE_CACHE_MB": "MB of bucket files the CLI keeps in its local cache (500)",
     "SOCIALGEN_LINKEDIN_OAUTH_URL": "LinkedIn's OAuth host (tests: a fake server)",
-    "SOCIALGEN_TEST_NETWORKS": "test networks to register: name=module,... (tests only)",
     # The OpenAI-compatible client reads what litellm would read for its providers.
     "OPENAI_BASE_URL": "an OpenAI-compatible server's address (when api_base is unset)",
     "OPENAI_API_BASE": "an OpenAI-compatible server's address (when api_base is unset)",

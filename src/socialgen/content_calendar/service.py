@@ -20,9 +20,10 @@ from socialgen.content_calendar.themes import prompts as calendar_prompts
 from socialgen.drafting import persist
 from socialgen.drafting.fanout import Emit
 from socialgen.drafting.planning import drafts_at_once, short_prompts
+from socialgen.drafting.post_prompt import post_system
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
-from socialgen.drafting.writing import finished_post, post_system
+from socialgen.drafting.writing import finished_post
 from socialgen.errors import SocialgenError
 from socialgen.events import Event
 from socialgen.events.common import StreamError, Summary

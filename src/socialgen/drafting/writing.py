@@ -1,5 +1,5 @@
-"""Writing a post with the model: prompts to messages, streaming text with reasoning
-events, and the finished post cleaned for LinkedIn."""
+"""Writing a post with the model: streaming text with reasoning events, and the
+finished post cleaned for LinkedIn (its prompt: post_prompt.py)."""
 
 from __future__ import annotations
 
@@ -8,38 +8,9 @@ from collections.abc import AsyncIterator, Callable
 from socialgen.ai.model import Message, ModelError, TextModel, complete
 from socialgen.drafting.linkedin import to_linkedin_text
 from socialgen.drafting.planning_profile import second_draft_when_off_topic
-from socialgen.drafting.prompts import render
 from socialgen.drafting.topic import on_topic, topic_coverage
 from socialgen.events import Event
 from socialgen.events.chat import ReasoningDelta, ReasoningEnded, ReasoningStarted
-
-
-def post_system(style: str | None, *, small: bool = False) -> str:
-    """The system prompt of a post. A small model gets one line: measured on
-    SmolLM2-135M over 6 topics x 5 variations, the full rule list (which
-    to_linkedin_text enforces anyway) drew it off topic in a quarter of its posts."""
-    return render("post_system_small" if small else "post_system", style=style or "")
-
-
-def post_messages(
-    topic: str,
-    *,
-    style: str | None,
-    sources: str,
-    history: list[Message],
-    variation: str = "",
-    small: bool = False,
-) -> list[Message]:
-    """A small model is asked with the topic first and named again for the hook:
-    it keeps to what it read first and last."""
-    system = post_system(style, small=small)
-    user = render(
-        "post_user_small" if small else "post_user",
-        topic=topic,
-        variation=variation,
-        sources=sources,
-    )
-    return [{"role": "system", "content": system}, *history, {"role": "user", "content": user}]
 
 
 class TextWriter:

@@ -3,7 +3,7 @@ each reported as it starts and ends, then the whole result."""
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
 
@@ -18,6 +18,23 @@ class BatchProgress(EventPayload):
     """Sent before and after each post."""
 
     event_name: ClassVar[str] = "batch_progress"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"current": 1, "total": 2, "variationName": "Story-driven", "status": "generating"},
+        {
+            "current": 1,
+            "total": 2,
+            "variationName": "Story-driven",
+            "status": "completed",
+            "postId": "p1",
+        },
+        {
+            "current": 2,
+            "total": 2,
+            "variationName": "Educational",
+            "status": "failed",
+            "error": "The model timed out",
+        },
+    )
     current: int = Field(ge=1, le=BATCH_SIZE, description="The post's 1-based index.")
     total: int = Field(ge=1, le=BATCH_SIZE, description="How many posts the batch writes.")
     variationName: str = Field(description="e.g. Story-driven.")
@@ -41,6 +58,9 @@ class NumberedPostIds(EventPayload):
     does not show the fields."""
 
     event_name: ClassVar[str] = "post_{N}_post_ids"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"postId": "p1", "conversationId": "c1", "variationName": "Story-driven"},
+    )
     postId: str = Field(description="The saved draft.")
     conversationId: str = Field(description="Its conversation.")
     variationName: str = Field(description="Its variation.")
@@ -80,6 +100,56 @@ class BatchComplete(EventPayload):
     """The batch's result; a chat_delta summing it up follows."""
 
     event_name: ClassVar[str] = "batch_complete"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = (
+        {
+            "success": True,
+            "originalPrompt": "ship weekly",
+            "isRegeneration": False,
+            "posts": [
+                {
+                    "index": 1,
+                    "postId": "p1",
+                    "conversationId": "c1",
+                    "content": "Small teams ship weekly.",
+                    "variationName": "Story-driven",
+                    "status": "draft",
+                }
+            ],
+            "errors": [{"index": 2, "variationName": "Educational", "message": "timed out"}],
+            "summary": {"total": 2, "generated": 1, "failed": 1},
+        },
+        {
+            "success": True,
+            "originalPrompt": "ship weekly",
+            "isRegeneration": False,
+            "posts": [
+                {
+                    "index": 1,
+                    "postId": "p1",
+                    "conversationId": "c1",
+                    "content": "Small teams ship weekly.",
+                    "variationName": "Story-driven",
+                    "status": "draft",
+                },
+                {
+                    "index": 2,
+                    "postId": "p2",
+                    "conversationId": "c2",
+                    "content": "Small teams ship weekly.",
+                    "variationName": "Story-driven",
+                    "status": "draft",
+                },
+            ],
+            "errors": [],
+            "summary": {"total": 2, "generated": 2, "failed": 0},
+            "ranking": {
+                "order": ["p2", "p1"],
+                "scores": {"p2": 0.61, "p1": 0.48},
+                "heldOutAccuracy": 0.63,
+                "pairs": 412,
+            },
+        },
+    )
     success: bool = Field(description="True when at least one post was written.")
     originalPrompt: str = Field(description="The userInput.")
     isRegeneration: bool = Field(description="True when postIds were given.")

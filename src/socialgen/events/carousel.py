@@ -3,7 +3,7 @@ as it is made, the PDF, then the stored carousel."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import Field
 
@@ -14,6 +14,9 @@ class PlanGenerated(EventPayload):
     """The outline is ready: one image prompt per slide, in slide order."""
 
     event_name: ClassVar[str] = "plan_generated"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"prompts": ["An illustration"], "source": "template", "templateSlides": 1},
+    )
     prompts: list[str] = Field(description="One image prompt per slide.")
     source: Source | None = Field(
         default=None,
@@ -44,6 +47,17 @@ class ImageGenerated(EventPayload):
     order they finish."""
 
     event_name: ClassVar[str] = "image_generated"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = (
+        {
+            "slideIndex": 0,
+            "slide": {
+                "title": "Ship weekly",
+                "content": "Small teams ship weekly.",
+                "image": "/api/v1/files/ws1/carousels/c1/slide-0.jpg",
+                "source": "model",
+            },
+        },
+    )
     slideIndex: int = Field(ge=0, description="The slide, counting from 0.")
     slide: StreamedSlide = Field(description="The slide so far.")
 
@@ -52,6 +66,7 @@ class GeneratingPdf(EventPayload):
     """Every image is made; the slides are being rendered to a PDF."""
 
     event_name: ClassVar[str] = "generating_pdf"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = ({"message": "Rendering 1 slides to PDF"},)
     message: str = Field(description='A status line, e.g. "Rendering 4 slides to PDF".')
 
 
@@ -99,6 +114,49 @@ class CarouselComplete(EventPayload):
     """The carousel and its draft post are stored."""
 
     event_name: ClassVar[str] = "complete"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = (
+        {
+            "success": True,
+            "data": {
+                "carouselId": "c1",
+                "name": "Ship weekly",
+                "status": "draft",
+                "template": "bold",
+                "postId": "p1",
+                "pdfUrl": "/api/v1/files/ws1/carousels/c1/carousel.pdf",
+                "thumbnailUrl": "/api/v1/files/ws1/carousels/c1/thumbnail.png",
+                "slides": [
+                    {
+                        "id": "s1",
+                        "slideIndex": 0,
+                        "title": "Ship weekly",
+                        "content": "Small teams ship weekly.",
+                        "image": "/api/v1/files/ws1/carousels/c1/slide-0.jpg",
+                        "user": {"name": "Ada", "profileImage": {"url": ""}},
+                        "theme": {
+                            "primaryColor": "#E4572E",
+                            "backgroundColor": "#FFFFFF",
+                            "font": "DejaVu Sans",
+                        },
+                    },
+                    {
+                        "id": "s2",
+                        "slideIndex": 1,
+                        "title": "Ship weekly",
+                        "content": "Small teams ship weekly.",
+                        "image": "/api/v1/files/ws1/carousels/c1/slide-0.jpg",
+                        "user": {"name": "Ada", "profileImage": {"url": ""}},
+                        "theme": {
+                            "primaryColor": "#E4572E",
+                            "backgroundColor": "#FFFFFF",
+                            "font": "DejaVu Sans",
+                        },
+                        "source": "template",
+                    },
+                ],
+            },
+        },
+    )
     success: bool = Field(description="True.")
     data: StoredCarousel = Field(description="The carousel.")
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
 
@@ -15,6 +15,7 @@ class Keepalive(EventPayload):
     keep the connection open."""
 
     event_name: ClassVar[str] = "keepalive"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = ({"ping": True},)
     ping: Literal[True] = Field(description="Always true.")
 
 
@@ -24,6 +25,7 @@ class StreamError(EventPayload):
     "failed to generate content calendar: "."""
 
     event_name: ClassVar[str] = "error"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = ({"message": "Post quota exceeded"},)
     message: str = Field(description="What went wrong, for the user.")
 
     def reports_failure(self) -> bool:

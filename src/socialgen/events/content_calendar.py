@@ -3,7 +3,7 @@ then the calendar."""
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import AfterValidator, Field, model_validator
 
@@ -34,6 +34,13 @@ class GenerationStarted(EventPayload):
     """The run begins."""
 
     event_name: ClassVar[str] = "generation_started"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = (
+        {
+            "calendarLength": 7,
+            "sources": [{"type": "prompt", "title": "ship weekly"}],
+            "message": "Planning a 7-day content calendar",
+        },
+    )
     calendarLength: CalendarLength = Field(description="Days: 7 or 30.")
     sources: list[CalendarSource] = Field(description="What the calendar is made from.")
     message: str = Field(description="A status line for the user.")
@@ -43,6 +50,10 @@ class SourceProcessing(EventPayload):
     """A video, an article or the PDF is being read, or was read."""
 
     event_name: ClassVar[str] = "source_processing"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"type": "article", "status": "extracting", "message": "Reading"},
+        {"type": "article", "status": "complete", "message": "Read it"},
+    )
     type: Literal["youtube", "article", "pdf"] = Field(description="The kind of source.")
     status: Literal["extracting", "complete"] = Field(description="Where it is.")
     message: str = Field(description="A status line for the user.")
@@ -52,6 +63,18 @@ class CalendarProgress(EventPayload):
     """A day's post is being written, saved, done or failed."""
 
     event_name: ClassVar[str] = "calendar_progress"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = (
+        {
+            "current": 1,
+            "total": 7,
+            "status": "generating",
+            "message": "Writing day 1",
+            "source": "template",
+        },
+        {"current": 1, "total": 7, "status": "saving", "message": "Saving"},
+        {"current": 1, "total": 7, "status": "completed", "message": "Saved", "postId": "p1"},
+        {"current": 2, "total": 7, "status": "failed", "message": "Failed"},
+    )
     current: int = Field(ge=1, le=MAX_DAYS, description="The day, 1-based.")
     total: int = Field(ge=1, le=MAX_DAYS, description="Days in the calendar.")
     status: DayStatus = Field(description="Where the day is.")
@@ -92,6 +115,25 @@ class CalendarComplete(EventPayload):
     """The calendar: the days written, in order."""
 
     event_name: ClassVar[str] = "calendar_complete"
+    examples: ClassVar[tuple[dict[str, Any], ...]] = (
+        {
+            "success": True,
+            "calendarLength": 7,
+            "summary": {"total": 7, "generated": 1, "failed": 6},
+            "posts": [
+                {
+                    "index": 1,
+                    "postId": "p1",
+                    "conversationId": "c1",
+                    "content": "Day one.",
+                    "theme": "Why weekly",
+                    "suggestedDate": "2025-01-02T09:00:00Z",
+                    "status": "draft",
+                    "source": "template",
+                }
+            ],
+        },
+    )
     success: bool = Field(description="True when at least one day was written.")
     calendarLength: CalendarLength = Field(description="Days: 7 or 30.")
     summary: Summary = Field(description="The counts.")

@@ -60,6 +60,11 @@ class EventPayload(WireObject):
     {N} for post_{N}_post_ids)."""
 
     event_name: ClassVar[str]
+    # Payloads as a service sends them, each optional field given in one at least
+    # (for a pattern name, as event 1): the contract tests read every one back through
+    # the model and render it, so an event declares its own and no list elsewhere
+    # names it (tests/event_examples.py collects them from the features' streams).
+    examples: ClassVar[tuple[dict[str, Any], ...]] = ()
 
     def reports_failure(self) -> bool:
         """True when this event says its stream failed (an error, a completion with

@@ -14,9 +14,10 @@ from socialgen.ai.model import TextModel
 from socialgen.drafting import persist
 from socialgen.drafting.fanout import Emit
 from socialgen.drafting.planning import drafts_at_once, short_prompts, variation_prompt
+from socialgen.drafting.post_prompt import post_messages
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
-from socialgen.drafting.writing import post_messages, write_draft
+from socialgen.drafting.writing import write_draft
 from socialgen.errors import SocialgenError
 from socialgen.events import Event
 from socialgen.events.batch import (

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from socialgen.drafting.caller import Caller
     from socialgen.events import Event
     from socialgen.events.chat import ChatResponse, PostIds
+    from socialgen.generation.plan import PostPlan
 
 StyleOpt = Annotated[
     str | None,
@@ -90,21 +91,47 @@ def post(
     json_output: JsonOpt = False,
 ) -> None:
     """Write one post; it streams as it is written and is saved as a draft."""
+    from socialgen.cli_support import current_runtime
+    from socialgen.generation.head_start import head_start
+
+    # The provider request first, when the prompt needs nothing from the store: it
+    # runs while the store opens and the plan checks (head_start.py).
+    early = None
+    if conversation is None and post_id is None and style is None:
+        early = head_start(current_runtime(), topic)
+    try:
+        plan = _post_plan(topic, conversation, post_id, style, workspace)
+        from socialgen.generation.single import run_generate_post
+
+        model = current_model()  # from the settings object: the early one must agree
+        if early is not None and not early.adopt(model, plan.caller.settings.max_tokens):
+            early = None  # adopt() cancelled it
+        _stream(run_generate_post(plan, early or model), json_output).finish()
+    finally:
+        if early is not None:
+            early.close()  # a refused plan: the early answer is dropped, unread
+
+
+def _post_plan(
+    topic: str,
+    conversation: str | None,
+    post_id: str | None,
+    style: str | None,
+    workspace: str | None,
+) -> PostPlan:
     from socialgen.generation.plan import prepare_post
     from socialgen.generation.schemas import GeneratePostRequest
-    from socialgen.generation.single import run_generate_post
 
     caller = _caller(workspace)
     conversation = resolve_in(caller.engine, caller.workspace_id, "conversation", conversation)
     post_id = resolve_in(caller.engine, caller.workspace_id, "post", post_id)
     style = resolve_in(caller.engine, caller.workspace_id, "style", style)
-    plan = prepare_post(
+    return prepare_post(
         caller,
         GeneratePostRequest(
             userInput=topic, conversationId=conversation, postId=post_id, contentStyleId=style
         ),
     )
-    _stream(run_generate_post(plan, current_model()), json_output).finish()
 
 
 def batch(

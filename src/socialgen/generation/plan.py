@@ -14,12 +14,12 @@ from socialgen.drafting.prompts import variations
 from socialgen.errors import BadRequest, NotFound
 from socialgen.events.batch import BATCH_SIZE
 from socialgen.generation.schemas import (
-    MAX_INPUT_CHARS,
     USER_INPUT_REQUIRED,
     BatchRequest,
     ChatRequest,
     GeneratePostRequest,
 )
+from socialgen.limits import MAX_INPUT_CHARS
 from socialgen.posts.repository import conversation_id_in, drafts_by_id, latest_editable_post_id
 from socialgen.posts.rules import ensure_editable
 from socialgen.posts.service import get_post

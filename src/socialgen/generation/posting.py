@@ -18,8 +18,9 @@ from socialgen.drafting import persist
 from socialgen.drafting.caller import Caller
 from socialgen.drafting.persist import SavedPost
 from socialgen.drafting.planning import short_prompts
+from socialgen.drafting.post_prompt import post_messages
 from socialgen.drafting.quota import Reservation
-from socialgen.drafting.writing import TextWriter, finished_post, post_messages
+from socialgen.drafting.writing import TextWriter, finished_post
 from socialgen.events import Event
 from socialgen.events.chat import PostIds
 from socialgen.generation.writing import refinement_questions

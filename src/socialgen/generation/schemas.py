@@ -8,74 +8,59 @@ out; so is a blank id.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, WithJsonSchema
+from pydantic import ConfigDict, Field, StrictStr
 
+from socialgen.body_fields import CheckedBody, ShownAs
 from socialgen.events.batch import BATCH_SIZE
-from socialgen.limits import NOT_BLANK_PATTERN
-from socialgen.posts.schemas import required_fields
+from socialgen.limits import MAX_INPUT_CHARS, NOT_BLANK_PATTERN
 
-MAX_INPUT_CHARS = 10_000
 USER_INPUT_REQUIRED = "userInput is required"
 
-_USER_INPUT: dict[str, Any] = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": MAX_INPUT_CHARS,
-    "pattern": NOT_BLANK_PATTERN,
-}
-_OPTIONAL_ID: dict[str, Any] = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+# What the plan accepts, documented (the models take any string or null).
+UserInput = Annotated[
+    str, Field(min_length=1, max_length=MAX_INPUT_CHARS, pattern=NOT_BLANK_PATTERN)
+]
+PostIds = Annotated[
+    list[Annotated[str, Field(pattern=NOT_BLANK_PATTERN)]],
+    Field(min_length=1, max_length=BATCH_SIZE),
+]
 
 
-class ChatRequest(BaseModel):
-    model_config = ConfigDict(strict=True, json_schema_extra=required_fields("userInput"))
+class ChatRequest(CheckedBody):
+    model_config = ConfigDict(strict=True)
     # No body at all: the server's validation-error handler answers with this.
     missing_body: ClassVar[str] = USER_INPUT_REQUIRED
 
-    userInput: Annotated[StrictStr | None, WithJsonSchema(_USER_INPUT)] = Field(
+    userInput: Annotated[StrictStr | None, ShownAs(UserInput, required=True)] = Field(
         default=None,
         description=f"The user's message: not blank, at most {MAX_INPUT_CHARS} characters.",
     )
-    conversationId: Annotated[StrictStr | None, WithJsonSchema(_OPTIONAL_ID)] = Field(
+    conversationId: StrictStr | None = Field(
         default=None, description="Continue this conversation."
     )
-    contentStyleId: Annotated[StrictStr | None, WithJsonSchema(_OPTIONAL_ID)] = Field(
+    contentStyleId: StrictStr | None = Field(
         default=None, description="Write in this content style."
     )
 
 
 class GeneratePostRequest(ChatRequest):
-    postId: Annotated[StrictStr | None, WithJsonSchema(_OPTIONAL_ID)] = Field(
+    postId: StrictStr | None = Field(
         default=None,
         description="Regenerate this post; its conversation is used when conversationId is absent.",
     )
 
 
-class BatchRequest(BaseModel):
-    model_config = ConfigDict(strict=True, json_schema_extra=required_fields("userInput"))
+class BatchRequest(CheckedBody):
+    model_config = ConfigDict(strict=True)
     missing_body: ClassVar[str] = USER_INPUT_REQUIRED
 
-    userInput: Annotated[StrictStr | None, WithJsonSchema(_USER_INPUT)] = Field(
+    userInput: Annotated[StrictStr | None, ShownAs(UserInput, required=True)] = Field(
         default=None, description="Base context for all variations."
     )
-    contentStyleId: Annotated[StrictStr | None, WithJsonSchema(_OPTIONAL_ID)] = None
-    postIds: Annotated[
-        list[StrictStr] | None,
-        WithJsonSchema(
-            {
-                "anyOf": [
-                    {
-                        "type": "array",
-                        "items": {"type": "string", "pattern": NOT_BLANK_PATTERN},
-                        "minItems": 1,
-                        "maxItems": BATCH_SIZE,
-                    },
-                    {"type": "null"},
-                ]
-            }
-        ),
-    ] = Field(
+    contentStyleId: StrictStr | None = None
+    postIds: Annotated[list[StrictStr] | None, ShownAs(PostIds | None)] = Field(
         default=None,
         description=f"Regenerate only these drafts (at most {BATCH_SIZE}) instead of "
         "creating 5 new posts.",

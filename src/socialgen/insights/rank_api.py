@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar
 
 from fastapi import APIRouter, Body, Depends
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import Field
 
 from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.body_fields import CheckedBody, ShownAs
 from socialgen.errors import BadRequest
 from socialgen.limits import MAX_RANKED_POSTS
-from socialgen.posts.schemas import required_fields
 from socialgen.request_body import body_cap
 from socialgen.store.engine import read_session
 
@@ -20,24 +20,19 @@ router = APIRouter(prefix="/api/v1/insights", tags=["insights"])
 
 Member = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
 POST_IDS_REQUIRED = "postIds must be a non-empty array of post ids"
+# What the endpoint accepts, documented (the body takes any value; one message refuses it).
+PostIds = Annotated[
+    list[Annotated[str, Field(min_length=1)]], Field(min_length=1, max_length=MAX_RANKED_POSTS)
+]
 
 
-class RankBody(BaseModel):
-    model_config = ConfigDict(json_schema_extra=required_fields("postIds"))
+class RankBody(CheckedBody):
     missing_body: ClassVar[str] = POST_IDS_REQUIRED
 
     # Any: the endpoint words the refusal of a wrong type itself (one message).
-    postIds: Annotated[
-        Any,
-        WithJsonSchema(
-            {
-                "type": "array",
-                "items": {"type": "string", "minLength": 1},
-                "minItems": 1,
-                "maxItems": MAX_RANKED_POSTS,
-            }
-        ),
-    ] = Field(default=None, description=f"The posts to rank, at most {MAX_RANKED_POSTS}.")
+    postIds: Annotated[Any, ShownAs(PostIds, required=True)] = Field(
+        default=None, description=f"The posts to rank, at most {MAX_RANKED_POSTS}."
+    )
 
 
 @router.post(

@@ -27,6 +27,8 @@ from socialgen.posts import listing, service
 from socialgen.posts.removal import remove_post
 from socialgen.posts.schemas import DeletedPost, PostDetail, PostList, UpdatedPost
 from socialgen.publishing.outbox.schemas import PublicationsData
+from socialgen.publishing.registry import Networks
+from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session, transaction
 
 
@@ -62,11 +64,12 @@ def register(server: MCPServer[Any], face: Face) -> None:
         context: Context[Any, Any], request: PublishPostInput
     ) -> PublicationsData:
         who = await caller(context, request.workspaceId, WRITER)
-        return await in_thread(_publish, who, request)
+        return await in_thread(_publish, who, face.runtime(context), request)
 
     async def post_stats(context: Context[Any, Any], request: PostStatsInput) -> PostStats:
         who = await caller(context, request.workspaceId, KEY)
-        return await in_thread(_stats, who, request.postId, request.refresh)
+        networks = Networks.of(face.runtime(context))
+        return await in_thread(_stats, who, networks, request.postId, request.refresh)
 
     async def list_accounts(context: Context[Any, Any], request: InWorkspace) -> AccountList:
         who = await caller(context, request.workspaceId, KEY)
@@ -172,7 +175,7 @@ def _schedule(who: Caller, request: SchedulePostInput, zone: str | None) -> Sche
         )
 
 
-def _publish(who: Caller, request: PublishPostInput) -> PublicationsData:
+def _publish(who: Caller, runtime: Runtime, request: PublishPostInput) -> PublicationsData:
     if request.dry_run:
         from socialgen.publishing.outbox.dryrun import dry_run
 
@@ -182,6 +185,7 @@ def _publish(who: Caller, request: PublishPostInput) -> PublicationsData:
             request.postId,
             request.account_ids,
             number_parts=request.number_parts,
+            networks=Networks.of(runtime),
         )
         return PublicationsData(postId=request.postId, networks=previews)
     from socialgen.publishing.outbox.runner import publish_now
@@ -194,19 +198,25 @@ def _publish(who: Caller, request: PublishPostInput) -> PublicationsData:
         request.account_ids,
         retry=request.retry,
         number_parts=request.number_parts,
-        terms=PublishTerms.of(who.settings),
+        terms=PublishTerms.of(who.settings, Networks.of(runtime)),
     )
     return PublicationsData.model_validate({"postId": request.postId, "publications": rows})
 
 
-def _stats(who: Caller, post_id: str | None, refresh: bool) -> PostStats:
+def _stats(who: Caller, networks: Networks, post_id: str | None, refresh: bool) -> PostStats:
     from socialgen.publishing.outbox.metrics import post_stats, refresh_metrics
 
     if refresh:
         if post_id is not None:
             with read_session(who.engine) as session:
                 service.get_post(session, who.workspace_id, post_id)  # 404 before the network
-        refresh_metrics(who.engine, workspace_id=who.workspace_id, post_id=post_id, force=True)
+        refresh_metrics(
+            who.engine,
+            workspace_id=who.workspace_id,
+            post_id=post_id,
+            force=True,
+            networks=networks,
+        )
     with read_session(who.engine) as session:
         return PostStats.model_validate(post_stats(session, who.workspace_id, post_id))
 

@@ -128,7 +128,7 @@ def register(server: MCPServer[Any], face: Face) -> None:
             lambda who, body: prepare_carousel(who, body, artwork),
             who,
             carousel,
-            lambda plan: create_carousel(plan, model, images),
+            lambda plan: create_carousel(plan, model, images, runtime.held.cleanups),
             CarouselComplete,
         )
         stored = done.data.model_dump()

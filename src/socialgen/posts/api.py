@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Path, Query
+from pydantic import Field
 
 from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import ACCESS_DENIED, WorkspaceAccess, WorkspaceGuard
+from socialgen.body_fields import ShownAs
 from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT, POST_LIST_LIMIT
 from socialgen.posts import listing, service
 from socialgen.posts.cursor import CURSOR_PATTERN
@@ -43,11 +45,9 @@ ListLimit = Annotated[
 ]
 ListCursor = Annotated[
     str | None,
-    Query(
-        description="The nextCursor of the previous page: the posts after it.",
-        # Documented, checked by posts.cursor (one message for the CLI and the API).
-        json_schema_extra={"pattern": CURSOR_PATTERN},
-    ),
+    # Documented, checked by posts.cursor (one message for the CLI and the API).
+    ShownAs(Annotated[str, Field(pattern=CURSOR_PATTERN)] | None),
+    Query(description="The nextCursor of the previous page: the posts after it."),
 ]
 
 

@@ -6,12 +6,12 @@ request, and FastAPI still validates and documents them as response models.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, NotRequired
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, TypeAdapter, WithJsonSchema
+from pydantic import ConfigDict, Field, StrictStr
 from typing_extensions import TypedDict
 
+from socialgen.body_fields import CheckedBody, ShownAs
 from socialgen.limits import MAX_POST_CHARS, NOT_BLANK_PATTERN
 from socialgen.posts.rules import CONTENT_REQUIRED
 
@@ -125,48 +125,21 @@ class ConversationListResponse(TypedDict):
     data: ConversationPage
 
 
-def documented_as(shape: Any) -> WithJsonSchema:
-    """Metadata: a field a request model takes loosely (its service words the errors
-    with SPEC.md's messages) is documented as `shape`, a type whose constraints
-    pydantic turns into the schema: generated, not written by hand."""
-    return WithJsonSchema(TypeAdapter(shape).json_schema())
+# What PUT post's service accepts, documented (the model takes any string or null).
+PostText = Annotated[str, Field(min_length=1, max_length=MAX_POST_CHARS, pattern=NOT_BLANK_PATTERN)]
 
 
-def required_fields(*names: str) -> Callable[[dict[str, Any]], None]:
-    """A request model's `json_schema_extra`: these fields are required in the OpenAPI
-    document. The model keeps them optional (None) so that the service, not pydantic,
-    answers a missing one with SPEC.md's message; the document must not show that
-    None default as one."""
-
-    def edit(schema: dict[str, Any]) -> None:
-        schema["required"] = list(names)
-        for name in names:
-            schema["properties"][name].pop("default", None)
-
-    return edit
-
-
-class UpdatePostBody(BaseModel):
+class UpdatePostBody(CheckedBody):
     """PUT post. The service checks `content` with SPEC.md's messages (missing, null or
     blank: "Content is required"); the model refuses other types, and its schema
     states what the service accepts: a string holding text once trimmed, at most
     3000 characters."""
 
-    model_config = ConfigDict(strict=True, json_schema_extra=required_fields("content"))
+    model_config = ConfigDict(strict=True)
     # No body at all: the server's validation-error handler answers with this.
     missing_body: ClassVar[str] = CONTENT_REQUIRED
 
-    content: Annotated[
-        StrictStr | None,
-        WithJsonSchema(
-            {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_POST_CHARS,
-                "pattern": NOT_BLANK_PATTERN,
-            }
-        ),
-    ] = Field(
+    content: Annotated[StrictStr | None, ShownAs(PostText, required=True)] = Field(
         default=None,
         description=f"New text: not blank, at most {MAX_POST_CHARS} characters once trimmed.",
     )

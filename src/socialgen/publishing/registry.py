@@ -2,14 +2,18 @@
 
 Imported lazily because each network module pulls in its client (atproto,
 Mastodon.py, httpx) and a command about one network should not pay for the others.
-Tests plug a scripted network in under any name with `register_network`.
+A `Networks` is the built-in table plus the modules a Runtime was handed
+(`Runtime(networks={"bluesky": scripted})`: a test's network, under any name, a
+built-in one shadowed); each Runtime has its own (`Runtime.networks`), and faces hand
+it to the publishing functions. Nothing is registered in the module.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from typing import Protocol, cast
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Final, Protocol, cast
 
 from socialgen.errors import BadRequest
 from socialgen.publishing.networks.base import (
@@ -18,6 +22,9 @@ from socialgen.publishing.networks.base import (
     NetworkAdapter,
     SecretSaver,
 )
+
+if TYPE_CHECKING:
+    from socialgen.runtime import Runtime
 
 BUILT_IN = ("bluesky", "mastodon", "linkedin")
 
@@ -44,29 +51,33 @@ class NetworkModule(Protocol):
     ) -> Connected: ...
 
 
-_registered: dict[str, NetworkModule] = {}
+class Networks:
+    """The built-in networks and the modules handed in, by lower-case name (they win
+    over a built-in name). A read-only view of the mapping handed in: its owner (a
+    test's fixture) may fill it after the app is built; nothing here changes it."""
+
+    def __init__(self, extra: Mapping[str, NetworkModule] | None = None) -> None:
+        self._extra = MappingProxyType(extra if extra is not None else {})
+
+    def known(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((*BUILT_IN, *self._extra)))
+
+    def module(self, name: str) -> NetworkModule:
+        """The module for `name`; a BadRequest naming the networks there are otherwise."""
+        key = name.strip().lower()
+        if key in self._extra:
+            return self._extra[key]
+        if key not in BUILT_IN:
+            raise BadRequest(f"Unknown network {name!r}: use one of {', '.join(BUILT_IN)}")
+        return cast(
+            NetworkModule, importlib.import_module(f"socialgen.publishing.networks.{key}.adapter")
+        )
+
+    @classmethod
+    def of(cls, runtime: Runtime) -> Networks:
+        """A Runtime's networks: the built-in ones and those it was handed."""
+        return cls(runtime.given_networks)
 
 
-def known_networks() -> tuple[str, ...]:
-    return tuple(dict.fromkeys((*BUILT_IN, *_registered)))
-
-
-def network_module(name: str) -> NetworkModule:
-    """The module for `name`; a BadRequest naming the networks there are otherwise."""
-    key = name.strip().lower()
-    if key in _registered:
-        return _registered[key]
-    if key not in BUILT_IN:
-        raise BadRequest(f"Unknown network {name!r}: use one of {', '.join(BUILT_IN)}")
-    return cast(
-        NetworkModule, importlib.import_module(f"socialgen.publishing.networks.{key}.adapter")
-    )
-
-
-def register_network(name: str, module: NetworkModule) -> None:
-    """Use `module` for `name` (a built-in name is shadowed) until unregistered."""
-    _registered[name.strip().lower()] = module
-
-
-def unregister_network(name: str) -> None:
-    _registered.pop(name.strip().lower(), None)
+# The networks socialgen ships, nothing handed in: what a Runtime without networks has.
+BUILT_IN_NETWORKS: Final = Networks()

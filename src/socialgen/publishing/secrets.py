@@ -31,6 +31,7 @@ from socialgen.local_files import make_private_folders
 
 if TYPE_CHECKING:
     from cryptography.fernet import MultiFernet
+    from sqlmodel import Session
 
 logger = logging.getLogger("socialgen.publishing")
 
@@ -59,19 +60,22 @@ def key_path() -> Path:
     return data_dir() / KEY_FILENAME
 
 
-def encrypt_secret(fields: dict[str, str]) -> str:
-    """The fields as one Fernet token (text), ready for `secret_ciphertext`."""
+def encrypt_secret(fields: dict[str, str], session: Session) -> str:
+    """The fields as one Fernet token (text), ready for `secret_ciphertext`. `session`:
+    the store the account is written to, whose accounts decide whether a missing key
+    file may be made."""
     plain = json.dumps(fields, ensure_ascii=False, sort_keys=True).encode("utf-8")
-    return _fernet(may_create=True).encrypt(plain).decode("ascii")
+    return _fernet(session, may_create=True).encrypt(plain).decode("ascii")
 
 
-def decrypt_secret(token: str) -> dict[str, str]:
+def decrypt_secret(token: str, session: Session | None = None) -> dict[str, str]:
     """The fields `encrypt_secret` stored. Never puts the token or the plaintext in an
-    error: a wrong key is reported as a changed key, anything else as unreadable."""
+    error: a wrong key is reported as a changed key, anything else as unreadable.
+    `session`: the account's store, to say how many accounts a missing key holds."""
     from cryptography.fernet import InvalidToken
 
     try:
-        plain = _fernet(may_create=False).decrypt(token.encode("ascii"))
+        plain = _fernet(session, may_create=False).decrypt(token.encode("ascii"))
     except (InvalidToken, UnicodeEncodeError):
         raise SecretUnreadable(KEY_CHANGED) from None
     try:
@@ -92,7 +96,7 @@ def new_key() -> str:
     return Fernet.generate_key().decode("ascii")
 
 
-def _fernet(*, may_create: bool) -> MultiFernet:
+def _fernet(session: Session | None, *, may_create: bool) -> MultiFernet:
     """The key(s); `may_create`: a missing key file may be made (to encrypt, and only
     while no account holds a secret)."""
     from cryptography.fernet import Fernet, MultiFernet
@@ -102,7 +106,7 @@ def _fernet(*, may_create: bool) -> MultiFernet:
         keys = [part.strip() for part in configured.split(",") if part.strip()]
         source = KEY_ENV
     else:
-        keys = [_key_from_file(key_path(), may_create=may_create)]
+        keys = [_key_from_file(key_path(), session, may_create=may_create)]
         source = f"the key file {key_path()}"
     try:
         return MultiFernet([Fernet(key.encode("ascii")) for key in keys])
@@ -113,14 +117,17 @@ def _fernet(*, may_create: bool) -> MultiFernet:
         ) from None
 
 
-def _key_from_file(path: Path, *, may_create: bool) -> str:
+def _key_from_file(path: Path, session: Session | None, *, may_create: bool) -> str:
     try:
         return _read_complete(path)
     except FileNotFoundError:
         pass
     except (OSError, UnicodeDecodeError) as error:
         raise SecretKeyError(f"Cannot read the key file {path}: {type(error).__name__}") from None
-    encrypted = _encrypted_accounts()
+    if session is None:  # decrypting without the store: this account's secret, at least
+        encrypted: int | None = 0
+    else:
+        encrypted = _encrypted_accounts(session)
     if encrypted != 0 or not may_create:
         raise SecretKeyError(key_missing(path, encrypted))
     return _create_key_file(path)
@@ -143,26 +150,19 @@ def key_missing(path: Path, encrypted: int | None) -> str:
     )
 
 
-def _encrypted_accounts() -> int | None:
-    """How many accounts hold a secret, in the store the settings name (the key file's
-    store); None when it cannot be read (then no key is made either)."""
+def _encrypted_accounts(session: Session) -> int | None:
+    """How many accounts hold a secret in `session`'s store; None when it cannot be
+    read (then no key is made either). In a savepoint, so a failure leaves the
+    caller's transaction usable."""
     from sqlalchemy import func, inspect
-    from sqlalchemy.engine import make_url
     from sqlmodel import col, select
 
-    from socialgen.config import get_settings
-    from socialgen.store.engine import get_engine, read_session
     from socialgen.store.tables import SocialAccount
 
-    url = get_settings().database_url
-    database = make_url(url).database
-    if make_url(url).get_backend_name() == "sqlite" and not Path(database or "").is_file():
-        return 0  # no store yet (opening one here would create it)
     try:
-        engine = get_engine(url)
-        if not inspect(engine).has_table(str(SocialAccount.__tablename__)):
-            return 0  # a store not migrated yet
-        with read_session(engine) as session:
+        with session.begin_nested():
+            if not inspect(session.connection()).has_table(str(SocialAccount.__tablename__)):
+                return 0  # a store not migrated yet
             statement = (
                 select(func.count())
                 .select_from(SocialAccount)

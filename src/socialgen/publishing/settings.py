@@ -25,6 +25,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from socialgen.config.keys import parse_duration
+from socialgen.publishing.registry import BUILT_IN_NETWORKS, Networks
 
 if TYPE_CHECKING:
     from socialgen.config.loading import AppSettings
@@ -42,15 +43,17 @@ __all__ = ["parse_duration"]
 @dataclass(frozen=True)
 class PublishTerms:
     """What a publishing pass runs by: how late a post may still go out, how long a
-    claim stands. `PublishTerms.of(runtime.settings)` in a face; the defaults are the
-    settings' defaults (tests)."""
+    claim stands, which module speaks for each network. `PublishTerms.of(
+    runtime.settings, Networks.of(runtime))` in a face; the defaults are the settings'
+    defaults and the built-in networks (tests)."""
 
     grace: timedelta = DEFAULT_GRACE
     claim: timedelta = DEFAULT_CLAIM
+    networks: Networks = BUILT_IN_NETWORKS
 
     @classmethod
-    def of(cls, settings: AppSettings) -> PublishTerms:
-        return cls(grace=settings.publish_grace, claim=settings.publish_claim)
+    def of(cls, settings: AppSettings, networks: Networks) -> PublishTerms:
+        return cls(grace=settings.publish_grace, claim=settings.publish_claim, networks=networks)
 
 
 def poll_interval(settings: AppSettings) -> float:

@@ -9,7 +9,6 @@ its own network), and no base URL, so relative references resolve to nothing.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -116,28 +115,19 @@ class _DemoteToDebug(logging.Filter):
         return False
 
 
-_DEMOTE = _DemoteToDebug()
-_quiet_lock = threading.Lock()
-_quiet_renders = 0  # renders running now, in any thread
-
-
 @contextmanager
 def quiet_weasyprint() -> Iterator[None]:
     """Demote WeasyPrint's log records while a render runs, then leave it as it was.
 
-    Counted, so renders overlapping in several threads (the API's worker threads)
-    keep the filter until the last one ends.
+    Each render adds a filter of its own and takes it away: renders overlapping in
+    several threads (the API's worker threads) keep one on until the last one ends,
+    with no count kept in the module. The first filter that sees a record demotes it;
+    the others are not asked (logging stops at the first that drops it).
     """
-    global _quiet_renders
     weasyprint_logger = logging.getLogger("weasyprint")
-    with _quiet_lock:
-        if _quiet_renders == 0:
-            weasyprint_logger.addFilter(_DEMOTE)
-        _quiet_renders += 1
+    demote = _DemoteToDebug()
+    weasyprint_logger.addFilter(demote)
     try:
         yield
     finally:
-        with _quiet_lock:
-            _quiet_renders -= 1
-            if _quiet_renders == 0:
-                weasyprint_logger.removeFilter(_DEMOTE)
+        weasyprint_logger.removeFilter(demote)

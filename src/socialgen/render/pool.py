@@ -13,9 +13,9 @@ front of the worker processes (`render.isolated`).
 - A render whose request is cancelled (the client left) leaves the queue, or has
   its worker killed (`WorkerSlot.render`): the slot frees at once.
 
-The state is guarded by a thread lock, not asyncio primitives: one pool serves
-every event loop of the process (tests run several apps), each waiter is woken on
-its own loop.
+The state is guarded by a thread lock, not asyncio primitives: one pool (its
+Runtime's, `Runtime.render_pool`) serves every event loop of the apps built on that
+Runtime, each waiter is woken on its own loop.
 """
 
 from __future__ import annotations
@@ -240,25 +240,3 @@ def _hand_over(future: asyncio.Future[WorkerSlot], slot: WorkerSlot) -> None:
 def _turn_away(future: asyncio.Future[WorkerSlot]) -> None:
     if not future.done():
         future.set_exception(RendererBusy("The PDF renderer is shutting down; try again", 5))
-
-
-_pool: RenderPool | None = None
-_pool_lock = threading.Lock()
-
-
-def render_pool(settings: PoolSettings) -> RenderPool:
-    """The process's pool, sized by `settings` on first use (the app's Runtime's)."""
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = RenderPool(settings)
-        return _pool
-
-
-def reset_render_pool() -> None:
-    """Kill the pool's workers; the next render builds a new pool from its settings."""
-    global _pool
-    with _pool_lock:
-        pool, _pool = _pool, None
-    if pool is not None:
-        pool.close()

@@ -23,34 +23,23 @@ from socialgen.local_files import make_private_folders, open_private
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 _WRITE_OPTION = "socialgen_write"
 
-_engines: dict[str, Engine] = {}
 
-
-def get_engine(database_url: str) -> Engine:
-    """One engine (and pool) per database URL per process."""
-    engine = _engines.get(database_url)
-    if engine is None:
-        engine = _create_engine(database_url)
-        _engines[database_url] = engine
-    return engine
-
-
-def dispose_engines() -> None:
-    for engine in _engines.values():
-        engine.dispose()
-    _engines.clear()
-
-
-def _create_engine(database_url: str) -> Engine:
+def new_engine(database_url: str, **options: Any) -> Engine:
+    """An engine (and its pool) for `database_url`; `options`: execution options every
+    connection carries (the Runtime's lease: store/leases.py). Engines are made and
+    kept by a Runtime's `Stores` (store/stores.py), one per database URL."""
     url = make_url(database_url)
     if url.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+        return create_engine(
+            url, pool_pre_ping=True, pool_size=10, max_overflow=20, execution_options=options
+        )
 
     if url.database and url.database != ":memory:":
         _create_private(Path(url.database).expanduser())
     engine = create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+        execution_options=options,
     )
 
     @event.listens_for(engine, "connect")

@@ -1,10 +1,15 @@
-"""This process's lease on a store: proof that the owner of quota reservations lives.
+"""A Runtime's lease on the stores it reserves quota in: proof that the owner of
+quota reservations lives.
 
-Every process that reserves quota (a `serve` worker, a CLI command) has an instance
-id and a row in `process_lease`. Its `last_seen` is written when the process reserves
-and then refreshed every lease/4 seconds by a daemon thread. A row older than the
-lease (SOCIALGEN_QUOTA_LEASE_SECONDS, default 120) belongs to a process that is gone,
-so its reservations may be given back (workspaces/quota_reconcile.py).
+Every Runtime that reserves quota (a `serve` worker's, a CLI command's) has an owner
+id and a row in `process_lease`. Its `last_seen` is written when it reserves and then
+refreshed every lease/4 seconds by a daemon thread until the Runtime closes. A row
+older than the lease (SOCIALGEN_QUOTA_LEASE_SECONDS, default 120) belongs to an owner
+that is gone, so its reservations may be given back (workspaces/quota_reconcile.py).
+
+The lease travels with the engines its Runtime opened (an execution option every
+connection carries), so `hold_lease(session)` finds it from the session a plan
+reserves in; nothing is kept per process.
 
 A thread rather than an event-loop task: the CLI has no long-lived loop, and a busy
 loop must not look like a dead process. Times come from each process's clock; the
@@ -17,7 +22,6 @@ import logging
 import os
 import socket
 import threading
-import time
 import weakref
 from datetime import datetime, timedelta
 from typing import Any
@@ -35,87 +39,114 @@ logger = logging.getLogger("socialgen.store")
 LEASE_ENV = "SOCIALGEN_QUOTA_LEASE_SECONDS"
 DEFAULT_LEASE_SECONDS = 120.0
 MIN_LEASE_SECONDS = 1.0
-
-_lock = threading.Lock()
-_instance: tuple[int, str] | None = None  # (pid, id): a forked child gets its own
-_engines: weakref.WeakSet[Engine] = weakref.WeakSet()  # stores this process holds a lease on
-_keeper: threading.Thread | None = None
+LEASE_OPTION = "socialgen_lease"  # the execution option that carries an engine's Lease
 
 
-def lease_seconds() -> float:
-    """How long a process counts as alive after its last refresh."""
-    from socialgen.config import current_settings
+class Lease:
+    """One owner's lease (a Runtime's): its id and the thread that refreshes it on
+    every store it reserved in, from the first reservation until `close()`."""
 
-    return current_settings().quota_lease_seconds
+    def __init__(self, seconds: float) -> None:
+        self.seconds = max(MIN_LEASE_SECONDS, seconds)
+        self._lock = threading.Lock()
+        self._owner: tuple[int, str] | None = None  # (pid, id): a forked child is another
+        self._engines: weakref.WeakSet[Engine] = weakref.WeakSet()
+        self._stop = threading.Event()
+        self._keeper: threading.Thread | None = None
+
+    @property
+    def owner(self) -> str:
+        """The owner id (new after a fork: a child is another owner)."""
+        with self._lock:
+            if self._owner is None or self._owner[0] != os.getpid():
+                self._owner = (os.getpid(), new_id())
+            return self._owner[1]
+
+    def keep_alive(self, engine: Engine) -> None:
+        """Refresh the lease on `engine` every lease/4 seconds from now on."""
+        with self._lock:
+            self._engines.add(engine)
+            if self._keeper is None or not self._keeper.is_alive():
+                self._stop = threading.Event()
+                self._keeper = threading.Thread(
+                    target=_keep_leases,
+                    args=(weakref.ref(self), self._stop),
+                    name="socialgen-lease",
+                    daemon=True,
+                )
+                self._keeper.start()
+
+    def refresh(self) -> None:
+        """One round of the keeper: every store this lease is held on."""
+        for engine in list(self._engines):
+            try:
+                refresh_lease(engine, self.owner)
+            except Exception as error:  # the next round tries again; the lease may lapse
+                logger.warning("could not refresh the process lease on %s: %s", engine.url, error)
+
+    @property
+    def keeping(self) -> bool:
+        """Whether the keeper thread runs (from the first reservation until close)."""
+        keeper = self._keeper
+        return keeper is not None and keeper.is_alive()
+
+    def close(self) -> None:
+        """Stop refreshing (the Runtime closes). The row stays: it lapses, and
+        reservations still open then are given back."""
+        with self._lock:
+            keeper, self._keeper = self._keeper, None
+            self._stop.set()
+            self._engines = weakref.WeakSet()
+        if keeper is not None and keeper is not threading.current_thread():
+            keeper.join(timeout=5)
 
 
-def lease_cutoff() -> datetime:
-    """Leases last seen before this moment belong to processes that are gone."""
-    return utcnow() - timedelta(seconds=lease_seconds())
-
-
-def instance_id() -> str:
-    """This process's owner id (new after a fork: a child is another owner)."""
-    global _instance
-    with _lock:
-        if _instance is None or _instance[0] != os.getpid():
-            _instance = (os.getpid(), new_id())
-        return _instance[1]
+def lease_cutoff(seconds: float) -> datetime:
+    """Leases last seen before this moment belong to owners that are gone."""
+    return utcnow() - timedelta(seconds=max(MIN_LEASE_SECONDS, seconds))
 
 
 def hold_lease(session: Session) -> str:
-    """Write this process's lease inside `session`'s transaction (so a reservation
-    made in it is never seen without a live owner) and keep it refreshed from now on.
-    Returns the owner id."""
-    owner = instance_id()
+    """Write the lease of the Runtime that opened `session`'s store inside its
+    transaction (so a reservation made in it is never seen without a live owner) and
+    keep it refreshed from now on. Returns the owner id."""
+    lease = session.connection().get_execution_options().get(LEASE_OPTION)
+    if not isinstance(lease, Lease):
+        raise RuntimeError("no lease on this store: open it through a Runtime (open_store)")
+    owner = lease.owner
     session.connection().execute(_upsert(session, owner))
-    keep_alive(_root_engine(session.get_bind()))
+    lease.keep_alive(_root_engine(session.get_bind()))
     return owner
 
 
-def keep_alive(engine: Engine) -> None:
-    """Refresh this process's lease on `engine` every lease/4 seconds from now on."""
-    global _keeper
-    with _lock:
-        _engines.add(engine)
-        if _keeper is None or not _keeper.is_alive():
-            _keeper = threading.Thread(target=_keep_leases, name="socialgen-lease", daemon=True)
-            _keeper.start()
-
-
-def refresh_lease(engine: Engine) -> None:
-    """Move this process's lease forward, if it still has one. An UPDATE, never an
-    insert: a lease another process removed (ours lapsed, our reservations were given
-    back) is not brought back by the keeper; the next reservation writes a new one.
-    Nor is one written into a store this process no longer reserves in."""
+def refresh_lease(engine: Engine, owner: str) -> None:
+    """Move `owner`'s lease forward, if it still has one. An UPDATE, never an insert: a
+    lease another process removed (ours lapsed, our reservations were given back) is
+    not brought back by the keeper; the next reservation writes a new one."""
     with transaction(engine) as session:
         session.connection().execute(
-            update(ProcessLease)
-            .where(col(ProcessLease.id) == instance_id())
-            .values(last_seen=utcnow())
+            update(ProcessLease).where(col(ProcessLease.id) == owner).values(last_seen=utcnow())
         )
 
 
-def _keep_leases() -> None:
-    # Short ticks, so a changed SOCIALGEN_QUOTA_LEASE_SECONDS takes effect promptly. A
-    # setting that cannot be read for a moment (a config file half edited by hand)
-    # keeps the last good value: this thread must not die, or the lease lapses.
-    period = DEFAULT_LEASE_SECONDS
-    last = time.monotonic()
+def _keep_leases(lease_ref: weakref.ref[Lease], stop: threading.Event) -> None:
+    # Holds the lease weakly: a Runtime dropped without close() ends its keeper too.
     while True:
+        lease = lease_ref()
+        if lease is None:
+            return
+        period = lease.seconds / 4
+        del lease
+        if stop.wait(period):
+            return
+        lease = lease_ref()
+        if lease is None:
+            return
         try:
-            period = lease_seconds()
-        except Exception:
-            logger.warning("could not read the lease setting; keeping %.0f s", period)
-        time.sleep(min(1.0, period / 4))
-        if time.monotonic() - last < period / 4:
-            continue
-        last = time.monotonic()
-        for engine in list(_engines):
-            try:
-                refresh_lease(engine)
-            except Exception as error:  # the next round tries again; the lease may lapse
-                logger.warning("could not refresh the process lease on %s: %s", engine.url, error)
+            lease.refresh()
+        except Exception:  # this thread must not die, or the lease lapses
+            logger.warning("could not refresh the process lease", exc_info=True)
+        del lease
 
 
 def _upsert(session: Session, owner: str) -> Any:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Path, Query
 from pydantic import Field
 
-from socialgen.api_support import EngineDep, error_responses, fails_with
+from socialgen.api_support import EngineDep, SettingsDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.body_models import BodyModel, HttpUrlText, reads
 from socialgen.errors import BadRequest
@@ -52,14 +52,14 @@ StylePostId = Annotated[str, Path(alias="postId")]
     responses=error_responses(400, 401, 403, 422),
 )
 async def get_posts_from_social_profile(
-    caller: Caller, query: Annotated[ProfileQuery, Query()]
+    caller: Caller, settings: SettingsDep, query: Annotated[ProfileQuery, Query()]
 ) -> dict[str, Any]:
     """Posts found on a profile (feeds, Mastodon, Bluesky, h-entry pages, LinkedIn
     through a configured endpoint), newest first."""
     from socialgen.sources.profiles import import_profile_posts
 
     profile_url = query.profileUrl
-    posts = await import_profile_posts(profile_url)
+    posts = await import_profile_posts(profile_url, settings)
     return {"success": True, "data": [{"content": p.content, "date": p.date} for p in posts]}
 
 

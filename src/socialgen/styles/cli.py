@@ -14,6 +14,7 @@ from socialgen.cli_support import (
     WorkspaceOpt,
     command_group,
     confirm,
+    current_runtime,
     emit,
     open_workspace,
     styled,
@@ -312,7 +313,7 @@ def _import(url: str) -> list[Any]:
 
     from socialgen.sources.profiles import import_profile_posts
 
-    return asyncio.run(import_profile_posts(url))
+    return asyncio.run(import_profile_posts(url, current_runtime().settings))
 
 
 def _print_style(out: Console, data: dict[str, Any], guidance: list[str]) -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import ConfigDict, Field, StrictInt, StrictStr
 from typing_extensions import TypedDict
 
+from socialgen.body_fields import CheckedBody, ShownAs
 from socialgen.limits import (
     MAX_POST_CHARS,
     MAX_STYLE_POSTS_PER_CALL,
@@ -14,7 +15,6 @@ from socialgen.limits import (
     STYLE_FROM_TOP,
 )
 from socialgen.posts.rules import CONTENT_REQUIRED
-from socialgen.posts.schemas import documented_as, required_fields
 
 NAME_REQUIRED = "Content style name is required"
 POSTS_REQUIRED = "posts must be a non-empty array of strings"
@@ -40,7 +40,7 @@ class ContentStyleView(TypedDict):
 
 # Request bodies. The service checks values with SPEC.md's messages; the models refuse
 # wrong types (strict: no "5" for a number, no 5 for a string), and each field is
-# documented as the shape the service accepts (`documented_as`: the schema pydantic
+# documented as the shape the service accepts (`ShownAs`: the schema pydantic
 # generates for that type). A null optional field is the same as leaving it out.
 StyleName = Annotated[
     str, Field(min_length=1, max_length=MAX_NAME_CHARS, pattern=NOT_BLANK_PATTERN)
@@ -51,17 +51,17 @@ FromTop = Annotated[int, Field(ge=STYLE_FROM_TOP.low, le=STYLE_FROM_TOP.high)]
 _DESCRIPTION_NOTE = f"At most {MAX_DESCRIPTION_CHARS} characters once trimmed; blank clears it."
 
 
-class CreateStyleBody(BaseModel):
-    model_config = ConfigDict(strict=True, json_schema_extra=required_fields("name"))
+class CreateStyleBody(CheckedBody):
+    model_config = ConfigDict(strict=True)
     missing_body: ClassVar[str] = NAME_REQUIRED
 
-    name: Annotated[StrictStr | None, documented_as(StyleName)] = Field(
+    name: Annotated[StrictStr | None, ShownAs(StyleName, required=True)] = Field(
         default=None, description="Style name: not blank, at most 200 characters once trimmed."
     )
-    description: Annotated[StrictStr | None, documented_as(StyleDescription | None)] = Field(
+    description: Annotated[StrictStr | None, ShownAs(StyleDescription | None)] = Field(
         default=None, description=_DESCRIPTION_NOTE
     )
-    fromTop: Annotated[StrictInt | None, documented_as(FromTop | None)] = Field(
+    fromTop: Annotated[StrictInt | None, ShownAs(FromTop | None)] = Field(
         default=None,
         description=(
             f"Teach the new style at once with the workspace's N best published posts "
@@ -71,36 +71,36 @@ class CreateStyleBody(BaseModel):
     )
 
 
-class UpdateStyleBody(BaseModel):
+class UpdateStyleBody(CheckedBody):
     """What is given changes; null or absent leaves a field as it is."""
 
     model_config = ConfigDict(strict=True)
 
-    name: Annotated[StrictStr | None, documented_as(StyleName | None)] = Field(
+    name: Annotated[StrictStr | None, ShownAs(StyleName | None)] = Field(
         default=None, description="A new name (not blank)."
     )
-    description: Annotated[StrictStr | None, documented_as(StyleDescription | None)] = Field(
+    description: Annotated[StrictStr | None, ShownAs(StyleDescription | None)] = Field(
         default=None, description=_DESCRIPTION_NOTE
     )
 
 
-class StylePostsBody(BaseModel):
-    model_config = ConfigDict(json_schema_extra=required_fields("posts"))
+class StylePostsBody(CheckedBody):
     missing_body: ClassVar[str] = POSTS_REQUIRED
 
     # Any: the service names the item that is wrong ("Post 2 must be a string").
     posts: Annotated[
         Any,
-        documented_as(
-            Annotated[list[Example], Field(min_length=1, max_length=MAX_STYLE_POSTS_PER_CALL)]
+        ShownAs(
+            Annotated[list[Example], Field(min_length=1, max_length=MAX_STYLE_POSTS_PER_CALL)],
+            required=True,
         ),
     ] = Field(default=None, description="Example posts, at most 5 per call.")
 
 
-class StylePostBody(BaseModel):
-    model_config = ConfigDict(strict=True, json_schema_extra=required_fields("content"))
+class StylePostBody(CheckedBody):
+    model_config = ConfigDict(strict=True)
     missing_body: ClassVar[str] = CONTENT_REQUIRED
 
-    content: Annotated[StrictStr | None, documented_as(Example)] = Field(
+    content: Annotated[StrictStr | None, ShownAs(Example, required=True)] = Field(
         default=None, description="The example's new text."
     )

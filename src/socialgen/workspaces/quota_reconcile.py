@@ -23,30 +23,30 @@ from socialgen.store.tables import ProcessLease, QuotaReservation
 from socialgen.workspaces.usage import settle
 
 
-def reconcile_abandoned(engine: Engine) -> int:
+def reconcile_abandoned(engine: Engine, lease_seconds: float) -> int:
     """Refund and delete the reservations of dead owners, and forget lapsed leases;
     returns the posts refunded. A read first, so the usual case (nothing to do)
-    takes no write lock."""
+    takes no write lock. `lease_seconds`: the quota_lease_seconds setting."""
     with read_session(engine) as session:
         abandoned = session.exec(
-            select(func.count()).select_from(QuotaReservation).where(_abandoned())
+            select(func.count()).select_from(QuotaReservation).where(_abandoned(lease_seconds))
         ).one()
         lapsed = session.exec(
             select(func.count())
             .select_from(ProcessLease)
-            .where(col(ProcessLease.last_seen) < lease_cutoff())
+            .where(col(ProcessLease.last_seen) < lease_cutoff(lease_seconds))
         ).one()
     if not (abandoned or lapsed):
         return 0
     with transaction(engine) as session:
-        return reconcile_in(session)
+        return reconcile_in(session, lease_seconds)
 
 
-def reconcile_in(session: Session) -> int:
+def reconcile_in(session: Session, lease_seconds: float) -> int:
     """reconcile_abandoned inside the caller's transaction."""
     rows = session.exec(
         select(QuotaReservation)
-        .where(_abandoned())
+        .where(_abandoned(lease_seconds))
         # Rows another reconciler (or their owner) holds are left for the next round.
         .with_for_update(skip_locked=True)
     ).all()
@@ -55,15 +55,17 @@ def reconcile_in(session: Session) -> int:
         col(QuotaReservation.owner_id) == col(ProcessLease.id)
     )
     session.connection().execute(
-        delete(ProcessLease).where(col(ProcessLease.last_seen) < lease_cutoff(), ~exists(owners))
+        delete(ProcessLease).where(
+            col(ProcessLease.last_seen) < lease_cutoff(lease_seconds), ~exists(owners)
+        )
     )
     return refunded
 
 
-def _abandoned() -> ColumnElement[bool]:
+def _abandoned(lease_seconds: float) -> ColumnElement[bool]:
     """Reservations whose owner has no lease, or a lapsed one."""
     live = select(ProcessLease.id).where(
         col(ProcessLease.id) == col(QuotaReservation.owner_id),
-        col(ProcessLease.last_seen) >= lease_cutoff(),
+        col(ProcessLease.last_seen) >= lease_cutoff(lease_seconds),
     )
     return ~exists(live)

@@ -8,16 +8,16 @@ browser sign-in is the CLI's). No answer ever carries a secret.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, Any, ClassVar, Literal, cast
 
 from fastapi import APIRouter, Body, Depends, Path
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, StringConstraints, WithJsonSchema
+from pydantic import ConfigDict, Field, StrictStr, StringConstraints
 
-from socialgen.api_support import EngineDep, error_responses
+from socialgen.api_support import EngineDep, RuntimeDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.body_fields import CheckedBody, ShownAs
 from socialgen.errors import BadRequest
 from socialgen.limits import NOT_BLANK_PATTERN
-from socialgen.posts.schemas import required_fields
 from socialgen.publishing.accounts import service as accounts
 from socialgen.publishing.accounts.history import parse_since, pull_history
 from socialgen.publishing.accounts.schemas import (
@@ -33,7 +33,7 @@ from socialgen.publishing.accounts.service import (
     MAX_SECRET_CHARS,
     MAX_SERVICE_URL,
 )
-from socialgen.publishing.registry import BUILT_IN
+from socialgen.publishing.registry import BUILT_IN, Networks
 from socialgen.request_body import body_cap
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Role
@@ -46,20 +46,23 @@ Manager = Annotated[
     Depends(WorkspaceGuard(bearer_required=False, roles=frozenset({Role.OWNER, Role.ADMIN}))),
 ]
 AccountId = Annotated[str, Path(alias="accountId")]
+# What `connect_account` accepts, documented (the body takes any string or null).
+Network = cast(Any, Literal)[tuple(BUILT_IN)]
+Secret = Annotated[str, Field(min_length=1, max_length=MAX_SECRET_CHARS, pattern=NOT_BLANK_PATTERN)]
 
 
-class AddAccountBody(BaseModel):
+class AddAccountBody(CheckedBody):
     """An account and its secret. The endpoint names a missing or blank field itself;
     the model refuses wrong types and overlong fields, with the limits its schema
     shows (StringConstraints: the document and the check are one declaration).
     What the fields hold (control characters, a LinkedIn serviceUrl) is
     `accounts.connect_account`'s to check, for every way in."""
 
-    model_config = ConfigDict(strict=True, json_schema_extra=required_fields("network", "secret"))
+    model_config = ConfigDict(strict=True)
 
-    network: Annotated[
-        StrictStr | None, WithJsonSchema({"type": "string", "enum": list(BUILT_IN)})
-    ] = Field(default=None, description="bluesky, mastodon or linkedin.")
+    network: Annotated[StrictStr | None, ShownAs(Network, required=True)] = Field(
+        default=None, description="bluesky, mastodon or linkedin."
+    )
     handle: Annotated[StrictStr, StringConstraints(max_length=MAX_HANDLE)] | None = Field(
         default=None,
         description="Bluesky: the handle the app password belongs to. Mastodon and LinkedIn: "
@@ -74,14 +77,7 @@ class AddAccountBody(BaseModel):
     )
     secret: Annotated[
         Annotated[StrictStr, StringConstraints(max_length=MAX_SECRET_CHARS)] | None,
-        WithJsonSchema(
-            {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_SECRET_CHARS,
-                "pattern": NOT_BLANK_PATTERN,
-            }
-        ),
+        ShownAs(Secret, required=True),
     ] = Field(
         default=None,
         description="A Bluesky app password, or a Mastodon or LinkedIn access token, "
@@ -91,18 +87,17 @@ class AddAccountBody(BaseModel):
     missing_body: ClassVar[str] = "network and secret are required"
 
 
-class HistoryBody(BaseModel):
+class HistoryBody(CheckedBody):
     """Which posts to pull; the body may be left out (every post)."""
 
     model_config = ConfigDict(strict=True)
 
-    since: Annotated[
-        StrictStr | None,
-        WithJsonSchema({"anyOf": [{"type": "string", "maxLength": 64}, {"type": "null"}]}),
-    ] = Field(
-        default=None,
-        description="Only posts published from this ISO 8601 date or time on (UTC when it "
-        "names no offset); null for every post.",
+    since: Annotated[StrictStr | None, ShownAs(Annotated[str, Field(max_length=64)] | None)] = (
+        Field(
+            default=None,
+            description="Only posts published from this ISO 8601 date or time on (UTC when it "
+            "names no offset); null for every post.",
+        )
     )
 
 
@@ -124,7 +119,10 @@ def list_social_accounts(caller: Member, engine: EngineDep) -> AccountListRespon
     dependencies=[body_cap()],
 )
 def add_social_account(
-    caller: Manager, engine: EngineDep, body: Annotated[AddAccountBody, Body()]
+    caller: Manager,
+    engine: EngineDep,
+    runtime: RuntimeDep,
+    body: Annotated[AddAccountBody, Body()],
 ) -> AccountResponse:
     """Connect an account with an app password (Bluesky) or an access token (Mastodon,
     LinkedIn), verified with the network first. The same account again (network and
@@ -133,11 +131,14 @@ def add_social_account(
         raise BadRequest("network is required: bluesky, mastodon or linkedin")
     if body.secret is None or not body.secret.strip():
         raise BadRequest("secret is required: an app password or access token")
+    networks = Networks.of(runtime)
     connected = accounts.connect_account(
-        body.network, body.service_url, body.handle or "", body.secret
+        networks, body.network, body.service_url, body.handle or "", body.secret
     )
     with transaction(engine) as session:
-        account = accounts.add_account(session, caller.workspace_id, body.network, connected)
+        account = accounts.add_account(
+            session, caller.workspace_id, body.network, connected, networks=networks
+        )
         return AccountResponse(success=True, data=accounts.account_view(account))
 
 
@@ -158,12 +159,15 @@ def get_social_account(caller: Member, engine: EngineDep, account_id: AccountId)
     response_model=CheckResponse,
     responses=error_responses(400, 401, 403, 404, 409, 502),
 )
-def check_social_account(caller: Member, engine: EngineDep, account_id: AccountId) -> CheckResponse:
+def check_social_account(
+    caller: Member, engine: EngineDep, runtime: RuntimeDep, account_id: AccountId
+) -> CheckResponse:
     """Ask the network whether the stored credentials still work, and whose they are.
     A refusal is a 400 in the network's words; an unreachable network a 502."""
     with read_session(engine) as session:
         account = accounts.get_account(session, caller.workspace_id, account_id)
-    identity = accounts.check_account(engine, account)  # no transaction held meanwhile
+    # no transaction held meanwhile
+    identity = accounts.check_account(Networks.of(runtime), engine, account)
     return CheckResponse(success=True, data=accounts.check_view(account, identity))
 
 
@@ -176,6 +180,7 @@ def check_social_account(caller: Member, engine: EngineDep, account_id: AccountI
 def pull_account_history(
     caller: Member,
     engine: EngineDep,
+    runtime: RuntimeDep,
     account_id: AccountId,
     body: Annotated[HistoryBody | None, Body()] = None,
 ) -> HistoryResponse:
@@ -187,7 +192,9 @@ def pull_account_history(
     since = parse_since(body.since if body is not None else None)
     with read_session(engine) as session:
         account = accounts.get_account(session, caller.workspace_id, account_id)
-    return HistoryResponse(success=True, data=pull_history(engine, account, since))
+    return HistoryResponse(
+        success=True, data=pull_history(Networks.of(runtime), engine, account, since)
+    )
 
 
 @router.delete(

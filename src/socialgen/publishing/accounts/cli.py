@@ -25,6 +25,7 @@ from socialgen.cli_support import (
     styled,
 )
 from socialgen.publishing.accounts.secret_input_cli import prompt_secret, read_stdin
+from socialgen.publishing.networks_cli import command_networks
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -78,7 +79,12 @@ def add_bluesky(
     else:
         password = current_runtime().settings.bluesky_app_password or prompt_secret("App password")
     connected = connect_account(
-        "bluesky", service, handle, password, secret_name="The app password"
+        command_networks(),
+        "bluesky",
+        service,
+        handle,
+        password,
+        secret_name="The app password",
     )
     _store(engine, workspace_id, "bluesky", connected, json_output)
 
@@ -102,9 +108,12 @@ def add_mastodon(
     engine, workspace_id = open_workspace(workspace)
     if token_stdin:
         token = read_stdin("access token")
-        connected = connect_account("mastodon", instance, "", token, secret_name=TOKEN_NAME)
+        connected = connect_account(
+            command_networks(), "mastodon", instance, "", token, secret_name=TOKEN_NAME
+        )
     else:
         connected = authorize_account(
+            command_networks(),
             "mastodon",
             instance,
             {"port": str(port)},
@@ -168,7 +177,9 @@ def add_linkedin(
     engine, workspace_id = open_workspace(workspace)
     if token_stdin:
         token = read_stdin("access token")
-        connected = connect_account("linkedin", None, "", token, secret_name=TOKEN_NAME)
+        connected = connect_account(
+            command_networks(), "linkedin", None, "", token, secret_name=TOKEN_NAME
+        )
     else:
         if not client_id:  # not given, nor exported: the config file's, if any
             client_id = current_runtime().settings.linkedin_client_id
@@ -184,6 +195,7 @@ def add_linkedin(
                 "Client secret"
             )
         connected = authorize_account(
+            command_networks(),
             "linkedin",
             None,
             {
@@ -244,7 +256,8 @@ def check(
     engine, workspace_id, account = open_ref(workspace, ACCOUNT_REF, account)
     with read_session(engine) as session:
         found = get_account(session, workspace_id, account)
-    identity = check_account(engine, found)  # outside any transaction: it calls the network
+    # outside any transaction: it calls the network
+    identity = check_account(command_networks(), engine, found)
     data = check_view(found, identity).model_dump()
     emit(
         json_output,
@@ -282,7 +295,8 @@ def history(
     engine, workspace_id, account = open_ref(workspace, ACCOUNT_REF, account)
     with read_session(engine) as session:
         found = get_account(session, workspace_id, account)
-    summary = pull_history(engine, found, moment)  # outside any transaction: network calls
+    # outside any transaction: network calls
+    summary = pull_history(command_networks(), engine, found, moment)
     emit(
         json_output,
         summary.model_dump(),
@@ -345,7 +359,9 @@ def _store(
 
     with transaction(engine) as session:
         before = {account.id for account in list_accounts(session, workspace_id)}
-        account = add_account(session, workspace_id, network, connected)
+        account = add_account(
+            session, workspace_id, network, connected, networks=command_networks()
+        )
         view = account_view(account)
     verb = "Reconnected" if view.id in before else "Connected"
     name = f" ({view.displayName})" if view.displayName else ""

@@ -35,6 +35,7 @@ from socialgen.publishing.accounts.schemas import HistorySummary
 from socialgen.publishing.accounts.service import ACCOUNT_NOT_FOUND, credentials_for, network_errors
 from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.networks.base import HistoryReader, PastPost
+from socialgen.publishing.registry import Networks
 from socialgen.sources.guard import check_url
 from socialgen.store.bulk import insert_rows, table_of
 from socialgen.store.engine import transaction
@@ -75,15 +76,18 @@ def parse_since(value: str | None) -> datetime | None:
     return since
 
 
-def pull_history(engine: Engine, account: SocialAccount, since: datetime | None) -> HistorySummary:
-    """Read the account's posts from its network and store them. Call it outside any
+def pull_history(
+    networks: Networks, engine: Engine, account: SocialAccount, since: datetime | None
+) -> HistorySummary:
+    """Read the account's posts from its network (its module in `networks`, the
+    Runtime's) and store them. Call it outside any
     transaction. Network refusals come out as accounts.NetworkRefused /
     NetworkUnavailable (in the network's words, without a secret); a network that
     cannot read history as Forbidden."""
     check_url(account.service_url)  # the guard again: DNS answers change
     secrets = credentials_for(account).secret.values()
     with network_errors(account.network, secrets):
-        adapter = build_adapter(engine, account)
+        adapter = build_adapter(networks, engine, account)
         if not isinstance(adapter, HistoryReader):
             raise BadRequest(f"socialgen cannot read past posts from {account.network} yet")
         posts = list(adapter.history(since))

@@ -31,15 +31,15 @@ def account_by_handle(
 
 
 def accounts_named(
-    session: Session, workspace_id: str, lowered_handles: Sequence[str], network: str = ""
+    session: Session, workspace_id: str, lowered_handles: Sequence[str], network: str | None
 ) -> list[SocialAccount]:
     """The accounts whose handle, lowercased, is one of `lowered_handles` (on
-    `network` when one is given)."""
+    `network` unless it is None)."""
     statement = select(SocialAccount).where(
         SocialAccount.workspace_id == workspace_id,
         func.lower(SocialAccount.handle).in_(list(lowered_handles)),
     )
-    if network:
+    if network is not None:
         statement = statement.where(SocialAccount.network == network)
     return list(session.exec(statement).all())
 

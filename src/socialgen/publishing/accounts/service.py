@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import Engine
+from sqlalchemy.orm import object_session
 from sqlmodel import Session
 
 from socialgen.clock import iso, utcnow
@@ -30,7 +31,7 @@ from socialgen.publishing.networks.base import (
     PublishError,
     SecretSaver,
 )
-from socialgen.publishing.registry import known_networks, network_module
+from socialgen.publishing.registry import Networks
 from socialgen.publishing.secrets import decrypt_secret, encrypt_secret
 from socialgen.sources.guard import check_url
 from socialgen.store.engine import transaction
@@ -66,11 +67,16 @@ class NetworkUnavailable(SocialgenError):
 
 
 def add_account(
-    session: Session, workspace_id: str, network: str, connected: Connected
+    session: Session,
+    workspace_id: str,
+    network: str,
+    connected: Connected,
+    *,
+    networks: Networks,
 ) -> SocialAccount:
     """Store the account, or, when this workspace already has it (same network and
     handle), reconnect it: new secret and profile, same id, its publications kept."""
-    network = _known(network)
+    network = _known(networks, network)
     identity = connected.identity
     handle = identity.handle.strip()
     if not handle or len(handle) > MAX_HANDLE:
@@ -88,7 +94,7 @@ def add_account(
     account.email = identity.email[:320]
     account.profile_url = identity.profile_url[:2048]
     account.service_url = connected.service_url
-    account.secret_ciphertext = encrypt_secret(connected.secret)
+    account.secret_ciphertext = encrypt_secret(connected.secret, session)
     account.updated_at = utcnow()
     session.add(account)
     session.flush()
@@ -108,13 +114,11 @@ def get_account(session: Session, workspace_id: str, ref: str) -> SocialAccount:
     if by_id is not None:
         return by_id
     prefix, colon, rest = ref.partition(":")
-    # A LinkedIn handle is a URN ("urn:li:person:..."): only a network name is a prefix.
-    network = prefix.strip().lower() if colon and prefix.strip().lower() in known_networks() else ""
-    handle = rest if network else ref
-    forms = _handle_forms(handle)
-    matches = (
-        repository.accounts_named(session, workspace_id, forms, network) if handle.strip() else []
-    )
+    # `network:handle` first; a LinkedIn handle is a URN ("urn:li:person:..."), so a
+    # prefix that names no account's network is part of the handle.
+    matches = _by_handle(session, workspace_id, rest, prefix.strip().lower()) if colon else []
+    if not matches:
+        matches = _by_handle(session, workspace_id, ref, None)
     if len(matches) > 1:
         named = ", ".join(f"{m.network}:{m.handle}" for m in matches)
         raise BadRequest(f"Several accounts are called {ref}: name one of {named}")
@@ -144,7 +148,7 @@ def credentials_for(account: SocialAccount) -> AccountCredentials:
         network=account.network,
         service_url=account.service_url,
         handle=account.handle,
-        secret=decrypt_secret(account.secret_ciphertext),
+        secret=decrypt_secret(account.secret_ciphertext, _session_of(account)),
     )
 
 
@@ -158,11 +162,18 @@ def secret_saver(engine: Engine, account_id: str) -> SecretSaver:
             account = session.get(SocialAccount, account_id)
             if account is None:  # removed meanwhile: nothing to keep
                 return
-            account.secret_ciphertext = encrypt_secret(fields)
+            account.secret_ciphertext = encrypt_secret(fields, session)
             account.updated_at = utcnow()
             session.add(account)
 
     return save
+
+
+def _session_of(account: SocialAccount) -> Session | None:
+    """The session the account was read in, while it is open: its store can say how
+    many accounts a missing key file holds (publishing/secrets.py)."""
+    session = object_session(account)
+    return session if isinstance(session, Session) else None
 
 
 def account_view(account: SocialAccount) -> AccountView:
@@ -196,19 +207,20 @@ def check_view(account: SocialAccount, identity: AccountIdentity) -> CheckView:
 # --- the networks -----------------------------------------------------------------
 
 
-def service_url_for(network: str, given: str | None) -> str:
+def service_url_for(networks: Networks, network: str, given: str | None) -> str:
     """The service the account lives on: the one given (a bare host means https) or
     the network's default, normalised and passed through the SSRF guard."""
-    module = network_module(network)
+    module = networks.module(network)
     url = (given or "").strip() or getattr(module, "DEFAULT_SERVICE_URL", "")
     if not url:
-        raise BadRequest(f"Name the {_known(network)} server: its URL is required")
+        raise BadRequest(f"Name the {_known(networks, network)} server: its URL is required")
     if "://" not in url:
         url = "https://" + url
     return check_url(url.rstrip("/"))
 
 
 def connect_account(
+    networks: Networks,
     network: str,
     service_url: str | None,
     handle: str,
@@ -219,8 +231,9 @@ def connect_account(
     """The non-interactive way in (an app password or an access token), verified by
     the network. Raises NetworkRefused / NetworkUnavailable in the network's words.
     Every field is checked before anything is sent; `secret_name` is what the caller
-    calls the secret in its messages ("secret" in the HTTP API's body)."""
-    name = _known(network)
+    calls the secret in its messages ("secret" in the HTTP API's body). `networks`:
+    the Runtime's, which module speaks for each network."""
+    name = _known(networks, network)
     secret = secret.strip()
     if not secret:
         raise BadRequest("The app password or access token is empty")
@@ -235,10 +248,10 @@ def connect_account(
         # The token goes wherever the service URL points: LinkedIn has one API.
         raise BadRequest(
             "serviceUrl cannot be set for LinkedIn: leave it out "
-            f"(LinkedIn's API is {getattr(network_module(name), 'DEFAULT_SERVICE_URL', '')})"
+            f"(LinkedIn's API is {getattr(networks.module(name), 'DEFAULT_SERVICE_URL', '')})"
         )
-    url = service_url_for(name, service_url)
-    module = network_module(name)
+    url = service_url_for(networks, name, service_url)
+    module = networks.module(name)
     with network_errors(name, [secret]):
         return module.connect(url, handle, secret)
 
@@ -264,6 +277,7 @@ def check_field(field: str, value: str, limit: int) -> None:
 
 
 def authorize_account(
+    networks: Networks,
     network: str,
     service_url: str | None,
     options: dict[str, str],
@@ -276,20 +290,22 @@ def authorize_account(
         problem = secret_problem(options.get(key) or "", ascii_only=False)
         if problem:
             raise BadRequest(f"The {key.replace('_', ' ')} {problem}")
-    url = service_url_for(network, service_url)
-    module = network_module(network)
+    url = service_url_for(networks, network, service_url)
+    module = networks.module(network)
     if not hasattr(module, "authorize"):
-        raise BadRequest(f"{_known(network)} has no browser sign-in: give the secret instead")
+        raise BadRequest(
+            f"{_known(networks, network)} has no browser sign-in: give the secret instead"
+        )
     with network_errors(network, options.values()):
         return module.authorize(url, options, open_browser=open_browser, announce=announce)
 
 
-def check_account(engine: Engine, account: SocialAccount) -> AccountIdentity:
+def check_account(networks: Networks, engine: Engine, account: SocialAccount) -> AccountIdentity:
     """Ask the network who the stored credentials belong to. Call it outside any
     transaction (see the module's note)."""
     check_url(account.service_url)  # the guard again: DNS answers change
     credentials = credentials_for(account)
-    module = network_module(account.network)
+    module = networks.module(account.network)
     with network_errors(account.network, credentials.secret.values()):
         adapter = module.build(credentials, secret_saver(engine, account.id))
         return adapter.check()
@@ -333,11 +349,19 @@ def scrub(message: str, secrets: Iterable[str]) -> str:
     return message
 
 
-def _known(network: str) -> str:
+def _known(networks: Networks, network: str) -> str:
     name = network.strip().lower()
-    if name not in known_networks():
+    if name not in networks.known():
         raise BadRequest(f"Unknown network {network!r}: use one of bluesky, mastodon, linkedin")
     return name
+
+
+def _by_handle(
+    session: Session, workspace_id: str, handle: str, network: str | None
+) -> list[SocialAccount]:
+    if not handle.strip():
+        return []
+    return repository.accounts_named(session, workspace_id, _handle_forms(handle), network)
 
 
 def _handle_forms(handle: str) -> list[str]:

@@ -14,7 +14,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Path
 
-from socialgen.api_support import EngineDep, RuntimeDep, SettingsDep, error_responses, fails_with
+from socialgen.api_support import EngineDep, RuntimeDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.publishing.outbox.schemas import (
     PublicationsData,
@@ -24,6 +24,7 @@ from socialgen.publishing.outbox.schemas import (
     ScheduledData,
     ScheduledResponse,
 )
+from socialgen.publishing.registry import Networks
 from socialgen.request_body import body_cap
 from socialgen.store.tables import Role
 
@@ -50,7 +51,7 @@ PostIdPath = Annotated[str, Path(alias="postId")]
 def publish_post(
     caller: Publisher,
     engine: EngineDep,
-    settings: SettingsDep,
+    runtime: RuntimeDep,
     post_id: PostIdPath,
     body: Annotated[PublishBody, Body()],
 ) -> PublicationsResponse:
@@ -59,7 +60,12 @@ def publish_post(
         from socialgen.publishing.outbox.dryrun import dry_run
 
         previews = dry_run(
-            engine, caller.workspace_id, post_id, body.account_ids, number_parts=body.number_parts
+            engine,
+            caller.workspace_id,
+            post_id,
+            body.account_ids,
+            number_parts=body.number_parts,
+            networks=Networks.of(runtime),
         )
         return PublicationsResponse(
             success=True, data=PublicationsData(postId=post_id, networks=previews)
@@ -74,7 +80,7 @@ def publish_post(
         body.account_ids,
         retry=body.retry,
         number_parts=body.number_parts,
-        terms=PublishTerms.of(settings),
+        terms=PublishTerms.of(runtime.settings, Networks.of(runtime)),
     )
     return PublicationsResponse(
         success=True, data=PublicationsData(postId=post_id, publications=rows)

@@ -28,8 +28,8 @@ from sqlmodel import col, select
 
 from socialgen.clock import iso, parse_iso, utcnow
 from socialgen.ids import new_id
-from socialgen.publishing.adapters import module_for
 from socialgen.publishing.outbox.service import FIRST_ATTEMPT, SENT_TEXT, UNSETTLED_TEXT
+from socialgen.publishing.registry import Networks
 from socialgen.publishing.settings import MAX_ATTEMPTS, PublishTerms
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Network, Post, Publication, PublicationState, SocialAccount
@@ -74,35 +74,35 @@ def worker_name(kind: str) -> str:
     return f"{kind}:{socket.gethostname()[:24]}:{os.getpid()}:{new_id()[:8]}"
 
 
-def has_idempotency(network: str) -> bool:
+def has_idempotency(networks: Networks, network: str) -> bool:
     """Whether sending the same publication twice is harmless on `network` (it
     dedupes on our key). A network module may say so with `IDEMPOTENT`; otherwise
     LinkedIn, which has no idempotency handle, does not, and the others do."""
     try:
-        module = module_for(network)
+        module = networks.module(network)
     except Exception:  # an unknown network: assume the worst
         return False
     declared = getattr(module, "IDEMPOTENT", getattr(module, "idempotent", None))
     return network != Network.LINKEDIN if declared is None else bool(declared)
 
 
-def idempotency_window(network: str) -> float | None:
+def idempotency_window(networks: Networks, network: str) -> float | None:
     """How long `network` remembers an idempotency key, in seconds (Mastodon: about
     an hour; a module says so with IDEMPOTENCY_WINDOW_SECONDS); None for ever or for
     a network without idempotency."""
     try:
-        window = getattr(module_for(network), "IDEMPOTENCY_WINDOW_SECONDS", None)
+        window = getattr(networks.module(network), "IDEMPOTENCY_WINDOW_SECONDS", None)
     except Exception:
         return None
     return None if window is None else float(window)
 
 
-def can_resend(network: str, claimed_at: datetime, now: datetime) -> bool:
+def can_resend(networks: Networks, network: str, claimed_at: datetime, now: datetime) -> bool:
     """Whether a publication whose claim expired may be sent again with its key: the
     network dedupes, and still remembers the key sent first at `claimed_at`."""
-    if not has_idempotency(network):
+    if not has_idempotency(networks, network):
         return False
-    window = idempotency_window(network)
+    window = idempotency_window(networks, network)
     return window is None or (now - claimed_at).total_seconds() < window
 
 
@@ -116,12 +116,14 @@ def first_attempt(publication: Publication) -> datetime | None:
         return None
 
 
-def retry_too_late(network: str, publication: Publication, now: datetime) -> bool:
+def retry_too_late(
+    networks: Networks, network: str, publication: Publication, now: datetime
+) -> bool:
     """A planned retry that would start after the network forgot the key sent first:
     part of a thread may be live, and the network would take the rest as new."""
-    window = idempotency_window(network)
+    window = idempotency_window(networks, network)
     first = first_attempt(publication)
-    if window is None or first is None or not has_idempotency(network):
+    if window is None or first is None or not has_idempotency(networks, network):
         return False
     return (now - first).total_seconds() >= window
 
@@ -197,13 +199,17 @@ def claim_due(
                     _mark(publication, PublicationState.MISSED, _missed(expected, moment), moment)
                     found.missed.append(publication.id)
                     continue
-                if retry_too_late(network, publication, moment):
-                    _mark(publication, PublicationState.UNKNOWN, forgotten(network), moment)
+                if retry_too_late(terms.networks, network, publication, moment):
+                    message = forgotten(terms.networks, network)
+                    _mark(publication, PublicationState.UNKNOWN, message, moment)
                     found.unknown.append(publication.id)
                     continue
             elif (
                 not can_resend(
-                    network, first_attempt(publication) or publication.updated_at, moment
+                    terms.networks,
+                    network,
+                    first_attempt(publication) or publication.updated_at,
+                    moment,
                 )
                 or publication.attempts >= MAX_ATTEMPTS
             ):
@@ -293,8 +299,8 @@ def _missed(expected: datetime, now: datetime) -> str:
     )
 
 
-def forgotten(network: str) -> str:
-    window = idempotency_window(network) or 0.0
+def forgotten(networks: Networks, network: str) -> str:
+    window = idempotency_window(networks, network) or 0.0
     return (
         f"A retry of this publication could not start within {window / 60:.0f} min of its "
         f"first attempt, after which {network} forgets the key that keeps it from posting "

@@ -21,6 +21,7 @@ from socialgen.cli_support import (
     open_workspace,
     styled,
 )
+from socialgen.publishing.networks_cli import command_networks
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -102,7 +103,13 @@ def publish(
         from socialgen.publishing.outbox.dryrun import dry_run as preview
 
         previews = preview(
-            engine, workspace_id, post_id, to, number_parts=number_parts, unconnected=True
+            engine,
+            workspace_id,
+            post_id,
+            to,
+            number_parts=number_parts,
+            unconnected=True,
+            networks=command_networks(),
         )
         emit(json_output, {"postId": post_id, "networks": previews}, _print_previews(previews))
         return
@@ -117,7 +124,7 @@ def publish(
         retry=retry,
         number_parts=number_parts,
         wait_seconds=PUBLISH_WAIT_SECONDS,
-        terms=PublishTerms.of(current_runtime().settings),
+        terms=PublishTerms.of(current_runtime().settings, command_networks()),
     )
     emit(json_output, _publications(post_id, rows), _print_rows(rows))
     if any(row.state != "published" for row in rows):
@@ -245,7 +252,13 @@ def stats(
                 from socialgen.posts.service import get_post
 
                 get_post(session, workspace_id, post_id)  # 404 before any network call
-        refresh_metrics(engine, workspace_id=workspace_id, post_id=post_id, force=True)
+        refresh_metrics(
+            engine,
+            workspace_id=workspace_id,
+            post_id=post_id,
+            force=True,
+            networks=command_networks(),
+        )
     with read_session(engine) as session:
         data = post_stats(session, workspace_id, post_id)
     emit(json_output, data, lambda out: _print_stats(out, data))
@@ -275,7 +288,7 @@ def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False)
             worker_name("publish-due"),
             executor,
             workspace_id=workspace_id,
-            terms=PublishTerms.of(current_runtime().settings),
+            terms=PublishTerms.of(current_runtime().settings, command_networks()),
         )
     summary = pass_summary(engine, report)
     emit(json_output, summary, lambda out: _print_summary(out, summary))

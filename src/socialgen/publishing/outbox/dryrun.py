@@ -17,6 +17,7 @@ from socialgen.publishing.networks.base import OutgoingPost, PublishError
 from socialgen.publishing.outbox.dryrun_unconnected import unconnected_networks, unconnected_preview
 from socialgen.publishing.outbox.media import post_media
 from socialgen.publishing.outbox.service import idempotency_key
+from socialgen.publishing.registry import Networks
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Publication, SocialAccount
 
@@ -29,6 +30,7 @@ def dry_run(
     *,
     number_parts: bool = False,
     unconnected: bool = False,
+    networks: Networks,
 ) -> list[dict[str, Any]]:
     """One preview per account. With `unconnected` (the CLI), a handle no account has
     is previewed for each network it may be on, with the command that connects it
@@ -61,12 +63,12 @@ def dry_run(
     previews: list[dict[str, Any]] = []
     for account in accounts:
         if isinstance(account, str):
-            networks, handle = unconnected_networks(account)
+            names, handle = unconnected_networks(account)
             previews.extend(
                 unconnected_preview(
                     network, handle, post.content, media_view, number_parts=number_parts
                 )
-                for network in networks
+                for network in names
             )
             continue
         # The key the real publication has (or would have): the preview is faithful.
@@ -86,7 +88,7 @@ def dry_run(
             "media": media_view,
         }
         try:
-            prepared = build_adapter(engine, account).prepare(outgoing)
+            prepared = build_adapter(networks, engine, account).prepare(outgoing)
             preview["parts"] = [
                 {"text": part.text, "details": plain(part.details)} for part in prepared.parts
             ]

@@ -20,6 +20,7 @@ from socialgen.posts.service import get_post
 from socialgen.publishing.accounts.service import scrub
 from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.networks.base import Metrics, NetworkAdapter, Published, PublishError
+from socialgen.publishing.registry import Networks
 from socialgen.publishing.settings import METRICS_WINDOW
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import (
@@ -44,10 +45,11 @@ def refresh_metrics(
     force: bool = False,
     now: datetime | None = None,
     interval: timedelta | None = None,
+    networks: Networks,
 ) -> int:
     """Read metrics for published publications younger than 30 days whose last
     reading is older than `interval` (the metrics_interval setting; all of them with
-    `force`).
+    `force`), through each network's module in `networks` (the Runtime's).
     Returns how many were read. Call it outside any transaction."""
     moment = now or utcnow()
     if interval is None and not force:
@@ -75,7 +77,7 @@ def refresh_metrics(
     for publication, account in rows:
         if not _take(engine, publication.id, None if force else cutoff, moment):
             continue  # another process is reading this one
-        counts, note = _read(engine, adapters, publication, account)
+        counts, note = _read(networks, engine, adapters, publication, account)
         _store(engine, publication.id, publication.post_id, counts, note, moment)
         read += 1
     return read
@@ -95,13 +97,14 @@ def _take(engine: Engine, publication_id: str, cutoff: datetime | None, now: dat
 
 
 def _read(
+    networks: Networks,
     engine: Engine,
     adapters: dict[str, NetworkAdapter],
     publication: Publication,
     account: SocialAccount,
 ) -> tuple[Metrics | None, str]:
     try:
-        adapter = adapters.get(account.id) or build_adapter(engine, account)
+        adapter = adapters.get(account.id) or build_adapter(networks, engine, account)
         adapters[account.id] = adapter
         published = Published(
             remote_id=publication.remote_id or "",

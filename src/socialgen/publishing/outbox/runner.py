@@ -109,7 +109,10 @@ def publish_pass(
                 report.expired_unknown += found.unknown
                 keeper.hold(found.claims)
                 for claim in found.claims:
-                    in_flight[executor.submit(run_claim, engine, claim, keeper)] = claim
+                    work = executor.submit(
+                        run_claim, engine, claim, keeper, networks=terms.networks
+                    )
+                    in_flight[work] = claim
                 # Rows just marked missed/unknown may hide more due rows behind them.
                 drained = not (found.claims or found.missed or found.unknown)
                 if found.missed or found.unknown or (len(in_flight) <= capacity and found.claims):

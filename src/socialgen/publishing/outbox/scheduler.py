@@ -18,7 +18,6 @@ import threading
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
@@ -26,10 +25,11 @@ from sqlalchemy import Engine
 from socialgen.publishing.outbox.claim import anything_due, worker_name
 from socialgen.publishing.outbox.metrics import refresh_metrics
 from socialgen.publishing.outbox.runner import THREADS, publish_pass
+from socialgen.publishing.registry import Networks
 from socialgen.publishing.settings import PublishTerms, poll_interval
 
 if TYPE_CHECKING:
-    from socialgen.config.loading import AppSettings
+    from socialgen.runtime import Runtime
 
 logger = logging.getLogger("socialgen.publishing")
 
@@ -40,7 +40,8 @@ METRICS_LOOK_SECONDS = 60.0  # how often to look for publications whose reading 
 async def publishing_scheduler(app: Any) -> AsyncIterator[None]:
     """Run the scheduler for the app's store while the app runs (unless the app's
     settings turn it off: the `scheduler` setting, `serve --no-scheduler`)."""
-    settings = app.state.runtime.settings
+    runtime = app.state.runtime
+    settings = runtime.settings
     if not settings.scheduler:
         yield
         return
@@ -48,8 +49,8 @@ async def publishing_scheduler(app: Any) -> AsyncIterator[None]:
     stop = threading.Event()
     executor = ThreadPoolExecutor(THREADS, thread_name_prefix="socialgen-publish")
     tasks = [
-        asyncio.create_task(_outbox_loop(engine, executor, stop, settings)),
-        asyncio.create_task(_metrics_loop(engine, stop, settings.metrics_interval)),
+        asyncio.create_task(_outbox_loop(engine, executor, stop, runtime)),
+        asyncio.create_task(_metrics_loop(engine, stop, runtime)),
     ]
     try:
         yield
@@ -65,11 +66,11 @@ async def publishing_scheduler(app: Any) -> AsyncIterator[None]:
 
 
 async def _outbox_loop(
-    engine: Engine, executor: ThreadPoolExecutor, stop: threading.Event, settings: AppSettings
+    engine: Engine, executor: ThreadPoolExecutor, stop: threading.Event, runtime: Runtime
 ) -> None:
     worker = worker_name("serve")
-    terms = PublishTerms.of(settings)
-    pause = poll_interval(settings)
+    terms = PublishTerms.of(runtime.settings, Networks.of(runtime))
+    pause = poll_interval(runtime.settings)
     while not stop.is_set():
         try:
             await asyncio.to_thread(_tick, engine, worker, executor, stop, terms)
@@ -93,10 +94,13 @@ def _tick(
         logger.info("publishing pass: %s", counts)
 
 
-async def _metrics_loop(engine: Engine, stop: threading.Event, interval: timedelta) -> None:
+async def _metrics_loop(engine: Engine, stop: threading.Event, runtime: Runtime) -> None:
+    interval = runtime.settings.metrics_interval
     while not stop.is_set():
         try:
-            read = await asyncio.to_thread(refresh_metrics, engine, interval=interval)
+            read = await asyncio.to_thread(
+                refresh_metrics, engine, interval=interval, networks=Networks.of(runtime)
+            )
             if read:
                 logger.info("read metrics of %d publication(s)", read)
         except Exception:

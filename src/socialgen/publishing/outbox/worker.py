@@ -22,7 +22,6 @@ from socialgen.errors import SocialgenError
 from socialgen.files.backend import StorageUnavailable
 from socialgen.posts.rules import valid_content
 from socialgen.publishing.accounts.service import credentials_for, scrub, secret_saver
-from socialgen.publishing.adapters import module_for
 from socialgen.publishing.networks.base import OutgoingPost, Published, PublishError
 from socialgen.publishing.outbox.claim import (
     WINDOW_MARGIN_SECONDS,
@@ -42,6 +41,7 @@ from socialgen.publishing.outbox.service import (
     idempotency_key,
     settle_post,
 )
+from socialgen.publishing.registry import Networks
 from socialgen.publishing.settings import MAX_ATTEMPTS
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Post, Publication, PublicationState, SocialAccount
@@ -84,6 +84,7 @@ def verdict_for(
     network: str,
     now: datetime,
     *,
+    networks: Networks,
     first_attempt_at: datetime | None = None,
 ) -> Verdict:
     """What to record for `error`. A retry on a network that forgets idempotency keys
@@ -115,14 +116,14 @@ def verdict_for(
     if error.retryable and attempt < MAX_ATTEMPTS:
         wait = error.retry_after if error.retry_after is not None else backoff(attempt)
         wait = min(max(0.0, wait), MAX_DELAY_SECONDS)
-        window = idempotency_window(network)
+        window = idempotency_window(networks, network)
         if window is not None:
             since_first = (now - (first_attempt_at or now)).total_seconds()
             room = window - WINDOW_MARGIN_SECONDS - since_first
             if room <= 0:
                 return Verdict(
                     PublicationState.UNKNOWN,
-                    f"{network}: {message}. {forgotten(network)}",
+                    f"{network}: {message}. {forgotten(networks, network)}",
                     maybe_live=True,
                 )
             wait = min(wait, room)
@@ -148,10 +149,12 @@ def run_claim(
     keeper: ClaimKeeper | None = None,
     *,
     length: timedelta | None = None,
+    networks: Networks,
 ) -> Outcome:
-    """Publish a claimed publication and record what the network said. `keeper` keeps
-    the claim alive meanwhile (a pass's, for all its claims; else one of its own, which
-    extends it by `length`, the publish_claim setting)."""
+    """Publish a claimed publication through its network's module in `networks` and
+    record what the network said. `keeper` keeps the claim alive meanwhile (a pass's,
+    for all its claims; else one of its own, which extends it by `length`, the
+    publish_claim setting)."""
     own = keeper is None
     if keeper is None:
         if length is None:
@@ -160,14 +163,14 @@ def run_claim(
     if own:
         keeper.hold([claim])
     try:
-        return _run_claim(engine, claim, keeper)
+        return _run_claim(engine, claim, keeper, networks)
     finally:
         keeper.release(claim.publication_id)
         if own:
             keeper.close()
 
 
-def _run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper) -> Outcome:
+def _run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper, networks: Networks) -> Outcome:
     row = claim.row or _read(engine, claim)
     if row is None:  # deleted with its post or account meanwhile
         return Outcome(claim.publication_id, "gone", "deleted while it was being published")
@@ -179,7 +182,8 @@ def _run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper) -> Outcome:
     try:
         credentials = credentials_for(account)
         secrets = list(credentials.secret.values())
-        adapter = module_for(account.network).build(credentials, secret_saver(engine, account.id))
+        module = networks.module(account.network)
+        adapter = module.build(credentials, secret_saver(engine, account.id))
         # The rule every way in applies (posts.rules.valid_content): a post stored before
         # it did (a NUL, only invisible characters) fails here, before it is sent.
         text = valid_content(sent_text(publication, post))
@@ -191,14 +195,19 @@ def _run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper) -> Outcome:
             number_parts=bool((publication.options or {}).get("number_parts")),
         )
     except Exception as error:  # nothing was sent: safe to say why and stop or retry
-        return _record(engine, claim, row, _before_sending(error, claim.attempt))
+        return _record(engine, claim, row, _before_sending(error, claim.attempt, networks))
     try:
         published = adapter.publish(outgoing)
     except PublishError as error:
         error.message = scrub(error.message, secrets)
         first = first_attempt(publication) or claim.claimed_at
         verdict = verdict_for(
-            error, claim.attempt, account.network, utcnow(), first_attempt_at=first
+            error,
+            claim.attempt,
+            account.network,
+            utcnow(),
+            networks=networks,
+            first_attempt_at=first,
         )
         return _record(engine, claim, row, verdict, outgoing.text)
     except Exception as error:
@@ -238,11 +247,10 @@ def _read(engine: Engine, claim: Claim) -> ClaimedRow | None:
     return None if found is None else ClaimedRow(*found, siblings=0)  # 0: not counted
 
 
-def _before_sending(error: Exception, attempt: int) -> Verdict:
+def _before_sending(error: Exception, attempt: int, networks: Networks) -> Verdict:
     if isinstance(error, StorageUnavailable):  # the file store hiccupped: try again
-        return verdict_for(
-            PublishError(error.message, retryable=True), attempt, "the file store", utcnow()
-        )
+        refused = PublishError(error.message, retryable=True)
+        return verdict_for(refused, attempt, "the file store", utcnow(), networks=networks)
     if isinstance(error, SocialgenError):
         return Verdict(PublicationState.FAILED, error.message)
     logger.exception("could not prepare a publication")

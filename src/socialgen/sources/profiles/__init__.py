@@ -13,6 +13,7 @@ SOCIALGEN_BLUESKY_APPVIEW (see `bluesky`), SOCIALGEN_ALLOW_PRIVATE_URLS (the gua
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import httpx
@@ -25,6 +26,9 @@ from socialgen.sources.profiles.base import NoPostsFound, RawPost
 from socialgen.sources.profiles.dates import calendar_date
 from socialgen.sources.profiles.linkedin import LinkedInNeedsEndpoint
 from socialgen.sources.profiles.registry import read_posts
+
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
 
 __all__ = [
     "MAX_LIMIT",
@@ -46,8 +50,11 @@ class ProfilePost:
     url: str | None = None  # the post's own page, when the source gives one
 
 
-async def import_profile_posts(profile_url: str | None, *, limit: int = 20) -> list[ProfilePost]:
-    """The latest posts at `profile_url`, newest first, at most `limit`.
+async def import_profile_posts(
+    profile_url: str | None, settings: AppSettings, *, limit: int = 20
+) -> list[ProfilePost]:
+    """The latest posts at `profile_url`, newest first, at most `limit`; `settings`:
+    the caller's Runtime's (the LinkedIn endpoint, the Bluesky AppView).
 
     Raises `BadRequest` (400) for a missing, malformed or refused URL and for a
     source that cannot be fetched or read; `NoPostsFound` (422) when the source was
@@ -57,7 +64,7 @@ async def import_profile_posts(profile_url: str | None, *, limit: int = 20) -> l
     url = _validated(profile_url)
     if not 1 <= limit <= MAX_LIMIT:
         raise BadRequest(f"The number of posts must be between 1 and {MAX_LIMIT}")
-    posts = _finish(await read_posts(url, limit), limit)
+    posts = _finish(await read_posts(url, limit, settings), limit)
     if not posts:
         raise NoPostsFound(f"No posts found at {url}")
     return posts

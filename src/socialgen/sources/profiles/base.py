@@ -7,10 +7,14 @@ import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 from urllib.parse import SplitResult
 
 from socialgen.errors import BadRequest
 from socialgen.sources.fetch import FetchedPage, SourceError, fetch
+
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
 
 # A profile page or feed is small; a 2 MB answer is a wrong link or an attack.
 MAX_BYTES = 2_000_000
@@ -38,7 +42,8 @@ class RawPost:
 
 # Reads the posts at a profile URL. None means "not this kind of source after all"
 # (e.g. a /@user path on a site without the Mastodon API): the next adapter tries.
-Reader = Callable[[str, int], Awaitable[list[RawPost] | None]]
+# The settings are the caller's Runtime's (the LinkedIn endpoint, the Bluesky AppView).
+Reader = Callable[[str, int, "AppSettings"], Awaitable[list[RawPost] | None]]
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,16 @@ https://public.api.bsky.app): for a self-hosted AppView, and for tests.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, quote, unquote, urlencode, urlsplit
 
-from socialgen.config import current_settings
 from socialgen.errors import BadRequest
 from socialgen.sources.fetch import SourceError
 from socialgen.sources.profiles.base import Adapter, RawPost, get_json, host_of
 from socialgen.sources.profiles.dates import parse_date
+
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
 
 APPVIEW_ENV = "SOCIALGEN_BLUESKY_APPVIEW"
 DEFAULT_APPVIEW = "https://public.api.bsky.app"
@@ -30,7 +33,7 @@ def claims(parts: SplitResult) -> bool:
     return host_of(parts) in HOSTS
 
 
-async def read(url: str, limit: int) -> list[RawPost] | None:
+async def read(url: str, limit: int, settings: AppSettings) -> list[RawPost] | None:
     match = _PROFILE_PATH.match(urlsplit(url).path)
     handle = unquote(match.group(1)).removeprefix("@") if match else ""
     if not _ACTOR.match(handle):
@@ -38,7 +41,7 @@ async def read(url: str, limit: int) -> list[RawPost] | None:
             f"{url} is not a Bluesky profile: profile links look like "
             "https://bsky.app/profile/<handle>"
         )
-    appview = (current_settings().bluesky_appview or "").strip().rstrip("/") or DEFAULT_APPVIEW
+    appview = (settings.bluesky_appview or "").strip().rstrip("/") or DEFAULT_APPVIEW
     # Reposts are dropped here, after the fact: ask for more so `limit` own posts remain.
     query = urlencode(
         {"actor": handle, "limit": min(limit * 2, MAX_PAGE), "filter": "posts_no_replies"}

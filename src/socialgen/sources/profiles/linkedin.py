@@ -21,13 +21,16 @@ never answered with an empty list.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, quote, urlsplit
 
-from socialgen.config import current_settings
 from socialgen.errors import BadRequest, SocialgenError
 from socialgen.sources.fetch import SourceError
 from socialgen.sources.profiles.base import Adapter, RawPost, get_json, host_of, text_field
 from socialgen.sources.profiles.dates import parse_date
+
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
 
 ENDPOINT_ENV = "SOCIALGEN_LINKEDIN_PROFILE_ENDPOINT"
 _PROFILE_PATH = re.compile(r"^/(?:in|company)/[^/]+/?")
@@ -45,13 +48,13 @@ def claims(parts: SplitResult) -> bool:
     return host == "linkedin.com" or host.endswith(".linkedin.com")  # also de., uk., ...
 
 
-async def read(url: str, limit: int) -> list[RawPost] | None:
+async def read(url: str, limit: int, settings: AppSettings) -> list[RawPost] | None:
     if not _PROFILE_PATH.match(urlsplit(url).path):
         raise BadRequest(
             f"{url} is not a LinkedIn profile: profile links look like "
             "https://www.linkedin.com/in/<name> or https://www.linkedin.com/company/<name>"
         )
-    template = (current_settings().linkedin_profile_endpoint or "").strip()
+    template = (settings.linkedin_profile_endpoint or "").strip()
     if not template:
         raise LinkedInNeedsEndpoint(
             "LinkedIn does not show posts to anonymous visitors: set "

@@ -10,12 +10,16 @@ does not answer it, the reader returns None and the generic web reader takes ove
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, urlencode, urlsplit
 
 from socialgen.sources.fetch import SourceError
 from socialgen.sources.profiles.base import Adapter, RawPost, get_json, text_field
 from socialgen.sources.profiles.dates import parse_date
 from socialgen.sources.profiles.text import html_to_text
+
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
 
 # /@user, /@user@other.instance (a remote account as this instance shows it), /users/user
 _PROFILE_PATH = re.compile(r"^/(?:@|users/)([A-Za-z0-9_.-]+(?:@[A-Za-z0-9.-]+)?)/?$")
@@ -31,7 +35,7 @@ def claims(parts: SplitResult) -> bool:
     return account_name(parts) is not None
 
 
-async def read(url: str, limit: int) -> list[RawPost] | None:
+async def read(url: str, limit: int, settings: AppSettings) -> list[RawPost] | None:
     parts = urlsplit(url)
     acct = account_name(parts)
     if acct is None:

@@ -4,12 +4,16 @@ posts up. One fetch decides which, by what the server actually sent."""
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 from urllib.parse import SplitResult
 
 from socialgen.errors import BadRequest
 from socialgen.sources.fetch import SourceError
 from socialgen.sources.profiles import feeds, html
 from socialgen.sources.profiles.base import Adapter, RawPost, get
+
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
 
 WEB_ACCEPT = f"{feeds.FEED_ACCEPT}, text/html;q=0.8, application/xhtml+xml;q=0.8, */*;q=0.1"
 
@@ -18,7 +22,7 @@ def claims(parts: SplitResult) -> bool:
     return True  # the fallback: any http(s) URL may hold a feed or marked-up posts
 
 
-async def read(url: str, limit: int) -> list[RawPost] | None:
+async def read(url: str, limit: int, settings: AppSettings) -> list[RawPost] | None:
     page = await get(url, WEB_ACCEPT)
     # Parsing is CPU-bound (up to the 2 MB cap): off the event loop.
     if feeds.is_feed(page):
