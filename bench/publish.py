@@ -137,9 +137,9 @@ def throughput(
 def overhead(engine: object, server: object, account: str, count: int) -> None:
     from socialgen.clock import utcnow
     from socialgen.publishing.adapters import build_adapter
-    from socialgen.publishing.claim import worker_name
     from socialgen.publishing.networks.base import OutgoingPost
-    from socialgen.publishing.runner import THREADS, publish_pass
+    from socialgen.publishing.outbox.claim import worker_name
+    from socialgen.publishing.outbox.runner import THREADS, publish_pass
     from socialgen.publishing.settings import PublishTerms
     from socialgen.store.engine import read_session
     from socialgen.store.tables import SocialAccount
@@ -245,7 +245,7 @@ def _account(engine: object, url: str) -> str:
 
 def _queue(engine: object, account_id: str, due: datetime, text: str) -> str:
     from socialgen.posts.service import create_draft
-    from socialgen.publishing.outbox import idempotency_key
+    from socialgen.publishing.outbox.service import idempotency_key
     from socialgen.store.engine import transaction
     from socialgen.store.tables import Publication, SocialAccount
 

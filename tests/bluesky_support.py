@@ -37,8 +37,8 @@ from typing import Any
 
 import pytest
 
-from socialgen.publishing.networks import bluesky
 from socialgen.publishing.networks.base import AccountCredentials, OutgoingPost
+from socialgen.publishing.networks.bluesky import adapter as bluesky
 
 POSTS = "app.bsky.feed.post"
 HERE = Path(__file__).resolve().parent / "bluesky"

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from socialgen.clock import parse_iso
 from socialgen.insights.history import load_published
-from socialgen.publishing.networks import bluesky
+from socialgen.publishing.networks.bluesky import adapter as bluesky
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Post, Publication
 from tests.bluesky_support import (

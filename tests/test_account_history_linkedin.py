@@ -53,7 +53,7 @@ def _private_urls(monkeypatch: pytest.MonkeyPatch) -> None:
 def linkedin(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLinkedIn]:
     with FakeLinkedIn() as server:
         monkeypatch.setattr(
-            "socialgen.publishing.networks.linkedin.DEFAULT_SERVICE_URL", server.base_url
+            "socialgen.publishing.networks.linkedin.adapter.DEFAULT_SERVICE_URL", server.base_url
         )
         monkeypatch.setenv("SOCIALGEN_LINKEDIN_OAUTH_URL", server.base_url)
         monkeypatch.delenv("SOCIALGEN_LINKEDIN_VERSION", raising=False)
@@ -148,7 +148,7 @@ def test_history_pulls_the_members_posts_with_counts_once(
     ours = store.post("Published by socialgen, pulled back as itself.")
     (row,) = witness.cli_json("posts", "publish", ours.id, "--to", account)["publications"]
     linkedin.set_analytics(row["remoteId"], **counts(4, 0, 1, 300))
-    monkeypatch.setattr("socialgen.publishing.networks.linkedin_history.PAGE_SIZE", 2)
+    monkeypatch.setattr("socialgen.publishing.networks.linkedin.history.PAGE_SIZE", 2)
     escaped = linkedin.add_past_post(
         r"Why I learned \(C\#\) with @[Ada Lovelace](urn:li:person:x1) {hashtag|\#|python}",
         NOW_MS - 3 * DAY_MS,

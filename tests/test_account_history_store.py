@@ -14,8 +14,8 @@ from sqlalchemy import func, select
 
 from socialgen.clock import utcnow
 from socialgen.errors import SocialgenError
-from socialgen.publishing.account_history import pull_history
-from socialgen.publishing.accounts import add_account
+from socialgen.publishing.accounts.history import pull_history
+from socialgen.publishing.accounts.service import add_account
 from socialgen.publishing.networks.base import Metrics, PastPost, PublishError
 from socialgen.publishing.registry import Networks
 from socialgen.store.engine import read_session, transaction
@@ -60,11 +60,11 @@ def test_a_post_without_text_too_long_or_shown_twice_is_skipped_and_counted(
 ) -> None:
     network.past_posts = [past(1), past(2, text="  "), past(3, text="x" * 100_000), past(1)]
     summary = pull_history(through(network), store.engine, account(store, network), None)
-    assert (summary["fetched"], summary["created"], summary["skipped"]) == (4, 1, 3)
+    assert (summary.fetched, summary.created, summary.skipped) == (4, 1, 3)
     assert rows(store, Post) == rows(store, Publication) == rows(store, MetricSnapshot) == 1
     network.past_posts = [past(1, likes=5), past(1, likes=5)]  # shown twice, counts moved
     again = pull_history(through(network), store.engine, account(store, network), None)
-    assert (again["created"], again["updated"], again["skipped"]) == (0, 1, 1)
+    assert (again.created, again.updated, again.skipped) == (0, 1, 1)
     assert rows(store, Post) == 1 and rows(store, MetricSnapshot) == 2
 
 
@@ -109,7 +109,7 @@ def test_a_thread_socialgen_wrote_does_not_count_its_own_part_as_a_comment(
         )
     network.past_posts = [past(1, likes=4)]
     summary = pull_history(through(network), store.engine, found, None)
-    assert (summary["created"], summary["updated"]) == (0, 1)
+    assert (summary.created, summary.updated) == (0, 1)
     with read_session(store.engine) as session:
         (snapshot,) = session.scalars(select(MetricSnapshot)).all()
         kept = session.get(Post, post.id)

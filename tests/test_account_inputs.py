@@ -1,5 +1,5 @@
 """What an account's fields may hold is checked before anything is sent, the same
-over HTTP and from the CLI (publishing/accounts.py), with a 400 that names the field:
+over HTTP and from the CLI (publishing/accounts/service.py), with a 400 that names the field:
 a secret with a line break or other control character, a token that cannot travel
 in an HTTP header (non-ASCII), a field longer than the OpenAPI document says, and a
 LinkedIn serviceUrl (the token would go wherever it points).
@@ -116,7 +116,7 @@ def test_a_non_ascii_linkedin_token_is_a_400_not_a_502(
 ) -> None:
     with FakeLinkedIn() as linkedin:
         monkeypatch.setattr(
-            "socialgen.publishing.networks.linkedin.DEFAULT_SERVICE_URL", linkedin.base_url
+            "socialgen.publishing.networks.linkedin.adapter.DEFAULT_SERVICE_URL", linkedin.base_url
         )
         token = linkedin.add_token()
         answer = add(client, store, {"network": "linkedin", "secret": token + "\u2019"})

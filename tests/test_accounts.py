@@ -21,7 +21,7 @@ from typer.testing import CliRunner, Result
 
 from socialgen.cli import app
 from socialgen.errors import BadRequest, NotFound
-from socialgen.publishing import accounts
+from socialgen.publishing.accounts import service as accounts
 from socialgen.publishing.networks.base import OutgoingPost, PublishError
 from socialgen.publishing.registry import BUILT_IN_NETWORKS, Networks
 from socialgen.publishing.secrets import (
@@ -118,7 +118,7 @@ def test_add_find_by_every_ref_and_remove(store: Store, network: ScriptedNetwork
         assert [a.id for a in accounts.list_accounts(session, store.workspace_id)] == [account.id]
         with pytest.raises(NotFound, match="Social account not found: mastodon:alice\\.test"):
             accounts.get_account(session, store.workspace_id, "mastodon:alice.test")
-    assert accounts.account_view(account) == {
+    assert accounts.account_view(account).model_dump() == {
         "id": account.id,
         "network": "bluesky",
         "handle": "@alice.test",
@@ -126,7 +126,7 @@ def test_add_find_by_every_ref_and_remove(store: Store, network: ScriptedNetwork
         "email": "alice.test@scripted.example",
         "profileUrl": "https://scripted.example/@alice.test",
         "serviceUrl": "http://127.0.0.1:9",
-        "createdAt": accounts.account_view(account)["createdAt"],
+        "createdAt": accounts.account_view(account).createdAt,
     }
     queue_publication(store, account.id)
     with transaction(store.engine) as session:

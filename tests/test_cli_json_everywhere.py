@@ -23,7 +23,7 @@ from typer.testing import CliRunner, Result
 
 from socialgen.auth.service import create_api_key, create_token
 from socialgen.cli import app
-from socialgen.publishing.accounts import add_account
+from socialgen.publishing.accounts.service import add_account
 from socialgen.publishing.registry import BUILT_IN_NETWORKS
 from socialgen.runtime import Runtime
 from socialgen.sources import guard

@@ -19,13 +19,13 @@ from socialgen.clock import utcnow
 from socialgen.errors import BadRequest
 from socialgen.posts.listing import recent_posts
 from socialgen.publishing.adapters import build_adapter
-from socialgen.publishing.claim import WINDOW_MARGIN_SECONDS, claim_due
 from socialgen.publishing.networks.base import Metrics, OutgoingPost, PublishError
-from socialgen.publishing.outbox import idempotency_key, queue_publications
+from socialgen.publishing.outbox.claim import WINDOW_MARGIN_SECONDS, claim_due
+from socialgen.publishing.outbox.runner import publish_now, publish_pass
+from socialgen.publishing.outbox.service import idempotency_key, queue_publications
+from socialgen.publishing.outbox.worker import run_claim, verdict_for
 from socialgen.publishing.registry import Networks
-from socialgen.publishing.runner import publish_now, publish_pass
 from socialgen.publishing.settings import MAX_ATTEMPTS, PublishTerms, parse_duration
-from socialgen.publishing.worker import run_claim, verdict_for
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import MetricSnapshot, Post, PostStatus, SocialAccount
 from tests.conftest import Store
@@ -180,7 +180,7 @@ def test_unknown_is_never_retried_without_asking(store: Store, linkedin: Scripte
     rows = publish_now(
         store.engine, store.workspace_id, post_id, [account], retry=True, terms=_terms()
     )
-    assert [r["state"] for r in rows] == ["published"] and len(linkedin.published) == 2
+    assert [r.state for r in rows] == ["published"] and len(linkedin.published) == 2
 
 
 def test_missed_after_the_grace(
@@ -383,7 +383,7 @@ def one_pass_on(store: Store, executor: ThreadPoolExecutor) -> None:
 def test_metrics_are_a_series_and_the_post_shows_the_latest(
     store: Store, network: ScriptedNetwork
 ) -> None:
-    from socialgen.publishing.metrics import post_stats, refresh_metrics
+    from socialgen.publishing.outbox.metrics import post_stats, refresh_metrics
 
     post_id, pid = due_publication(store, add_account(store, "@liked.test"))
     one_pass(store)

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from socialgen.cli import app
 from socialgen.config.file import write_atomically
 from socialgen.files.local import LocalFolder
-from socialgen.publishing import accounts
+from socialgen.publishing.accounts import service as accounts
 from socialgen.publishing.secrets import (
     KEY_ENV,
     SecretKeyError,

@@ -13,13 +13,13 @@ from typing import Any
 import httpx
 import pytest
 
-from socialgen.publishing.networks import bluesky
 from socialgen.publishing.networks.base import (
     AccountCredentials,
     MediaItem,
     PublishError,
 )
-from socialgen.publishing.networks.bluesky_text import (
+from socialgen.publishing.networks.bluesky import adapter as bluesky
+from socialgen.publishing.networks.bluesky.text import (
     MAX_BYTES,
     MAX_GRAPHEMES,
     TID_ALPHABET,

@@ -25,8 +25,8 @@ from socialgen.cli import app
 from socialgen.clock import utcnow
 from socialgen.errors import SocialgenError
 from socialgen.posts.service import update_content
+from socialgen.publishing.outbox.runner import publish_now, publish_pass
 from socialgen.publishing.registry import Networks
-from socialgen.publishing.runner import publish_now, publish_pass
 from socialgen.publishing.settings import PublishTerms
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Post, PostVersion
@@ -138,7 +138,7 @@ def test_after_a_refusal_the_post_can_be_fixed_and_sent_again(
     rows = publish_now(
         store.engine, store.workspace_id, post_id, [account], retry=True, terms=_terms()
     )
-    assert [r["state"] for r in rows] == ["published"]
+    assert [r.state for r in rows] == ["published"]
     assert [p.text for p in network.published] == [SECOND]
     assert publication(store, pid).options["sent_text"] == SECOND
 
@@ -160,7 +160,7 @@ def test_an_unknown_publication_freezes_the_text_until_it_is_settled(
     rows = publish_now(
         store.engine, store.workspace_id, post_id, [account], retry=True, terms=_terms()
     )
-    assert [r["state"] for r in rows] == ["published"]
+    assert [r.state for r in rows] == ["published"]
     assert [p.text for p in linkedin.published] == [FIRST, FIRST]
     assert publication(store, pid).options["sent_text"] == FIRST
 

@@ -44,7 +44,8 @@ def linkedin(
     """The fake as LinkedIn itself. `accounts add linkedin` has no option for another
     API host (the HTTP API's serviceUrl does): the network's default is pointed at it."""
     monkeypatch.setattr(
-        "socialgen.publishing.networks.linkedin.DEFAULT_SERVICE_URL", linkedin_server.base_url
+        "socialgen.publishing.networks.linkedin.adapter.DEFAULT_SERVICE_URL",
+        linkedin_server.base_url,
     )
     monkeypatch.setenv("SOCIALGEN_LINKEDIN_OAUTH_URL", linkedin_server.base_url)
     monkeypatch.delenv("SOCIALGEN_LINKEDIN_VERSION", raising=False)

@@ -20,13 +20,14 @@ import httpx
 import pytest
 import requests
 
-from socialgen.publishing.networks import linkedin_http, mastodon_oauth
 from socialgen.publishing.networks.base import brief
 from socialgen.publishing.networks.guarded_http import (
     GuardRefused,
     guarded_httpx,
     guarded_session,
 )
+from socialgen.publishing.networks.linkedin import client as linkedin_http
+from socialgen.publishing.networks.mastodon import oauth as mastodon_oauth
 from socialgen.publishing.secrets import encrypt_secret
 from socialgen.sources import guard
 from socialgen.sources.guard import ALLOW_PRIVATE_ENV

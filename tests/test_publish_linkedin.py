@@ -11,16 +11,16 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from socialgen.publishing.networks import linkedin
 from socialgen.publishing.networks.base import (
     AccountCredentials,
     MediaItem,
     OutgoingPost,
     PublishError,
 )
-from socialgen.publishing.networks.linkedin_http import DEFAULT_VERSION
-from socialgen.publishing.networks.linkedin_oauth import SCOPES
-from socialgen.publishing.networks.linkedin_text import escape_little, little_to_text
+from socialgen.publishing.networks.linkedin import adapter as linkedin
+from socialgen.publishing.networks.linkedin.client import DEFAULT_VERSION
+from socialgen.publishing.networks.linkedin.oauth import SCOPES
+from socialgen.publishing.networks.linkedin.text import escape_little, little_to_text
 from tests.fakes.linkedin_little import RESERVED, read_little
 from tests.fakes.linkedin_server import DEFAULT_SCOPES, FakeLinkedIn, Fault
 

@@ -17,7 +17,6 @@ import pytest
 from PIL import Image
 
 from socialgen.errors import BadRequest
-from socialgen.publishing.networks import mastodon
 from socialgen.publishing.networks.base import (
     AccountCredentials,
     MediaItem,
@@ -25,7 +24,8 @@ from socialgen.publishing.networks.base import (
     Published,
     PublishError,
 )
-from socialgen.publishing.networks.mastodon_text import count, split
+from socialgen.publishing.networks.mastodon import adapter as mastodon
+from socialgen.publishing.networks.mastodon.text import count, split
 from tests.mastodon_support import MastodonMock, MockUser, free_port
 from tests.mastodon_support import mastodon_mock as mastodon_mock  # the fixture
 
@@ -376,7 +376,7 @@ def test_an_instance_that_is_down_is_unavailable_not_a_bad_token(
 ) -> None:
     """Adding an account on a busy or failing instance says the instance failed (502),
     not that the token is wrong (400): the user should try later, not make a new token."""
-    from socialgen.publishing.accounts import NetworkUnavailable, connect_account
+    from socialgen.publishing.accounts.service import NetworkUnavailable, connect_account
     from socialgen.publishing.registry import BUILT_IN_NETWORKS
 
     monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")  # the mock is on 127.0.0.1

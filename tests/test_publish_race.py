@@ -21,7 +21,7 @@ from sqlalchemy import func, update
 from sqlmodel import col, select
 
 from socialgen.clock import utcnow
-from socialgen.publishing.outbox import idempotency_key
+from socialgen.publishing.outbox.service import idempotency_key
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Publication
 from tests.conftest import Store

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from socialgen.cli import app
 from socialgen.clock import utcnow
-from socialgen.publishing.networks.bluesky_session import as_publish_error
+from socialgen.publishing.networks.bluesky.session import as_publish_error
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Publication
 from tests.conftest import Store
@@ -39,7 +39,7 @@ def test_a_timeout_after_sending_says_the_status_may_be_live_and_the_retry_is_sa
     store: Store, mastodon_mock: MastodonMock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
-    monkeypatch.setattr("socialgen.publishing.networks.mastodon.REQUEST_TIMEOUT", 2.0)
+    monkeypatch.setattr("socialgen.publishing.networks.mastodon.adapter.REQUEST_TIMEOUT", 2.0)
     user = mastodon_mock.new_user("silence")
     with HangProxy(mastodon_mock.base_url, hang_on=("POST", "/api/v1/statuses")) as proxy:
         account = cli(

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from socialgen.publishing import scheduler
+from socialgen.publishing.outbox import scheduler
 from socialgen.runtime import Runtime
 from socialgen.store import leases
 

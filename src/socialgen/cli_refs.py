@@ -6,7 +6,7 @@ prefix, 8 characters or more.
 
 Every command resolves its references here, then hands whole ids to the services
 the HTTP API shares (the API keeps taking whole ids only). A kind is named by a word
-("post") or, for a slice's own (publishing's accounts: publishing/account_refs.py),
+("post") or, for a slice's own (publishing's accounts: publishing/accounts/refs.py),
 given as its RefKind.
 """
 

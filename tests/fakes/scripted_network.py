@@ -1,4 +1,4 @@
-"""A scripted social network for tests: a stand-in for a networks/<name>.py module.
+"""A scripted social network for tests: a stand-in for a networks/<name>/adapter.py module.
 
     network = ScriptedNetwork("bluesky")
     Runtime(networks={"bluesky": network})     # or conftest's `networks` fixture

@@ -41,18 +41,16 @@ def workspace_create(
 @workspace_app.command("list")
 def workspace_list(json_output: JsonOpt = False) -> None:
     """All workspaces with their post quota."""
-    from sqlmodel import select
-
     from socialgen.cli_refs import shortener
     from socialgen.cli_support import open_store
     from socialgen.clock import iso
     from socialgen.store.engine import read_session
-    from socialgen.store.tables import WorkspaceUsage
+    from socialgen.workspaces.repository import usage_by_workspace
     from socialgen.workspaces.service import list_workspaces
 
     engine = open_store()
     with read_session(engine) as session:
-        usage = {u.workspace_id: u for u in session.exec(select(WorkspaceUsage))}
+        usage = usage_by_workspace(session)
         rows = [
             {
                 "workspaceId": w.id,

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlmodel import select
-
 from socialgen.carousels.schemas import CarouselRequest
 from socialgen.carousels.templates import DEFAULT_TEMPLATE, SlideTemplate, get_template
 from socialgen.carousels.uploads import CheckedImage
@@ -18,6 +16,7 @@ from socialgen.store.engine import transaction
 from socialgen.store.tables import User
 from socialgen.styles.guide import style_guide
 from socialgen.workspaces.bootstrap import LOCAL_OWNER_EMAIL
+from socialgen.workspaces.repository import find_user
 from socialgen.workspaces.service import workspace_owner
 from socialgen.workspaces.usage import reserve_posts
 
@@ -59,7 +58,7 @@ def prepare_carousel(
     with transaction(caller.engine) as session:
         style = style_guide(session, caller.workspace_id, request.content_style_id, request.prompt)
         author_id = caller.user_id or workspace_owner(session, caller.workspace_id)
-        author = session.exec(select(User).where(User.id == author_id)).first()
+        author = find_user(session, author_id)
         reservation_id = reserve_posts(session, caller.workspace_id, 1)
     return CarouselPlan(
         caller=caller,

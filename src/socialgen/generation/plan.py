@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from socialgen.drafting.caller import Caller
 from socialgen.drafting.persist import history
@@ -20,10 +20,11 @@ from socialgen.generation.schemas import (
     GeneratePostRequest,
 )
 from socialgen.limits import MAX_INPUT_CHARS
+from socialgen.posts.repository import conversation_id_in, drafts_by_id, latest_editable_post_id
 from socialgen.posts.rules import ensure_editable
 from socialgen.posts.service import get_post
 from socialgen.store.engine import transaction
-from socialgen.store.tables import Conversation, Post, PostStatus
+from socialgen.store.tables import Post
 from socialgen.styles.guide import style_guide
 from socialgen.workspaces.usage import reserve_posts
 
@@ -96,7 +97,7 @@ def prepare_post(caller: Caller, request: GeneratePostRequest) -> PostPlan:
             post_id = post.id
             conversation_id = conversation_id or post.conversation_id
         elif conversation_id:
-            post_id = _latest_editable_post(session, caller.workspace_id, conversation_id)
+            post_id = latest_editable_post_id(session, caller.workspace_id, conversation_id)
         past = history(session, conversation_id) if conversation_id else []
         reservation_id = reserve_posts(session, caller.workspace_id, 1)
     return PostPlan(caller, user_input, conversation_id, post_id, style, reservation_id, past)
@@ -145,28 +146,10 @@ def _conversation_id(
 ) -> str | None:
     if conversation_id is None or not conversation_id.strip():
         return None
-    found = session.exec(
-        select(Conversation.id).where(
-            col(Conversation.id) == conversation_id.strip(),
-            col(Conversation.workspace_id) == workspace_id,
-        )
-    ).first()
+    found = conversation_id_in(session, workspace_id, conversation_id.strip())
     if found is None:
         raise NotFound("Conversation not found")
     return found
-
-
-def _latest_editable_post(session: Session, workspace_id: str, conversation_id: str) -> str | None:
-    """The post a conversation is refining, if it can still change."""
-    return session.exec(
-        select(Post.id)
-        .where(
-            col(Post.workspace_id) == workspace_id,
-            col(Post.conversation_id) == conversation_id,
-            col(Post.status).in_([PostStatus.DRAFT, PostStatus.SCHEDULED]),
-        )
-        .order_by(col(Post.created_at).desc())
-    ).first()
 
 
 def _drafts_to_regenerate(session: Session, workspace_id: str, post_ids: list[str]) -> list[Post]:
@@ -175,16 +158,7 @@ def _drafts_to_regenerate(session: Session, workspace_id: str, post_ids: list[st
         raise BadRequest("postIds must list at least one post id")
     if len(wanted) > BATCH_SIZE:
         raise BadRequest(f"At most {BATCH_SIZE} posts can be regenerated at once")
-    found = {
-        post.id: post
-        for post in session.exec(
-            select(Post).where(
-                col(Post.id).in_(wanted),
-                col(Post.workspace_id) == workspace_id,
-                col(Post.status) == PostStatus.DRAFT,
-            )
-        )
-    }
+    found = drafts_by_id(session, workspace_id, wanted)
     missing = [pid for pid in wanted if pid not in found]
     if missing:
         raise BadRequest("Some posts not found or not in draft status: " + ", ".join(missing))

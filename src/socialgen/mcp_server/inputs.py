@@ -23,7 +23,7 @@ from socialgen.limits import (
     POST_LIST_LIMIT,
 )
 from socialgen.posts.schemas import UpdatePostBody
-from socialgen.publishing.publish_api import PublishBody, ScheduleBody
+from socialgen.publishing.outbox.schemas import PublishBody, ScheduleBody
 from socialgen.styles.schemas import CreateStyleBody, StylePostsBody
 
 AnId = Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NOT_BLANK_PATTERN)]

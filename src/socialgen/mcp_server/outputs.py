@@ -9,8 +9,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from socialgen.events.carousel import StoredCarousel
-from socialgen.publishing.accounts import AccountView
-from socialgen.publishing.publish_api import PublicationOut
+from socialgen.publishing.accounts.schemas import AccountView
+from socialgen.publishing.outbox.schemas import PublicationView
 from socialgen.styles.schemas import ContentStyleView, StylePostView
 
 
@@ -43,7 +43,7 @@ class ScheduledPost(BaseModel):
     postId: str
     status: str
     scheduledAt: str | None
-    publications: list[PublicationOut] = Field(
+    publications: list[PublicationView] = Field(
         description="Where it goes at that time (the accounts named, now or before)."
     )
 

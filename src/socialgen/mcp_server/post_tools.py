@@ -1,7 +1,7 @@
 """The tools over posts and their publishing: list_posts, get_post, edit_post,
 delete_post, schedule_post, publish_post, post_stats, list_accounts. Each is what
-its command or endpoint does (posts/cli.py, posts/api.py, publishing/publish_cli.py,
-publish_api.py, accounts_api.py), in a worker thread."""
+its command or endpoint does (posts/cli.py, posts/api.py, publishing/outbox/cli.py,
+outbox/api.py, accounts/api.py), in a worker thread."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from socialgen.mcp_server.tooling import add_tool, hints, in_thread
 from socialgen.posts import listing, service
 from socialgen.posts.removal import remove_post
 from socialgen.posts.schemas import DeletedPost, PostDetail, PostList, UpdatedPost
-from socialgen.publishing.publish_api import PublicationsData
+from socialgen.publishing.outbox.schemas import PublicationsData
 from socialgen.publishing.registry import Networks
 from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session, transaction
@@ -150,8 +150,8 @@ def _edit(who: Caller, post_id: str, content: str | None) -> UpdatedPost:
 
 def _schedule(who: Caller, request: SchedulePostInput, zone: str | None) -> ScheduledPost:
     """As POST .../post/{workspaceId}/{postId}/schedule does it."""
-    from socialgen.publishing.outbox import schedule_post, views
-    from socialgen.publishing.schedule_time import parse_at, resolve_at
+    from socialgen.publishing.outbox.schedule_time import parse_at, resolve_at
+    from socialgen.publishing.outbox.service import schedule_post, views
 
     asked = parse_at(request.at)
     with transaction(who.engine) as session:
@@ -177,7 +177,7 @@ def _schedule(who: Caller, request: SchedulePostInput, zone: str | None) -> Sche
 
 def _publish(who: Caller, runtime: Runtime, request: PublishPostInput) -> PublicationsData:
     if request.dry_run:
-        from socialgen.publishing.dryrun import dry_run
+        from socialgen.publishing.outbox.dryrun import dry_run
 
         previews = dry_run(
             who.engine,
@@ -188,7 +188,7 @@ def _publish(who: Caller, runtime: Runtime, request: PublishPostInput) -> Public
             networks=Networks.of(runtime),
         )
         return PublicationsData(postId=request.postId, networks=previews)
-    from socialgen.publishing.runner import publish_now
+    from socialgen.publishing.outbox.runner import publish_now
     from socialgen.publishing.settings import PublishTerms
 
     rows = publish_now(
@@ -204,7 +204,7 @@ def _publish(who: Caller, runtime: Runtime, request: PublishPostInput) -> Public
 
 
 def _stats(who: Caller, networks: Networks, post_id: str | None, refresh: bool) -> PostStats:
-    from socialgen.publishing.metrics import post_stats, refresh_metrics
+    from socialgen.publishing.outbox.metrics import post_stats, refresh_metrics
 
     if refresh:
         if post_id is not None:
@@ -222,7 +222,7 @@ def _stats(who: Caller, networks: Networks, post_id: str | None, refresh: bool) 
 
 
 def _accounts(who: Caller) -> AccountList:
-    from socialgen.publishing import accounts
+    from socialgen.publishing.accounts import service as accounts
 
     with read_session(who.engine) as session:
         found = accounts.list_accounts(session, who.workspace_id)

@@ -16,12 +16,7 @@ import typer
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, emit, notes, open_workspace, styled
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from rich.console import Console
-    from sqlmodel import Session
-
-    from socialgen.posts.exports import ExportItem
 
 
 # What `posts import` leaves out, one and several: rows naming a post the workspace
@@ -72,12 +67,13 @@ def export_posts(
     export comes inside one JSON object (as "content", or "output" names the file)."""
     from socialgen.errors import BadRequest
     from socialgen.posts import exports
+    from socialgen.posts.repository import export_items
     from socialgen.store.engine import read_session
     from socialgen.store.tables import Workspace
 
     engine, workspace_id = open_workspace(workspace)
     with read_session(engine) as session:
-        items = workspace_items(session, workspace_id, [s.value for s in status or []])
+        items = export_items(session, workspace_id, [s.value for s in status or []])
         found = session.get(Workspace, workspace_id)
         name = found.name if found is not None else workspace_id
     if fmt is ExportFormat.ICS:
@@ -181,42 +177,3 @@ def import_posts_command(
             sys.stdout.write("".join(f"{post_id}\n" for post_id in post_ids))
 
     emit(json_output, data, render)
-
-
-def workspace_items(
-    session: Session, workspace_id: str, statuses: Sequence[str] = ()
-) -> list[ExportItem]:
-    """Every post of the workspace (or those with one of `statuses`) as export items,
-    newest first. The theme is the conversation title."""
-    from sqlmodel import col, select
-
-    from socialgen.posts.exports import ExportItem
-    from socialgen.store.tables import Conversation, Post, PostStatus
-
-    statement = (
-        select(Post, Conversation.title)
-        .outerjoin(Conversation, col(Conversation.id) == col(Post.conversation_id))
-        .where(col(Post.workspace_id) == workspace_id)
-    )
-    if statuses:
-        statement = statement.where(col(Post.status).in_(list(statuses)))
-    items = []
-    for post, title in session.exec(statement).all():
-        if post.status == PostStatus.PUBLISHED:
-            moment = post.published_at or post.scheduled_at or post.created_at
-        elif post.status == PostStatus.SCHEDULED:
-            moment = post.scheduled_at or post.created_at
-        else:
-            moment = post.created_at
-        items.append(
-            ExportItem(
-                post_id=post.id,
-                content=post.content,
-                date=moment,
-                status=post.status,
-                theme=title or None,
-                variation=post.variation_name,
-            )
-        )
-    items.sort(key=lambda item: (item.moment, item.post_id), reverse=True)
-    return items

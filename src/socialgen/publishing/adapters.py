@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
-from socialgen.publishing.accounts import credentials_for, secret_saver
+from socialgen.publishing.accounts.service import credentials_for, secret_saver
 from socialgen.publishing.networks.base import NetworkAdapter
 from socialgen.publishing.registry import Networks
 from socialgen.store.tables import SocialAccount

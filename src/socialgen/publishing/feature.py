@@ -6,19 +6,19 @@ FEATURE = Feature(
     name="publishing",
     order=70,
     routers=(
-        "socialgen.publishing.accounts_api:router",
-        "socialgen.publishing.publish_api:router",
+        "socialgen.publishing.accounts.api:router",
+        "socialgen.publishing.outbox.api:router",
     ),
     groups=(
         Group(
             "accounts",
-            "socialgen.publishing.accounts_cli:app",
+            "socialgen.publishing.accounts.cli:app",
             "Connect the social accounts posts are published to; bring their past posts in.",
         ),
     ),
-    commands=(("publish-due", "socialgen.publishing.publish_cli:publish_due"),),
+    commands=(("publish-due", "socialgen.publishing.outbox.cli:publish_due"),),
     # posts publish, posts schedule --to, posts stats: the outbox's commands.
-    extends=(("posts", "socialgen.publishing.publish_cli:extend_posts_group"),),
+    extends=(("posts", "socialgen.publishing.outbox.cli:extend_posts_group"),),
     # Publishes due posts while `serve` runs (the `scheduler` setting, --no-scheduler).
-    lifespans=("socialgen.publishing.scheduler:publishing_scheduler",),
+    lifespans=("socialgen.publishing.outbox.scheduler:publishing_scheduler",),
 )

@@ -1,4 +1,4 @@
-"""Which module speaks for a network: `networks/<name>.py`, imported on first use.
+"""Which module speaks for a network: `networks/<name>/adapter.py`, imported on first use.
 
 Imported lazily because each network module pulls in its client (atproto,
 Mastodon.py, httpx) and a command about one network should not pay for the others.
@@ -30,7 +30,7 @@ BUILT_IN = ("bluesky", "mastodon", "linkedin")
 
 
 class NetworkModule(Protocol):
-    """What each networks/<name>.py exposes at module level (see networks/base.py).
+    """What each networks/<name>/adapter.py exposes at module level (see networks/base.py).
     Bluesky has no `authorize` (an app password is its only way in)."""
 
     DEFAULT_SERVICE_URL: str
@@ -69,7 +69,9 @@ class Networks:
             return self._extra[key]
         if key not in BUILT_IN:
             raise BadRequest(f"Unknown network {name!r}: use one of {', '.join(BUILT_IN)}")
-        return cast(NetworkModule, importlib.import_module(f"socialgen.publishing.networks.{key}"))
+        return cast(
+            NetworkModule, importlib.import_module(f"socialgen.publishing.networks.{key}.adapter")
+        )
 
     @classmethod
     def of(cls, runtime: Runtime) -> Networks:

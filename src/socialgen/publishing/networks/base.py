@@ -179,8 +179,8 @@ class Connected:
     secret: dict[str, str]  # encrypted by the caller before it is stored
 
 
-# Every network module (networks/bluesky.py, mastodon.py, linkedin.py) exposes, at
-# module level:
+# Every network's adapter module (networks/<name>/adapter.py: bluesky, mastodon,
+# linkedin) exposes, at module level:
 #
 #   def build(credentials: AccountCredentials, save_secret: SecretSaver) -> NetworkAdapter
 #       an adapter for a stored account (no network call while building);

@@ -1,0 +1,319 @@
+"""Claiming due publications so that each is taken by exactly one worker.
+
+A claim is one short write transaction: pick due rows (PostgreSQL skips rows another
+worker holds with `FOR UPDATE SKIP LOCKED`; SQLite's BEGIN IMMEDIATE makes the whole
+transaction exclusive), write `publishing` with the attempt, the worker's id and the
+claim's end, commit. Only then does the worker call the network. A row still
+`publishing` after its claim ended (a live worker's claims are kept alive, keeper.py)
+belongs to a worker that died, perhaps after the
+network accepted the post: it is claimed again and sent with the same idempotency
+key where the network dedupes on one, and marked `unknown` where it cannot (LinkedIn),
+never sent blindly a second time.
+
+Also here: a queued row later than the grace period becomes `missed`, not posted.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, Engine, and_, func, or_, update
+from sqlalchemy.orm import aliased
+from sqlmodel import col, select
+
+from socialgen.clock import iso, parse_iso, utcnow
+from socialgen.ids import new_id
+from socialgen.publishing.outbox.service import FIRST_ATTEMPT, SENT_TEXT, UNSETTLED_TEXT
+from socialgen.publishing.registry import Networks
+from socialgen.publishing.settings import MAX_ATTEMPTS, PublishTerms
+from socialgen.store.engine import read_session, transaction
+from socialgen.store.tables import Network, Post, Publication, PublicationState, SocialAccount
+
+logger = logging.getLogger("socialgen.publishing")
+
+DEFAULT_BATCH = 8  # rows per claim: small, so several workers share a burst
+
+# A retry on a network that forgets keys starts at least this long before it forgets.
+WINDOW_MARGIN_SECONDS = 300.0
+
+
+@dataclass(frozen=True)
+class ClaimedRow:
+    """What the worker needs, read in the claim's own transaction (no second read)."""
+
+    publication: Publication
+    account: SocialAccount
+    post: Post
+    siblings: int  # the post's publications, this one included
+
+
+@dataclass(frozen=True)
+class Claim:
+    publication_id: str
+    worker_id: str
+    attempt: int
+    claimed_at: datetime | None = None
+    claimed_until: datetime | None = None
+    row: ClaimedRow | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass
+class ClaimRound:
+    claims: list[Claim] = field(default_factory=list)
+    missed: list[str] = field(default_factory=list)  # publication ids marked missed
+    unknown: list[str] = field(default_factory=list)  # expired claims, no idempotency
+
+
+def worker_name(kind: str) -> str:
+    """An id for this worker, unique across hosts and restarts (fits 64 chars)."""
+    return f"{kind}:{socket.gethostname()[:24]}:{os.getpid()}:{new_id()[:8]}"
+
+
+def has_idempotency(networks: Networks, network: str) -> bool:
+    """Whether sending the same publication twice is harmless on `network` (it
+    dedupes on our key). A network module may say so with `IDEMPOTENT`; otherwise
+    LinkedIn, which has no idempotency handle, does not, and the others do."""
+    try:
+        module = networks.module(network)
+    except Exception:  # an unknown network: assume the worst
+        return False
+    declared = getattr(module, "IDEMPOTENT", getattr(module, "idempotent", None))
+    return network != Network.LINKEDIN if declared is None else bool(declared)
+
+
+def idempotency_window(networks: Networks, network: str) -> float | None:
+    """How long `network` remembers an idempotency key, in seconds (Mastodon: about
+    an hour; a module says so with IDEMPOTENCY_WINDOW_SECONDS); None for ever or for
+    a network without idempotency."""
+    try:
+        window = getattr(networks.module(network), "IDEMPOTENCY_WINDOW_SECONDS", None)
+    except Exception:
+        return None
+    return None if window is None else float(window)
+
+
+def can_resend(networks: Networks, network: str, claimed_at: datetime, now: datetime) -> bool:
+    """Whether a publication whose claim expired may be sent again with its key: the
+    network dedupes, and still remembers the key sent first at `claimed_at`."""
+    if not has_idempotency(networks, network):
+        return False
+    window = idempotency_window(networks, network)
+    return window is None or (now - claimed_at).total_seconds() < window
+
+
+def first_attempt(publication: Publication) -> datetime | None:
+    """When the publication's first attempt was claimed (kept once a retry is
+    planned); None before that."""
+    raw = (publication.options or {}).get(FIRST_ATTEMPT)
+    try:
+        return parse_iso(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+
+
+def retry_too_late(
+    networks: Networks, network: str, publication: Publication, now: datetime
+) -> bool:
+    """A planned retry that would start after the network forgot the key sent first:
+    part of a thread may be live, and the network would take the rest as new."""
+    window = idempotency_window(networks, network)
+    first = first_attempt(publication)
+    if window is None or first is None or not has_idempotency(networks, network):
+        return False
+    return (now - first).total_seconds() >= window
+
+
+def _due(now: datetime) -> ColumnElement[bool]:
+    return and_(
+        col(Publication.state) == PublicationState.QUEUED,
+        col(Publication.due_at) <= now,
+        or_(col(Publication.next_attempt_at).is_(None), col(Publication.next_attempt_at) <= now),
+    )
+
+
+def _expired(now: datetime) -> ColumnElement[bool]:
+    return and_(
+        col(Publication.state) == PublicationState.PUBLISHING,
+        col(Publication.claimed_until) < now,
+    )
+
+
+def anything_due(engine: Engine, now: datetime | None = None) -> bool:
+    """The idle scheduler's one look: two index range scans on (state, due_at), read
+    only, so an idle worker never takes SQLite's write lock."""
+    moment = now or utcnow()
+    with read_session(engine) as session:
+        for condition in (_due(moment), _expired(moment)):
+            if session.exec(select(Publication.id).where(condition).limit(1)).first():
+                return True
+    return False
+
+
+def claim_due(
+    engine: Engine,
+    worker_id: str,
+    *,
+    limit: int = DEFAULT_BATCH,
+    now: datetime | None = None,
+    only_ids: Sequence[str] | None = None,
+    workspace_id: str | None = None,
+    terms: PublishTerms,
+) -> ClaimRound:
+    """Claim up to `limit` due rows for `worker_id` (committed when this returns),
+    by `terms` (grace, claim length)."""
+    moment = now or utcnow()
+    found = ClaimRound()
+    with transaction(engine) as session:
+        other = aliased(Publication)
+        siblings = (
+            select(func.count()).where(other.post_id == Publication.post_id).scalar_subquery()
+        )
+        statement = (
+            select(Publication, SocialAccount, Post, siblings)
+            .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
+            .join(Post, col(Post.id) == col(Publication.post_id))
+            .where(or_(_due(moment), _expired(moment)))
+            .order_by(col(Publication.due_at))
+            .limit(limit)
+        )
+        if only_ids is not None:
+            statement = statement.where(col(Publication.id).in_(list(only_ids)))
+        if workspace_id is not None:
+            statement = statement.where(col(Publication.workspace_id) == workspace_id)
+        if session.get_bind().dialect.name == "postgresql":
+            statement = statement.with_for_update(skip_locked=True, of=Publication)
+        grace = terms.grace
+        taken: list[ClaimedRow] = []
+        for publication, account, post, count in session.exec(statement).all():
+            network = account.network
+            if publication.state == PublicationState.QUEUED:
+                expected = max(
+                    publication.due_at, publication.next_attempt_at or publication.due_at
+                )
+                if moment - expected > grace:
+                    _mark(publication, PublicationState.MISSED, _missed(expected, moment), moment)
+                    found.missed.append(publication.id)
+                    continue
+                if retry_too_late(terms.networks, network, publication, moment):
+                    message = forgotten(terms.networks, network)
+                    _mark(publication, PublicationState.UNKNOWN, message, moment)
+                    found.unknown.append(publication.id)
+                    continue
+            elif (
+                not can_resend(
+                    terms.networks,
+                    network,
+                    first_attempt(publication) or publication.updated_at,
+                    moment,
+                )
+                or publication.attempts >= MAX_ATTEMPTS
+            ):
+                _mark(publication, PublicationState.UNKNOWN, _vanished(network), moment)
+                _unsettle(publication)
+                found.unknown.append(publication.id)
+                continue
+            else:
+                logger.warning(
+                    "publication %s: claim of %s expired; sending again with the same key",
+                    publication.id,
+                    publication.claimed_by,
+                )
+            _hold_text(publication, post)
+            taken.append(ClaimedRow(publication, account, post, int(count)))
+        if taken:
+            until = moment + terms.claim
+            session.connection().execute(
+                update(Publication)
+                .where(col(Publication.id).in_([row.publication.id for row in taken]))
+                .values(
+                    state=PublicationState.PUBLISHING,
+                    attempts=col(Publication.attempts) + 1,
+                    claimed_by=worker_id,
+                    claimed_until=until,
+                    next_attempt_at=None,
+                    updated_at=moment,
+                )
+            )
+            found.claims = [
+                Claim(
+                    row.publication.id,
+                    worker_id,
+                    row.publication.attempts + 1,
+                    moment,
+                    until,
+                    row,
+                )
+                for row in taken
+            ]
+    return found
+
+
+def text_to_send(publication: Publication, post: Post) -> str:
+    """What this attempt sends: the text of an earlier attempt that may be live (an
+    unsettled one, or the one a worker that died was sending), since the network
+    answers a repeat of the key with the first post; else the post's text now."""
+    options = publication.options or {}
+    held = [UNSETTLED_TEXT]
+    if publication.state == PublicationState.PUBLISHING:  # an expired claim
+        held.append(SENT_TEXT)
+    for key in held:
+        text = options.get(key)
+        if isinstance(text, str) and text:
+            return text
+    return post.content
+
+
+def _hold_text(publication: Publication, post: Post) -> None:
+    """Record, with the claim, the text the attempt sends (the worker sends this)."""
+    text = text_to_send(publication, post)
+    publication.options = {**(publication.options or {}), SENT_TEXT: text}
+
+
+def _unsettle(publication: Publication) -> None:
+    """A claim that expired: the text its worker sent may be live."""
+    options = publication.options or {}
+    sent = options.get(SENT_TEXT)
+    if isinstance(sent, str) and sent:
+        publication.options = {**options, UNSETTLED_TEXT: sent}
+
+
+def _mark(publication: Publication, state: str, message: str, now: datetime) -> None:
+    publication.state = state
+    publication.message = message
+    publication.claimed_by = publication.claimed_until = None
+    publication.updated_at = now
+
+
+def _missed(expected: datetime, now: datetime) -> str:
+    late = int((now - expected).total_seconds())
+    hours, rest = divmod(late, 3600)
+    return (
+        f"Not published: it was due at {iso(expected)} and no worker ran until {iso(now)} "
+        f"({hours} h {rest // 60} min late, more than SOCIALGEN_PUBLISH_GRACE). "
+        "Publish it now with: socialgen posts publish POST_ID --to ACCOUNT --retry"
+    )
+
+
+def forgotten(networks: Networks, network: str) -> str:
+    window = idempotency_window(networks, network) or 0.0
+    return (
+        f"A retry of this publication could not start within {window / 60:.0f} min of its "
+        f"first attempt, after which {network} forgets the key that keeps it from posting "
+        "twice; part of the post (a thread's first parts) may be live already. Check the "
+        "account; if the post is not there, run: socialgen posts publish POST_ID --to "
+        "ACCOUNT --retry"
+    )
+
+
+def _vanished(network: str) -> str:
+    return (
+        f"A worker stopped while publishing to {network}, perhaps after {network} "
+        f"accepted the post, and {network} cannot tell us whether it did. Check the "
+        "account; if the post is not there, run: socialgen posts publish POST_ID "
+        "--to ACCOUNT --retry"
+    )

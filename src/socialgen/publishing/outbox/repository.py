@@ -1,0 +1,102 @@
+"""Publication rows: the statements the outbox's service and worker build on. Every
+function takes the caller's session (it may run SQL on the session's connection) and
+never commits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, update
+from sqlmodel import Session, col, select
+
+from socialgen.clock import utcnow
+from socialgen.store.tables import Post, PostStatus, Publication, PublicationState, SocialAccount
+
+
+def with_accounts(session: Session, post_id: str) -> list[tuple[Publication, SocialAccount]]:
+    """A post's publications with their accounts, in no particular order."""
+    return list(
+        session.exec(
+            select(Publication, SocialAccount)
+            .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
+            .where(col(Publication.post_id) == post_id)
+        ).all()
+    )
+
+
+def by_account(
+    session: Session, post_id: str, account_ids: Sequence[str]
+) -> dict[str, Publication]:
+    """The post's publications to these accounts, by account id."""
+    return {
+        publication.account_id: publication
+        for publication in session.exec(
+            select(Publication).where(
+                col(Publication.post_id) == post_id,
+                col(Publication.account_id).in_(list(account_ids)),
+            )
+        ).all()
+    }
+
+
+def move_queued(session: Session, post_id: str, due_at: datetime) -> int:
+    """A rescheduled post: its queued publications follow it."""
+    result = session.connection().execute(
+        update(Publication)
+        .where(
+            col(Publication.post_id) == post_id,
+            col(Publication.state) == PublicationState.QUEUED,
+        )
+        .values(due_at=due_at, next_attempt_at=None, updated_at=utcnow())
+    )
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+def drop_queued(session: Session, post_id: str) -> int:
+    """An unscheduled post: what waited to go out does not. Publications already
+    under way or done stay (they are the record of what the networks have)."""
+    result = session.connection().execute(
+        delete(Publication).where(
+            col(Publication.post_id) == post_id,
+            col(Publication.state) == PublicationState.QUEUED,
+        )
+    )
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+def settle_alone(
+    session: Session, post_id: str, url: str, account: SocialAccount, now: datetime
+) -> None:
+    """service.settle_post for a post with one publication, just recorded as published: one
+    UPDATE, which does nothing if another publication of the post appeared meanwhile
+    and is not published (its recorder settles the post then)."""
+    others = (
+        select(Publication.id)
+        .where(
+            col(Publication.post_id) == post_id,
+            col(Publication.state) != PublicationState.PUBLISHED,
+        )
+        .exists()
+    )
+    values: dict[str, Any] = {
+        "status": PostStatus.PUBLISHED,
+        "published_at": now,
+        "timeline_at": now,  # Post.place_on_timeline for a published post
+        "social_account_name": (account.display_name or account.handle)[:200],
+        "social_account_email": account.email or None,
+        "updated_at": now,
+    }
+    if url:
+        values["post_url"] = url
+    session.connection().execute(
+        update(Post).where(col(Post.id) == post_id, ~others).values(**values)
+    )
+
+
+def lock_post(session: Session, post_id: str) -> None:
+    """Take the post's row lock (PostgreSQL; SQLite's write transaction is already
+    exclusive) before touching its publications: always post first, then
+    publication, so two recorders never wait on each other in a circle."""
+    session.exec(select(Post.id).where(col(Post.id) == post_id).with_for_update()).first()
