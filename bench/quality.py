@@ -35,7 +35,7 @@ The temporary home, the providers' servers and the table come from the bench har
     .venv/bin/python bench/quality.py --providers embedded --topics 3
     .venv/bin/python bench/quality.py --providers json-object --topics 1 --intents 4
     .venv/bin/python bench/quality.py --providers gguf --gguf "$(../shared/models/qwen05.sh)" \
-        --topic-set heldout --intents 0
+        --topic-set heldout --intents 0 --log 2>quality.log
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import os
 import re
 import time
@@ -281,7 +282,13 @@ def main() -> None:
         "--intents", type=int, default=None, help="messages of each intent set (all)"
     )
     parser.add_argument("--show", action="store_true", help="print themes and post openings")
+    parser.add_argument(
+        "--log", action="store_true", help="socialgen's INFO log on stderr: why a plan fell back"
+    )
     args = parser.parse_args()
+    if args.log:
+        logging.basicConfig(format="%(asctime)s %(name)s %(message)s")
+        logging.getLogger("socialgen").setLevel(logging.INFO)
     print(machine_line())
     with bench_home("socialgen-bench-quality-") as home:
         # In this process: the home's store; each provider's settings come and go.

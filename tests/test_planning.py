@@ -5,10 +5,11 @@ so, and how a model is asked comes from its profile, chosen once per model."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
-from socialgen.ai.structured import profile_of
-from socialgen.carousels.outline import outline_carousel
+from socialgen.ai.structured import profile_of, strict_schema
+from socialgen.carousels.outline import CarouselOutline, outline_carousel
 from socialgen.content_calendar.themes import plan_themes
 from socialgen.drafting.planning import looks_like_junk
 from tests.doubles.scripted_model import ScriptedCall, ScriptedModel
@@ -195,3 +196,40 @@ def test_a_line_repeats_a_planned_item_only_as_whole_words() -> None:
     assert repeats("review daily", {"ship small", "review daily"})
     assert not repeats("shipping weekly", {"ship"})  # a word that starts the same
     assert not repeats("hire slowly", {"ship small"})
+
+
+def test_a_cut_outline_keeps_its_complete_slides_and_only_those_count_as_the_models() -> None:
+    from socialgen.ai.model import ModelError
+
+    answer = slides("Ship small", "Review daily", "Measure lead time")
+    answer["slides"][1]["title"] = None  # one slide written wrong
+    # Cut inside a fourth slide at the token limit (Qwen2.5-Coder-0.5B's verbose outlines).
+    cut = json.dumps(answer)[: -len("]}")] + ', {"title": "Start this week", "text": "Pick'
+    model = ScriptedModel(cut, ModelError("down"))  # and the top-up fails
+    outline = asyncio.run(outline_carousel(model, "why small teams ship weekly", 4))
+    assert [(s.title, s.source) for s in outline.slides[:2]] == [
+        ("Ship small", "model"),
+        ("Measure lead time", "model"),
+    ]
+    assert [s.source for s in outline.slides[2:]] == ["template", "template"]
+    assert outline.slides[-1].title == "Your turn"  # the plain outline's, marked so
+    assert "- Ship small\n- Measure lead time" in model.calls[1].prompt
+    assert outline.name == "Ship weekly"
+
+
+def test_slides_the_model_wrote_without_image_prompts_are_still_its_slides() -> None:
+    answer = slides("Ship small", "Review daily")
+    for slide in answer["slides"]:
+        del slide["image_prompt"]  # seen from Qwen2.5-Coder-0.5B on json_object
+    outline = asyncio.run(outline_carousel(ScriptedModel(answer), "shipping", 2))
+    assert [(s.title, s.source) for s in outline.slides] == [
+        ("Ship small", "model"),
+        ("Review daily", "model"),
+    ]
+    assert outline.image_prompts == [
+        "An abstract illustration of Ship small",
+        "An abstract illustration of Review daily",
+    ]
+    # Only missing answers are filled in: the schema asked for still requires it.
+    schema = strict_schema(CarouselOutline)["$defs"]["OutlinedSlide"]
+    assert "image_prompt" in schema["required"] and "default" not in json.dumps(schema)

@@ -8,8 +8,9 @@ A provider that refuses a format (FormatRefused: its error names response_format
 steps down one rung at once, without spending an attempt, and the rung that worked
 is remembered in the model's profile (`profile_of`) for the life of the model object
 (the Runtime keeps its model; a test's fresh model starts from the first rung).
-The answer is validated with pydantic; None means the model gave nothing usable
-and the caller must say so.
+The answer is validated with pydantic; an answer with some wrong items keeps the
+valid ones (json_salvage); None means the model gave nothing usable and the caller
+must say so.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from socialgen.ai.json_salvage import keep_valid_items
 from socialgen.ai.json_text import find_json
 from socialgen.ai.model import (
     FormatRefused,
@@ -167,8 +169,17 @@ async def ask_structured_answer(
             return StructuredAnswer(None, failed=True)
         spent += 1
         try:
-            return StructuredAnswer(schema.model_validate(find_json(text)))
-        except (ValidationError, ValueError) as error:
+            data = find_json(text)
+        except ValueError as error:
+            logger.info("structured answer %s rejected (attempt %d): %s", name, spent, error)
+            continue
+        try:
+            return StructuredAnswer(schema.model_validate(data))
+        except ValidationError as error:
+            # Some items wrong (or one cut off): the others are still the model's.
+            salvaged = keep_valid_items(schema, data)
+            if salvaged is not None:
+                return StructuredAnswer(salvaged)
             logger.info("structured answer %s rejected (attempt %d): %s", name, spent, error)
     return StructuredAnswer(None)
 

@@ -11,8 +11,9 @@ so the user is told."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from socialgen.ai.line_lists import ask_lines
 from socialgen.ai.model import TextModel
@@ -32,6 +33,17 @@ class OutlinedSlide(BaseModel):
     title: str = Field(description="At most 8 words.")
     text: str = Field(description="One or two short sentences.")
     image_prompt: str = Field(description="A simple illustration, no text in it.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _image_prompt_may_be_left_out(cls, data: Any) -> Any:
+        # Qwen2.5-Coder-0.5B (json_object) wrote whole outlines without image prompts:
+        # the title and text are still the model's, and a missing image prompt gets
+        # the stand-in a junk one gets (_slide). Not a default: the schema keeps it
+        # required, as strict providers want.
+        if isinstance(data, dict) and "image_prompt" not in data:
+            return {**data, "image_prompt": ""}
+        return data
 
 
 class CarouselOutline(BaseModel):
