@@ -44,7 +44,6 @@ ALLOWED: dict[str, str] = {
     # still to move into the Runtime (issue 29, item 2)
     "config/loading.py": "settings cache behind config.current_settings() (deep readers)",
     "files/backends.py": "file backends per bucket: a Runtime registry still to come",
-    "insights/ranking.py": "rankers per workspace (LRU): a Runtime cache still to come",
     "ai/procedural.py": "colours of reference images, a pure memo keyed by content hash",
     "events/registry.py": "event models, registered by their class definition",
 }
