@@ -37,7 +37,12 @@ from typing import Any
 
 import pytest
 
-from socialgen.publishing.networks.base import AccountCredentials, OutgoingPost
+from socialgen.publishing.networks.base import (
+    DEFAULT_NETWORK_SETTINGS,
+    AccountCredentials,
+    NetworkSettings,
+    OutgoingPost,
+)
 from socialgen.publishing.networks.bluesky import adapter as bluesky
 
 POSTS = "app.bsky.feed.post"
@@ -187,14 +192,19 @@ class Saved:
 
 
 def adapter_for(
-    network: BlueskyNetwork, account: Account, saver: Saved | None = None, **secret: str
+    network: BlueskyNetwork,
+    account: Account,
+    saver: Saved | None = None,
+    settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+    **secret: str,
 ) -> tuple[bluesky.BlueskyAdapter, Saved, dict[str, str]]:
-    """An adapter as the outbox builds it: from the secret `connect` returned."""
+    """An adapter as the outbox builds it: from the secret `connect` returned, with
+    the networks' `settings` (the Runtime's)."""
     connected = bluesky.connect(network.pds, account.handle, account.app_password)
     stored = {**connected.secret, **secret}
     saver = saver or Saved()
     credentials = AccountCredentials("bluesky", connected.service_url, account.handle, stored)
-    return bluesky.build(credentials, saver), saver, connected.secret
+    return bluesky.build(credentials, saver, settings=settings), saver, connected.secret
 
 
 def post(text: str, key: str, **kwargs: Any) -> OutgoingPost:

@@ -78,7 +78,9 @@ def test_a_read_that_fails_half_way_stores_nothing(store: Store, network: Script
         raise PublishError("Bluesky reading your posts: 500 Internal Server Error", retryable=True)
 
     adapter = network.build
-    network.build = lambda credentials, save: _with_history(adapter(credentials, save), failing)  # type: ignore[method-assign]
+    network.build = lambda credentials, save, **settings: _with_history(  # type: ignore[method-assign]
+        adapter(credentials, save, **settings), failing
+    )
     with pytest.raises(SocialgenError) as caught:
         pull_history(through(network), store.engine, found, None)
     assert caught.value.status_code == 502 and "unavailable" in caught.value.message

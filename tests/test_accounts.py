@@ -356,7 +356,7 @@ def test_the_secret_appears_in_no_output_body_or_log(
     caplog.set_level(logging.DEBUG)
     seen: list[str] = []
 
-    def echo_connect(service_url: str, handle: str, secret: str) -> Any:
+    def echo_connect(service_url: str, handle: str, secret: str, **_settings: Any) -> Any:
         raise PublishError(f"bad login {handle}:{secret} at {service_url}")
 
     cli = [
@@ -389,3 +389,19 @@ def test_the_secret_appears_in_no_output_body_or_log(
     seen += [a.text for a in answers] + [r.getMessage() for r in caplog.records]
     assert [a.status_code for a in answers] == [200, 200, 200, 400, 400, 200]
     assert len(seen) > 10 and all(SECRET not in text for text in seen)
+
+
+def test_a_runtimes_networks_carry_what_its_settings_say_for_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The network modules read no settings: the Runtime's Networks hand them in."""
+    from socialgen.publishing.networks.base import NetworkSettings
+    from socialgen.runtime import Runtime
+
+    monkeypatch.setenv("SOCIALGEN_LINKEDIN_VERSION", "202501")
+    monkeypatch.setenv("SOCIALGEN_LINKEDIN_TIMEOUT", "2.5")
+    monkeypatch.setenv("SOCIALGEN_BLUESKY_APPVIEW", "https://appview.example")
+    assert Networks.of(Runtime()).settings == NetworkSettings(
+        linkedin_version="202501", linkedin_timeout=2.5, bluesky_appview="https://appview.example"
+    )
+    assert BUILT_IN_NETWORKS.settings == NetworkSettings()

@@ -87,6 +87,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "text_check",
                 "local_files",
                 "body_fields",
+                "kept",
             }
         ),
     ),

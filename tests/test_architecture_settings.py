@@ -49,13 +49,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         "files_url, files_redirect: the file backend is chosen by a module-level "
         "registry the file store's functions call"
     ),
-    ("publishing/networks/linkedin/client.py", "getter"): (
-        "linkedin_version, linkedin_timeout: network adapters are built by "
-        "publishing/adapters.py for a stored account"
-    ),
-    ("publishing/networks/bluesky/adapter.py", "getter"): (
-        "bluesky_appview: network adapters are built by publishing/adapters.py"
-    ),
 }
 
 

@@ -16,6 +16,7 @@ import pytest
 from socialgen.publishing.networks.base import (
     AccountCredentials,
     MediaItem,
+    NetworkSettings,
     PublishError,
 )
 from socialgen.publishing.networks.bluesky import adapter as bluesky
@@ -203,9 +204,7 @@ def test_an_image_post_carries_its_alt_text(bluesky_network: BlueskyNetwork) -> 
     )
 
 
-def test_metrics_count_a_like_and_a_reply(
-    bluesky_network: BlueskyNetwork, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_metrics_count_a_like_and_a_reply(bluesky_network: BlueskyNetwork) -> None:
     account = bluesky_network.account("metrics")
     fan = bluesky_network.account("fan")
     adapter, _, _ = adapter_for(bluesky_network, account)
@@ -235,8 +234,10 @@ def test_metrics_count_a_like_and_a_reply(
     through_pds = adapter.metrics(published)
     # A quote spreads the post as a repost does: counted with the reposts.
     assert (through_pds.likes, through_pds.comments, through_pds.reposts) == (1, 1, 1)
-    monkeypatch.setenv(bluesky.APPVIEW_ENV, bluesky_network.appview)
-    assert adapter.metrics(published) == through_pds
+    through_appview, _, _ = adapter_for(
+        bluesky_network, account, settings=NetworkSettings(bluesky_appview=bluesky_network.appview)
+    )
+    assert through_appview.metrics(published) == through_pds
 
 
 def test_a_refused_access_token_is_refreshed_and_saved(bluesky_network: BlueskyNetwork) -> None:

@@ -169,7 +169,7 @@ def test_the_oauth_flows_refuse_redirects(redirector: Redirector, internal: Inte
         mastodon_oauth.register_app(redirector.url, "http://127.0.0.1:1/callback")
     form = {"grant_type": "refresh_token", "client_secret": "client-secret-guard-1"}
     with pytest.raises(GuardRefused, match="redirect refused"):
-        linkedin_http.token_request(redirector.url, form, {}, what="refreshing")
+        linkedin_http.token_request(redirector.url, form, {}, what="refreshing", timeout=10.0)
     assert internal.hits == []
 
 

@@ -14,6 +14,7 @@ import pytest
 from socialgen.publishing.networks.base import (
     AccountCredentials,
     MediaItem,
+    NetworkSettings,
     OutgoingPost,
     PublishError,
 )
@@ -39,9 +40,11 @@ def _private_urls(monkeypatch: pytest.MonkeyPatch) -> None:
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLinkedIn]:
     with FakeLinkedIn() as server:
         monkeypatch.setenv("SOCIALGEN_LINKEDIN_OAUTH_URL", server.base_url)
-        monkeypatch.setenv("SOCIALGEN_LINKEDIN_TIMEOUT", "0.5")
-        monkeypatch.delenv("SOCIALGEN_LINKEDIN_VERSION", raising=False)
         yield server
+
+
+# A short timeout: the fault tests wait for it (handed in as the Runtime's Networks do).
+SETTINGS = NetworkSettings(linkedin_timeout=0.5)
 
 
 class Saved(list[dict[str, str]]):
@@ -50,10 +53,13 @@ class Saved(list[dict[str, str]]):
 
 
 def adapter_for(
-    fake: FakeLinkedIn, secret: dict[str, str], saved: Saved | None = None
+    fake: FakeLinkedIn,
+    secret: dict[str, str],
+    saved: Saved | None = None,
+    settings: NetworkSettings = SETTINGS,
 ) -> linkedin.LinkedInAdapter:
     credentials = AccountCredentials("linkedin", fake.base_url, fake.member.urn, secret)
-    return linkedin.build(credentials, saved if saved is not None else Saved())
+    return linkedin.build(credentials, saved if saved is not None else Saved(), settings=settings)
 
 
 def post(text: str = "Small teams ship weekly.", *media: MediaItem) -> OutgoingPost:
@@ -100,11 +106,10 @@ def test_the_adapter_sends_version_and_restli_headers_on_every_api_call(
         assert request.headers["authorization"] == f"Bearer {token}"
 
 
-def test_a_retired_version_is_a_clear_error_naming_the_setting(
-    fake: FakeLinkedIn, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("SOCIALGEN_LINKEDIN_VERSION", "202301")
-    error = failure(lambda: adapter_for(fake, {"access_token": fake.add_token()}).publish(post()))
+def test_a_retired_version_is_a_clear_error_naming_the_setting(fake: FakeLinkedIn) -> None:
+    retired = NetworkSettings(linkedin_version="202301", linkedin_timeout=0.5)
+    adapter = adapter_for(fake, {"access_token": fake.add_token()}, settings=retired)
+    error = failure(lambda: adapter.publish(post()))
     assert "SOCIALGEN_LINKEDIN_VERSION" in error.message
     assert not (error.retryable or error.outcome_unknown or error.reconnect)
     assert fake.post_count == 0
@@ -253,7 +258,7 @@ def test_a_connection_refused_before_sending_is_retryable(fake: FakeLinkedIn) ->
     credentials = AccountCredentials(
         "linkedin", f"http://127.0.0.1:{closed_port}", fake.member.urn, {"access_token": "t"}
     )
-    error = failure(lambda: linkedin.build(credentials, Saved()).publish(post()))
+    error = failure(lambda: linkedin.build(credentials, Saved(), settings=SETTINGS).publish(post()))
     assert error.retryable and not error.outcome_unknown
 
 
@@ -321,11 +326,11 @@ def test_check_and_connect_read_the_member_from_userinfo(fake: FakeLinkedIn) -> 
         "Ada Lovelace",
         "ada@example.com",
     )
-    connected = linkedin.connect(fake.base_url + "/", "", token)
+    connected = linkedin.connect(fake.base_url + "/", "", token, settings=SETTINGS)
     assert connected.service_url == fake.base_url
     assert connected.identity == who and connected.secret == {"access_token": token}
     posting_only = fake.add_token(scopes=frozenset({"w_member_social"}))
-    error = failure(lambda: linkedin.connect(fake.base_url, "", posting_only))
+    error = failure(lambda: linkedin.connect(fake.base_url, "", posting_only, settings=SETTINGS))
     assert "openid and profile" in error.message and posting_only not in error.message
 
 
@@ -368,7 +373,11 @@ def test_authorize_signs_in_through_the_loopback_redirect(fake: FakeLinkedIn) ->
 
     options = {"client_id": "app-1", "client_secret": "app-secret-1", "port": str(port)}
     connected = linkedin.authorize(
-        fake.base_url, {**options, "timeout": "10"}, open_browser=False, announce=announce
+        fake.base_url,
+        {**options, "timeout": "10"},
+        open_browser=False,
+        announce=announce,
+        settings=SETTINGS,
     )
     assert connected.identity.handle == fake.member.urn
     assert set(connected.secret) == {

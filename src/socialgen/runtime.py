@@ -32,6 +32,8 @@ import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from socialgen.kept import KEPT_RANKERS, Kept
+
 if TYPE_CHECKING:
     import asyncio
 
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
     from socialgen.ai.model import TextModel
     from socialgen.config import Settings
     from socialgen.config.loading import AppSettings
+    from socialgen.insights.ranking import Rankers
     from socialgen.publishing.registry import NetworkModule
     from socialgen.registration import Feature
     from socialgen.render.pool import RenderPool
@@ -52,10 +55,12 @@ class Held:
     text models it built (a local one loads its GGUF once: one load per `serve`
     process), the PDF render pool (worker processes, made at the first render) and the
     cleanups that outlive a request whose client left (carousels.thread_work.finish:
-    kept until they end, as an event loop keeps only weak references to tasks)."""
+    kept until they end, as an event loop keeps only weak references to tasks) and the
+    creators' trained rankers (insights/ranking.py)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        self.rankers: Rankers = Kept(KEPT_RANKERS)
         self.text_models: dict[tuple[Any, ...], TextModel] = {}
         self.render_pool: RenderPool | None = None
         self.cleanups: set[asyncio.Task[None]] = set()

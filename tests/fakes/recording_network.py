@@ -23,9 +23,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from socialgen.publishing.networks.base import (
+    DEFAULT_NETWORK_SETTINGS,
     AccountCredentials,
     AccountIdentity,
     Metrics,
+    NetworkSettings,
     OutgoingPost,
     PreparedPart,
     PreparedPost,
@@ -126,5 +128,10 @@ class RecordingAdapter:
         return Metrics()
 
 
-def build(credentials: AccountCredentials, save_secret: SecretSaver) -> RecordingAdapter:
+def build(
+    credentials: AccountCredentials,
+    save_secret: SecretSaver,
+    *,
+    settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+) -> RecordingAdapter:
     return RecordingAdapter(credentials)

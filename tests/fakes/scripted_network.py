@@ -32,10 +32,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from socialgen.publishing.networks.base import (
+    DEFAULT_NETWORK_SETTINGS,
     AccountCredentials,
     AccountIdentity,
     Connected,
     Metrics,
+    NetworkSettings,
     OutgoingPost,
     PastPost,
     PreparedPart,
@@ -130,10 +132,23 @@ class ScriptedNetwork:
 
     # --- the module's functions -------------------------------------------------------
 
-    def build(self, credentials: AccountCredentials, save_secret: SecretSaver) -> ScriptedAdapter:
+    def build(
+        self,
+        credentials: AccountCredentials,
+        save_secret: SecretSaver,
+        *,
+        settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+    ) -> ScriptedAdapter:
         return ScriptedAdapter(self, credentials, save_secret)
 
-    def connect(self, service_url: str, handle: str, secret: str) -> Connected:
+    def connect(
+        self,
+        service_url: str,
+        handle: str,
+        secret: str,
+        *,
+        settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+    ) -> Connected:
         with self._lock:
             self.connects.append((service_url, handle))
         self._verify(secret)
@@ -151,6 +166,7 @@ class ScriptedNetwork:
         *,
         open_browser: bool,
         announce: Callable[[str], None],
+        settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
     ) -> Connected:
         announce(f"{service_url}/oauth/authorize?client_id={options.get('client_id', 'app')}")
         return Connected(

@@ -1,15 +1,20 @@
 """Who a generation runs for: the store, the workspace and the user, and the settings
-it runs with (its face's Runtime's: plans and services read them here)."""
+it runs with (its face's Runtime's: plans and services read them here), with the
+trained rankers its Runtime keeps (`runtime.held.rankers`: a batch's order; a Caller
+made without them starts an empty cache of its own)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine
 
+from socialgen.kept import KEPT_RANKERS, Kept
+
 if TYPE_CHECKING:
     from socialgen.config.loading import AppSettings
+    from socialgen.insights.ranking import Rankers
 
 
 @dataclass(frozen=True)
@@ -18,3 +23,4 @@ class Caller:
     workspace_id: str
     user_id: str | None
     settings: AppSettings
+    rankers: Rankers = field(default_factory=lambda: Kept(KEPT_RANKERS))

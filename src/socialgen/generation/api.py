@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Body, Depends
 from starlette.responses import StreamingResponse
 
-from socialgen.api_support import EngineDep, SettingsDep, TextModelDep, error_responses
+from socialgen.api_support import (
+    EngineDep,
+    RuntimeDep,
+    SettingsDep,
+    TextModelDep,
+    error_responses,
+)
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.drafting.caller import Caller
 from socialgen.generation.batch import run_batch
@@ -17,6 +23,10 @@ from socialgen.generation.schemas import BatchRequest, ChatRequest, GeneratePost
 from socialgen.generation.single import run_generate_post
 from socialgen.request_body import body_cap
 from socialgen.stream_endpoint import plan_and_stream
+
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
+    from socialgen.runtime import Runtime
 
 router = APIRouter(prefix="/api/v1/ai-conversation", tags=["generation"])
 
@@ -31,12 +41,16 @@ _SSE: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _caller(engine: EngineDep, access: WorkspaceAccess, settings: SettingsDep) -> Caller:
+def _caller(
+    engine: EngineDep, access: WorkspaceAccess, settings: AppSettings, runtime: Runtime
+) -> Caller:
+    """The request's settings (its overrides applied) and the app Runtime's rankers."""
     return Caller(
         engine=engine,
         workspace_id=access.workspace_id,
         user_id=access.user_id,
         settings=settings,
+        rankers=runtime.held.rankers,
     )
 
 
@@ -51,12 +65,16 @@ async def chat(
     engine: EngineDep,
     model: TextModelDep,
     settings: SettingsDep,
+    runtime: RuntimeDep,
     body: Annotated[ChatRequest, Body()],
 ) -> StreamingResponse:
     """A general answer (chat_delta, chat_response) or, when asked for, a post
     (content_delta, post_ids)."""
     return await plan_and_stream(
-        prepare_chat, _caller(engine, access, settings), body, lambda plan: run_chat(plan, model)
+        prepare_chat,
+        _caller(engine, access, settings, runtime),
+        body,
+        lambda plan: run_chat(plan, model),
     )
 
 
@@ -71,12 +89,13 @@ async def generate_post(
     engine: EngineDep,
     model: TextModelDep,
     settings: SettingsDep,
+    runtime: RuntimeDep,
     body: Annotated[GeneratePostRequest, Body()],
 ) -> StreamingResponse:
     """One post, streamed as chat_delta, saved as a draft, then post_ids."""
     return await plan_and_stream(
         prepare_post,
-        _caller(engine, access, settings),
+        _caller(engine, access, settings, runtime),
         body,
         lambda plan: run_generate_post(plan, model),
     )
@@ -93,10 +112,14 @@ async def generate_batch_posts(
     engine: EngineDep,
     model: TextModelDep,
     settings: SettingsDep,
+    runtime: RuntimeDep,
     body: Annotated[BatchRequest, Body()],
 ) -> StreamingResponse:
     """Five variations (or the listed drafts regenerated): batch_progress,
     post_{N}_post_ids, batch_complete, chat_delta."""
     return await plan_and_stream(
-        prepare_batch, _caller(engine, access, settings), body, lambda plan: run_batch(plan, model)
+        prepare_batch,
+        _caller(engine, access, settings, runtime),
+        body,
+        lambda plan: run_batch(plan, model),
     )

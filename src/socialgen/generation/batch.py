@@ -8,10 +8,9 @@ from collections.abc import AsyncIterator
 from functools import partial
 from typing import TypedDict, Unpack
 
-from sqlalchemy import Engine
-
 from socialgen.ai.model import TextModel
 from socialgen.drafting import persist
+from socialgen.drafting.caller import Caller
 from socialgen.drafting.fanout import Emit
 from socialgen.drafting.planning import drafts_at_once, short_prompts, variation_prompt
 from socialgen.drafting.post_prompt import post_messages
@@ -122,7 +121,7 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
             for index, message in sorted(runner.failures.items())
         ]
         posts = runner.ordered_results()
-        ranking = await asyncio.to_thread(_ranking, caller.engine, caller.workspace_id, posts)
+        ranking = await asyncio.to_thread(_ranking, caller, posts)
         yield Event.of(
             BatchComplete(
                 success=summary.generated > 0,
@@ -141,14 +140,13 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
         yield Event.of(ChatDelta(text=text))
 
 
-def _ranking(engine: Engine, workspace_id: str, posts: list[BatchPost]) -> BatchRanking | None:
+def _ranking(caller: Caller, posts: list[BatchPost]) -> BatchRanking | None:
     """The drafts' predicted order when the creator's ranker is confident. Its cost
     (numpy, training) only when the history is long enough for it to be."""
     from socialgen.insights.ranking import ranking_of_batch
     from socialgen.store.engine import read_session
 
-    with read_session(engine) as session:
-        found = ranking_of_batch(
-            session, workspace_id, [(post.postId, post.content) for post in posts]
-        )
+    drafts = [(post.postId, post.content) for post in posts]
+    with read_session(caller.engine) as session:
+        found = ranking_of_batch(session, caller.workspace_id, drafts, caller.rankers)
     return None if found is None else BatchRanking(**found)

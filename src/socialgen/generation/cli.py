@@ -181,11 +181,13 @@ def _caller(workspace: str | None) -> Caller:
     from socialgen.drafting.caller import Caller
 
     engine, workspace_id = open_workspace(workspace)
+    runtime = current_runtime()
     return Caller(
         engine=engine,
         workspace_id=workspace_id,
         user_id=None,
-        settings=current_runtime().settings,
+        settings=runtime.settings,
+        rankers=runtime.held.rankers,
     )
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any, ClassVar
 from fastapi import APIRouter, Body, Depends
 from pydantic import Field
 
-from socialgen.api_support import EngineDep, error_responses, fails_with
+from socialgen.api_support import EngineDep, RuntimeDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.body_fields import CheckedBody, ShownAs
 from socialgen.errors import BadRequest
@@ -39,7 +39,9 @@ class RankBody(CheckedBody):
     "/{workspaceId}/rank", responses=error_responses(400, 401, 403, 404), dependencies=[body_cap()]
 )
 @fails_with("Failed to rank posts")
-def rank(caller: Member, engine: EngineDep, body: Annotated[RankBody, Body()]) -> dict[str, Any]:
+def rank(
+    caller: Member, engine: EngineDep, runtime: RuntimeDep, body: Annotated[RankBody, Body()]
+) -> dict[str, Any]:
     """The posts best first, each with `score` (the chance it beats your typical recent
     post), `confident`, `heldOutAccuracy` (share of your latest posts' pairs the ranker
     ordered right, 0.5 is chance; null without enough history), `pairs` (how many it
@@ -52,5 +54,5 @@ def rank(caller: Member, engine: EngineDep, body: Annotated[RankBody, Body()]) -
     ):
         raise BadRequest(POST_IDS_REQUIRED)
     with read_session(engine) as session:
-        data = rank_posts(session, caller.workspace_id, post_ids)
+        data = rank_posts(session, caller.workspace_id, post_ids, runtime.held.rankers)
     return {"success": True, "data": data}

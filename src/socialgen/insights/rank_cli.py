@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, emit, open_workspace, styled
+from socialgen.cli_support import (
+    JsonOpt,
+    WorkspaceOpt,
+    current_runtime,
+    emit,
+    open_workspace,
+    styled,
+)
 from socialgen.limits import MAX_RANKED_POSTS
 
 if TYPE_CHECKING:
@@ -48,7 +55,7 @@ def rank_command(
     engine, workspace_id = open_workspace(workspace)
     post_ids = resolve_each(engine, workspace_id, "post", post_ids)
     with read_session(engine) as session:
-        data = rank_posts(session, workspace_id, post_ids)
+        data = rank_posts(session, workspace_id, post_ids, current_runtime().held.rankers)
         snippets = _snippets(session, workspace_id, [row["postId"] for row in data["ranked"]])
     emit(json_output, data, lambda out: _print_ranking(out, data, snippets))
 

@@ -2,15 +2,14 @@
 rank`, `POST /api/v1/insights/{workspaceId}/rank` and the order a batch is shown in.
 
 Training takes a moment on a long history, so a trained ranker is kept per workspace
-until the history changes (a post published or measured again). numpy and
+until the history changes (a post published or measured again), in the `Rankers` the
+caller hands in (its Runtime's: `runtime.held.rankers`, a `kept.Kept`). numpy and
 scikit-learn load only when a ranker is trained: `ranking_of_batch` checks the
 history's size first, so generation stays as fast as before for a creator without one.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,18 +24,21 @@ from socialgen.store.tables.posts import Post
 
 if TYPE_CHECKING:
     from socialgen.insights.ranker import Ranker
+    from socialgen.kept import Kept
+
+    # Trained rankers by (workspace, hash of the history they learnt from).
+    Rankers = Kept[tuple[str, int], Ranker]
 
 # Below this many measured posts no ranker can be confident (its newest fifth would hold
 # too few pairs to measure it): a batch is shown in its own order, without training.
 BATCH_RANKING_FLOOR = 60
 NO_POST_IDS = "Give at least one post id to rank"
 TOO_MANY_POST_IDS = f"At most {MAX_RANKED_POSTS} posts can be ranked at once"
-_KEPT_RANKERS = 8
-_rankers: OrderedDict[tuple[str, int], Ranker] = OrderedDict()
-_rankers_lock = threading.Lock()
 
 
-def rank_posts(session: Session, workspace_id: str, post_ids: Sequence[str]) -> dict[str, Any]:
+def rank_posts(
+    session: Session, workspace_id: str, post_ids: Sequence[str], rankers: Rankers
+) -> dict[str, Any]:
     """The posts of `post_ids` (drafts or any other post of the workspace), best first,
     with how far to trust the order. 400 for no ids or too many, 404 for an unknown one."""
     wanted = list(dict.fromkeys(post_ids))  # a repeated id is ranked once
@@ -55,13 +57,13 @@ def rank_posts(session: Session, workspace_id: str, post_ids: Sequence[str]) -> 
     if len(found) != len(wanted):
         raise NotFound(POST_NOT_FOUND)
     history = load_published(session, workspace_id)
-    ranker = ranker_for(workspace_id, history)
+    ranker = ranker_for(rankers, workspace_id, history)
     drafts = [found[post_id] for post_id in wanted]
     return answer(ranker, list(zip(wanted, ranker.score(drafts), strict=True)))
 
 
 def ranking_of_batch(
-    session: Session, workspace_id: str, drafts: Sequence[tuple[str, str]]
+    session: Session, workspace_id: str, drafts: Sequence[tuple[str, str]], rankers: Rankers
 ) -> dict[str, Any] | None:
     """(post id, content) of a batch's new drafts -> the batch_complete `ranking`
     (order best first, scores, heldOutAccuracy, pairs), or None when the ranker is not
@@ -71,7 +73,7 @@ def ranking_of_batch(
     history = load_published(session, workspace_id)
     if len(history) < BATCH_RANKING_FLOOR:
         return None
-    ranker = ranker_for(workspace_id, history)
+    ranker = ranker_for(rankers, workspace_id, history)
     if not ranker.confident or ranker.held_out_accuracy is None:
         return None
     scores = ranker.score([PostText(content, False) for _, content in drafts])
@@ -97,19 +99,10 @@ def answer(ranker: Ranker, scored: list[tuple[str, float]]) -> dict[str, Any]:
     }
 
 
-def ranker_for(workspace_id: str, history: list[PublishedPost]) -> Ranker:
-    """The workspace's ranker for this history, trained once per history."""
+def ranker_for(rankers: Rankers, workspace_id: str, history: list[PublishedPost]) -> Ranker:
+    """The workspace's ranker for this history, trained once per history (and kept in
+    `rankers`)."""
     from socialgen.insights.ranker import train_ranker
 
     key = (workspace_id, hash(tuple((post.post_id, post.engagement) for post in history)))
-    with _rankers_lock:
-        kept = _rankers.get(key)
-        if kept is not None:
-            _rankers.move_to_end(key)
-            return kept
-    ranker = train_ranker(history)
-    with _rankers_lock:
-        _rankers[key] = ranker
-        while len(_rankers) > _KEPT_RANKERS:
-            _rankers.popitem(last=False)
-    return ranker
+    return rankers.get_or_make(key, lambda: train_ranker(history))

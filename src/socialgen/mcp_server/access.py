@@ -77,4 +77,5 @@ class LocalFace:
             workspace_id=workspace_id,
             user_id=None,
             settings=self._runtime.settings,
+            rankers=self._runtime.held.rankers,
         )

@@ -48,7 +48,9 @@ def _rank(who: Caller, post_ids: list[str]) -> RankedDrafts:
     from socialgen.insights.ranking import rank_posts
 
     with read_session(who.engine) as session:
-        return RankedDrafts.model_validate(rank_posts(session, who.workspace_id, post_ids))
+        return RankedDrafts.model_validate(
+            rank_posts(session, who.workspace_id, post_ids, who.rankers)
+        )
 
 
 def _report(who: Caller, days: int | None, zone: str | None) -> InsightsReport:

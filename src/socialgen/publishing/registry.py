@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Final, Protocol, cast
 
 from socialgen.errors import BadRequest
 from socialgen.publishing.networks.base import (
+    DEFAULT_NETWORK_SETTINGS,
     AccountCredentials,
     Connected,
     NetworkAdapter,
+    NetworkSettings,
     SecretSaver,
 )
 
@@ -36,10 +38,16 @@ class NetworkModule(Protocol):
     DEFAULT_SERVICE_URL: str
 
     def build(
-        self, credentials: AccountCredentials, save_secret: SecretSaver
+        self,
+        credentials: AccountCredentials,
+        save_secret: SecretSaver,
+        *,
+        settings: NetworkSettings = ...,
     ) -> NetworkAdapter: ...
 
-    def connect(self, service_url: str, handle: str, secret: str) -> Connected: ...
+    def connect(
+        self, service_url: str, handle: str, secret: str, *, settings: NetworkSettings = ...
+    ) -> Connected: ...
 
     def authorize(
         self,
@@ -48,16 +56,24 @@ class NetworkModule(Protocol):
         *,
         open_browser: bool,
         announce: Callable[[str], None],
+        settings: NetworkSettings = ...,
     ) -> Connected: ...
 
 
 class Networks:
     """The built-in networks and the modules handed in, by lower-case name (they win
     over a built-in name). A read-only view of the mapping handed in: its owner (a
-    test's fixture) may fill it after the app is built; nothing here changes it."""
+    test's fixture) may fill it after the app is built; nothing here changes it.
+    `settings`: what the Runtime's settings say for the networks, handed to each
+    module's build/connect/authorize."""
 
-    def __init__(self, extra: Mapping[str, NetworkModule] | None = None) -> None:
+    def __init__(
+        self,
+        extra: Mapping[str, NetworkModule] | None = None,
+        settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+    ) -> None:
         self._extra = MappingProxyType(extra if extra is not None else {})
+        self.settings = settings
 
     def known(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys((*BUILT_IN, *self._extra)))
@@ -75,8 +91,9 @@ class Networks:
 
     @classmethod
     def of(cls, runtime: Runtime) -> Networks:
-        """A Runtime's networks: the built-in ones and those it was handed."""
-        return cls(runtime.given_networks)
+        """A Runtime's networks: the built-in ones and those it was handed, with what
+        its settings say for them."""
+        return cls(runtime.given_networks, NetworkSettings.of(runtime.settings))
 
 
 # The networks socialgen ships, nothing handed in: what a Runtime without networks has.

@@ -253,7 +253,7 @@ def connect_account(
     url = service_url_for(networks, name, service_url)
     module = networks.module(name)
     with network_errors(name, [secret]):
-        return module.connect(url, handle, secret)
+        return module.connect(url, handle, secret, settings=networks.settings)
 
 
 def check_secret(network: str, secret: str, secret_name: str = "secret") -> None:
@@ -297,7 +297,13 @@ def authorize_account(
             f"{_known(networks, network)} has no browser sign-in: give the secret instead"
         )
     with network_errors(network, options.values()):
-        return module.authorize(url, options, open_browser=open_browser, announce=announce)
+        return module.authorize(
+            url,
+            options,
+            open_browser=open_browser,
+            announce=announce,
+            settings=networks.settings,
+        )
 
 
 def check_account(networks: Networks, engine: Engine, account: SocialAccount) -> AccountIdentity:
@@ -307,7 +313,9 @@ def check_account(networks: Networks, engine: Engine, account: SocialAccount) ->
     credentials = credentials_for(account)
     module = networks.module(account.network)
     with network_errors(account.network, credentials.secret.values()):
-        adapter = module.build(credentials, secret_saver(engine, account.id))
+        adapter = module.build(
+            credentials, secret_saver(engine, account.id), settings=networks.settings
+        )
         return adapter.check()
 
 

@@ -19,7 +19,10 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from socialgen.config.loading import AppSettings
 
 
 @dataclass(frozen=True)
@@ -167,6 +170,27 @@ class AccountCredentials:
     secret: dict[str, str]
 
 
+@dataclass(frozen=True)
+class NetworkSettings:
+    """What the network modules take from the settings, handed to `build`, `connect`
+    and `authorize` by the Runtime's `Networks` (no module reads the settings itself).
+    The defaults are the settings' defaults."""
+
+    linkedin_version: str = ""  # LinkedIn-Version (YYYYMM); empty: the client's default
+    linkedin_timeout: float = 10.0  # seconds per connect, read or write
+    bluesky_appview: str = ""  # where Bluesky metrics are read; empty: the account's PDS
+
+    @classmethod
+    def of(cls, settings: AppSettings) -> NetworkSettings:
+        return cls(
+            linkedin_version=settings.linkedin_version,
+            linkedin_timeout=settings.linkedin_timeout,
+            bluesky_appview=(settings.bluesky_appview or "").strip(),
+        )
+
+
+DEFAULT_NETWORK_SETTINGS = NetworkSettings()
+
 AdapterFactory = Callable[[AccountCredentials, SecretSaver], NetworkAdapter]
 
 
@@ -182,9 +206,11 @@ class Connected:
 # Every network's adapter module (networks/<name>/adapter.py: bluesky, mastodon,
 # linkedin) exposes, at module level:
 #
-#   def build(credentials: AccountCredentials, save_secret: SecretSaver) -> NetworkAdapter
+#   def build(credentials: AccountCredentials, save_secret: SecretSaver, *,
+#             settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS) -> NetworkAdapter
 #       an adapter for a stored account (no network call while building);
-#   def connect(service_url: str, handle: str, secret: str) -> Connected
+#   def connect(service_url: str, handle: str, secret: str, *,
+#               settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS) -> Connected
 #       the non-interactive way in: a Bluesky app password, or an access token
 #       (Mastodon, LinkedIn) given with --token-stdin; verifies it against the network;
 #   DEFAULT_SERVICE_URL: str
@@ -195,6 +221,9 @@ class Connected:
 # one-shot loopback redirect of publishing/loopback.py:
 #
 #   def authorize(service_url: str, options: dict[str, str], *, open_browser: bool,
-#                 announce: Callable[[str], None]) -> Connected
+#                 announce: Callable[[str], None], settings: NetworkSettings) -> Connected
+#
+# `settings` (NetworkSettings) is what the Runtime's settings say for the networks;
+# a module that needs none still accepts it.
 #
 # Errors are PublishError (the network's words) or socialgen.errors.BadRequest.

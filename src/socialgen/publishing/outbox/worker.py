@@ -183,7 +183,9 @@ def _run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper, networks: Netw
         credentials = credentials_for(account)
         secrets = list(credentials.secret.values())
         module = networks.module(account.network)
-        adapter = module.build(credentials, secret_saver(engine, account.id))
+        adapter = module.build(
+            credentials, secret_saver(engine, account.id), settings=networks.settings
+        )
         # The rule every way in applies (posts.rules.valid_content): a post stored before
         # it did (a NUL, only invisible characters) fails here, before it is sent.
         text = valid_content(sent_text(publication, post))

@@ -19,13 +19,14 @@ from typing import Any
 
 from atproto_client.models import get_model_as_dict  # type: ignore[import-untyped]
 
-from socialgen.config import current_settings
 from socialgen.publishing.networks.base import (
+    DEFAULT_NETWORK_SETTINGS,
     AccountCredentials,
     AccountIdentity,
     Connected,
     MediaItem,
     Metrics,
+    NetworkSettings,
     OutgoingPost,
     PastPost,
     PreparedPart,
@@ -66,11 +67,22 @@ _FEATURE_TYPES = {
 }
 
 
-def build(credentials: AccountCredentials, save_secret: SecretSaver) -> BlueskyAdapter:
-    return BlueskyAdapter(credentials, save_secret)
+def build(
+    credentials: AccountCredentials,
+    save_secret: SecretSaver,
+    *,
+    settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+) -> BlueskyAdapter:
+    return BlueskyAdapter(credentials, save_secret, appview=settings.bluesky_appview)
 
 
-def connect(service_url: str, handle: str, secret: str) -> Connected:
+def connect(
+    service_url: str,
+    handle: str,
+    secret: str,
+    *,
+    settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+) -> Connected:
     """Sign in with an app password once; the session's tokens go into the secret."""
     url = check_url((service_url or DEFAULT_SERVICE_URL).strip()).rstrip("/")
     session = BlueskySession(url, handle, {"app_password": secret}, lambda _secret: None)
@@ -106,7 +118,11 @@ def _now_iso() -> str:
 class BlueskyAdapter:
     network = NETWORK
 
-    def __init__(self, credentials: AccountCredentials, save_secret: SecretSaver) -> None:
+    def __init__(
+        self, credentials: AccountCredentials, save_secret: SecretSaver, *, appview: str = ""
+    ) -> None:
+        # The AppView metrics are read from (settings.bluesky_appview); empty: the PDS.
+        self._appview = appview.strip().rstrip("/")
         self._session = BlueskySession(
             credentials.service_url or DEFAULT_SERVICE_URL,
             credentials.handle,
@@ -172,10 +188,9 @@ class BlueskyAdapter:
 
     def metrics(self, published: Published) -> Metrics:
         uri = published.remote_id
-        appview = (current_settings().bluesky_appview or "").strip()
-        if appview:
+        if self._appview:
             # getPosts is public on an AppView: no session needed.
-            client = guarded_client(appview.rstrip("/"))
+            client = guarded_client(self._appview)
             try:
                 answer = client.app.bsky.feed.get_posts({"uris": [uri]})
             except Exception as error:

@@ -22,10 +22,12 @@ from datetime import datetime
 from urllib.parse import quote
 
 from socialgen.publishing.networks.base import (
+    DEFAULT_NETWORK_SETTINGS,
     AccountCredentials,
     AccountIdentity,
     Connected,
     Metrics,
+    NetworkSettings,
     OutgoingPost,
     PastPost,
     PreparedPart,
@@ -56,13 +58,20 @@ def post_url(urn: str) -> str:
 class LinkedInAdapter:
     network = "linkedin"
 
-    def __init__(self, credentials: AccountCredentials, save_secret: SecretSaver) -> None:
+    def __init__(
+        self,
+        credentials: AccountCredentials,
+        save_secret: SecretSaver,
+        settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+    ) -> None:
         self._credentials = credentials
+        self._settings = settings
         self._secret = dict(credentials.secret)
         self._save_secret = save_secret
 
     def _client(self) -> LinkedInClient:
-        return LinkedInClient(self._credentials.service_url, self._secret, self._saved)
+        url = self._credentials.service_url
+        return LinkedInClient(url, self._secret, self._saved, self._settings)
 
     def _saved(self, secret: dict[str, str]) -> None:
         # The refreshed token serves this adapter's next calls too, not only the row.
@@ -79,7 +88,7 @@ class LinkedInAdapter:
     def prepare(self, post: OutgoingPost) -> PreparedPost:
         # The guard at use: a dry run makes no other request that would meet it.
         check_destination("LinkedIn", self._credentials.service_url)
-        details = {"apiVersion": api_version(), "media": describe(post.media)}
+        details = {"apiVersion": api_version(self._settings), "media": describe(post.media)}
         part = PreparedPart(text=commentary(post.text), details=details)
         return PreparedPost(network=self.network, parts=(part,))
 
@@ -175,14 +184,25 @@ def identity(client: LinkedInClient) -> AccountIdentity:
     )
 
 
-def build(credentials: AccountCredentials, save_secret: SecretSaver) -> LinkedInAdapter:
-    return LinkedInAdapter(credentials, save_secret)
+def build(
+    credentials: AccountCredentials,
+    save_secret: SecretSaver,
+    *,
+    settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+) -> LinkedInAdapter:
+    return LinkedInAdapter(credentials, save_secret, settings)
 
 
-def connect(service_url: str, handle: str, secret: str) -> Connected:
+def connect(
+    service_url: str,
+    handle: str,
+    secret: str,
+    *,
+    settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+) -> Connected:
     """An access token given by hand (--token-stdin); `handle` is not needed: the
     token says whose it is."""
-    return _connected(service_url, {"access_token": secret.strip()})
+    return _connected(service_url, {"access_token": secret.strip()}, settings)
 
 
 def authorize(
@@ -191,16 +211,22 @@ def authorize(
     *,
     open_browser: bool,
     announce: Callable[[str], None],
+    settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
 ) -> Connected:
     """Sign in through the browser with the user's LinkedIn app (oauth.py).
     options: client_id, client_secret, port (the registered redirect's, default 8765)."""
-    secret = authorize_tokens(options, open_browser=open_browser, announce=announce)
-    return _connected(service_url, secret)
+    secret = authorize_tokens(
+        options,
+        open_browser=open_browser,
+        announce=announce,
+        timeout=settings.linkedin_timeout,
+    )
+    return _connected(service_url, secret, settings)
 
 
-def _connected(service_url: str, secret: dict[str, str]) -> Connected:
+def _connected(service_url: str, secret: dict[str, str], settings: NetworkSettings) -> Connected:
     url = service_url.rstrip("/")
-    client = LinkedInClient(url, secret)
+    client = LinkedInClient(url, secret, None, settings)
     try:
         who = identity(client)
     finally:

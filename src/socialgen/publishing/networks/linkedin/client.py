@@ -27,8 +27,13 @@ from typing import Any
 import httpx
 
 from socialgen.clock import utcnow
-from socialgen.config import current_settings
-from socialgen.publishing.networks.base import PublishError, SecretSaver, brief
+from socialgen.publishing.networks.base import (
+    DEFAULT_NETWORK_SETTINGS,
+    NetworkSettings,
+    PublishError,
+    SecretSaver,
+    brief,
+)
 from socialgen.publishing.networks.guarded_http import guarded_httpx
 
 # LinkedIn versions its API by month and retires each version about a year after its
@@ -45,8 +50,8 @@ SCOPE_FIELD = "scope"  # the account secret's field: the scopes LinkedIn granted
 _VERSION = re.compile(r"^\d{6}(\.\d{2})?$")
 
 
-def api_version() -> str:
-    version = current_settings().linkedin_version.strip() or DEFAULT_VERSION
+def api_version(settings: NetworkSettings) -> str:
+    version = settings.linkedin_version.strip() or DEFAULT_VERSION
     if not _VERSION.match(version):
         raise PublishError(f"{VERSION_ENV}={version!r} is not a LinkedIn API version (YYYYMM)")
     return version
@@ -58,22 +63,23 @@ def oauth_url() -> str:
     return (environment(OAUTH_URL_ENV) or DEFAULT_OAUTH_URL).rstrip("/")
 
 
-def timeout() -> float:
-    return current_settings().linkedin_timeout
-
-
 class LinkedInClient:
     """One account's calls. `secret` holds access_token (and, after OAuth with an app
     LinkedIn gives refresh tokens to, refresh_token, client_id, client_secret)."""
 
     def __init__(
-        self, service_url: str, secret: dict[str, str], save_secret: SecretSaver | None = None
+        self,
+        service_url: str,
+        secret: dict[str, str],
+        save_secret: SecretSaver | None = None,
+        settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
     ) -> None:
         self.base_url = service_url.rstrip("/")
         self.secret = dict(secret)
         self._save_secret = save_secret
         self._refreshed = False
-        self._timeout = timeout()
+        self.settings = settings
+        self._timeout = settings.linkedin_timeout
         self._http = guarded_httpx("LinkedIn", timeout=self._timeout)
 
     def close(self) -> None:
@@ -98,7 +104,7 @@ class LinkedInClient:
             sent = {
                 **(headers or {}),
                 "Authorization": f"Bearer {self.secret.get('access_token', '')}",
-                "LinkedIn-Version": api_version(),
+                "LinkedIn-Version": api_version(self.settings),
                 "X-Restli-Protocol-Version": "2.0.0",
             }
             url = self.base_url + path
@@ -139,7 +145,8 @@ class LinkedInClient:
         self._refreshed = True
         form = {"grant_type": "refresh_token", **{key: self.secret[key] for key in needed}}
         base = self.secret.get("oauth_url") or oauth_url()
-        tokens = token_request(base, form, self.secret, what="refreshing the access token")
+        what = "refreshing the access token"
+        tokens = token_request(base, form, self.secret, what=what, timeout=self._timeout)
         self.secret.update(tokens)
         if self._save_secret is not None:
             self._save_secret(dict(self.secret))
@@ -156,7 +163,7 @@ class LinkedInClient:
             raise PublishError(f"LinkedIn refused the token ({said}); {RECONNECT}", reconnect=True)
         if status == 426:
             raise PublishError(
-                f"LinkedIn refused API version {api_version()} ({said}): set "
+                f"LinkedIn refused API version {api_version(self.settings)} ({said}): set "
                 f"{VERSION_ENV} to a recent month (YYYYMM)"
             )
         if status == 504 and creates:
@@ -215,10 +222,11 @@ def _unknown(why: str) -> PublishError:
 
 
 def token_request(
-    base: str, form: dict[str, str], secrets: dict[str, str], *, what: str
+    base: str, form: dict[str, str], secrets: dict[str, str], *, what: str, timeout: float
 ) -> dict[str, str]:
-    """POST LinkedIn's OAuth token endpoint; the new access_token (+ refresh_token)."""
-    with guarded_httpx("LinkedIn", timeout=timeout()) as http:
+    """POST LinkedIn's OAuth token endpoint; the new access_token (+ refresh_token).
+    `timeout`: seconds per connect, read or write (settings.linkedin_timeout)."""
+    with guarded_httpx("LinkedIn", timeout=timeout) as http:
         try:
             response = http.post(f"{base.rstrip('/')}/oauth/v2/accessToken", data=form)
         except httpx.HTTPError as error:

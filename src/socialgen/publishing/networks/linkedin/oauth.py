@@ -38,10 +38,11 @@ def authorize_tokens(
     *,
     open_browser: bool,
     announce: Callable[[str], None],
+    timeout: float,
 ) -> dict[str, str]:
     """Run the browser round and the code exchange; the account's secret fields
     (access_token, client_id, client_secret, and refresh_token when LinkedIn gives
-    the app one)."""
+    the app one). `timeout`: the token call's (settings.linkedin_timeout)."""
     client_id = (options.get("client_id") or "").strip()
     client_secret = (options.get("client_secret") or "").strip()
     if not client_id or not client_secret:
@@ -81,7 +82,8 @@ def authorize_tokens(
         "client_secret": client_secret,
     }
     what = "exchanging the sign-in code for a token"
-    tokens = token_request(base, form, {"client_secret": client_secret}, what=what)
+    secrets = {"client_secret": client_secret}
+    tokens = token_request(base, form, secrets, what=what, timeout=timeout)
     secret = {**tokens, "client_id": client_id, "client_secret": client_secret}
     if base != oauth_url():
         secret["oauth_url"] = base  # a refresh must go where the token came from

@@ -24,11 +24,13 @@ from mastodon import Mastodon, MastodonError, MastodonNotFoundError
 from socialgen.errors import BadRequest
 from socialgen.publishing.loopback import authorize_in_browser
 from socialgen.publishing.networks.base import (
+    DEFAULT_NETWORK_SETTINGS,
     AccountCredentials,
     AccountIdentity,
     Connected,
     MediaItem,
     Metrics,
+    NetworkSettings,
     OutgoingPost,
     PastPost,
     PreparedPart,
@@ -273,11 +275,25 @@ def identity_of(account: Any, instance: str) -> AccountIdentity:
 # --- the module's way in (networks/base.py) -------------------------------------------
 
 
-def build(credentials: AccountCredentials, save_secret: SecretSaver) -> MastodonAdapter:
+# `settings` (NetworkSettings, networks/base.py): Mastodon needs none of them.
+
+
+def build(
+    credentials: AccountCredentials,
+    save_secret: SecretSaver,
+    *,
+    settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+) -> MastodonAdapter:
     return MastodonAdapter(credentials, save_secret)
 
 
-def connect(service_url: str, handle: str, secret: str) -> Connected:
+def connect(
+    service_url: str,
+    handle: str,
+    secret: str,
+    *,
+    settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+) -> Connected:
     """An access token the user made in the instance's settings (--token-stdin)."""
     instance = oauth.normalise_instance(service_url)
     token = secret.strip()
@@ -298,6 +314,7 @@ def authorize(
     *,
     open_browser: bool,
     announce: Callable[[str], None],
+    settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
 ) -> Connected:
     """OAuth in the browser: register an app whose redirect is this sign-in's
     loopback port, authorize with PKCE, exchange the code, verify the token.
