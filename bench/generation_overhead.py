@@ -355,7 +355,15 @@ def remote(args: argparse.Namespace, home: Path, report: Report) -> bool:
                     "(b) SSE generate-post": lambda: sse_once(client, url, headers, responder),
                 }
                 if args.before_src is not None:
-                    before = env | {"PYTHONPATH": str(args.before_src.resolve())}
+                    # A home of its own: the store's schema may differ between the two
+                    # trees (a newer migration), and one would refuse the other's store.
+                    before_home = home / "before"
+                    before_home.mkdir()
+                    before = env | {
+                        "PYTHONPATH": str(args.before_src.resolve()),
+                        "SOCIALGEN_HOME": str(before_home),
+                    }
+                    cli_once(command, before, responder)  # warm-up: makes its store
                     cases[BEFORE_LABEL] = lambda: cli_once(command, before, responder)
                 cases[CLI_LABEL] = lambda: cli_once(command, env, responder)
                 runs = interleave(cases, args.repeats)
