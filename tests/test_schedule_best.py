@@ -14,10 +14,12 @@ from typer.testing import CliRunner, Result
 from socialgen.cli import app
 from socialgen.clock import parse_iso, utcnow
 from socialgen.insights.synthetic import synthetic_history
+from socialgen.runtime import Runtime
+from socialgen.server import create_app
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Post, PostStatus
 from socialgen.store.tables.publishing import SocialAccount
-from tests.conftest import LiveServer, Store
+from tests.conftest import LiveServer, Store, serving
 from tests.insights_support import put_history
 
 runner = CliRunner()
@@ -54,9 +56,7 @@ def test_too_little_history_says_how_many_more_posts_and_changes_nothing(
         assert post is not None and post.status == PostStatus.DRAFT and post.scheduled_at is None
 
 
-def test_best_places_each_post_in_a_free_slot_day_ahead_of_now(
-    store: Store, live_server: LiveServer
-) -> None:
+def test_best_places_each_post_in_a_free_slot_day_ahead_of_now(store: Store) -> None:
     put_history(store.engine, store.workspace_id, synthetic_history(80, seed=2))
     assert run("config", "set", "timezone", "Europe/Paris").exit_code == 0
     drafts = [store.post(f"Draft {i}").id for i in range(12)]
@@ -67,10 +67,13 @@ def test_best_places_each_post_in_a_free_slot_day_ahead_of_now(
         data = json.loads(result.stdout)
         assert data["status"] == "scheduled"
         moments.append(parse_iso(data["scheduledAt"]))
-    for post_id in drafts[10:]:
-        response = schedule_api(live_server, store, post_id, {"at": "best"})
-        assert response.status_code == 200, response.text
-        moments.append(parse_iso(response.json()["data"]["scheduledAt"]))
+    # A server reads its settings once, when it starts (`config set` reaches it at its
+    # next start): started after the zone is set, it places posts in Paris's slots too.
+    with serving(create_app(Runtime())) as server:
+        for post_id in drafts[10:]:
+            response = schedule_api(server, store, post_id, {"at": "best"})
+            assert response.status_code == 200, response.text
+            moments.append(parse_iso(response.json()["data"]["scheduledAt"]))
     paris = ZoneInfo("Europe/Paris")
     local = [moment.astimezone(paris) for moment in moments]
     assert all(moment > utcnow() + timedelta(minutes=10) for moment in moments)
