@@ -218,7 +218,7 @@ class JsonFailingModel(LineModel):
     small = False
 
 
-def test_a_model_whose_json_plans_are_junk_plans_in_lists_from_then_on() -> None:
+def test_a_model_whose_json_plans_are_junk_twice_plans_in_lists_from_then_on() -> None:
     from socialgen.ai.structured import plans_in_lines
 
     def answers(call: LineCall) -> str:
@@ -229,7 +229,9 @@ def test_a_model_whose_json_plans_are_junk_plans_in_lists_from_then_on() -> None
     model = JsonFailingModel(answers)
     outline = asyncio.run(outline_carousel(model, "shipping weekly", 4))
     assert outline.template_slides == 0
-    assert plans_in_lines(model)
+    assert not plans_in_lines(model)  # one junk JSON plan is not a verdict
+    asyncio.run(outline_carousel(model, "shipping weekly", 4))
+    assert plans_in_lines(model)  # two in a row are
     asked = len(model.calls)
     asyncio.run(outline_carousel(model, "shipping weekly", 4))
     assert all(c.output is None or c.output.schema is None for c in model.calls[asked:])
