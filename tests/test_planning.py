@@ -48,6 +48,8 @@ def test_a_partial_outline_is_topped_up_with_the_missing_slides_only() -> None:
     assert first.schema_name == second.schema_name == "carousel_outline"
     # The second request asks for the 3 missing slides and names the 2 it has.
     assert second.prompt.startswith("Plan a LinkedIn carousel of 3 slides")
+    assert "slides 3 to 5 of 5. Slides 1 to 2 are written already" in second.prompt
+    assert "Write only the 3 new slides" in second.prompt
     assert "- Ship small\n- Review daily" in second.prompt
     assert "Ship small" not in first.prompt
     assert outline.name == "Ship weekly"  # the first answer's name and caption stay

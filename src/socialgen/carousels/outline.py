@@ -68,9 +68,15 @@ def _outline_spec(
     def json_prompt(wanted: int, planned: Sequence[SlidePlan]) -> str:
         if not planned:
             return _prompts.render("carousel_outline", count=str(wanted), topic=topic, style=style)
+        # Numbered, and only the missing ones: told just "not these", Qwen2.5-Coder-0.5B
+        # wrote the slides it had once more (dropped as repeats), nothing new.
         return _prompts.render(
             "carousel_outline_more",
             count=str(wanted),
+            first=str(len(planned) + 1),
+            last=str(len(planned) + wanted),
+            total=str(count),
+            done=str(len(planned)),
             topic=topic,
             style=style,
             planned=named([slide.title for slide in planned]),
