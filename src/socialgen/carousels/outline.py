@@ -10,6 +10,7 @@ so the user is told."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,6 +24,7 @@ from socialgen.drafting.prompts import Prompts
 from socialgen.posts.views import snippet
 
 _prompts = Prompts("socialgen.carousels")
+logger = logging.getLogger("socialgen.carousels")
 
 MAX_TEXT_CHARS = 320
 MAX_NAME_CHARS = 80
@@ -159,6 +161,8 @@ async def _slide_text(model: TextModel, topic: str, title: str, number: int, cou
         text = _whole_sentences(lines[0]) if lines else ""
         if text and not _echoes(text, title):
             return _clean(text, MAX_TEXT_CHARS, single_line=False)
+        # Why a listed slide went to the template (bench/quality.py --log).
+        logger.info("slide %d text unusable at %.1f: %r", number, temperature, text[:80])
     return ""
 
 
