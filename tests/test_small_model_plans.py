@@ -245,3 +245,26 @@ def test_a_provider_failure_does_not_switch_to_lists() -> None:
     assert outline.template_slides == 3
     assert len(model.calls) == 1  # the JSON request only
     assert not plans_in_lines(model)
+
+
+def test_a_slide_text_labelled_with_its_number_keeps_the_text_after_the_label() -> None:
+    # Qwen2.5-Coder-0.5B, asked for "slide 4 of 5", wrote "Slide 4: ..." every time.
+    texts = {
+        "Teams that ship weekly": "Slide 1: Teams that ship weekly.",  # an echo, once more
+        "Small batches win": "Slide 2 - The.",  # too short to be a slide's text
+    }
+
+    def answers(call: LineCall) -> str:
+        if call.purpose == "carousel_slide_text":
+            title = call.prompt.split('titled "', 1)[1].split('"', 1)[0]
+            return texts.get(title, f"Slide 3: Small changes reach users every {title}.") + "\n"
+        return carousel_answers(call)
+
+    outline = asyncio.run(outline_carousel(LineModel(answers), "shipping weekly", 5))
+    assert [(s.title, s.source) for s in outline.slides[:3]] == [
+        ("Review every day", "model"),
+        ("Ship on Friday", "model"),
+        ("Start this week", "model"),
+    ]
+    assert outline.slides[0].content == "Small changes reach users every Review every day."
+    assert {s.source for s in outline.slides[3:]} == {"template"}

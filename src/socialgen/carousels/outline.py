@@ -11,6 +11,7 @@ so the user is told."""
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,6 +30,10 @@ logger = logging.getLogger("socialgen.carousels")
 MAX_TEXT_CHARS = 320
 MAX_NAME_CHARS = 80
 SLIDE_TEXT_CHARS = 200  # a small model's slide text: one or two short sentences
+# Asked for "slide 4 of 6", Qwen2.5-Coder-0.5B starts every text "Slide 4: ": the
+# label goes, and what follows it is the text (or an echo, or too short to be one).
+_SLIDE_LABEL = re.compile(r"^\W*slide\s*\d+\W*?[:.\-\u2013\u2014]\s*", re.IGNORECASE)
+MIN_TEXT_WORDS = 3
 
 
 class OutlinedSlide(BaseModel):
@@ -158,8 +163,9 @@ async def _slide_text(model: TextModel, topic: str, title: str, number: int, cou
             temperature=temperature,
             sentences=True,
         )
-        text = _whole_sentences(lines[0]) if lines else ""
-        if text and not _echoes(text, title):
+        text = _SLIDE_LABEL.sub("", lines[0]).strip() if lines else ""
+        text = _whole_sentences(text) if text else ""
+        if len(text.split()) >= MIN_TEXT_WORDS and not _echoes(text, title):
             return _clean(text, MAX_TEXT_CHARS, single_line=False)
         # Why a listed slide went to the template (bench/quality.py --log).
         logger.info("slide %d text unusable at %.1f: %r", number, temperature, text[:80])
