@@ -232,6 +232,9 @@ async def _json_items(
         if spec.usable_title(spec.title_of(item)) and key not in taken:
             taken.add(key)
             fresh.append(item)
+    if planned and found and not fresh:
+        # Why a JSON top-up added nothing (bench/quality.py --log).
+        logger.info("%s top-up: %d item(s), none new", spec.schema.__name__, len(found))
     return answer.value, fresh[:wanted], answer.failed
 
 
