@@ -34,6 +34,10 @@ SLIDE_TEXT_CHARS = 200  # a small model's slide text: one or two short sentences
 # label goes, and what follows it is the text (or an echo, or too short to be one).
 _SLIDE_LABEL = re.compile(r"^\W*slide\s*\d+\W*?[:.\-\u2013\u2014]\s*", re.IGNORECASE)
 MIN_TEXT_WORDS = 3
+# A text the length cap cut ends on one of these ("A Step Forward for a."): not a sentence.
+_CUT_END = re.compile(
+    r"\b(?:a|an|the|and|or|of|for|to|in|on|with|every|your|our|their|its)\W*$", re.IGNORECASE
+)
 
 
 class OutlinedSlide(BaseModel):
@@ -165,7 +169,8 @@ async def _slide_text(model: TextModel, topic: str, title: str, number: int, cou
         )
         text = _SLIDE_LABEL.sub("", lines[0]).strip() if lines else ""
         text = _whole_sentences(text) if text else ""
-        if len(text.split()) >= MIN_TEXT_WORDS and not _echoes(text, title):
+        whole = len(text.split()) >= MIN_TEXT_WORDS and not _CUT_END.search(text)
+        if whole and not _echoes(text, title):
             return _clean(text, MAX_TEXT_CHARS, single_line=False)
         # Why a listed slide went to the template (bench/quality.py --log).
         logger.info("slide %d text unusable at %.1f: %r", number, temperature, text[:80])
