@@ -48,6 +48,8 @@ def test_a_partial_outline_is_topped_up_with_the_missing_slides_only() -> None:
     assert first.schema_name == second.schema_name == "carousel_outline"
     # The second request asks for the 3 missing slides and names the 2 it has.
     assert second.prompt.startswith("Plan a LinkedIn carousel of 3 slides")
+    assert "slides 3 to 5 of 5. Slides 1 to 2 are written already" in second.prompt
+    assert "Write only the 3 new slides" in second.prompt
     assert "- Ship small\n- Review daily" in second.prompt
     assert "Ship small" not in first.prompt
     assert outline.name == "Ship weekly"  # the first answer's name and caption stay
@@ -136,24 +138,65 @@ def test_the_plan_format_comes_from_the_models_profile_chosen_once() -> None:
     assert all(call.schema_name is None for call in model.calls)
 
 
-def test_a_junk_json_plan_switches_the_profile_to_lists_for_every_plan() -> None:
-    def answer(call: ScriptedCall) -> Any:
-        if call.schema_name is not None:
-            return {"posts": []}
-        if call.purpose == "carousel_outline":
-            return "Ship small batches\nReview code daily\n"
-        if call.purpose == "calendar_themes":
-            return "Sourdough at dawn\nPricing a loaf\n"
-        assert call.purpose == "carousel_slide_text", call.purpose
-        return "Small batches keep every release calm."
+def junk_json_lines_fine(call: ScriptedCall) -> Any:
+    """A model not marked small whose JSON plans hold nothing, whose lists are fine."""
+    if call.schema_name is not None:
+        return {"posts": []}
+    if call.purpose == "carousel_outline":
+        return "Ship small batches\nReview code daily\n"
+    if call.purpose == "calendar_themes":
+        return "Sourdough at dawn\nPricing a loaf\n"
+    if call.purpose == "questions":
+        return "Who is it for?\nWhat changed?\nAny numbers?\n"
+    assert call.purpose == "carousel_slide_text", call.purpose
+    return "Small batches keep every release calm."
 
-    model = ScriptedModel(responder=answer)
+
+def test_junk_json_plans_twice_in_a_row_switch_the_profile_to_lists_for_every_plan() -> None:
+    model = ScriptedModel(responder=junk_json_lines_fine)
+    first = asyncio.run(plan_themes(model, "Topic: baking", "baking", 2))
+    assert {t.source for t in first} == {"model"}  # this plan asked as a list at once
+    assert profile_of(model).plan_format == "json"  # one junk answer is not a verdict
     asyncio.run(plan_themes(model, "Topic: baking", "baking", 2))
     assert profile_of(model).plan_format == "lines"
     asked = len(model.calls)
     outline = asyncio.run(outline_carousel(model, "shipping small batches", 2))
     assert outline.template_slides == 0
     assert all(call.schema_name is None for call in model.calls[asked:])
+
+
+def test_one_junk_json_plan_does_not_poison_the_process() -> None:
+    # Qwen2.5-Coder-0.5B on llama_cpp.server: one unusable JSON answer switched every
+    # later plan to lists, whose slide texts it echoes: whole outlines from the template.
+    plans = [{"posts": []}, slides("Ship small", "Review daily"), {"posts": []}]
+    plans.append(themes("Sourdough at dawn", "Pricing a loaf"))
+
+    def answer(call: ScriptedCall) -> Any:
+        if call.schema_name is not None:
+            return plans.pop(0)
+        return junk_json_lines_fine(call)
+
+    model = ScriptedModel(responder=answer)
+    asyncio.run(plan_themes(model, "Topic: baking", "baking", 2))  # junk, then a list
+    outline = asyncio.run(outline_carousel(model, "shipping weekly", 2))
+    assert [s.title for s in outline.slides] == ["Ship small", "Review daily"]
+    assert profile_of(model).json_plan_misses == 0  # a usable JSON plan resets the count
+    asyncio.run(plan_themes(model, "Topic: baking", "baking", 2))  # junk again: one miss
+    planned = asyncio.run(plan_themes(model, "Topic: baking", "baking", 2))
+    assert [t.theme for t in planned] == ["Sourdough at dawn", "Pricing a loaf"]
+    assert profile_of(model).plan_format == "json"
+    assert model.calls[-1].schema_name == "calendar_themes"
+
+
+def test_junk_json_side_answers_do_not_switch_how_plans_are_asked() -> None:
+    from socialgen.generation.writing import refinement_questions
+
+    model = ScriptedModel(responder=junk_json_lines_fine)
+    for _ in range(3):
+        questions = asyncio.run(refinement_questions(model, "Ship weekly.", max_tokens=700))
+        assert len(questions) == 3  # this answer asked as a list
+    assert profile_of(model).plan_format == "json"
+    assert profile_of(model).json_plan_misses == 0
 
 
 def test_one_junk_rule_for_every_plan() -> None:

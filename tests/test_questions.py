@@ -161,3 +161,11 @@ def test_whole_questions_are_kept(question: str) -> None:
 )
 def test_pieces_and_non_questions_are_dropped(question: str) -> None:
     assert not is_whole_question(question, ANSWER)
+
+
+def test_questions_written_as_one_field_objects_are_still_the_models() -> None:
+    # Seen from Qwen2.5-Coder-0.5B on json_object: one question per object.
+    answer = {"questions": [{"question": q} for q in QUESTIONS]}
+    model = ScriptedModel(answer, name="json-objects")
+    assert asyncio.run(refinement_questions(model, POST_TEXT, max_tokens=700)) == QUESTIONS
+    assert len(model.calls) == 1  # not asked again, nor as a list

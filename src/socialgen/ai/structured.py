@@ -49,8 +49,10 @@ class ModelProfile:
 
     rung: the structured-output format to ask first (the last one it accepted);
     plan_format: "lines" for small models (they can write a short list, not a JSON
-        plan), and for models whose JSON plans were unusable but whose lists were not;
-        "json" otherwise;
+        plan), and for models whose JSON plans were unusable twice in a row
+        (JSON_MISSES_TO_LINES) while their lists were not; "json" otherwise;
+    json_plan_misses: JSON plans in a row that held nothing usable (a usable one
+        resets it): one junk answer must not switch the whole process to lists;
     takes_grammar: False once its provider refused a llama.cpp grammar.
 
     Every `small` decision about plans and formats reads this profile (`profile_of`),
@@ -59,6 +61,7 @@ class ModelProfile:
     small: bool
     rung: int = 0
     plan_format: PlanFormat = "json"
+    json_plan_misses: int = 0
     takes_grammar: bool = True
 
     @property
@@ -67,6 +70,10 @@ class ModelProfile:
 
 
 PROFILE_ATTRIBUTE = "_socialgen_profile"
+# Qwen2.5-Coder-0.5B (llama_cpp.server, json_object) writes most plans as good JSON and
+# now and then one it cannot: after one miss the rest of the process got lists, whose
+# slide texts it echoes ("Slide 2: <title>"), so whole outlines came from the template.
+JSON_MISSES_TO_LINES = 2
 
 
 def profile_of(model: TextModel) -> ModelProfile:
@@ -102,6 +109,21 @@ def plans_in_lines(model: TextModel) -> bool:
 
 def remember_plans_in_lines(model: TextModel) -> None:
     profile_of(model).plan_format = "lines"
+
+
+def remember_json_plan(model: TextModel, *, usable: bool, lists_work: bool = False) -> bool:
+    """What one JSON plan taught: a usable one resets the misses; an unusable one
+    counts, and the JSON_MISSES_TO_LINES-th in a row, when the list asked instead
+    worked (`lists_work`), switches plans to lists. Whether it switched."""
+    profile = profile_of(model)
+    if usable:
+        profile.json_plan_misses = 0
+        return False
+    profile.json_plan_misses += 1
+    if lists_work and profile.json_plan_misses >= JSON_MISSES_TO_LINES:
+        remember_plans_in_lines(model)
+        return True
+    return False
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ so the user is told."""
 
 from __future__ import annotations
 
+import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,10 +25,19 @@ from socialgen.drafting.prompts import Prompts
 from socialgen.posts.views import snippet
 
 _prompts = Prompts("socialgen.carousels")
+logger = logging.getLogger("socialgen.carousels")
 
 MAX_TEXT_CHARS = 320
 MAX_NAME_CHARS = 80
 SLIDE_TEXT_CHARS = 200  # a small model's slide text: one or two short sentences
+# Asked for "slide 4 of 6", Qwen2.5-Coder-0.5B starts every text "Slide 4: ": the
+# label goes, and what follows it is the text (or an echo, or too short to be one).
+_SLIDE_LABEL = re.compile(r"^\W*slide\s*\d+\W*?[:.\-\u2013\u2014]\s*", re.IGNORECASE)
+MIN_TEXT_WORDS = 3
+# A text the length cap cut ends on one of these ("A Step Forward for a."): not a sentence.
+_CUT_END = re.compile(
+    r"\b(?:a|an|the|and|or|of|for|to|in|on|with|every|your|our|their|its)\W*$", re.IGNORECASE
+)
 
 
 class OutlinedSlide(BaseModel):
@@ -68,9 +79,15 @@ def _outline_spec(
     def json_prompt(wanted: int, planned: Sequence[SlidePlan]) -> str:
         if not planned:
             return _prompts.render("carousel_outline", count=str(wanted), topic=topic, style=style)
+        # Numbered, and only the missing ones: told just "not these", Qwen2.5-Coder-0.5B
+        # wrote the slides it had once more (dropped as repeats), nothing new.
         return _prompts.render(
             "carousel_outline_more",
             count=str(wanted),
+            first=str(len(planned) + 1),
+            last=str(len(planned) + wanted),
+            total=str(count),
+            done=str(len(planned)),
             topic=topic,
             style=style,
             planned=named([slide.title for slide in planned]),
@@ -150,9 +167,13 @@ async def _slide_text(model: TextModel, topic: str, title: str, number: int, cou
             temperature=temperature,
             sentences=True,
         )
-        text = _whole_sentences(lines[0]) if lines else ""
-        if text and not _echoes(text, title):
+        text = _SLIDE_LABEL.sub("", lines[0]).strip() if lines else ""
+        text = _whole_sentences(text) if text else ""
+        whole = len(text.split()) >= MIN_TEXT_WORDS and not _CUT_END.search(text)
+        if whole and not _echoes(text, title):
             return _clean(text, MAX_TEXT_CHARS, single_line=False)
+        # Why a listed slide went to the template (bench/quality.py --log).
+        logger.info("slide %d text unusable at %.1f: %r", number, temperature, text[:80])
     return ""
 
 

@@ -5,8 +5,10 @@ this step decides how to ask and where each item comes from.
 1. Ask for the whole plan in the richest format the model handles, as its profile
    says (ai.structured.profile_of): a JSON plan through the structured-output
    ladder (json_schema -> json_object -> text), or a line list under a grammar for
-   small models. A model whose JSON answer held nothing usable but whose list did
-   plans in lists from then on.
+   small models. A JSON answer with nothing usable is asked once as a list; a model
+   whose JSON plans held nothing usable twice in a row (ai.structured.
+   JSON_MISSES_TO_LINES) while its lists did plans in lists from then on. Side
+   answers (no top-up) teach the profile nothing.
 2. Top up: when the answer was short (the model wrote the first items and stopped,
    or repeated itself), ask once more for the missing items only, naming the ones
    already planned so they are not written again. A JSON top-up that gives nothing
@@ -36,7 +38,7 @@ from socialgen.ai.structured import (
     PlanFormat,
     ask_structured_answer,
     profile_of,
-    remember_plans_in_lines,
+    remember_json_plan,
     schema_name,
 )
 from socialgen.drafting.planning_profile import (
@@ -104,7 +106,8 @@ class PlanSpec(Generic[Answer, Item]):
     about: a top-up list keeps only lines that carry a word of this (drift).
     sentences: lines are sentences (prose grammar, their punctuation kept).
     line_tokens: the token budget of a line list (else ai.line_lists' own).
-    top_up: False for a side answer, where fewer items are worth less than a wait.
+    top_up: False for a side answer, where fewer items are worth less than a wait;
+        a side answer's format misses do not change how plans are asked.
     """
 
     count: int
@@ -158,13 +161,16 @@ async def plan_items(model: TextModel, spec: PlanSpec[Answer, Item]) -> Plan[Ans
     failed = False
     if plan_format == "json":
         answer, items, failed = await _json_items(model, spec, spec.count, [])
+        usable = bool(items)
         if not items and not failed:
             # An answer, but no usable JSON plan (a tiny model behind a server not
-            # marked small): a list may still work, and then it is how we ask.
+            # marked small): a list may still work for this plan; only misses in a
+            # row make lists how every later plan is asked.
             items = await _line_items(model, spec, spec.count, [])
             if items:
-                remember_plans_in_lines(model)
                 plan_format, answer = "lines", None
+        if spec.top_up and not failed:
+            remember_json_plan(model, usable=usable, lists_work=bool(items))
     else:
         items = await _line_items(model, spec, spec.count, [])
     planned = [Planned(item, "answer") for item in items[: spec.count]]
@@ -226,6 +232,9 @@ async def _json_items(
         if spec.usable_title(spec.title_of(item)) and key not in taken:
             taken.add(key)
             fresh.append(item)
+    if planned and found and not fresh:
+        # Why a JSON top-up added nothing (bench/quality.py --log).
+        logger.info("%s top-up: %d item(s), none new", spec.schema.__name__, len(found))
     return answer.value, fresh[:wanted], answer.failed
 
 

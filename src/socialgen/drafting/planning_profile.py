@@ -2,8 +2,8 @@
 profile (ai.structured.profile_of), never from `model.small` in a slice.
 
 The profile starts from the model's marking (small: the embedded model, or
-SOCIALGEN_SMALL_MODEL) and learns from what the model does (its JSON plans were
-unusable, its lists were not: it plans in lists from then on), so a slice that asks
+SOCIALGEN_SMALL_MODEL) and learns from what the model does (two JSON plans in a row
+were unusable, their lists were not: it plans in lists from then on), so a slice that asks
 here follows what the process has learnt. Re-exported by drafting/planning.py.
 """
 

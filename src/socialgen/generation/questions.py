@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from socialgen.ai.model import TextModel
 from socialgen.drafting.planning import PlanSpec, plan_items
@@ -46,6 +47,24 @@ _PAIRS = (("(", ")"), ("[", "]"), ("\u201c", "\u201d"))
 
 class Questions(BaseModel):
     questions: list[str] = Field(description="Three short questions.")
+
+    @field_validator("questions", mode="before")
+    @classmethod
+    def _unwrapped(cls, value: Any) -> Any:
+        # Qwen2.5-Coder-0.5B (json_object) now and then writes each question as an
+        # object, [{"question": "Who is it for?"}]: the question is still its own.
+        if not isinstance(value, list):
+            return value
+        return [_only_text(item) for item in value]
+
+
+def _only_text(item: Any) -> Any:
+    """The text of a one-field object ({"question": "..."}); anything else as it is."""
+    if isinstance(item, dict) and len(item) == 1:
+        (inner,) = item.values()
+        if isinstance(inner, str):
+            return inner
+    return item
 
 
 async def plan_questions(
