@@ -19,6 +19,7 @@ never through the adapter under test.
 from __future__ import annotations
 
 import base64
+import fcntl
 import http.server
 import io
 import itertools
@@ -138,7 +139,37 @@ def bluesky_network_fixture() -> Iterator[BlueskyNetwork]:
         yield from _run_network(log)
 
 
+# Two test runs at once (SQLite and PostgreSQL side by side) start two dev networks;
+# @atproto/dev-env's port allocation races with itself across processes (ENOENT on its
+# sweep lock in /tmp/atproto-dev-env-ports-0), so starts are taken one at a time.
+START_LOCK = Path(tempfile.gettempdir()) / "socialgen-bluesky-start.lock"
+
+
 def _run_network(log: Any) -> Iterator[BlueskyNetwork]:
+    with START_LOCK.open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            process, ready, replies, started = _start(log)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    try:
+        network = BlueskyNetwork(
+            pds=ready["pds"],
+            appview=ready["appview"],
+            plc=ready["plc"],
+            start_seconds=time.monotonic() - started,
+            process=process,
+            _replies=replies,
+        )
+        yield network
+    finally:
+        _stop(process)
+
+
+def _start(
+    log: Any,
+) -> tuple[subprocess.Popen[str], dict[str, Any], queue.Queue[dict[str, Any]], float]:
+    """The dev network's process, its ready line, its replies, when it was started."""
     started = time.monotonic()
     process = subprocess.Popen(
         [str(NODE), str(HERE / "network.mjs")],
@@ -153,29 +184,23 @@ def _run_network(log: Any) -> Iterator[BlueskyNetwork]:
     replies: queue.Queue[dict[str, Any]] = queue.Queue()
     threading.Thread(target=_read_lines, args=(process.stdout, first, replies), daemon=True).start()
     try:
-        try:
-            ready = json.loads(first.get(timeout=START_SECONDS))
-        except (queue.Empty, ValueError):
-            tail = Path(log.name).read_text(errors="replace")[-3000:]
-            raise RuntimeError(f"the atproto dev network did not start:\n{tail}") from None
-        network = BlueskyNetwork(
-            pds=ready["pds"],
-            appview=ready["appview"],
-            plc=ready["plc"],
-            start_seconds=time.monotonic() - started,
-            process=process,
-            _replies=replies,
-        )
-        yield network
-    finally:
-        # Closing stdin is the script's signal to shut down and drop its schemas.
-        if process.stdin:
-            process.stdin.close()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        ready = json.loads(first.get(timeout=START_SECONDS))
+    except (queue.Empty, ValueError):
+        _stop(process)
+        tail = Path(log.name).read_text(errors="replace")[-3000:]
+        raise RuntimeError(f"the atproto dev network did not start:\n{tail}") from None
+    return process, ready, replies, started
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    # Closing stdin is the script's signal to shut down and drop its schemas.
+    if process.stdin:
+        process.stdin.close()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 # --- helpers the tests share ---------------------------------------------------------
