@@ -28,8 +28,7 @@ import time
 from PIL import Image, ImageDraw
 
 from harness import Samples, Table, machine_line
-from socialgen.ai import procedural
-from socialgen.ai.procedural import procedural_image
+from socialgen.ai.procedural import ReferenceMemo, procedural_image
 
 SIZES = ((1080, 1080), (1080, 1350))
 TARGET_MS = 60.0
@@ -51,13 +50,14 @@ def references(format_name: str) -> list[bytes]:
 
 
 def measure(size: tuple[int, int], refs: list[bytes], runs: int, *, cold: bool) -> Samples:
-    procedural_image("warm-up", *size, refs)
+    memo = ReferenceMemo()  # one image model's, as in a carousel
+    procedural_image("warm-up", *size, refs, memo)
     times = []
     for run in range(runs):
         if cold:  # as for the first slide of a carousel: references not read yet
-            procedural._reference_cache.clear()
+            memo.clear()
         start = time.perf_counter()
-        procedural_image(f"Slide {run}: why small teams ship weekly", *size, refs)
+        procedural_image(f"Slide {run}: why small teams ship weekly", *size, refs, memo)
         times.append(time.perf_counter() - start)
     return Samples(times)
 

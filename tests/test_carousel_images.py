@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from socialgen.ai import procedural
 from socialgen.ai.images import (
     ImageModel,
     ImageResult,
@@ -127,6 +128,36 @@ def test_reference_colours_are_their_dominant_colours() -> None:
     assert reference_colours([out.getvalue()])[:2] == [(255, 0, 0), (0, 0, 255)]
     assert reference_colours([solid((0, 200, 0)), solid((0, 200, 0), "WEBP")])[0] == (0, 200, 0)
     assert reference_colours([b"not an image"]) == []  # skipped, not fatal
+
+
+def test_a_model_reads_each_reference_once_and_owns_what_it_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reads: list[bytes] = []
+    read = procedural._read_dominant_colours
+    monkeypatch.setattr(
+        procedural, "_read_dominant_colours", lambda data: reads.append(data) or read(data)
+    )
+    red, blue = solid((255, 0, 0)), solid((0, 0, 255))
+    model = ProceduralImageModel()
+
+    for _ in range(3):  # a carousel's slides share the references
+        reference_colours([red, blue], model.references)
+    assert reads == [red, blue]
+
+    # Another model (another Runtime's) starts with nothing read: no process-wide cache.
+    reference_colours([red], ProceduralImageModel().references)
+    assert reads == [red, blue, red]
+
+
+def test_a_memo_keeps_its_newest_references_only() -> None:
+    memo = procedural.ReferenceMemo(capacity=2)
+    images = [solid((level, 0, 0)) for level in (10, 90, 200)]
+    for image in images:
+        memo.dominant_colours(image)
+
+    assert [colour for colour, _ in memo.dominant_colours(images[2])] == [(200, 0, 0)]
+    assert len(memo._colours) == 2  # the oldest went
 
 
 def test_references_pull_the_palette_towards_their_colours() -> None:

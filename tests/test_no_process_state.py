@@ -45,8 +45,7 @@ ALLOWED: dict[str, str] = {
     "config/loading.py": "settings cache behind config.current_settings() (deep readers: "
     "sources/guard.py, files/backends.py)",
     "files/backends.py": "file backends per bucket: a Runtime registry still to come",
-    # staying: neither changes what any call answers
-    "ai/procedural.py": "colours of reference images, a pure memo keyed by content hash",
+    # staying: it changes no answer and needs no reset
     "events/registry.py": "event models, registered by their class definition (constant-like)",
 }
 

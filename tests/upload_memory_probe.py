@@ -69,7 +69,7 @@ def peak_mb() -> float:
 
 def upload_path(data: bytes) -> None:
     """What the server does with an uploaded logo and reference image."""
-    from socialgen.ai.procedural import reference_colours
+    from socialgen.ai.procedural import ReferenceMemo, reference_colours
     from socialgen.carousels.assets import brand_image
     from socialgen.carousels.uploads import check_image, check_reference_images
 
@@ -77,7 +77,8 @@ def upload_path(data: bytes) -> None:
     brand_image(checked.data, checked.media_type)
     check_reference_images([data])
     # A carousel paints IMAGE_CONCURRENCY slides at once, each reading the references.
-    painters = [threading.Thread(target=reference_colours, args=([data],)) for _ in range(3)]
+    memo = ReferenceMemo()  # one model's: its slides share what the first one reads
+    painters = [threading.Thread(target=reference_colours, args=([data], memo)) for _ in range(3)]
     for painter in painters:
         painter.start()
     for painter in painters:

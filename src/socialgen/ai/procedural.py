@@ -37,14 +37,49 @@ REFERENCE_THUMBNAIL = 64  # px; dominant colours need no more
 REFERENCE_COLOURS = 4  # per reference image
 BACKGROUND_SCALE = 8  # the background is painted at 1/8 of the final size
 SHAPES_SCALE = 2  # the shapes at 1/2
-MAX_CACHED_REFERENCES = 64  # dominant colours kept per process (a few bytes each)
+MAX_CACHED_REFERENCES = 64  # dominant colours kept per model (a few bytes each)
 
-_reference_cache: dict[bytes, tuple[tuple[RGB, int], ...]] = {}  # blake2b -> colours
-_cache_lock = threading.Lock()  # images are painted in worker threads
-# One reference decoded at a time per process: a carousel paints its slides at once,
-# and each would otherwise decode the same (not yet cached) reference side by side;
-# a 40 MP PNG is 160 MB decoded. The later ones wait, then find it in the cache.
-_decode_lock = threading.Lock()
+
+class ReferenceMemo:
+    """The dominant colours of reference images already read, by content hash.
+
+    Every slide of a carousel uses the same references, and decoding a large PNG
+    costs far more than hashing it. One memo per image model, so the Runtime that
+    holds the model owns it (no process-wide cache).
+    """
+
+    def __init__(self, capacity: int = MAX_CACHED_REFERENCES) -> None:
+        self._capacity = capacity
+        self._colours: dict[bytes, tuple[tuple[RGB, int], ...]] = {}  # blake2b -> colours
+        self._lock = threading.Lock()  # images are painted in worker threads
+        # One reference decoded at a time: a carousel paints its slides at once, and
+        # each would otherwise decode the same (not yet read) reference side by side;
+        # a 40 MP PNG is 160 MB decoded. The later ones wait, then find it here.
+        self._decoding = threading.Lock()
+
+    def dominant_colours(self, data: bytes) -> tuple[tuple[RGB, int], ...]:
+        """(colour, pixel count) of one image, read once per memo."""
+        key = hashlib.blake2b(data, digest_size=16).digest()
+        with self._lock:
+            known = self._colours.get(key)
+        if known is not None:
+            return known
+        with self._decoding:
+            with self._lock:
+                known = self._colours.get(key)  # read while this thread waited?
+            if known is not None:
+                return known
+            found = _read_dominant_colours(data)
+            with self._lock:
+                self._colours[key] = found
+                while len(self._colours) > self._capacity:
+                    del self._colours[next(iter(self._colours))]  # the oldest
+        return found
+
+    def clear(self) -> None:
+        """Forget every reference read (a bench's cold start)."""
+        with self._lock:
+            self._colours.clear()
 
 
 class ProceduralImageModel:
@@ -52,24 +87,34 @@ class ProceduralImageModel:
 
     name = "procedural"
 
+    def __init__(self) -> None:
+        self.references = ReferenceMemo()
+
     async def generate(
         self, prompt: str, *, width: int, height: int, references: Sequence[bytes] = ()
     ) -> ImageResult:
         # Pillow releases the GIL in its C code: a thread keeps the event loop free.
-        return await asyncio.to_thread(procedural_image, prompt, width, height, references)
+        return await asyncio.to_thread(
+            procedural_image, prompt, width, height, references, self.references
+        )
 
 
 def procedural_image(
-    prompt: str, width: int, height: int, references: Sequence[bytes] = ()
+    prompt: str,
+    width: int,
+    height: int,
+    references: Sequence[bytes] = (),
+    memo: ReferenceMemo | None = None,
 ) -> ImageResult:
-    """A width x height JPEG for `prompt`; the same arguments give the same bytes."""
+    """A width x height JPEG for `prompt`; the same arguments give the same bytes.
+    `memo` keeps the references' colours between calls (none: read them each time)."""
     if width < 1 or height < 1:
         raise ValueError(f"image size must be positive, not {width}x{height}")
     digest = hashlib.sha256(prompt.encode()).digest()
     rng = random.Random(digest)
     palette = _palette(digest)
     if references:
-        palette = _blend(palette, reference_colours(references))
+        palette = _blend(palette, reference_colours(references, memo))
     rng.shuffle(palette)
 
     image = _background(rng, palette, width, height)
@@ -98,38 +143,18 @@ def _palette(digest: bytes) -> list[RGB]:
     return colours
 
 
-def reference_colours(references: Sequence[bytes]) -> list[RGB]:
+def reference_colours(references: Sequence[bytes], memo: ReferenceMemo | None = None) -> list[RGB]:
     """The dominant colours of the reference images, most common first.
 
     Unreadable references are skipped: they were checked on the way in, and a
     palette is not worth failing a carousel for.
     """
+    memo = memo if memo is not None else ReferenceMemo()
     counts: Counter[RGB] = Counter()
     for data in references:
-        for colour, count in _dominant_colours(data):
+        for colour, count in memo.dominant_colours(data):
             counts[colour] += count
     return [colour for colour, _ in counts.most_common()]
-
-
-def _dominant_colours(data: bytes) -> tuple[tuple[RGB, int], ...]:
-    """(colour, pixel count) of one image, cached: every slide of a carousel uses the
-    same references, and decoding a large PNG costs far more than hashing it."""
-    key = hashlib.blake2b(data, digest_size=16).digest()
-    with _cache_lock:
-        cached = _reference_cache.get(key)
-    if cached is not None:
-        return cached
-    with _decode_lock:
-        with _cache_lock:
-            cached = _reference_cache.get(key)  # read while this thread waited?
-        if cached is not None:
-            return cached
-        found = _read_dominant_colours(data)
-        with _cache_lock:
-            _reference_cache[key] = found
-            while len(_reference_cache) > MAX_CACHED_REFERENCES:
-                del _reference_cache[next(iter(_reference_cache))]  # the oldest
-    return found
 
 
 def _read_dominant_colours(data: bytes) -> tuple[tuple[RGB, int], ...]:
