@@ -8,6 +8,7 @@ within a week, of which a random sample is enough to learn from and to measure w
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -65,25 +66,26 @@ def close_pairs(
         newer = (older + 1 + flat - (cumulative[older] - partners[older])).astype(np.intp)
         return older, newer
 
-    if total <= cap:
-        older, newer = pair_of(np.arange(total, dtype=np.int64))
-        keep = target[older] != target[newer]
-        older, newer = older[keep], newer[keep]
-    else:
-        # A random order of every pair, read a chunk at a time until `cap` pairs that
-        # do not tie are found: the first `cap` of them are a uniform sample of those.
-        shuffled = rng.permutation(total)
-        found: list[NDArray[np.int64]] = []
-        wanted, chunk = cap, 4 * cap
-        for start in range(0, total, chunk):
-            flat = shuffled[start : start + chunk]
-            older, newer = pair_of(flat)
-            differ = flat[target[older] != target[newer]][:wanted]
-            found.append(differ)
-            wanted -= len(differ)
-            if wanted == 0:
-                break
-        older, newer = pair_of(np.sort(np.concatenate(found)))
+    # A uniform sample of `drawn` pairs, in random order, ties and all; the first `cap`
+    # that do not tie are a uniform sample of those. Too few: draw again, more, sized by
+    # the share that did not tie (a dense history has millions of pairs: shuffling them
+    # all would cost more than the rest of the training).
+    drawn = cap
+    while True:
+        if drawn >= total:
+            older, newer = pair_of(np.arange(total, dtype=np.int64))
+            keep = np.flatnonzero(target[older] != target[newer])
+            if len(keep) > cap:
+                keep = np.sort(rng.choice(keep, size=cap, replace=False))
+            older, newer = older[keep], newer[keep]
+            break
+        flat = rng.choice(total, size=drawn, replace=False)
+        older, newer = pair_of(flat)
+        differ = flat[target[older] != target[newer]]
+        if len(differ) >= cap:
+            older, newer = pair_of(np.sort(differ[:cap]))
+            break
+        drawn = min(total, drawn * max(2, math.ceil(1.25 * cap / max(len(differ), 1))))
     return Pairs(older, newer, target[newer] > target[older])
 
 
