@@ -235,7 +235,7 @@ def window_counts(engine: Engine, workspace_id: str) -> tuple[int, int, int]:
 class CapturedQuery:
     sql: str
     parameters: tuple[Any, ...]
-    statement: Any = None  # the sa.Select that listing._window executed
+    statement: Any = None  # the sa.Select that the listing executed (posts.repository_listing)
 
 
 @contextmanager
@@ -263,7 +263,7 @@ class _RecordingConnection:
 
 
 class _RecordingSession:
-    """Stands in for a Session to catch the statement listing._window builds."""
+    """Stands in for a Session to catch the statement posts.repository_listing builds."""
 
     def __init__(self, real: Session) -> None:
         self._real = real

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from socialgen.clock import iso
-from socialgen.posts import listing
+from socialgen.posts import repository_listing
 from socialgen.posts.views import PostRow, raw_json, raw_timestamp
 
 
@@ -25,4 +25,4 @@ def test_json_text_and_decoded_values_alike() -> None:
 
 def test_the_listing_selects_postrow_fields_by_name_in_order() -> None:
     # post_views turns each row into a PostRow by position; this is what makes it right.
-    assert [column.name for column in listing._POST_COLUMNS] == list(PostRow._fields)
+    assert [column.name for column in repository_listing._POST_COLUMNS] == list(PostRow._fields)

@@ -1,7 +1,8 @@
 """Conversations and their messages: the one module that starts, finds, pages,
 deletes and appends to them. Posts (posts.service) and generation
 (drafting.persist) both go through here, so a conversation is always made and
-scoped to its workspace the same way. Never commits.
+scoped to its workspace the same way. The queries are repository_conversations.py's.
+Never commits.
 """
 
 from __future__ import annotations
@@ -10,11 +11,17 @@ from datetime import datetime, timedelta
 from math import ceil
 from typing import Any
 
-from sqlalchemy import delete, func
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from socialgen.clock import iso, utcnow
 from socialgen.limits import PAGE, PAGE_LIMIT
+from socialgen.posts.repository_conversations import (
+    conversation_count,
+    conversations_by_update,
+    delete_workspace_conversation,
+    messages_in_order,
+    newest_messages,
+)
 from socialgen.posts.schemas import ConversationPage
 from socialgen.store.tables import Conversation, Message
 
@@ -91,12 +98,7 @@ def follow_content(
 def delete_conversation(session: Session, workspace_id: str, conversation_id: str) -> None:
     """Messages go with it (ON DELETE CASCADE); any post of the conversation keeps
     existing, detached (ON DELETE SET NULL)."""
-    session.execute(
-        delete(Conversation).where(
-            col(Conversation.id) == conversation_id,
-            col(Conversation.workspace_id) == workspace_id,
-        )
-    )
+    delete_workspace_conversation(session, workspace_id, conversation_id)
 
 
 def append_exchange(
@@ -125,22 +127,13 @@ def recent_messages(
     session: Session, conversation_id: str, limit: int = HISTORY_MESSAGES
 ) -> list[dict[str, str]]:
     """The last messages of a conversation, oldest first, as model messages."""
-    rows = session.exec(
-        select(Message)
-        .where(col(Message.conversation_id) == conversation_id)
-        .order_by(col(Message.created_at).desc(), col(Message.id).desc())
-        .limit(limit)
-    ).all()
+    rows = newest_messages(session, conversation_id, limit)
     return [{"role": m.role, "content": m.content} for m in reversed(rows)]
 
 
 def all_messages(session: Session, conversation_id: str) -> list[dict[str, str | None]]:
     """Every message of a conversation, oldest first, with its time."""
-    rows = session.exec(
-        select(Message)
-        .where(col(Message.conversation_id) == conversation_id)
-        .order_by(col(Message.created_at), col(Message.id))
-    ).all()
+    rows = messages_in_order(session, conversation_id)
     return [{"role": m.role, "content": m.content, "createdAt": iso(m.created_at)} for m in rows]
 
 
@@ -149,18 +142,8 @@ def conversations_page(
 ) -> ConversationPage:
     """One page of the workspace's conversations, most recently updated first."""
     check_page(page, limit)
-    total = session.exec(
-        select(func.count())
-        .select_from(Conversation)
-        .where(col(Conversation.workspace_id) == workspace_id)
-    ).one()
-    conversations = session.exec(
-        select(Conversation)
-        .where(col(Conversation.workspace_id) == workspace_id)
-        .order_by(col(Conversation.updated_at).desc(), col(Conversation.id))
-        .offset((page - 1) * limit)
-        .limit(limit)
-    ).all()
+    total = conversation_count(session, workspace_id)
+    conversations = conversations_by_update(session, workspace_id, (page - 1) * limit, limit)
     return {
         "conversations": [
             {

@@ -15,17 +15,14 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from sqlalchemy import or_, select
-from sqlmodel import Session, col
+from sqlmodel import Session
 
-from socialgen.store.tables import Post, PostStatus
+from socialgen.posts.repository_imports import published_keys
 
 if TYPE_CHECKING:
     from socialgen.posts.imports import ImportedPost
-
-_STREAM_ROWS = 5000
 
 ContentKey = tuple[bytes, datetime]
 
@@ -52,19 +49,8 @@ class KnownPosts:
 
 
 def known_posts(session: Session, workspace_id: str) -> KnownPosts:
-    statement: Any = (
-        select(col(Post.post_url), col(Post.content), col(Post.published_at))
-        .where(col(Post.workspace_id) == workspace_id)
-        .where(
-            or_(
-                col(Post.post_url).is_not(None),
-                (col(Post.status) == PostStatus.PUBLISHED) & col(Post.published_at).is_not(None),
-            )
-        )
-        .execution_options(yield_per=_STREAM_ROWS)
-    )
     known = KnownPosts()
-    for url, content, published_at in session.execute(statement):
+    for url, content, published_at in published_keys(session, workspace_id):
         if url:
             known.urls.add(url)
         if published_at is not None:

@@ -8,8 +8,9 @@ A row whose id no post has anywhere keeps it; an id another workspace uses becom
 workspace and then again there is recognised too. An id that is not one of ours (32
 hex digits) is ignored: the row gets a new id.
 
-The ids are looked up in slices of a few hundred (one query each, whatever the
-file's length stays within SQLite's bound on parameters).
+The ids are looked up in slices of a few hundred (repository_imports.post_owners:
+one query each, whatever the file's length stays within SQLite's bound on
+parameters).
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
-from sqlmodel import Session, col
+from sqlmodel import Session
 
 from socialgen.errors import BadRequest
 from socialgen.posts.conversations import TITLE_CHARS, find_conversation
+from socialgen.posts.repository_imports import post_owners
 from socialgen.posts.service import update_content
 from socialgen.store.tables import Post
 from socialgen.store.tables.posts import EDITABLE_STATUSES
@@ -33,7 +34,6 @@ from socialgen.store.tables.posts import EDITABLE_STATUSES
 if TYPE_CHECKING:
     from socialgen.posts.imports import ImportedPost
 
-_LOOKUP_SLICE = 500
 _HEX_ID = re.compile(r"^[0-9a-f]{32}$")
 _COPIES = uuid.UUID("5b1d7e0c-8f3a-4c7e-9d2b-6a0f4e1c2d3b")  # namespace of copy_id
 
@@ -57,11 +57,8 @@ def known_ids(session: Session, workspace_id: str, ids: Iterable[str]) -> KnownI
     wanted = sorted(set(ids))
     mine: set[str] = set()
     taken: set[str] = set()
-    for first in range(0, len(wanted), _LOOKUP_SLICE):
-        part = wanted[first : first + _LOOKUP_SLICE]
-        statement = select(col(Post.id), col(Post.workspace_id)).where(col(Post.id).in_(part))
-        for post_id, owner in session.execute(statement):
-            (mine if owner == workspace_id else taken).add(post_id)
+    for post_id, owner in post_owners(session, wanted):
+        (mine if owner == workspace_id else taken).add(post_id)
     return KnownIds(frozenset(mine), frozenset(taken))
 
 

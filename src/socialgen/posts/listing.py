@@ -3,8 +3,9 @@ posts.conversations; `conversations_page` and `check_page` are re-exported here 
 the callers that import them from this module).
 
 Both post listings are one indexed range scan on (workspace_id, [status,]
-timeline_at) with the conversation title joined in; rows go straight to dicts
-without building ORM objects, which keeps 1,000 posts in a few milliseconds.
+timeline_at) with the conversation title joined in (posts.repository_listing);
+rows go straight to dicts without building ORM objects, which keeps 1,000 posts in
+a few milliseconds.
 
 `limit` and `cursor` are optional (SPEC.md knows neither): without them the whole
 window comes back exactly as SPEC.md shapes it; with either, one page of it plus
@@ -14,53 +15,21 @@ window comes back exactly as SPEC.md shapes it; with either, one page of it plus
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy import ColumnElement, String, Text, type_coerce
-from sqlmodel import Session, col
+from sqlmodel import Session
 
 from socialgen.clock import iso, utcnow
 from socialgen.limits import POST_LIST_LIMIT, POST_WINDOW_DAYS
 from socialgen.posts.conversations import check_page as check_page
 from socialgen.posts.conversations import conversations_page as conversations_page
 from socialgen.posts.cursor import Position, decode_cursor, encode_cursor
+from socialgen.posts.repository_listing import (
+    window_count_and_latest,
+    window_page_rows,
+    window_rows,
+)
 from socialgen.posts.schemas import PostList
-from socialgen.posts.views import PostRow, post_views, stored_moment
-from socialgen.store.tables import Conversation, Post, PostStatus
-
-
-def _raw(column: Any, kind: Any) -> Any:
-    """The column as the driver returns it, skipping SQLAlchemy's result processing
-    (views.raw_timestamp / raw_json finish the job faster, in one pass)."""
-    return type_coerce(column, kind)
-
-
-# Every PostRow field and what fills it, selected under the field's name and in
-# PostRow's field order, so views.post_views turns each row into a PostRow in one
-# step (PostRow._make); reading SQLAlchemy Rows by name instead (row.id,
-# row._mapping["id"]) costs more than the SQL itself on 1,000 rows.
-_SOURCES: dict[str, Any] = {
-    "id": col(Post.id),
-    "conversation_id": col(Post.conversation_id),
-    "conversation_title": col(Conversation.title),
-    "content": col(Post.content),
-    "post_type": col(Post.post_type),
-    "status": col(Post.status),
-    "created_at": _raw(Post.created_at, String()),
-    "scheduled_at": _raw(Post.scheduled_at, String()),
-    "social_account_name": col(Post.social_account_name),
-    "social_account_email": col(Post.social_account_email),
-    "likes": col(Post.likes),
-    "comments": col(Post.comments),
-    "post_url": col(Post.post_url),
-    "carousel": _raw(Post.carousel, Text()),
-    "infographic": _raw(Post.infographic, Text()),
-    "generated_headshot": _raw(Post.generated_headshot, Text()),
-    "custom_image": _raw(Post.custom_image, Text()),
-    "timeline_at": _raw(Post.timeline_at, String()),
-}
-_POST_COLUMNS: tuple[Any, ...] = tuple(_SOURCES[name].label(name) for name in PostRow._fields)
+from socialgen.posts.views import post_views, stored_moment
 
 
 def recent_posts(
@@ -72,7 +41,7 @@ def recent_posts(
     cursor: str | None = None,
 ) -> PostList:
     """Drafts, scheduled and published posts of the last 90 days, plus future scheduled ones."""
-    return _window(session, workspace_id, now, None, limit, cursor)
+    return _window(session, workspace_id, now, False, limit, cursor)
 
 
 def posts_timeline(
@@ -84,32 +53,22 @@ def posts_timeline(
     cursor: str | None = None,
 ) -> PostList:
     """Published posts of the last 90 days plus scheduled ones; no drafts."""
-    statuses = col(Post.status).in_([PostStatus.SCHEDULED, PostStatus.PUBLISHED])
-    return _window(session, workspace_id, now, statuses, limit, cursor)
+    return _window(session, workspace_id, now, True, limit, cursor)
 
 
 def _window(
     session: Session,
     workspace_id: str,
     now: datetime | None,
-    status_filter: ColumnElement[bool] | None,
+    timeline_only: bool,
     limit: int | None,
     cursor: str | None,
 ) -> PostList:
     now = now or utcnow()
     start = now - timedelta(days=POST_WINDOW_DAYS)
-    in_window = [col(Post.workspace_id) == workspace_id, col(Post.timeline_at) >= start]
-    if status_filter is not None:
-        in_window.append(status_filter)
     if limit is not None or cursor is not None:
-        return _page(session, in_window, start, now, limit, cursor)
-    statement = (
-        sa.select(*_POST_COLUMNS)
-        .outerjoin(Conversation, col(Conversation.id) == col(Post.conversation_id))
-        .where(*in_window)
-        .order_by(col(Post.timeline_at).desc())  # the index order: no sort step
-    )
-    rows = session.connection().execute(statement).all()
+        return _page(session, workspace_id, timeline_only, start, now, limit, cursor)
+    rows = window_rows(session, workspace_id, start, timeline_only=timeline_only)
     posts = post_views(rows)
     # The range ends now, or at the furthest scheduled post when one lies ahead.
     latest = stored_moment(rows[0].timeline_at) if rows else now
@@ -122,7 +81,8 @@ def _window(
 
 def _page(
     session: Session,
-    in_window: list[ColumnElement[bool]],
+    workspace_id: str,
+    timeline_only: bool,
     start: datetime,
     now: datetime,
     limit: int | None,
@@ -131,29 +91,19 @@ def _page(
     """One page of the window, from `cursor` on, at most `limit` posts."""
     if limit is not None:
         POST_LIST_LIMIT.check(limit)
+    after = decode_cursor(cursor) if cursor is not None else None
     # Counted and dated over the whole window, so every page says the same.
-    total, latest = (
-        session.connection()
-        .execute(sa.select(sa.func.count(), sa.func.max(col(Post.timeline_at))).where(*in_window))
-        .one()
+    total, latest = window_count_and_latest(
+        session, workspace_id, start, timeline_only=timeline_only
     )
-    statement = (
-        sa.select(*_POST_COLUMNS)
-        .outerjoin(Conversation, col(Conversation.id) == col(Post.conversation_id))
-        .where(*in_window)
-        # The index order; ties (same timeline time) by id, so a cursor is exact.
-        .order_by(col(Post.timeline_at).desc(), col(Post.id).desc())
+    rows = window_page_rows(
+        session,
+        workspace_id,
+        start,
+        timeline_only=timeline_only,
+        after=after,
+        at_most=None if limit is None else limit + 1,  # one more: is there a next page?
     )
-    if cursor is not None:
-        after = decode_cursor(cursor)
-        # `<=` first: a range on the index (an OR alone makes SQLite sort the window).
-        statement = statement.where(
-            col(Post.timeline_at) <= after.timeline_at,
-            sa.or_(col(Post.timeline_at) < after.timeline_at, col(Post.id) < after.post_id),
-        )
-    if limit is not None:
-        statement = statement.limit(limit + 1)  # one more: is there a next page?
-    rows = session.connection().execute(statement).all()
     more = limit is not None and len(rows) > limit
     rows = rows[:limit] if limit is not None else rows
     last = rows[-1] if rows else None

@@ -1,13 +1,13 @@
-"""The write side of posts. Every query is scoped to one workspace here, so a
-post of workspace A is "not found" from workspace B. Never commits."""
+"""The write side of posts. Every post is found through its workspace
+(posts.repository, which holds the queries), so a post of workspace A is "not
+found" from workspace B. Never commits."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from urllib.parse import urlparse
 
-from sqlalchemy import delete, func
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from socialgen.clock import iso, utcnow
 from socialgen.errors import BadRequest, NotFound
@@ -16,6 +16,13 @@ from socialgen.posts.conversations import (
     delete_conversation,
     follow_content,
     start_conversation,
+)
+from socialgen.posts.repository import (
+    delete_post_and_versions,
+    latest_version_number,
+    lock_publications_of_post,
+    post_in_workspace,
+    versions_in_order,
 )
 from socialgen.posts.rules import (
     edit_refused,
@@ -26,15 +33,13 @@ from socialgen.posts.rules import (
 )
 from socialgen.posts.schemas import DeletedPost, PostDetail
 from socialgen.posts.views import post_view, snippet
-from socialgen.store.tables import Post, PostStatus, PostVersion, Publication, SocialAccount
+from socialgen.store.tables import Post, PostStatus, PostVersion
 
 POST_NOT_FOUND = "Post not found"
 
 
 def get_post(session: Session, workspace_id: str, post_id: str) -> Post:
-    post = session.exec(
-        select(Post).where(col(Post.id) == post_id, col(Post.workspace_id) == workspace_id)
-    ).first()
+    post = post_in_workspace(session, workspace_id, post_id)
     if post is None:
         raise NotFound(POST_NOT_FOUND)
     return post
@@ -108,13 +113,7 @@ def ensure_no_unsettled_publication(session: Session, post_id: str) -> None:
     """The 409 of rules.edit_refused when a publication of the post is unsettled. The
     rows are locked (PostgreSQL): a worker claiming one meanwhile either waits for this
     transaction (and reads the new text) or is waited for (and this sees `publishing`)."""
-    rows = session.exec(
-        select(Publication, SocialAccount)
-        .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
-        .where(col(Publication.post_id) == post_id)
-        .with_for_update(of=Publication)
-    ).all()
-    for publication, account in rows:
+    for publication, account in lock_publications_of_post(session, post_id):
         if unsettled(publication):
             raise edit_refused(post_id, publication, account)
 
@@ -129,8 +128,7 @@ def delete_post(session: Session, workspace_id: str, post_id: str) -> DeletedPos
         "postType": post.post_type,
         "status": post.status,
     }
-    session.execute(delete(PostVersion).where(col(PostVersion.post_id) == post.id))
-    session.execute(delete(Post).where(col(Post.id) == post.id))
+    delete_post_and_versions(session, post.id)
     if post.conversation_id is not None:
         delete_conversation(session, workspace_id, post.conversation_id)
     session.expunge(post)
@@ -183,11 +181,7 @@ def show_post(session: Session, workspace_id: str, post_id: str) -> PostDetail:
     title = None
     if post.conversation_id is not None:
         title = conversation_title(session, workspace_id, post.conversation_id)
-    versions = session.exec(
-        select(PostVersion)
-        .where(col(PostVersion.post_id) == post.id)
-        .order_by(col(PostVersion.version))
-    ).all()
+    versions = versions_in_order(session, post.id)
     return {
         **post_view(post, title),
         "updatedAt": iso(post.updated_at) or "",
@@ -213,9 +207,7 @@ def _moved(session: Session, post: Post) -> Post:
 
 
 def _add_version(session: Session, post: Post, source: str) -> None:
-    latest = session.exec(
-        select(func.max(PostVersion.version)).where(col(PostVersion.post_id) == post.id)
-    ).one()
+    latest = latest_version_number(session, post.id)
     session.add(
         PostVersion(post_id=post.id, version=(latest or 0) + 1, content=post.content, source=source)
     )

@@ -14,12 +14,16 @@ read in the same statement that picks the rows.
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, Engine, delete, exists, func
-from sqlmodel import Session, col, select
+from sqlalchemy import Engine
+from sqlmodel import Session
 
 from socialgen.store.engine import read_session, transaction
-from socialgen.store.leases import lease_cutoff
-from socialgen.store.tables import ProcessLease, QuotaReservation
+from socialgen.workspaces.repository_quota import (
+    abandoned_reservation_count,
+    delete_lapsed_leases_without_reservations,
+    lapsed_lease_count,
+    lock_abandoned_reservations,
+)
 from socialgen.workspaces.usage import settle
 
 
@@ -28,14 +32,8 @@ def reconcile_abandoned(engine: Engine, lease_seconds: float) -> int:
     returns the posts refunded. A read first, so the usual case (nothing to do)
     takes no write lock. `lease_seconds`: the quota_lease_seconds setting."""
     with read_session(engine) as session:
-        abandoned = session.exec(
-            select(func.count()).select_from(QuotaReservation).where(_abandoned(lease_seconds))
-        ).one()
-        lapsed = session.exec(
-            select(func.count())
-            .select_from(ProcessLease)
-            .where(col(ProcessLease.last_seen) < lease_cutoff(lease_seconds))
-        ).one()
+        abandoned = abandoned_reservation_count(session, lease_seconds)
+        lapsed = lapsed_lease_count(session, lease_seconds)
     if not (abandoned or lapsed):
         return 0
     with transaction(engine) as session:
@@ -44,28 +42,8 @@ def reconcile_abandoned(engine: Engine, lease_seconds: float) -> int:
 
 def reconcile_in(session: Session, lease_seconds: float) -> int:
     """reconcile_abandoned inside the caller's transaction."""
-    rows = session.exec(
-        select(QuotaReservation)
-        .where(_abandoned(lease_seconds))
-        # Rows another reconciler (or their owner) holds are left for the next round.
-        .with_for_update(skip_locked=True)
-    ).all()
+    # Rows another reconciler (or their owner) holds are left for the next round.
+    rows = lock_abandoned_reservations(session, lease_seconds)
     refunded = sum(settle(session, row) for row in rows)
-    owners = select(QuotaReservation.id).where(
-        col(QuotaReservation.owner_id) == col(ProcessLease.id)
-    )
-    session.connection().execute(
-        delete(ProcessLease).where(
-            col(ProcessLease.last_seen) < lease_cutoff(lease_seconds), ~exists(owners)
-        )
-    )
+    delete_lapsed_leases_without_reservations(session, lease_seconds)
     return refunded
-
-
-def _abandoned(lease_seconds: float) -> ColumnElement[bool]:
-    """Reservations whose owner has no lease, or a lapsed one."""
-    live = select(ProcessLease.id).where(
-        col(ProcessLease.id) == col(QuotaReservation.owner_id),
-        col(ProcessLease.last_seen) >= lease_cutoff(lease_seconds),
-    )
-    return ~exists(live)

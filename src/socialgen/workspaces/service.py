@@ -1,14 +1,25 @@
-"""Workspaces, users and memberships. Services never commit: callers do."""
+"""Workspaces, users and memberships, over workspaces.repository's queries. Services
+never commit: callers do."""
 
 from __future__ import annotations
 
 import re
 
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session
 
 from socialgen.errors import BadRequest, NotFound
 from socialgen.store.refs import RefKind, find_id
 from socialgen.store.tables import Membership, Role, User, Workspace, WorkspaceUsage
+from socialgen.workspaces.repository import (
+    first_owner_id,
+    flagged_default_workspace,
+    members_with_users,
+    other_owner_count,
+    user_with_email,
+    users_by_creation,
+    workspace_id_named,
+    workspaces_by_creation,
+)
 
 MAX_NAME_CHARS = 200
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+$")
@@ -19,7 +30,7 @@ WORKSPACE_REF = RefKind(
 
 def create_workspace(session: Session, name: str, *, is_default: bool = False) -> Workspace:
     name = _clean_name(name, "Workspace name")
-    if session.exec(select(Workspace.id).where(Workspace.name == name)).first() is not None:
+    if workspace_id_named(session, name) is not None:
         raise BadRequest(f"A workspace named {name!r} already exists")
     workspace = Workspace(name=name, is_default=is_default)
     session.add(workspace)
@@ -29,11 +40,11 @@ def create_workspace(session: Session, name: str, *, is_default: bool = False) -
 
 
 def list_workspaces(session: Session) -> list[Workspace]:
-    return list(session.exec(select(Workspace).order_by(col(Workspace.created_at))))
+    return workspaces_by_creation(session)
 
 
 def default_workspace(session: Session) -> Workspace | None:
-    return session.exec(select(Workspace).where(col(Workspace.is_default))).first()
+    return flagged_default_workspace(session)
 
 
 def resolve_workspace(session: Session, ref: str | None) -> Workspace:
@@ -71,7 +82,7 @@ def get_usage(session: Session, workspace_id: str) -> WorkspaceUsage:
 
 def create_user(session: Session, email: str, name: str | None = None) -> User:
     email = normalise_email(email)
-    if session.exec(select(User).where(User.email == email)).first() is not None:
+    if user_with_email(session, email) is not None:
         raise BadRequest(f"A user with email {email} already exists")
     user = User(email=email, name=_clean_name(name, "User name") if name is not None else None)
     session.add(user)
@@ -80,11 +91,11 @@ def create_user(session: Session, email: str, name: str | None = None) -> User:
 
 
 def list_users(session: Session) -> list[User]:
-    return list(session.exec(select(User).order_by(col(User.created_at))))
+    return users_by_creation(session)
 
 
 def get_user_by_email(session: Session, email: str) -> User:
-    user = session.exec(select(User).where(User.email == normalise_email(email))).first()
+    user = user_with_email(session, normalise_email(email))
     if user is None:
         raise NotFound(f"User not found: {email.strip()}")
     return user
@@ -119,13 +130,7 @@ def remove_member(session: Session, workspace_id: str, email: str) -> Membership
 
 
 def list_members(session: Session, workspace_id: str) -> list[tuple[Membership, User]]:
-    statement = (
-        select(Membership, User)
-        .join(User, col(User.id) == col(Membership.user_id))
-        .where(Membership.workspace_id == workspace_id)
-        .order_by(col(Membership.created_at))
-    )
-    return [(membership, user) for membership, user in session.exec(statement)]
+    return members_with_users(session, workspace_id)
 
 
 def role_in(session: Session, workspace_id: str, user_id: str) -> Role | None:
@@ -149,16 +154,7 @@ def normalise_email(email: str) -> str:
 
 
 def _ensure_another_owner(session: Session, workspace_id: str, user_id: str) -> None:
-    owners = session.exec(
-        select(func.count())
-        .select_from(Membership)
-        .where(
-            Membership.workspace_id == workspace_id,
-            Membership.role == Role.OWNER,
-            Membership.user_id != user_id,
-        )
-    ).one()
-    if owners == 0:
+    if other_owner_count(session, workspace_id, user_id) == 0:
         raise BadRequest("A workspace keeps at least one owner: add another owner first")
 
 
@@ -173,8 +169,4 @@ def _clean_name(name: str | None, what: str) -> str:
 
 def workspace_owner(session: Session, workspace_id: str) -> str | None:
     """Who a workspace-bound key acts for when no user is named: its first owner."""
-    return session.exec(
-        select(Membership.user_id)
-        .where(col(Membership.workspace_id) == workspace_id, col(Membership.role) == Role.OWNER)
-        .order_by(col(Membership.created_at))
-    ).first()
+    return first_owner_id(session, workspace_id)

@@ -6,32 +6,31 @@ owned by this process's lease: saving a post spends one of its posts in the same
 transaction as the post, and the stream's end gives the rest back and deletes the
 row in one transaction. A process killed mid-stream cannot give back; the ledger
 says what it still held, and quota_reconcile.py refunds it once its lease lapses.
+The statements are repository_quota.py's.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import delete, update
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from socialgen.errors import QuotaExceeded
 from socialgen.store.leases import hold_lease
-from socialgen.store.tables import QuotaReservation, WorkspaceUsage
+from socialgen.store.tables import QuotaReservation
+from socialgen.workspaces.repository_quota import (
+    delete_reservation,
+    lock_reservation,
+    lower_posts_used,
+    raise_posts_used,
+    spend_from_reservation,
+    take_posts_within_quota,
+)
 from socialgen.workspaces.service import get_usage
 
 
 def reserve_posts(session: Session, workspace_id: str, count: int) -> str:
     """Take `count` posts from the quota in one atomic UPDATE, or refuse with 403.
     Returns the ledger row's id: the stream spends and gives back through it."""
-    statement = (
-        update(WorkspaceUsage)
-        .where(col(WorkspaceUsage.workspace_id) == workspace_id)
-        .where(
-            col(WorkspaceUsage.post_quota).is_(None)
-            | (col(WorkspaceUsage.posts_used) + count <= col(WorkspaceUsage.post_quota))
-        )
-        .values(posts_used=col(WorkspaceUsage.posts_used) + count)
-    )
-    if session.connection().execute(statement).rowcount == 1:
+    if take_posts_within_quota(session, workspace_id, count):
         reservation = QuotaReservation(
             workspace_id=workspace_id, owner_id=hold_lease(session), reserved=count
         )
@@ -47,12 +46,7 @@ def reserve_posts(session: Session, workspace_id: str, count: int) -> str:
 
 def release_posts(session: Session, workspace_id: str, count: int) -> None:
     """Give back posts that were reserved but not produced."""
-    statement = (
-        update(WorkspaceUsage)
-        .where(col(WorkspaceUsage.workspace_id) == workspace_id)
-        .values(posts_used=col(WorkspaceUsage.posts_used) - count)
-    )
-    session.connection().execute(statement)
+    lower_posts_used(session, workspace_id, count)
 
 
 def spend_reserved(
@@ -62,30 +56,15 @@ def spend_reserved(
     them. If the reservation is gone (its unspent posts were already given back: a
     cancelled stream whose save finished late, or a reconciler that judged this
     process dead) the saved posts are charged again: what was saved stays counted."""
-    statement = (
-        update(QuotaReservation)
-        .where(col(QuotaReservation.id) == reservation_id)
-        .where(col(QuotaReservation.spent) + count <= col(QuotaReservation.reserved))
-        .values(spent=col(QuotaReservation.spent) + count)
-    )
-    if session.connection().execute(statement).rowcount == 1:
-        return
-    charge = (
-        update(WorkspaceUsage)
-        .where(col(WorkspaceUsage.workspace_id) == workspace_id)
-        .values(posts_used=col(WorkspaceUsage.posts_used) + count)
-    )
-    session.connection().execute(charge)
+    if not spend_from_reservation(session, reservation_id, count):
+        raise_posts_used(session, workspace_id, count)
 
 
 def give_back_reserved(session: Session, reservation_id: str) -> int:
     """End a reservation: refund what it did not spend and delete its row, in the
     caller's transaction. Returns the posts refunded (0 if it was already settled)."""
-    reservation = session.exec(
-        select(QuotaReservation)
-        .where(col(QuotaReservation.id) == reservation_id)
-        .with_for_update()  # a late save's spend or a reconciler waits for us
-    ).first()
+    # Locked: a late save's spend or a reconciler waits for us.
+    reservation = lock_reservation(session, reservation_id)
     if reservation is None:
         return 0
     return settle(session, reservation)
@@ -94,8 +73,7 @@ def give_back_reserved(session: Session, reservation_id: str) -> int:
 def settle(session: Session, reservation: QuotaReservation) -> int:
     """Refund a (locked) reservation's unspent posts and delete it; returns the refund."""
     unspent = max(0, reservation.reserved - reservation.spent)
-    statement = delete(QuotaReservation).where(col(QuotaReservation.id) == reservation.id)
-    if session.connection().execute(statement).rowcount != 1:
+    if not delete_reservation(session, reservation.id):
         return 0  # settled meanwhile by someone else: never refund twice
     if unspent:
         release_posts(session, reservation.workspace_id, unspent)
