@@ -24,9 +24,10 @@ def published_rows(
     *,
     since: datetime | None = None,
     post_ids: Sequence[str] | None = None,
-) -> Sequence[Row[Any]]:
+) -> Sequence[Row[str, str, datetime | None, Any]]:
     """(id, content, published_at, has_media) of each published post of the workspace
-    (published since `since`, among `post_ids` when given), in no order."""
+    (published since `since`, among `post_ids` when given), in no order. has_media is
+    what the database says (SQLite: 0 or 1)."""
     posts_query: Any = select(
         col(Post.id),
         col(Post.content),
@@ -52,7 +53,7 @@ def published_rows(
 
 def latest_snapshot_rows(
     session: Session, workspace_id: str, since: datetime | None
-) -> Sequence[Row[Any]]:
+) -> Sequence[Row[str | None, str | None, int, int, int, int | None]]:
     """(post_id, publication_id, likes, reposts, comments, impressions) of the newest
     snapshot of each (post, publication-or-import) of the workspace's posts (published
     since `since` when given); one query for the newest times. Two snapshots taken in
