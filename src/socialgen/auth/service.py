@@ -1,11 +1,13 @@
-"""Issue, list, revoke and check API keys and bearer tokens. Never commits."""
+"""Issue, list, revoke and check API keys and bearer tokens. Never commits; the queries
+are `repository.py`'s."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
+from socialgen.auth import repository
 from socialgen.auth.secrets import (
     API_KEY_PREFIX,
     TOKEN_PREFIX,
@@ -39,7 +41,7 @@ def create_api_key(
 
 
 def list_api_keys(session: Session) -> list[ApiKey]:
-    return list(session.exec(select(ApiKey).order_by(col(ApiKey.created_at))))
+    return repository.api_keys(session)
 
 
 def revoke_api_key(session: Session, key_id: str) -> ApiKey:
@@ -57,7 +59,7 @@ def revoke_api_key(session: Session, key_id: str) -> ApiKey:
 def authenticate_api_key(session: Session, secret: str | None) -> ApiKey:
     if not secret or not secret.strip():
         raise NotAuthenticated("API key required: send it in the x-api-key header")
-    key = session.exec(select(ApiKey).where(ApiKey.key_hash == hash_secret(secret.strip()))).first()
+    key = repository.api_key_by_hash(session, hash_secret(secret.strip()))
     if key is None:
         raise NotAuthenticated("Invalid API key")
     if key.revoked_at is not None:
@@ -84,12 +86,7 @@ def create_token(session: Session, email: str, *, days: int) -> tuple[AccessToke
 
 
 def list_tokens(session: Session) -> list[tuple[AccessToken, User]]:
-    statement = (
-        select(AccessToken, User)
-        .join(User, col(User.id) == col(AccessToken.user_id))
-        .order_by(col(AccessToken.created_at))
-    )
-    return [(token, user) for token, user in session.exec(statement)]
+    return repository.tokens_with_users(session)
 
 
 def revoke_token(session: Session, token_id: str) -> AccessToken:
@@ -113,11 +110,7 @@ class TokenRejected(NotAuthenticated):
 
 
 def authenticate_token(session: Session, secret: str) -> User:
-    row = session.exec(
-        select(AccessToken, User)
-        .join(User, col(User.id) == col(AccessToken.user_id))
-        .where(AccessToken.token_hash == hash_secret(secret))
-    ).first()
+    row = repository.token_with_user_by_hash(session, hash_secret(secret))
     if row is None:
         raise TokenRejected("invalid token")
     token, user = row

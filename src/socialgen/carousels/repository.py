@@ -1,8 +1,10 @@
-"""Carousel rows, always scoped to the caller's workspace. Each function here is one
+"""Carousel rows, scoped to the caller's workspace (but for `owned_carousel_ids`: the
+sweep at `serve`'s start runs for the whole store). Each function here is one
 transaction and blocking: async callers run it in a thread."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -73,6 +75,14 @@ def list_carousels(engine: Engine, workspace_id: str, limit: int = 50) -> list[C
         )
         session.expunge_all()
     return rows
+
+
+def owned_carousel_ids(engine: Engine, carousel_ids: Sequence[str]) -> set[str]:
+    """Those of `carousel_ids` that a carousel of any workspace has."""
+    with read_session(engine) as session:
+        return set(
+            session.exec(select(Carousel.id).where(col(Carousel.id).in_(list(carousel_ids))))
+        )
 
 
 def save_new_carousel(

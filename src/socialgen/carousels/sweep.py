@@ -11,13 +11,11 @@ from __future__ import annotations
 import time
 
 from sqlalchemy import Engine
-from sqlmodel import col, select
 
+from socialgen.carousels.repository import owned_carousel_ids
 from socialgen.files.folders import folders_of
 from socialgen.files.layout import CAROUSELS_FOLDER, carousel_folder
 from socialgen.files.store import delete_folder
-from socialgen.store.engine import read_session
-from socialgen.store.tables import Carousel
 
 QUIET_SECONDS = 3600.0
 
@@ -27,10 +25,7 @@ def sweep_orphaned_carousels(engine: Engine, *, quiet_seconds: float = QUIET_SEC
     folders = folders_of(CAROUSELS_FOLDER)  # local folder or bucket alike
     if not folders:
         return 0
-    with read_session(engine) as session:
-        owned = set(
-            session.exec(select(Carousel.id).where(col(Carousel.id).in_([f.name for f in folders])))
-        )
+    owned = owned_carousel_ids(engine, [folder.name for folder in folders])
     cutoff = time.time() - quiet_seconds
     removed = 0
     for folder in folders:

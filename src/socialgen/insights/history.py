@@ -11,13 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import func, select
-from sqlmodel import Session, col
+from sqlmodel import Session
 
-from socialgen.store.tables.posts import Post, PostStatus
-from socialgen.store.tables.publishing import MetricSnapshot
+from socialgen.insights import repository
 
 
 @dataclass(frozen=True)
@@ -47,27 +44,10 @@ def load_published(
     post_ids: Sequence[str] | None = None,
 ) -> list[PublishedPost]:
     """The workspace's measured published posts, oldest first."""
-    posts_query: Any = select(
-        col(Post.id),
-        col(Post.content),
-        col(Post.published_at),
-        # Whether a post carries media, asked of the database: decoding every post's
-        # JSON columns was half the time of a 10,000-post report.
-        (
-            col(Post.carousel).is_not(None)
-            | col(Post.custom_image).is_not(None)
-            | col(Post.infographic).is_not(None)
-        ).label("has_media"),
-    ).where(
-        col(Post.workspace_id) == workspace_id,
-        col(Post.status) == PostStatus.PUBLISHED,
-        col(Post.published_at).is_not(None),
-    )
-    if since is not None:
-        posts_query = posts_query.where(col(Post.published_at) >= since)
-    if post_ids is not None:
-        posts_query = posts_query.where(col(Post.id).in_(list(post_ids)))
-    posts = {row[0]: row for row in session.execute(posts_query).all()}
+    posts = {
+        row[0]: row
+        for row in repository.published_rows(session, workspace_id, since=since, post_ids=post_ids)
+    }
     if not posts:
         return []
     counts = _latest_counts(session, workspace_id, since)
@@ -97,36 +77,8 @@ def _latest_counts(
     session: Session, workspace_id: str, since: datetime | None
 ) -> dict[str, tuple[int, int, int, int | None]]:
     """post id -> (likes, reposts, comments, impressions): the newest snapshot of each
-    (post, publication-or-import), summed per post. One query for the newest times."""
-    newest: Any = (
-        select(
-            col(MetricSnapshot.post_id).label("post_id"),
-            col(MetricSnapshot.publication_id).label("publication_id"),
-            func.max(MetricSnapshot.taken_at).label("taken_at"),
-        )
-        .join(Post, col(Post.id) == col(MetricSnapshot.post_id))
-        .where(col(Post.workspace_id) == workspace_id)
-        .group_by(col(MetricSnapshot.post_id), col(MetricSnapshot.publication_id))
-    )
-    if since is not None:
-        newest = newest.where(col(Post.published_at) >= since)
-    latest = newest.subquery()
-    rows = session.execute(
-        select(
-            col(MetricSnapshot.post_id),
-            col(MetricSnapshot.publication_id),
-            col(MetricSnapshot.likes),
-            col(MetricSnapshot.reposts),
-            col(MetricSnapshot.comments),
-            col(MetricSnapshot.impressions),
-        ).join(
-            latest,
-            (col(MetricSnapshot.post_id) == latest.c.post_id)
-            & (col(MetricSnapshot.taken_at) == latest.c.taken_at)
-            # IS for the import's snapshot, whose publication is NULL on both sides.
-            & col(MetricSnapshot.publication_id).is_not_distinct_from(latest.c.publication_id),
-        )
-    ).all()
+    (post, publication-or-import), summed per post."""
+    rows = repository.latest_snapshot_rows(session, workspace_id, since)
     summed: dict[str, tuple[int, int, int, int | None]] = {}
     seen: set[tuple[str, str | None]] = set()
     for post_id, publication_id, likes, reposts, comments, impressions in rows:

@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from socialgen.errors import BadRequest, NotFound
+from socialgen.insights import repository
 from socialgen.insights.history import PublishedPost, load_published
 from socialgen.insights.ranker_features import PostText
 from socialgen.limits import MAX_RANKED_POSTS
 from socialgen.posts.service import POST_NOT_FOUND
-from socialgen.store.tables.posts import Post
 
 if TYPE_CHECKING:
     from socialgen.insights.ranker import Ranker
@@ -50,9 +50,7 @@ def rank_posts(
         post.id: PostText(
             post.content, bool(post.carousel or post.custom_image or post.infographic)
         )
-        for post in session.exec(
-            select(Post).where(col(Post.workspace_id) == workspace_id, col(Post.id).in_(wanted))
-        )
+        for post in repository.posts_in(session, workspace_id, wanted)
     }
     if len(found) != len(wanted):
         raise NotFound(POST_NOT_FOUND)

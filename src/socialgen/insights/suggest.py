@@ -4,18 +4,16 @@ there is no best time, and the error says how many more posts are needed."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from sqlalchemy import select
-from sqlmodel import Session, col
+from sqlmodel import Session
 
 from socialgen.clock import utcnow
 from socialgen.errors import BadRequest
+from socialgen.insights import repository
 from socialgen.insights.history import load_published
 from socialgen.insights.zones import resolve_zone
-from socialgen.store.tables.posts import Post, PostStatus
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,9 +37,8 @@ def best_time(
     zone = resolve_zone(tz)
     slots = slots_or_refuse(session, workspace_id, tz)
     moment = now or utcnow()
-    return next_best_time(
-        slots, zone, now=moment, taken=_scheduled(session, workspace_id, post_id), rng=rng
-    )
+    taken = repository.scheduled_times(session, workspace_id, except_post_id=post_id)
+    return next_best_time(slots, zone, now=moment, taken=taken, rng=rng)
 
 
 def slots_or_refuse(session: Session, workspace_id: str, tz: str | None) -> list[SlotPosterior]:
@@ -72,14 +69,3 @@ def not_enough_message(count: int) -> str:
         f"{FLOOR} needed ({FLOOR - count} more). Publish and read metrics "
         "(socialgen posts stats --refresh) or import your history (socialgen posts import)."
     )
-
-
-def _scheduled(session: Session, workspace_id: str, post_id: str | None) -> Sequence[datetime]:
-    query: Any = select(col(Post.scheduled_at)).where(
-        col(Post.workspace_id) == workspace_id,
-        col(Post.status) == PostStatus.SCHEDULED,
-        col(Post.scheduled_at).is_not(None),
-    )
-    if post_id is not None:
-        query = query.where(col(Post.id) != post_id)
-    return [row[0] for row in session.execute(query).all()]

@@ -1,4 +1,5 @@
 """Content styles and their example posts. Scoped to one workspace here; never commits.
+The queries are `repository.py`'s.
 
 Every change to a style's examples "trains" it again: the style profile is
 derived from all its examples and stored with the style.
@@ -9,12 +10,13 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from socialgen.clock import iso, utcnow
 from socialgen.errors import BadRequest, NotFound
 from socialgen.limits import MAX_POST_CHARS, MAX_STYLE_POSTS_PER_CALL
 from socialgen.store.tables import ContentStyle, StylePost
+from socialgen.styles import repository
 from socialgen.styles.schemas import (
     MAX_DESCRIPTION_CHARS,
     MAX_NAME_CHARS,
@@ -49,22 +51,11 @@ def create_style(
 
 
 def list_styles(session: Session, workspace_id: str) -> list[ContentStyle]:
-    return list(
-        session.exec(
-            select(ContentStyle)
-            .where(col(ContentStyle.workspace_id) == workspace_id)
-            .order_by(col(ContentStyle.created_at), col(ContentStyle.id))
-        )
-    )
+    return repository.styles_of(session, workspace_id)
 
 
 def get_style(session: Session, workspace_id: str, style_id: str) -> ContentStyle:
-    style = session.exec(
-        select(ContentStyle).where(
-            col(ContentStyle.id) == style_id.strip(),
-            col(ContentStyle.workspace_id) == workspace_id,
-        )
-    ).first()
+    style = repository.style_in(session, workspace_id, style_id.strip())
     if style is None:
         raise NotFound(STYLE_NOT_FOUND)
     return style
@@ -96,13 +87,7 @@ def delete_style(session: Session, workspace_id: str, style_id: str) -> None:
 
 
 def style_posts(session: Session, style_id: str) -> list[StylePost]:
-    return list(
-        session.exec(
-            select(StylePost)
-            .where(col(StylePost.style_id) == style_id)
-            .order_by(col(StylePost.created_at), col(StylePost.id))
-        )
-    )
+    return repository.posts_of_style(session, style_id)
 
 
 def add_posts(session: Session, workspace_id: str, style_id: str, posts: Any) -> list[StylePost]:
@@ -158,11 +143,7 @@ def style_views(session: Session, styles: list[ContentStyle]) -> list[ContentSty
     if not styles:
         return []
     by_style: dict[str, list[StylePost]] = {style.id: [] for style in styles}
-    for post in session.exec(
-        select(StylePost)
-        .where(col(StylePost.style_id).in_(list(by_style)))
-        .order_by(col(StylePost.created_at), col(StylePost.id))
-    ):
+    for post in repository.posts_of_styles(session, list(by_style)):
         by_style[post.style_id].append(post)
     return [_view(style, by_style[style.id]) for style in styles]
 
@@ -189,11 +170,7 @@ def post_view(post: StylePost) -> StylePostView:
 
 
 def _style_post(session: Session, style_id: str, post_id: str) -> StylePost:
-    post = session.exec(
-        select(StylePost).where(
-            col(StylePost.id) == post_id.strip(), col(StylePost.style_id) == style_id
-        )
-    ).first()
+    post = repository.style_post_in(session, style_id, post_id.strip())
     if post is None:
         raise NotFound(STYLE_POST_NOT_FOUND)
     return post
