@@ -401,5 +401,35 @@ def test_metrics_are_a_series_and_the_post_shows_the_latest(
         assert sorted(s.likes for s in snapshots) == [3, 5]
         listed = {p["id"]: p for p in recent_posts(session, store.workspace_id)["posts"]}
         assert listed[post_id]["metrics"] == {"likes": 5, "comments": 4}
-        stats = post_stats(session, store.workspace_id, post_id)["posts"][0]
+        stats = post_stats(session, store.workspace_id, post_id).model_dump()["posts"][0]
         assert [point["likes"] for point in stats["publications"][0]["series"]] == [3, 5]
+    # The JSON `posts stats --json` and the post_stats tool print: these names exactly.
+    assert list(stats) == [
+        "postId",
+        "status",
+        "postUrl",
+        "likes",
+        "comments",
+        "reposts",
+        "publications",
+    ]
+    assert list(stats["publications"][0]) == [
+        "publicationId",
+        "network",
+        "account",
+        "state",
+        "url",
+        "likes",
+        "reposts",
+        "comments",
+        "takenAt",
+        "note",
+        "series",
+    ]
+    assert list(stats["publications"][0]["series"][0]) == [
+        "takenAt",
+        "likes",
+        "reposts",
+        "comments",
+    ]
+    assert (stats["status"], stats["likes"], stats["reposts"]) == ("published", 5, 1)

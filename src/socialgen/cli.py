@@ -21,7 +21,7 @@ app = typer.Typer(
     # `-h` as `gh`, `git` and `llm` users type it; sub-command contexts inherit this.
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-add_commands(app)  # every feature's commands: socialgen/*/feature.py
+add_commands(app)  # every feature's commands (features.py)
 
 
 def _print_version(ctx: typer.Context, value: bool) -> None:

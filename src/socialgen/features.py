@@ -1,9 +1,10 @@
 """Every feature of socialgen, found by its `feature.py`, and the faces built from them.
 
-A package joins by holding a `feature.py` with a `FEATURE` (socialgen.registration):
-nothing here names it. Found once per process; a scan of one directory, so cheap. A
-Runtime may hand in more (`Runtime(features=...)`): the app's routes and lifespans,
-`serve`'s start work and the command line's commands take them too.
+A package (or a slice one level below it: publishing/accounts/) joins by holding a
+`feature.py` with a `FEATURE` (socialgen.registration): nothing here names it. Found
+once per process; a scan of two directory levels, so cheap. A Runtime may hand in
+more (`Runtime(features=...)`): the app's routes and lifespans, `serve`'s start work
+and the command line's commands take them too.
 """
 
 from __future__ import annotations
@@ -38,8 +39,12 @@ def features(handed_in: Iterable[Feature] = ()) -> tuple[Feature, ...]:
 @cache
 def _found() -> tuple[Feature, ...]:
     found = []
-    for declaration in sorted(PACKAGE.glob("*/feature.py")):
-        module = importlib.import_module(f"socialgen.{declaration.parent.name}.feature")
+    # A package's own, or each slice's of a package split in slices (publishing/'s
+    # accounts/ and outbox/).
+    declarations = (*PACKAGE.glob("*/feature.py"), *PACKAGE.glob("*/*/feature.py"))
+    for declaration in sorted(declarations):
+        parts = declaration.relative_to(PACKAGE).with_suffix("").parts
+        module = importlib.import_module(".".join(("socialgen", *parts)))
         feature = getattr(module, "FEATURE", None)
         if not isinstance(feature, Feature):
             raise TypeError(f"{declaration} must define FEATURE = Feature(...)")

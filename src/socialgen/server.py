@@ -39,7 +39,7 @@ def create_app(runtime: Runtime) -> FastAPI:
     )
     app.state.engine = runtime.open_store()
     app.state.runtime = runtime
-    include_routers(app, runtime.features)  # every feature's routes: socialgen/*/feature.py
+    include_routers(app, runtime.features)  # every feature's routes (features.py)
     # Key and access, content type, size cap and quota before any body is read (issue 19).
     app.add_middleware(BodyGate)
     app.add_exception_handler(SocialgenError, _domain_error)

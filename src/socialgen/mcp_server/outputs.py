@@ -1,10 +1,8 @@
 """The tools' structured results where no SPEC.md shape fits as it is. The others
 answer the service's own shapes: a post list, a post, a batch's or calendar's
-completion event, a publication list."""
+completion event, a publication list, post metrics."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -60,12 +58,6 @@ class StyleList(BaseModel):
 class AddedStylePosts(BaseModel):
     count: int
     posts: list[StylePostView]
-
-
-class PostStats(BaseModel):
-    posts: list[dict[str, Any]] = Field(
-        description="Each post's publications with their metric series, oldest first."
-    )
 
 
 class RankedPost(BaseModel):

@@ -21,12 +21,12 @@ from socialgen.mcp_server.inputs import (
     PublishPostInput,
     SchedulePostInput,
 )
-from socialgen.mcp_server.outputs import AccountList, PostStats, ScheduledPost
+from socialgen.mcp_server.outputs import AccountList, ScheduledPost
 from socialgen.mcp_server.tooling import add_tool, hints, in_thread
 from socialgen.posts import listing, service
 from socialgen.posts.removal import remove_post
 from socialgen.posts.schemas import DeletedPost, PostDetail, PostList, UpdatedPost
-from socialgen.publishing.outbox.schemas import PublicationsData
+from socialgen.publishing.outbox.schemas import PublicationsData, StatsView
 from socialgen.publishing.registry import Networks
 from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session, transaction
@@ -66,7 +66,7 @@ def register(server: MCPServer[Any], face: Face) -> None:
         who = await caller(context, request.workspaceId, WRITER)
         return await in_thread(_publish, who, face.runtime(context), request)
 
-    async def post_stats(context: Context[Any, Any], request: PostStatsInput) -> PostStats:
+    async def post_stats(context: Context[Any, Any], request: PostStatsInput) -> StatsView:
         who = await caller(context, request.workspaceId, KEY)
         networks = Networks.of(face.runtime(context))
         return await in_thread(_stats, who, networks, request.postId, request.refresh)
@@ -118,7 +118,7 @@ def register(server: MCPServer[Any], face: Face) -> None:
         "network would receive and sends nothing.",
     )  # fmt: skip
     add_tool(
-        server, "post_stats", PostStatsInput, post_stats, PostStats,
+        server, "post_stats", PostStatsInput, post_stats, StatsView,
         hints(read_only=True),
         title="Post metrics",
         description="Likes, reposts and comments of a published post (or of the recently "
@@ -203,7 +203,7 @@ def _publish(who: Caller, runtime: Runtime, request: PublishPostInput) -> Public
     return PublicationsData.model_validate({"postId": request.postId, "publications": rows})
 
 
-def _stats(who: Caller, networks: Networks, post_id: str | None, refresh: bool) -> PostStats:
+def _stats(who: Caller, networks: Networks, post_id: str | None, refresh: bool) -> StatsView:
     from socialgen.publishing.outbox.metrics import post_stats, refresh_metrics
 
     if refresh:
@@ -218,7 +218,7 @@ def _stats(who: Caller, networks: Networks, post_id: str | None, refresh: bool) 
             networks=networks,
         )
     with read_session(who.engine) as session:
-        return PostStats.model_validate(post_stats(session, who.workspace_id, post_id))
+        return post_stats(session, who.workspace_id, post_id)
 
 
 def _accounts(who: Caller) -> AccountList:

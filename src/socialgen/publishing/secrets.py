@@ -154,21 +154,11 @@ def _encrypted_accounts(session: Session) -> int | None:
     """How many accounts hold a secret in `session`'s store; None when it cannot be
     read (then no key is made either). In a savepoint, so a failure leaves the
     caller's transaction usable."""
-    from sqlalchemy import func, inspect
-    from sqlmodel import col, select
-
-    from socialgen.store.tables import SocialAccount
+    from socialgen.publishing.accounts.repository import encrypted_count
 
     try:
         with session.begin_nested():
-            if not inspect(session.connection()).has_table(str(SocialAccount.__tablename__)):
-                return 0  # a store not migrated yet
-            statement = (
-                select(func.count())
-                .select_from(SocialAccount)
-                .where(col(SocialAccount.secret_ciphertext) != "")
-            )
-            return int(session.exec(statement).one())
+            return encrypted_count(session)
     except Exception:
         logger.warning("could not count the encrypted accounts", exc_info=True)
         return None

@@ -22,15 +22,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sqlalchemy import Engine, bindparam, func, update
-from sqlalchemy import select as columns
-from sqlmodel import Session, col, select
+from sqlalchemy import Engine
+from sqlmodel import Session
 
 from socialgen.clock import parse_iso, utcnow
 from socialgen.errors import BadRequest, NotFound
 from socialgen.ids import new_id
 from socialgen.posts.import_dedup import content_key, known_posts
 from socialgen.publishing.accounts.history_rows import insert_pulled
+from socialgen.publishing.accounts.repository_history import (
+    by_remote_id,
+    hold_account,
+    latest_counts,
+    mark_read,
+    set_post_counts,
+)
 from socialgen.publishing.accounts.schemas import HistorySummary
 from socialgen.publishing.accounts.service import ACCOUNT_NOT_FOUND, credentials_for, network_errors
 from socialgen.publishing.adapters import build_adapter
@@ -39,17 +45,9 @@ from socialgen.publishing.registry import Networks
 from socialgen.sources.guard import check_url
 from socialgen.store.bulk import insert_rows, table_of
 from socialgen.store.engine import transaction
-from socialgen.store.tables import (
-    MetricSnapshot,
-    Post,
-    Publication,
-    PublicationState,
-    SocialAccount,
-)
+from socialgen.store.tables import MetricSnapshot, SocialAccount
 
 logger = logging.getLogger("socialgen.publishing")
-
-LOOKUP_BATCH = 500  # remote ids per IN (...) query
 
 
 @dataclass
@@ -99,9 +97,7 @@ def store_history(
     session: Session, workspace_id: str, account_id: str, posts: Sequence[PastPost]
 ) -> HistorySummary:
     """Write what a pull read (see the module's note); never commits."""
-    account = session.exec(
-        select(SocialAccount).where(col(SocialAccount.id) == account_id).with_for_update()
-    ).first()
+    account = hold_account(session, account_id)
     if account is None or account.workspace_id != workspace_id:
         raise NotFound(ACCOUNT_NOT_FOUND.format(ref=account_id))  # removed meanwhile
     now = utcnow()
@@ -159,70 +155,15 @@ def _not_imported(session: Session, workspace_id: str, pulled: list[PastPost]) -
 def _known(session: Session, account_id: str, remote_ids: list[str]) -> dict[str, _Known]:
     """The account's publications among `remote_ids`, each with its latest counts."""
     found: dict[str, _Known] = {}
-    for start in range(0, len(remote_ids), LOOKUP_BATCH):
-        batch = remote_ids[start : start + LOOKUP_BATCH]
-        rows = session.execute(
-            select(
-                col(Publication.remote_id),
-                col(Publication.id),
-                col(Publication.post_id),
-                col(Publication.part_ids),
-            ).where(
-                col(Publication.account_id) == account_id,
-                col(Publication.remote_id).in_(batch),
-            )
-        ).all()
-        for remote_id, publication_id, post_id, part_ids in rows:
-            if remote_id is not None:
-                found[remote_id] = _Known(publication_id, post_id, len(part_ids or ()))
+    for remote_id, publication_id, post_id, part_ids in by_remote_id(
+        session, account_id, remote_ids
+    ):
+        if remote_id is not None:
+            found[remote_id] = _Known(publication_id, post_id, len(part_ids or ()))
     by_publication = {entry.publication_id: entry for entry in found.values()}
-    latest = _latest_counts(session, list(by_publication))
+    latest = latest_counts(session, list(by_publication))
     for publication_id, (_, likes, reposts, comments) in latest.items():
         by_publication[publication_id].latest = (likes, reposts, comments)
-    return found
-
-
-def _latest_counts(
-    session: Session, publication_ids: list[str], *, published_posts: bool = False
-) -> dict[str, tuple[str, int, int, int]]:
-    """publication id -> (post id, likes, reposts, comments) of its newest snapshot.
-    With `published_posts`, the ids are post ids: every published publication of them."""
-    found: dict[str, tuple[str, int, int, int]] = {}
-    for start in range(0, len(publication_ids), LOOKUP_BATCH):
-        batch = publication_ids[start : start + LOOKUP_BATCH]
-        chosen = (
-            (col(Publication.post_id).in_(batch))
-            & (col(Publication.state) == PublicationState.PUBLISHED)
-            if published_posts
-            else col(Publication.id).in_(batch)
-        )
-        newest = (
-            select(
-                col(MetricSnapshot.publication_id).label("publication_id"),
-                func.max(MetricSnapshot.taken_at).label("taken_at"),
-            )
-            .join(Publication, col(Publication.id) == col(MetricSnapshot.publication_id))
-            .where(chosen)
-            .group_by(col(MetricSnapshot.publication_id))
-            .subquery()
-        )
-        rows = session.execute(
-            columns(  # sqlmodel's select takes at most four columns
-                col(Publication.id),
-                col(Publication.post_id),
-                col(MetricSnapshot.likes),
-                col(MetricSnapshot.reposts),
-                col(MetricSnapshot.comments),
-            )
-            .join(Publication, col(Publication.id) == col(MetricSnapshot.publication_id))
-            .join(
-                newest,
-                (col(MetricSnapshot.publication_id) == newest.c.publication_id)
-                & (col(MetricSnapshot.taken_at) == newest.c.taken_at),
-            )
-        ).all()
-        for publication_id, post_id, likes, reposts, comments in rows:
-            found[publication_id] = (post_id, likes, reposts, comments)  # a tie: either
     return found
 
 
@@ -245,7 +186,6 @@ def _write_updates(session: Session, moved: list[tuple[_Known, PastPost]], now: 
     outbox/metrics.py keeps them). In bulk: a re-pull may move every post's counts."""
     if not moved:
         return
-    connection = session.connection()
     snapshots = [
         {
             "id": new_id(),
@@ -259,22 +199,12 @@ def _write_updates(session: Session, moved: list[tuple[_Known, PastPost]], now: 
         }
         for known, past in moved
     ]
-    insert_rows(connection, table_of(MetricSnapshot), snapshots)
-    connection.execute(
-        update(table_of(Publication))
-        .where(table_of(Publication).c.id == bindparam("publication_id"))
-        .values(metrics_at=now),
-        [{"publication_id": known.publication_id} for known, _ in moved],
-    )
+    insert_rows(session.connection(), table_of(MetricSnapshot), snapshots)
+    mark_read(session, [known.publication_id for known, _ in moved], now)
     post_ids = sorted({known.post_id for known, _ in moved})
     totals = dict.fromkeys(post_ids, (0, 0))
-    latest = _latest_counts(session, post_ids, published_posts=True)
+    latest = latest_counts(session, post_ids, published_posts=True)
     for post_id, likes, _, comments in latest.values():
         before = totals.get(post_id, (0, 0))
         totals[post_id] = (before[0] + likes, before[1] + comments)
-    connection.execute(
-        update(table_of(Post))
-        .where(table_of(Post).c.id == bindparam("post_id"))
-        .values(likes=bindparam("likes"), comments=bindparam("comments")),
-        [{"post_id": k, "likes": v[0], "comments": v[1]} for k, v in totals.items()],
-    )
+    set_post_counts(session, totals)

@@ -1,12 +1,13 @@
 """Social account rows, always scoped to one workspace: the queries `service.py`
-builds on (which parses refs, encrypts secrets and raises the errors). Every function
-takes the caller's session and never commits."""
+builds on (which parses refs, encrypts secrets and raises the errors), and the count
+`publishing/secrets.py` needs (across workspaces). A history pull's statements are in
+repository_history.py. Every function takes the caller's session and never commits."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import func
+from sqlalchemy import func, inspect
 from sqlmodel import Session, col, select
 
 from socialgen.store.tables import Publication, PublicationState, SocialAccount
@@ -62,5 +63,18 @@ def queued_count(session: Session, account_id: str) -> int:
             Publication.account_id == account_id,
             Publication.state == PublicationState.QUEUED,
         )
+    )
+    return int(session.exec(statement).one())
+
+
+def encrypted_count(session: Session) -> int:
+    """How many accounts, in every workspace, hold an encrypted secret (0 in a store
+    whose tables are not made yet)."""
+    if not inspect(session.connection()).has_table(str(SocialAccount.__tablename__)):
+        return 0
+    statement = (
+        select(func.count())
+        .select_from(SocialAccount)
+        .where(col(SocialAccount.secret_ciphertext) != "")
     )
     return int(session.exec(statement).one())

@@ -22,12 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Engine, and_, func, or_, update
-from sqlalchemy.orm import aliased
-from sqlmodel import col, select
+from sqlalchemy import Engine
 
 from socialgen.clock import iso, parse_iso, utcnow
 from socialgen.ids import new_id
+from socialgen.publishing.outbox import repository_claim
 from socialgen.publishing.outbox.service import FIRST_ATTEMPT, SENT_TEXT, UNSETTLED_TEXT
 from socialgen.publishing.registry import Networks
 from socialgen.publishing.settings import MAX_ATTEMPTS, PublishTerms
@@ -128,30 +127,11 @@ def retry_too_late(
     return (now - first).total_seconds() >= window
 
 
-def _due(now: datetime) -> ColumnElement[bool]:
-    return and_(
-        col(Publication.state) == PublicationState.QUEUED,
-        col(Publication.due_at) <= now,
-        or_(col(Publication.next_attempt_at).is_(None), col(Publication.next_attempt_at) <= now),
-    )
-
-
-def _expired(now: datetime) -> ColumnElement[bool]:
-    return and_(
-        col(Publication.state) == PublicationState.PUBLISHING,
-        col(Publication.claimed_until) < now,
-    )
-
-
 def anything_due(engine: Engine, now: datetime | None = None) -> bool:
     """The idle scheduler's one look: two index range scans on (state, due_at), read
     only, so an idle worker never takes SQLite's write lock."""
-    moment = now or utcnow()
     with read_session(engine) as session:
-        for condition in (_due(moment), _expired(moment)):
-            if session.exec(select(Publication.id).where(condition).limit(1)).first():
-                return True
-    return False
+        return repository_claim.anything_due(session, now or utcnow())
 
 
 def claim_due(
@@ -169,27 +149,10 @@ def claim_due(
     moment = now or utcnow()
     found = ClaimRound()
     with transaction(engine) as session:
-        other = aliased(Publication)
-        siblings = (
-            select(func.count()).where(other.post_id == Publication.post_id).scalar_subquery()
-        )
-        statement = (
-            select(Publication, SocialAccount, Post, siblings)
-            .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
-            .join(Post, col(Post.id) == col(Publication.post_id))
-            .where(or_(_due(moment), _expired(moment)))
-            .order_by(col(Publication.due_at))
-            .limit(limit)
-        )
-        if only_ids is not None:
-            statement = statement.where(col(Publication.id).in_(list(only_ids)))
-        if workspace_id is not None:
-            statement = statement.where(col(Publication.workspace_id) == workspace_id)
-        if session.get_bind().dialect.name == "postgresql":
-            statement = statement.with_for_update(skip_locked=True, of=Publication)
+        rows = repository_claim.claimable(session, moment, limit, only_ids, workspace_id)
         grace = terms.grace
         taken: list[ClaimedRow] = []
-        for publication, account, post, count in session.exec(statement).all():
+        for publication, account, post, count in rows:
             network = account.network
             if publication.state == PublicationState.QUEUED:
                 expected = max(
@@ -227,17 +190,8 @@ def claim_due(
             taken.append(ClaimedRow(publication, account, post, int(count)))
         if taken:
             until = moment + terms.claim
-            session.connection().execute(
-                update(Publication)
-                .where(col(Publication.id).in_([row.publication.id for row in taken]))
-                .values(
-                    state=PublicationState.PUBLISHING,
-                    attempts=col(Publication.attempts) + 1,
-                    claimed_by=worker_id,
-                    claimed_until=until,
-                    next_attempt_at=None,
-                    updated_at=moment,
-                )
+            repository_claim.mark_claimed(
+                session, [row.publication.id for row in taken], worker_id, until, moment
             )
             found.claims = [
                 Claim(

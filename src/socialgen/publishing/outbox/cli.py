@@ -26,7 +26,7 @@ from socialgen.publishing.networks_cli import command_networks
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from socialgen.publishing.outbox.schemas import PublicationView
+    from socialgen.publishing.outbox.schemas import PublicationView, StatsView
 
 PostIdArg = Annotated[
     str, typer.Argument(help="Post id, or 6+ characters of it.", show_default=False)
@@ -261,7 +261,7 @@ def stats(
         )
     with read_session(engine) as session:
         data = post_stats(session, workspace_id, post_id)
-    emit(json_output, data, lambda out: _print_stats(out, data))
+    emit(json_output, data.model_dump(), lambda out: _print_stats(out, data))
 
 
 def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False) -> None:
@@ -353,22 +353,21 @@ def _print_previews(previews: list[dict[str, Any]]) -> Any:
     return render
 
 
-def _print_stats(out: Console, data: dict[str, Any]) -> None:
-    if not data["posts"]:
+def _print_stats(out: Console, data: StatsView) -> None:
+    if not data.posts:
         out.print("No published posts yet.")
-    for post in data["posts"]:
+    for post in data.posts:
         out.print(
             styled(
-                (post["postId"], "bold"),
-                f"  likes {post['likes']} · reposts {post['reposts']} · "
-                f"comments {post['comments']}",
+                (post.postId, "bold"),
+                f"  likes {post.likes} · reposts {post.reposts} · comments {post.comments}",
             )
         )
-        for row in post["publications"]:
-            note = f"  ({row['note']})" if row["note"] else ""
+        for row in post.publications:
+            note = f"  ({row.note})" if row.note else ""
             out.print(
-                f"  {row['network']} {row['account']}: likes {row['likes']}, reposts "
-                f"{row['reposts']}, comments {row['comments']}{note}"
+                f"  {row.network} {row.account}: likes {row.likes}, reposts "
+                f"{row.reposts}, comments {row.comments}{note}"
             )
 
 

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Engine
-from sqlmodel import col, select
 
 from socialgen.errors import NotFound
 from socialgen.posts.service import get_post
@@ -16,10 +15,11 @@ from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.networks.base import OutgoingPost, PublishError
 from socialgen.publishing.outbox.dryrun_unconnected import unconnected_networks, unconnected_preview
 from socialgen.publishing.outbox.media import post_media
+from socialgen.publishing.outbox.repository import of_post
 from socialgen.publishing.outbox.service import idempotency_key
 from socialgen.publishing.registry import Networks
 from socialgen.store.engine import read_session
-from socialgen.store.tables import Publication, SocialAccount
+from socialgen.store.tables import SocialAccount
 
 
 def dry_run(
@@ -45,10 +45,7 @@ def dry_run(
                 if not unconnected:
                     raise
                 accounts.append(ref)
-        existing = {
-            p.account_id: p.id
-            for p in session.exec(select(Publication).where(col(Publication.post_id) == post.id))
-        }
+        existing = {p.account_id: p.id for p in of_post(session, post.id)}
     media = post_media(engine, post)
     media_view = [
         {

@@ -14,13 +14,12 @@ import threading
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import Engine, update
-from sqlmodel import col
+from sqlalchemy import Engine
 
 from socialgen.clock import utcnow
 from socialgen.publishing.outbox.claim import Claim
+from socialgen.publishing.outbox.repository_claim import extend_claims, give_back
 from socialgen.store.engine import transaction
-from socialgen.store.tables import Publication, PublicationState
 
 logger = logging.getLogger("socialgen.publishing")
 
@@ -32,20 +31,7 @@ def release(engine: Engine, claims: Sequence[Claim]) -> None:
         return
     with transaction(engine) as session:
         for claim in claims:
-            session.connection().execute(
-                update(Publication)
-                .where(
-                    col(Publication.id) == claim.publication_id,
-                    col(Publication.claimed_by) == claim.worker_id,
-                    col(Publication.state) == PublicationState.PUBLISHING,
-                )
-                .values(
-                    state=PublicationState.QUEUED,
-                    attempts=claim.attempt - 1,
-                    claimed_by=None,
-                    claimed_until=None,
-                )
-            )
+            give_back(session, claim.publication_id, claim.worker_id, claim.attempt - 1)
 
 
 class ClaimKeeper:
@@ -112,20 +98,7 @@ class ClaimKeeper:
             return
         until = utcnow() + self._claim
         with transaction(self._engine) as session:
-            kept = set(
-                session.connection()
-                .execute(
-                    update(Publication)
-                    .where(
-                        col(Publication.id).in_(ids),
-                        col(Publication.claimed_by) == self._worker_id,
-                        col(Publication.state) == PublicationState.PUBLISHING,
-                    )
-                    .values(claimed_until=until)
-                    .returning(col(Publication.id))
-                )
-                .scalars()
-            )
+            kept = extend_claims(session, ids, self._worker_id, until)
         with self._lock:
             for publication_id in ids:
                 if publication_id not in self._held:

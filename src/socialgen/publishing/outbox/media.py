@@ -8,12 +8,12 @@ text (Bluesky and Mastodon); each adapter picks what its network takes.
 from __future__ import annotations
 
 from sqlalchemy import Engine
-from sqlmodel import col, select
 
 from socialgen.files.store import MEDIA_TYPES, read_file
 from socialgen.publishing.networks.base import MediaItem
+from socialgen.publishing.outbox.repository import carousel_of, first_slides
 from socialgen.store.engine import read_session
-from socialgen.store.tables import Carousel, CarouselSlide, Post
+from socialgen.store.tables import Post
 
 MAX_IMAGES = 4  # Bluesky's limit per post, and Mastodon's default
 MAX_ALT_CHARS = 1000  # within Bluesky's and Mastodon's (1,500) alt text limits
@@ -24,20 +24,10 @@ def post_media(engine: Engine, post: Post) -> tuple[MediaItem, ...]:
     if not post.carousel:
         return ()
     with read_session(engine) as session:
-        carousel = session.exec(
-            select(Carousel).where(
-                col(Carousel.workspace_id) == post.workspace_id,
-                col(Carousel.post_id) == post.id,
-            )
-        ).first()
+        carousel = carousel_of(session, post.workspace_id, post.id)
         if carousel is None:
             return ()
-        slides = session.exec(
-            select(CarouselSlide)
-            .where(col(CarouselSlide.carousel_id) == carousel.id)
-            .order_by(col(CarouselSlide.position))
-            .limit(MAX_IMAGES)
-        ).all()
+        slides = first_slides(session, carousel.id, MAX_IMAGES)
     # Read outside the session: a bucket read can take a while.
     items = [
         MediaItem(

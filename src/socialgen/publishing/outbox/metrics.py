@@ -10,26 +10,26 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from typing import Any
 
-from sqlalchemy import Engine, or_, update
-from sqlmodel import Session, col, select
+from sqlalchemy import Engine
+from sqlmodel import Session
 
 from socialgen.clock import iso, utcnow
 from socialgen.posts.service import get_post
 from socialgen.publishing.accounts.service import scrub
 from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.networks.base import Metrics, NetworkAdapter, Published, PublishError
-from socialgen.publishing.registry import Networks
-from socialgen.publishing.settings import METRICS_WINDOW
-from socialgen.store.engine import read_session, transaction
-from socialgen.store.tables import (
-    MetricSnapshot,
-    Post,
-    Publication,
-    PublicationState,
-    SocialAccount,
+from socialgen.publishing.outbox import repository_metrics
+from socialgen.publishing.outbox.repository import with_accounts
+from socialgen.publishing.outbox.schemas import (
+    MetricPoint,
+    PostStatsView,
+    PublicationStats,
+    StatsView,
 )
+from socialgen.publishing.registry import Networks
+from socialgen.store.engine import read_session, transaction
+from socialgen.store.tables import MetricSnapshot, Post, Publication, SocialAccount
 
 logger = logging.getLogger("socialgen.publishing")
 
@@ -55,23 +55,14 @@ def refresh_metrics(
     if interval is None and not force:
         raise TypeError("refresh_metrics needs the metrics_interval setting unless forced")
     cutoff = moment - (interval or timedelta(0))
-    statement = (
-        select(Publication, SocialAccount)
-        .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
-        .where(
-            col(Publication.state) == PublicationState.PUBLISHED,
-            col(Publication.published_at) >= moment - METRICS_WINDOW,
-            col(Publication.remote_id).is_not(None),
-        )
-    )
-    if workspace_id is not None:
-        statement = statement.where(col(Publication.workspace_id) == workspace_id)
-    if post_id is not None:
-        statement = statement.where(col(Publication.post_id) == post_id)
-    if not force:
-        statement = statement.where(_stale(cutoff))
     with read_session(engine) as session:
-        rows = session.exec(statement).all()
+        rows = repository_metrics.to_read(
+            session,
+            moment,
+            workspace_id=workspace_id,
+            post_id=post_id,
+            cutoff=None if force else cutoff,
+        )
     adapters: dict[str, NetworkAdapter] = {}  # one per account: sessions are rate-limited
     read = 0
     for publication, account in rows:
@@ -83,17 +74,9 @@ def refresh_metrics(
     return read
 
 
-def _stale(cutoff: datetime) -> Any:
-    return or_(col(Publication.metrics_at).is_(None), col(Publication.metrics_at) <= cutoff)
-
-
 def _take(engine: Engine, publication_id: str, cutoff: datetime | None, now: datetime) -> bool:
     with transaction(engine) as session:
-        statement = update(Publication).where(col(Publication.id) == publication_id)
-        if cutoff is not None:
-            statement = statement.where(_stale(cutoff))
-        result = session.connection().execute(statement.values(metrics_at=now))
-        return bool(getattr(result, "rowcount", 0))
+        return repository_metrics.take(session, publication_id, cutoff, now)
 
 
 def _read(
@@ -148,104 +131,64 @@ def _store(
         session.flush()
         post = session.get(Post, post_id)
         if post is not None:
-            latest = [_latest(session, p.id) for p in _published(session, post_id)]
+            latest = [
+                repository_metrics.latest_snapshot(session, p.id)
+                for p in repository_metrics.published_of_post(session, post_id)
+            ]
             post.likes = sum(s.likes for s in latest if s is not None)
             post.comments = sum(s.comments for s in latest if s is not None)
             session.add(post)
 
 
-def _published(session: Session, post_id: str) -> list[Publication]:
-    return list(
-        session.exec(
-            select(Publication).where(
-                col(Publication.post_id) == post_id,
-                col(Publication.state) == PublicationState.PUBLISHED,
-            )
-        ).all()
-    )
-
-
-def _latest(session: Session, publication_id: str) -> MetricSnapshot | None:
-    return session.exec(
-        select(MetricSnapshot)
-        .where(col(MetricSnapshot.publication_id) == publication_id)
-        .order_by(col(MetricSnapshot.taken_at).desc())
-        .limit(1)
-    ).first()
-
-
-def post_stats(session: Session, workspace_id: str, post_id: str | None = None) -> dict[str, Any]:
+def post_stats(session: Session, workspace_id: str, post_id: str | None = None) -> StatsView:
     """One post's metrics (or the latest published posts'), each publication with its
     series, oldest first."""
     if post_id is not None:
         posts = [get_post(session, workspace_id, post_id)]
     else:
-        ids = session.exec(
-            select(Publication.post_id)
-            .where(
-                col(Publication.workspace_id) == workspace_id,
-                col(Publication.state) == PublicationState.PUBLISHED,
+        posts = repository_metrics.latest_published_posts(session, workspace_id, STATS_POSTS)
+    return StatsView(posts=[_post_stats(session, post) for post in posts])
+
+
+def _post_stats(session: Session, post: Post) -> PostStatsView:
+    publications = [
+        _publication_stats(
+            publication,
+            account,
+            repository_metrics.latest_snapshots(session, publication.id, SERIES_POINTS),
+        )
+        for publication, account in with_accounts(session, post.id)
+    ]
+    return PostStatsView(
+        postId=post.id,
+        status=post.status,
+        postUrl=post.post_url,
+        likes=post.likes,
+        comments=post.comments,
+        reposts=sum(p.reposts for p in publications),
+        publications=publications,
+    )
+
+
+def _publication_stats(
+    publication: Publication, account: SocialAccount, series: list[MetricSnapshot]
+) -> PublicationStats:
+    last = series[-1] if series else None
+    return PublicationStats(
+        publicationId=publication.id,
+        network=account.network,
+        account=account.handle,
+        state=publication.state,
+        url=publication.remote_url,
+        likes=last.likes if last else 0,
+        reposts=last.reposts if last else 0,
+        comments=last.comments if last else 0,
+        takenAt=iso(last.taken_at) if last else None,
+        note=(publication.options or {}).get("metricsNote", ""),
+        series=[
+            MetricPoint(
+                takenAt=iso(s.taken_at), likes=s.likes, reposts=s.reposts, comments=s.comments
             )
-            .group_by(col(Publication.post_id))
-            .order_by(col(Publication.post_id))
-        ).all()
-        posts = list(
-            session.exec(
-                select(Post)
-                .where(col(Post.id).in_(list(ids)))
-                .order_by(col(Post.published_at).desc())
-                .limit(STATS_POSTS)
-            ).all()
-        )
-    return {"posts": [_post_stats(session, post) for post in posts]}
-
-
-def _post_stats(session: Session, post: Post) -> dict[str, Any]:
-    rows = session.exec(
-        select(Publication, SocialAccount)
-        .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
-        .where(col(Publication.post_id) == post.id)
-    ).all()
-    publications = []
-    for publication, account in rows:
-        series = list(
-            session.exec(
-                select(MetricSnapshot)
-                .where(col(MetricSnapshot.publication_id) == publication.id)
-                .order_by(col(MetricSnapshot.taken_at).desc())
-                .limit(SERIES_POINTS)
-            ).all()
-        )[::-1]
-        last = series[-1] if series else None
-        publications.append(
-            {
-                "publicationId": publication.id,
-                "network": account.network,
-                "account": account.handle,
-                "state": publication.state,
-                "url": publication.remote_url,
-                "likes": last.likes if last else 0,
-                "reposts": last.reposts if last else 0,
-                "comments": last.comments if last else 0,
-                "takenAt": iso(last.taken_at) if last else None,
-                "note": (publication.options or {}).get("metricsNote", ""),
-                "series": [
-                    {
-                        "takenAt": iso(s.taken_at),
-                        "likes": s.likes,
-                        "reposts": s.reposts,
-                        "comments": s.comments,
-                    }
-                    for s in series
-                ],
-            }
-        )
-    return {
-        "postId": post.id,
-        "status": post.status,
-        "postUrl": post.post_url,
-        "likes": post.likes,
-        "comments": post.comments,
-        "reposts": sum(p["reposts"] for p in publications),
-        "publications": publications,
-    }
+            for s in series
+        ],
+    )

@@ -1,6 +1,7 @@
-"""Publication rows: the statements the outbox's service and worker build on. Every
-function takes the caller's session (it may run SQL on the session's connection) and
-never commits."""
+"""Publication rows: the statements the outbox's service, worker, passes, dry runs
+and media build on (the claim's are in repository_claim.py, the metrics' in
+repository_metrics.py). Every function takes the caller's session (it may run SQL on
+the session's connection) and never commits."""
 
 from __future__ import annotations
 
@@ -12,7 +13,15 @@ from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
 from socialgen.clock import utcnow
-from socialgen.store.tables import Post, PostStatus, Publication, PublicationState, SocialAccount
+from socialgen.store.tables import (
+    Carousel,
+    CarouselSlide,
+    Post,
+    PostStatus,
+    Publication,
+    PublicationState,
+    SocialAccount,
+)
 
 
 def with_accounts(session: Session, post_id: str) -> list[tuple[Publication, SocialAccount]]:
@@ -24,6 +33,28 @@ def with_accounts(session: Session, post_id: str) -> list[tuple[Publication, Soc
             .where(col(Publication.post_id) == post_id)
         ).all()
     )
+
+
+def with_accounts_by_ids(
+    session: Session, ids: Sequence[str]
+) -> list[tuple[Publication, SocialAccount]]:
+    """These publications with their accounts, in no particular order."""
+    return list(
+        session.exec(
+            select(Publication, SocialAccount)
+            .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
+            .where(col(Publication.id).in_(list(ids)))
+        ).all()
+    )
+
+
+def by_ids(session: Session, ids: Sequence[str]) -> list[Publication]:
+    return list(session.exec(select(Publication).where(col(Publication.id).in_(list(ids)))).all())
+
+
+def of_post(session: Session, post_id: str) -> list[Publication]:
+    """A post's publications, in no particular order."""
+    return list(session.exec(select(Publication).where(col(Publication.post_id) == post_id)))
 
 
 def by_account(
@@ -100,3 +131,25 @@ def lock_post(session: Session, post_id: str) -> None:
     exclusive) before touching its publications: always post first, then
     publication, so two recorders never wait on each other in a circle."""
     session.exec(select(Post.id).where(col(Post.id) == post_id).with_for_update()).first()
+
+
+def carousel_of(session: Session, workspace_id: str, post_id: str) -> Carousel | None:
+    """The carousel a post carries (its media), if any."""
+    return session.exec(
+        select(Carousel).where(
+            col(Carousel.workspace_id) == workspace_id,
+            col(Carousel.post_id) == post_id,
+        )
+    ).first()
+
+
+def first_slides(session: Session, carousel_id: str, limit: int) -> list[CarouselSlide]:
+    """The carousel's first `limit` slides, in order."""
+    return list(
+        session.exec(
+            select(CarouselSlide)
+            .where(col(CarouselSlide.carousel_id) == carousel_id)
+            .order_by(col(CarouselSlide.position))
+            .limit(limit)
+        ).all()
+    )

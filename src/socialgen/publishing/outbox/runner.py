@@ -15,7 +15,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine
-from sqlmodel import col, select
 
 from socialgen.clock import utcnow
 from socialgen.publishing.outbox.claim import (
@@ -25,6 +24,7 @@ from socialgen.publishing.outbox.claim import (
     worker_name,
 )
 from socialgen.publishing.outbox.keeper import ClaimKeeper, release
+from socialgen.publishing.outbox.repository import by_ids, with_accounts_by_ids
 from socialgen.publishing.outbox.schemas import PublicationView
 from socialgen.publishing.outbox.service import (
     post_publications,
@@ -34,7 +34,7 @@ from socialgen.publishing.outbox.service import (
 from socialgen.publishing.outbox.worker import Outcome, run_claim
 from socialgen.publishing.settings import PublishTerms
 from socialgen.store.engine import read_session, transaction
-from socialgen.store.tables import Publication, PublicationState, SocialAccount
+from socialgen.store.tables import PublicationState
 
 THREADS = 8  # network calls at once per worker process
 SUMMARY_STATES = ("published", "failed", "unknown", "missed", "retrying")
@@ -179,11 +179,7 @@ def publish_now(
 
 def current_views(engine: Engine, ids: Sequence[str]) -> list[PublicationView]:
     with read_session(engine) as session:
-        rows = session.exec(
-            select(Publication, SocialAccount)
-            .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
-            .where(col(Publication.id).in_(list(ids)))
-        ).all()
+        rows = with_accounts_by_ids(session, ids)
     order = {publication_id: index for index, publication_id in enumerate(ids)}
     ordered = sorted(rows, key=lambda row: order.get(row[0].id, 0))
     return [publication_view(publication, account) for publication, account in ordered]
@@ -206,7 +202,7 @@ def _next_wake(engine: Engine, ids: Sequence[str]) -> datetime | None:
     """When one of `ids` may move again: a planned retry, or another worker's claim
     ending; None when all are final."""
     with read_session(engine) as session:
-        rows = session.exec(select(Publication).where(col(Publication.id).in_(list(ids)))).all()
+        rows = by_ids(session, ids)
     moments: list[datetime] = []
     for publication in rows:
         if publication.state == PublicationState.QUEUED:

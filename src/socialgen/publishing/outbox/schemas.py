@@ -99,3 +99,43 @@ class ScheduledData(BaseModel):
 class ScheduledResponse(BaseModel):
     success: bool
     data: ScheduledData
+
+
+class MetricPoint(BaseModel):
+    takenAt: str
+    likes: int
+    reposts: int
+    comments: int
+
+
+class PublicationStats(BaseModel):
+    publicationId: str
+    network: str
+    account: str
+    state: str
+    url: str | None
+    likes: int = Field(description="At the latest reading (0 before the first).")
+    reposts: int
+    comments: int
+    takenAt: str | None = Field(description="When the latest reading was taken.")
+    note: str = Field(description="What the network said at the latest reading, if anything.")
+    series: list[MetricPoint] = Field(description="The latest readings, oldest first.")
+
+
+class PostStatsView(BaseModel):
+    postId: str
+    status: str
+    postUrl: str | None
+    likes: int = Field(description="The post's publications' latest likes, summed.")
+    comments: int
+    reposts: int
+    publications: list[PublicationStats]
+
+
+class StatsView(BaseModel):
+    """`posts stats` and the post_stats tool: each post's publications with their
+    metric series."""
+
+    posts: list[PostStatsView] = Field(
+        description="Each post's publications with their metric series, oldest first."
+    )

@@ -14,8 +14,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Engine, update
-from sqlmodel import col, select
+from sqlalchemy import Engine
 
 from socialgen.clock import iso, utcnow
 from socialgen.errors import SocialgenError
@@ -34,6 +33,7 @@ from socialgen.publishing.outbox.claim import (
 from socialgen.publishing.outbox.keeper import ClaimKeeper
 from socialgen.publishing.outbox.media import post_media
 from socialgen.publishing.outbox.repository import lock_post, settle_alone
+from socialgen.publishing.outbox.repository_claim import claimed_row, record_answer
 from socialgen.publishing.outbox.service import (
     FIRST_ATTEMPT,
     SENT_TEXT,
@@ -44,7 +44,7 @@ from socialgen.publishing.outbox.service import (
 from socialgen.publishing.registry import Networks
 from socialgen.publishing.settings import MAX_ATTEMPTS
 from socialgen.store.engine import read_session, transaction
-from socialgen.store.tables import Post, Publication, PublicationState, SocialAccount
+from socialgen.store.tables import Post, Publication, PublicationState
 
 logger = logging.getLogger("socialgen.publishing")
 
@@ -240,12 +240,7 @@ def sent_text(publication: Publication, post: Post) -> str:
 def _read(engine: Engine, claim: Claim) -> ClaimedRow | None:
     """The row of a claim made without it (claims from claim_due carry theirs)."""
     with read_session(engine) as session:
-        found = session.exec(
-            select(Publication, SocialAccount, Post)
-            .join(SocialAccount, col(SocialAccount.id) == col(Publication.account_id))
-            .join(Post, col(Post.id) == col(Publication.post_id))
-            .where(col(Publication.id) == claim.publication_id)
-        ).first()
+        found = claimed_row(session, claim.publication_id)
     return None if found is None else ClaimedRow(*found, siblings=0)  # 0: not counted
 
 
@@ -306,16 +301,7 @@ def _record(
         shared = row.siblings != 1
         if shared:
             lock_post(session, publication.post_id)
-        written = session.connection().execute(
-            update(Publication)
-            .where(
-                col(Publication.id) == claim.publication_id,
-                col(Publication.claimed_by) == claim.worker_id,
-                col(Publication.state) == PublicationState.PUBLISHING,
-            )
-            .values(**values)
-        )
-        if not getattr(written, "rowcount", 0):
+        if not record_answer(session, claim.publication_id, claim.worker_id, values):
             stored = session.get(Publication, claim.publication_id)
             if stored is None:
                 return Outcome(claim.publication_id, "gone", "deleted while it was being published")
