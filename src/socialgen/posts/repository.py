@@ -1,6 +1,6 @@
 """Queries over posts and their versions, for posts.service and for the plans and
 faces that need them, so SQL stays out of those (tests/test_architecture_sql.py,
-tests/test_architecture_sql_domains_posts.py). Every function takes the caller's
+tests/test_architecture_sql_repositories.py). Every function takes the caller's
 session and never commits; a post is reached through its workspace (a post id alone,
 for its versions and publications, is one the caller already found there).
 

@@ -1,6 +1,6 @@
 """Queries over workspaces, users and memberships, for workspaces.service and for the
 plans and faces that need them, so SQL stays out of those (tests/test_architecture_sql.py,
-tests/test_architecture_sql_domains_posts.py). Every function takes the caller's
+tests/test_architecture_sql_repositories.py). Every function takes the caller's
 session and never commits. The quota's ledger has its own: repository_quota.py."""
 
 from __future__ import annotations
