@@ -165,7 +165,9 @@ def overhead(engine: object, server: object, account: str, count: int) -> None:
                 engine,
                 worker_name("bench"),
                 executor,
-                terms=PublishTerms(networks=Networks.of(race_runtime())),
+                terms=PublishTerms(
+                    networks=Networks.of(race_runtime()), files=race_runtime().files()
+                ),
             )  # type: ignore[arg-type]
         outbox = time.perf_counter() - began
         assert report.counts()["published"] == count, report.counts()

@@ -42,8 +42,10 @@ def in_runtime(networks: dict[str, Any]) -> Runtime:
 
 
 def terms_of(networks: dict[str, Any]) -> PublishTerms:
-    """The settings' publishing terms, with the test's networks."""
-    return PublishTerms.of(Runtime().settings, Networks(networks))
+    """The settings' publishing terms, with the test's networks and the file store a
+    Runtime made now uses."""
+    runtime = Runtime()
+    return PublishTerms.of(runtime.settings, Networks(networks), runtime.files())
 
 
 def add_account(

@@ -69,12 +69,13 @@ async def generate_with_images(
 ) -> StreamingResponse:
     """A carousel with an AI image per slide, streamed as JSON events {type, data}:
     plan_generated, image_generated (per slide), generating_pdf, complete."""
-    body = await read_create_body(request)
+    body = await read_create_body(request, allow_private=runtime.settings.allow_private_urls)
     caller = Caller(
         engine=engine,
         workspace_id=access.workspace_id,
         user_id=access.user_id,
         settings=runtime.settings,
+        files=runtime.files(),
     )
     return await plan_and_stream(
         lambda caller, body: prepare_carousel(caller, body.request, body.artwork),
@@ -117,6 +118,7 @@ async def regenerate(
         workspace_id=access.workspace_id,
         user_id=access.user_id,
         settings=runtime.settings,
+        files=runtime.files(),
     )
     cleanups = runtime.held.cleanups
     data = await regenerate_slide(caller, body.request, body.references, images, locks, cleanups)

@@ -7,7 +7,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import StreamingResponse
 
-from socialgen.api_support import EngineDep, SettingsDep, TextModelDep, error_responses
+from socialgen.api_support import (
+    EngineDep,
+    FilesDep,
+    SettingsDep,
+    TextModelDep,
+    error_responses,
+)
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.body_models import documented_body
 from socialgen.content_calendar.body import CalendarBody, read_calendar_request
@@ -38,13 +44,18 @@ async def generate_calendar(
     engine: EngineDep,
     model: TextModelDep,
     settings: SettingsDep,
+    files: FilesDep,
     request: Request,
 ) -> StreamingResponse:
     """7 or 30 days of drafts from a prompt, a video, article URLs and/or a PDF:
     generation_started, source_processing, calendar_progress, calendar_complete."""
     calendar_request = await read_calendar_request(request)
     caller = Caller(
-        engine=engine, workspace_id=access.workspace_id, user_id=access.user_id, settings=settings
+        engine=engine,
+        workspace_id=access.workspace_id,
+        user_id=access.user_id,
+        settings=settings,
+        files=files,
     )
     return await plan_and_stream(
         prepare_calendar, caller, calendar_request, lambda plan: run_calendar(plan, model)

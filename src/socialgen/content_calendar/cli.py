@@ -60,7 +60,9 @@ def calendar(
     )
     engine, workspace_id = open_workspace(workspace)
     request.content_style_id = resolve_in(engine, workspace_id, "style", style)
-    caller = Caller(engine, workspace_id, None, current_runtime().settings)
+    caller = Caller(
+        engine, workspace_id, None, current_runtime().settings, files=current_runtime().files()
+    )
     plan = prepare_calendar(caller, request)
     result = stream_in_terminal(
         run_calendar(plan, current_model()),

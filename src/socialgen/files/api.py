@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from starlette.responses import FileResponse, Response
 
-from socialgen.api_support import error_responses
+from socialgen.api_support import FilesDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.files.serving import file_response
 from socialgen.files.store import FILES_URL_PREFIX, MEDIA_TYPES
@@ -26,6 +26,6 @@ FileReader = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=F
         **error_responses(401, 403, 404, 503),
     },
 )
-async def get_file(access: FileReader, key: str) -> Response:
+async def get_file(access: FileReader, files: FilesDep, key: str) -> Response:
     """Names carry a hash of the content, so a URL always means the same bytes."""
-    return await file_response(access.workspace_id, key)
+    return await file_response(files, access.workspace_id, key)

@@ -50,6 +50,7 @@ def _caller(
         workspace_id=access.workspace_id,
         user_id=access.user_id,
         settings=settings,
+        files=runtime.files(),
         rankers=runtime.held.rankers,
     )
 

@@ -187,6 +187,7 @@ def _caller(workspace: str | None) -> Caller:
         workspace_id=workspace_id,
         user_id=None,
         settings=runtime.settings,
+        files=runtime.files(),
         rankers=runtime.held.rankers,
     )
 

@@ -77,5 +77,6 @@ class LocalFace:
             workspace_id=workspace_id,
             user_id=None,
             settings=self._runtime.settings,
+            files=self._runtime.files(),
             rankers=self._runtime.held.rankers,
         )

@@ -172,6 +172,7 @@ class HttpFace:
             workspace_id=access.workspace_id,
             user_id=access.user_id,
             settings=self.runtime(context).settings,
+            files=self.runtime(context).files(),
             rankers=self.runtime(context).held.rankers,
         )
 

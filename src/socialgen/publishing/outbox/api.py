@@ -66,6 +66,7 @@ def publish_post(
             body.account_ids,
             number_parts=body.number_parts,
             networks=Networks.of(runtime),
+            files=runtime.files(),
         )
         return PublicationsResponse(
             success=True, data=PublicationsData(postId=post_id, networks=previews)
@@ -80,7 +81,7 @@ def publish_post(
         body.account_ids,
         retry=body.retry,
         number_parts=body.number_parts,
-        terms=PublishTerms.of(runtime.settings, Networks.of(runtime)),
+        terms=PublishTerms.of(runtime.settings, Networks.of(runtime), runtime.files()),
     )
     return PublicationsResponse(
         success=True, data=PublicationsData(postId=post_id, publications=rows)

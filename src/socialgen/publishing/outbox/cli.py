@@ -110,6 +110,7 @@ def publish(
             number_parts=number_parts,
             unconnected=True,
             networks=command_networks(),
+            files=current_runtime().files(),
         )
         emit(json_output, {"postId": post_id, "networks": previews}, _print_previews(previews))
         return
@@ -124,7 +125,9 @@ def publish(
         retry=retry,
         number_parts=number_parts,
         wait_seconds=PUBLISH_WAIT_SECONDS,
-        terms=PublishTerms.of(current_runtime().settings, command_networks()),
+        terms=PublishTerms.of(
+            current_runtime().settings, command_networks(), current_runtime().files()
+        ),
     )
     emit(json_output, _publications(post_id, rows), _print_rows(rows))
     if any(row.state != "published" for row in rows):
@@ -288,7 +291,9 @@ def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False)
             worker_name("publish-due"),
             executor,
             workspace_id=workspace_id,
-            terms=PublishTerms.of(current_runtime().settings, command_networks()),
+            terms=PublishTerms.of(
+                current_runtime().settings, command_networks(), current_runtime().files()
+            ),
         )
     summary = pass_summary(engine, report)
     emit(json_output, summary, lambda out: _print_summary(out, summary))

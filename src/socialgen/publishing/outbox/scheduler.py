@@ -69,7 +69,7 @@ async def _outbox_loop(
     engine: Engine, executor: ThreadPoolExecutor, stop: threading.Event, runtime: Runtime
 ) -> None:
     worker = worker_name("serve")
-    terms = PublishTerms.of(runtime.settings, Networks.of(runtime))
+    terms = PublishTerms.of(runtime.settings, Networks.of(runtime), runtime.files())
     pause = poll_interval(runtime.settings)
     while not stop.is_set():
         try:
