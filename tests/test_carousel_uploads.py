@@ -327,7 +327,7 @@ def site() -> Iterator[LocalSite]:
         "http://[::1]/avatar.png",
     ],
 )
-def test_a_private_profile_image_url_is_refused(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_private_profile_image_url_is_refused(url: str) -> None:
 
     with pytest.raises(UrlNotAllowed) as caught:
         asyncio.run(fetch_profile_image(url, allow_private=False))
@@ -337,9 +337,7 @@ def test_a_private_profile_image_url_is_refused(url: str, monkeypatch: pytest.Mo
     assert caught.value.message.startswith("URL not allowed")
 
 
-def test_the_guard_refuses_before_connecting(
-    site: LocalSite, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_guard_refuses_before_connecting(site: LocalSite) -> None:
     site.pages["/me.png"] = (200, "image/png", encoded("PNG"))
 
     with pytest.raises(UrlNotAllowed):
@@ -358,9 +356,7 @@ def test_only_http_and_https_profile_image_urls(url: str) -> None:
     assert "only http and https" in caught.value.message
 
 
-def test_a_profile_image_is_fetched_and_checked(
-    site: LocalSite, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_profile_image_is_fetched_and_checked(site: LocalSite) -> None:
     picture = encoded("JPEG", (64, 48))
     # The server's Content-Type is wrong on purpose: the bytes decide.
     site.pages["/me.jpg"] = (200, "application/octet-stream", picture)
@@ -371,9 +367,7 @@ def test_a_profile_image_is_fetched_and_checked(
     assert site.requests[0]["accept"] == "image/*"
 
 
-def test_a_profile_image_url_that_is_no_image_is_refused(
-    site: LocalSite, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_profile_image_url_that_is_no_image_is_refused(site: LocalSite) -> None:
     site.pages["/me.png"] = (200, "image/png", b"<html>Sign in to see this picture</html>")
 
     with pytest.raises(BadRequest) as caught:
@@ -382,9 +376,7 @@ def test_a_profile_image_url_that_is_no_image_is_refused(
     assert caught.value.message == f"the profile image {NOT_AN_IMAGE}"
 
 
-def test_a_missing_profile_image_says_what_the_server_answered(
-    site: LocalSite, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_missing_profile_image_says_what_the_server_answered(site: LocalSite) -> None:
     url = f"{site.base_url}/gone.png"
 
     with pytest.raises(BadRequest) as caught:
@@ -393,9 +385,7 @@ def test_a_missing_profile_image_says_what_the_server_answered(
     assert caught.value.message == f"Could not fetch {url}: the server answered 404 Not Found"
 
 
-def test_a_too_large_profile_image_is_refused(
-    site: LocalSite, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_too_large_profile_image_is_refused(site: LocalSite) -> None:
     site.pages["/big.png"] = (200, "image/png", b"\x00" * (MAX_IMAGE_BYTES + 1))
     url = f"{site.base_url}/big.png"
 
