@@ -38,6 +38,7 @@ import httpx
 from carousel_create import RenderTimes, ScriptedModel, one_run
 from carousel_pdf import build_slides
 from harness import Samples, bench_env, bench_home, create_key, environ, free_port, serve
+from socialgen.files.backends import files_of
 from socialgen.runtime import Runtime
 
 BUCKET_ENV = ("SOCIALGEN_FILES_URL", "SOCIALGEN_FILES_REDIRECT", "AWS_ENDPOINT_URL")
@@ -222,7 +223,7 @@ def bench_migrate(bucket_env: dict[str, str], files: int) -> None:
             path = source / "ws1" / "carousels" / f"{n // 10:032x}" / f"slide-{n}-{n:010d}.jpg"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(payload[: 30_000 + n % 30_000])
-        target = Runtime().files().backend  # the bucket the environment names
+        target = files_of(Runtime()).backend  # the bucket the environment names
         first = migrate(source, target)
         again = migrate(source, target)
     megabytes = first.bytes_copied / 1e6

@@ -37,6 +37,7 @@ from harness import (
     machine_line,
     serve,
 )
+from socialgen.files.backends import files_of
 from socialgen.publishing.registry import Networks
 from socialgen.runtime import Runtime
 
@@ -166,7 +167,7 @@ def overhead(engine: object, server: object, account: str, count: int) -> None:
                 worker_name("bench"),
                 executor,
                 terms=PublishTerms(
-                    networks=Networks.of(race_runtime()), files=race_runtime().files()
+                    networks=Networks.of(race_runtime()), files=files_of(race_runtime())
                 ),
             )  # type: ignore[arg-type]
         outbox = time.perf_counter() - began

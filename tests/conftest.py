@@ -24,6 +24,7 @@ from sqlmodel import select
 from socialgen.auth.service import create_api_key, create_token
 from socialgen.clock import utcnow
 from socialgen.config import normalise_database_url
+from socialgen.files.backends import files_of
 from socialgen.files.store import FileStore
 from socialgen.posts.service import create_draft
 from socialgen.runtime import Runtime
@@ -151,7 +152,7 @@ class Store:
     def files(self) -> FileStore:
         """The file store a Runtime made now uses (the test's home; the bucket a bucket
         test named in SOCIALGEN_FILES_URL): what the app and the CLI write to."""
-        return Runtime().files()
+        return files_of(Runtime())
 
 
 @pytest.fixture

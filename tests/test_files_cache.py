@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from socialgen.files.backends import files_of
 from socialgen.files.local_copy import DEFAULT_CACHE_MB, cache_limit_bytes, cache_root, local_copy
 from socialgen.runtime import Runtime
 from tests.conftest import Store
@@ -34,7 +35,7 @@ def fill(bucket: Bucket, workspace: str, names: str) -> None:
 
 def copy(workspace: str, name: str) -> Path:
     # The bucket SOCIALGEN_FILES_URL names (the `bucket` fixture): a Runtime's store.
-    return local_copy(Runtime().files().backend, f"{workspace}/carousels/{name}.pdf")
+    return local_copy(files_of(Runtime()).backend, f"{workspace}/carousels/{name}.pdf")
 
 
 def test_the_cache_keeps_the_most_recently_used_copies_within_its_size(

@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 from socialgen.cli import app
 from socialgen.clock import utcnow
 from socialgen.errors import SocialgenError
+from socialgen.files.backends import files_of
 from socialgen.posts.service import update_content
 from socialgen.publishing.outbox.runner import publish_now, publish_pass
 from socialgen.publishing.registry import Networks
@@ -51,7 +52,7 @@ def _this_tests_networks(networks: dict[str, Any], monkeypatch: pytest.MonkeyPat
 
 
 def _terms() -> PublishTerms:
-    return PublishTerms(networks=Networks(NETWORKS), files=Runtime().files())
+    return PublishTerms(networks=Networks(NETWORKS), files=files_of(Runtime()))
 
 
 def one_pass(store: Store, later: float = 0.0) -> dict[str, int]:

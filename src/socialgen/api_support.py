@@ -16,7 +16,6 @@ from socialgen.ai.image_types import ImageModel
 from socialgen.ai.model import TextModel
 from socialgen.config.loading import AppSettings
 from socialgen.errors import SocialgenError
-from socialgen.files.store import FileStore
 from socialgen.runtime import Runtime
 
 logger = logging.getLogger("socialgen.api")
@@ -58,17 +57,6 @@ async def runtime_settings(runtime: RuntimeDep) -> AppSettings:
 
 
 SettingsDep = Annotated[AppSettings, Depends(runtime_settings)]
-
-
-def runtime_files(runtime: RuntimeDep) -> FileStore:
-    """Where the app keeps its files (its Runtime's, made at the first use). Sync: the
-    first call may read the config file, in FastAPI's thread pool. Declare it after
-    the workspace guard, like the models below: a misconfigured bucket answers after
-    auth does."""
-    return runtime.files()
-
-
-FilesDep = Annotated[FileStore, Depends(runtime_files)]
 
 
 async def get_text_model(runtime: RuntimeDep) -> TextModel:

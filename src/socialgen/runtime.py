@@ -58,7 +58,7 @@ class Held:
     cleanups that outlive a request whose client left (carousels.thread_work.finish:
     kept until they end, as an event loop keeps only weak references to tasks), the
     creators' trained rankers (insights/ranking.py) and the file stores (one bucket
-    client per configuration, files/backends.py)."""
+    client per configuration, made and kept here by files.backends.files_of)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -104,7 +104,6 @@ class Runtime:
         self.given_networks: Mapping[str, NetworkModule] = {} if networks is None else networks
         self.held = held if held is not None else Held()
         self._image_model: ImageModel | None = None
-        self._files: FileStore | None = None  # read at the first files()
         self._stores = stores  # made on first use; a derived Runtime shares its parent's
         self._stores_lock = threading.Lock()  # two threads' first use make one
 
@@ -207,31 +206,6 @@ class Runtime:
 
             self._image_model = image_model(self.settings)
         return self._image_model
-
-    def files(self) -> FileStore:
-        """Where the files are kept (files_url, files_redirect, the bucket's endpoint;
-        the local folder under the data directory otherwise): read at the first call
-        and kept, like the settings; one store (one bucket client) per configuration
-        for this Runtime and those derived from it (files/backends.py). Read without
-        building the settings object: the CLI asks for it to print a path."""
-        if self._files is not None:
-            return self._files
-        from socialgen.config import s3_endpoint
-        from socialgen.files.backends import file_store
-
-        url = (self.light_setting("files_url") or "").strip() or None
-        redirect = bool(self.light_setting("files_redirect"))
-        root = self.store_settings.home / "files"
-        endpoint = s3_endpoint() if url else None
-        key = (root, url, redirect, endpoint)
-        with self.held.lock:
-            found = self.held.file_stores.get(key)
-            if found is None:
-                found = self.held.file_stores[key] = file_store(
-                    root, url, redirect=redirect, endpoint=endpoint
-                )
-        self._files = found
-        return found
 
     def render_pool(self) -> RenderPool:
         """The PDF render pool, sized by the settings at the first render, then kept."""

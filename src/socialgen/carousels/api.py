@@ -30,6 +30,7 @@ from socialgen.carousels.regenerate import CarouselLocks, regenerate_slide
 from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
 from socialgen.drafting.caller import Caller
+from socialgen.files.backends import files_of
 from socialgen.limits import CAROUSEL_BODY, PDF_BODY, REGENERATE_SLIDE_BODY
 from socialgen.request_body import body_cap, json_object
 from socialgen.store.tables import Role
@@ -75,7 +76,7 @@ async def generate_with_images(
         workspace_id=access.workspace_id,
         user_id=access.user_id,
         settings=runtime.settings,
-        files=runtime.files(),
+        files=files_of(runtime),
     )
     return await plan_and_stream(
         lambda caller, body: prepare_carousel(caller, body.request, body.artwork),
@@ -118,7 +119,7 @@ async def regenerate(
         workspace_id=access.workspace_id,
         user_id=access.user_id,
         settings=runtime.settings,
-        files=runtime.files(),
+        files=files_of(runtime),
     )
     cleanups = runtime.held.cleanups
     data = await regenerate_slide(caller, body.request, body.references, images, locks, cleanups)

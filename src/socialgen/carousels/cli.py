@@ -16,6 +16,7 @@ from socialgen.cli_support import (
     current_runtime,
     emit,
 )
+from socialgen.files.backends import files_of
 from socialgen.limits import (
     DEFAULT_SLIDE_HEIGHT,
     DEFAULT_SLIDE_WIDTH,
@@ -85,7 +86,7 @@ def create(
     from socialgen.drafting.caller import Caller
     from socialgen.events.carousel import CarouselComplete
 
-    path_for_url = current_runtime().files().path_for_url  # the command's file store
+    path_for_url = files_of(current_runtime()).path_for_url  # the command's file store
 
     request = parse_json(
         CarouselBody,
@@ -110,7 +111,11 @@ def create(
         request = replace(request, content_style_id=style_id)
     plan = prepare_carousel(
         Caller(
-            engine, workspace_id, None, current_runtime().settings, files=current_runtime().files()
+            engine,
+            workspace_id,
+            None,
+            current_runtime().settings,
+            files=files_of(current_runtime()),
         ),
         request,
         artwork,
@@ -155,7 +160,7 @@ def regenerate_slide(
     from socialgen.cli_refs import open_ref
     from socialgen.drafting.caller import Caller
 
-    path_for_url = current_runtime().files().path_for_url  # the command's file store
+    path_for_url = files_of(current_runtime()).path_for_url  # the command's file store
 
     request = parse_fields(
         RegenerateSlideBody,
@@ -166,7 +171,7 @@ def regenerate_slide(
     engine, workspace_id, whole_id = open_ref(workspace, "carousel", request.carousel_id)
     request = replace(request, carousel_id=whole_id)
     caller = Caller(
-        engine, workspace_id, None, current_runtime().settings, files=current_runtime().files()
+        engine, workspace_id, None, current_runtime().settings, files=files_of(current_runtime())
     )
     images = current_runtime().image_model()
     # One command, one regeneration: locks of its own (other processes are caught by
@@ -292,7 +297,7 @@ def show(
     from socialgen.cli_refs import open_ref
     from socialgen.cli_support import print_rows
 
-    path_for_url = current_runtime().files().path_for_url  # the command's file store
+    path_for_url = files_of(current_runtime()).path_for_url  # the command's file store
 
     engine, workspace_id, carousel_id = open_ref(workspace, "carousel", carousel_id)
     record = load_carousel(engine, workspace_id, carousel_id)

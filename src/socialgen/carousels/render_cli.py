@@ -16,6 +16,7 @@ from socialgen.events.carousel import (
     StoredCarousel,
 )
 from socialgen.events.common import StreamError
+from socialgen.files.backends import files_of
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -27,7 +28,7 @@ class CarouselPrinter:
         self.notes = notes
         self.failed = False
         # Where the files are, for their paths: the command's file store.
-        self._path = current_runtime().files().path_for_url
+        self._path = files_of(current_runtime()).path_for_url
 
     def __call__(self, item: Event) -> None:
         match item.payload:

@@ -20,6 +20,7 @@ from socialgen.files.store import FileStore
 
 if TYPE_CHECKING:
     from socialgen.runtime import Runtime
+from socialgen.files.backends import files_of
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Carousel
 
@@ -53,7 +54,7 @@ def sweep_before_serving(engine: Engine, runtime: Runtime) -> None:
     from socialgen.files.backend import StorageUnavailable
 
     try:
-        if removed := sweep_orphaned_carousels(engine, runtime.files()):
+        if removed := sweep_orphaned_carousels(engine, files_of(runtime)):
             print(f"removed {removed} orphaned carousel folder(s)")
     except StorageUnavailable as error:
         print(f"orphaned carousel sweep skipped: {error.message}")

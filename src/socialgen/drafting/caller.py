@@ -1,6 +1,6 @@
 """Who a generation runs for: the store, the workspace and the user, and the settings
 it runs with (its face's Runtime's: plans and services read them here), with the
-file store its Runtime keeps (`runtime.files()`: where a carousel's files go) and the
+file store its Runtime keeps (`files_of(runtime)`: where a carousel's files go) and the
 trained rankers (`runtime.held.rankers`: a batch's order; a Caller made without them
 starts an empty cache of its own)."""
 

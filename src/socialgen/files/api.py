@@ -7,14 +7,25 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from starlette.responses import FileResponse, Response
 
-from socialgen.api_support import FilesDep, error_responses
+from socialgen.api_support import RuntimeDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.files.backends import files_of
 from socialgen.files.serving import file_response
-from socialgen.files.store import FILES_URL_PREFIX, MEDIA_TYPES
+from socialgen.files.store import FILES_URL_PREFIX, MEDIA_TYPES, FileStore
 
 router = APIRouter(prefix=FILES_URL_PREFIX, tags=["files"])
 
 FileReader = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
+
+
+def runtime_files(runtime: RuntimeDep) -> FileStore:
+    """Where the app keeps its files (its Runtime's, made at the first use). Sync: the
+    first call may build the settings, in FastAPI's thread pool. Routes declare it
+    after their workspace guard: a misconfigured bucket answers after auth does."""
+    return files_of(runtime)
+
+
+FilesDep = Annotated[FileStore, Depends(runtime_files)]
 
 
 @router.get(

@@ -1,19 +1,44 @@
 """Which backend keeps the files: a bucket when the files_url setting names one, else
 the local folder `<data dir>/files` (nothing to configure for one machine).
 
-Nothing is read or kept here: the Runtime reads the settings (and the bucket's
-endpoint, config.s3_endpoint), calls `file_store` once per configuration and keeps
-the result in its `Held`, so every thread and every Runtime derived from it share one
-bucket client. A test that wants other settings builds another Runtime.
+Nothing is kept here: `files_of(runtime)` reads the Runtime's settings (and the
+bucket's endpoint, config.s3_endpoint) and keeps one store per configuration in the
+Runtime's `Held`, so every thread and every Runtime derived from it share one bucket
+client (as publishing.registry's `Networks.of(runtime)` reads a Runtime's networks).
+A test that wants other settings builds another Runtime.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from socialgen.config import s3_endpoint
 from socialgen.files.backend import FileBackend
 from socialgen.files.local import LocalFolder
 from socialgen.files.store import FileStore
+
+if TYPE_CHECKING:
+    from socialgen.runtime import Runtime
+
+
+def files_of(runtime: Runtime) -> FileStore:
+    """Where `runtime` keeps its files: its settings' files_url and files_redirect (read
+    once with them), the local folder under its data directory otherwise; made at the
+    first call for a configuration and kept in `runtime.held`."""
+    settings = runtime.settings
+    url = (settings.files_url or "").strip() or None
+    root = runtime.store_settings.home / "files"
+    endpoint = s3_endpoint() if url else None
+    key = (root, url, settings.files_redirect, endpoint)
+    held = runtime.held
+    with held.lock:
+        found = held.file_stores.get(key)
+        if found is None:
+            found = held.file_stores[key] = file_store(
+                root, url, redirect=settings.files_redirect, endpoint=endpoint
+            )
+    return found
 
 
 def file_store(

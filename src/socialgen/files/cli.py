@@ -15,6 +15,7 @@ from socialgen.cli_support import (
     emit,
     fail,
 )
+from socialgen.files.backends import files_of
 
 app = command_group()  # its help: the feature's Group (feature.py)
 
@@ -38,7 +39,7 @@ def migrate(
     """
     from socialgen.files.migrate import migrate as copy_files
 
-    files = current_runtime().files()  # the bucket the settings name
+    files = files_of(current_runtime())  # the bucket the settings name
     url = files.bucket_url
     if url is None:
         raise fail(

@@ -1,7 +1,7 @@
 """How GET /api/v1/files answers, after the workspace check: the local file itself,
 the bucket's bytes streamed through serve, or (the files_redirect setting) a
 short-lived presigned redirect so the bytes go straight from the bucket. The file
-store is the app's Runtime's (`Runtime.files()`)."""
+store is the app's Runtime's (`files.backends.files_of(runtime)`)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """The file store: bytes under `<workspace id>/<key>`, in the local folder
 `<data dir>/files` or in the bucket the files_url setting names (files/backends.py).
 
-A `FileStore` is what a Runtime's settings say (`Runtime.files()`, kept in its `Held`):
-plans get it through their `Caller`, the outbox through its `PublishTerms`, the faces
-from their Runtime. Nothing here reads a setting.
+A `FileStore` is what a Runtime's settings say (`files.backends.files_of(runtime)`,
+kept in its `Held`): plans get it through their `Caller`, the outbox through its
+`PublishTerms`, the faces from their Runtime. Nothing here reads a setting.
 
 Names carry a hash of their content, so a URL always means the same bytes (safe to
 cache) and a regenerated slide gets a new URL. A reader never sees half a file.

@@ -7,9 +7,10 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Path, Query
 from pydantic import Field
 
-from socialgen.api_support import EngineDep, FilesDep, error_responses, fails_with
+from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import ACCESS_DENIED, WorkspaceAccess, WorkspaceGuard
 from socialgen.body_fields import ShownAs
+from socialgen.files.api import FilesDep
 from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT, POST_LIST_LIMIT
 from socialgen.posts import listing, service
 from socialgen.posts.cursor import CURSOR_PATTERN

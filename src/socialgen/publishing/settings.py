@@ -45,7 +45,7 @@ __all__ = ["parse_duration"]
 class PublishTerms:
     """What a publishing pass runs by: how late a post may still go out, how long a
     claim stands, which module speaks for each network, where a post's media are read
-    from. `PublishTerms.of(runtime.settings, Networks.of(runtime), runtime.files())` in
+    from. `PublishTerms.of(runtime.settings, Networks.of(runtime), files_of(runtime))` in
     a face; the defaults are the settings' defaults and the built-in networks (tests);
     the file store has none: it is the Runtime's."""
 

@@ -21,6 +21,7 @@ from socialgen.cli_support import (
     open_workspace,
     styled,
 )
+from socialgen.files.backends import files_of
 from socialgen.publishing.networks_cli import command_networks
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ def publish(
             number_parts=number_parts,
             unconnected=True,
             networks=command_networks(),
-            files=current_runtime().files(),
+            files=files_of(current_runtime()),
         )
         emit(json_output, {"postId": post_id, "networks": previews}, _print_previews(previews))
         return
@@ -126,7 +127,7 @@ def publish(
         number_parts=number_parts,
         wait_seconds=PUBLISH_WAIT_SECONDS,
         terms=PublishTerms.of(
-            current_runtime().settings, command_networks(), current_runtime().files()
+            current_runtime().settings, command_networks(), files_of(current_runtime())
         ),
     )
     emit(json_output, _publications(post_id, rows), _print_rows(rows))
@@ -292,7 +293,7 @@ def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False)
             executor,
             workspace_id=workspace_id,
             terms=PublishTerms.of(
-                current_runtime().settings, command_networks(), current_runtime().files()
+                current_runtime().settings, command_networks(), files_of(current_runtime())
             ),
         )
     summary = pass_summary(engine, report)

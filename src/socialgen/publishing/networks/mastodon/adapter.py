@@ -225,7 +225,7 @@ class MastodonAdapter:
     def _api(self) -> Mastodon:
         if self._client is None:
             self._client = client_for(
-                self.instance, self._token, self._headers, allow_private=self._allow_private
+                self.instance, self._token, self._headers, self._allow_private
             )
         return self._client
 
@@ -251,9 +251,7 @@ def part_key(post: OutgoingPost, index: int) -> str:
     return f"{post.idempotency_key}:{index}"
 
 
-def client_for(
-    instance: str, token: str, headers: ResponseHeaders, *, allow_private: bool
-) -> Mastodon:
+def client_for(instance: str, token: str, headers: ResponseHeaders, private: bool) -> Mastodon:
     client = Mastodon(
         api_base_url=instance,
         access_token=token,
@@ -261,7 +259,7 @@ def client_for(
         request_timeout=REQUEST_TIMEOUT,
         version_check_mode="none",
         user_agent="socialgen",
-        session=guarded_session("Mastodon", allow_private=allow_private),
+        session=guarded_session("Mastodon", allow_private=private),
     )
     client.session.hooks["response"].append(headers.record)
     return client
@@ -356,11 +354,8 @@ def authorize(
 
 
 def _verify(instance: str, token: str, allow_private: bool) -> AccountIdentity:
-    adapter = MastodonAdapter(
-        AccountCredentials(NETWORK, instance, "", {"access_token": token}),
-        lambda _: None,
-        allow_private=allow_private,
-    )
+    credentials = AccountCredentials(NETWORK, instance, "", {"access_token": token})
+    adapter = MastodonAdapter(credentials, lambda _: None, allow_private=allow_private)
     try:
         return adapter.check()
     except PublishError as exc:
