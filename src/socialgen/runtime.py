@@ -65,6 +65,8 @@ class Held:
         self.rankers: Rankers = Kept(KEPT_RANKERS)
         self.text_models: dict[tuple[Any, ...], TextModel] = {}
         self.file_stores: dict[tuple[Any, ...], FileStore] = {}
+        # Apart from `lock`, which a text model's build (a network probe) may hold.
+        self.file_stores_lock = threading.Lock()
         self.render_pool: RenderPool | None = None
         self.cleanups: set[asyncio.Task[None]] = set()
 

@@ -32,7 +32,7 @@ def files_of(runtime: Runtime) -> FileStore:
     endpoint = s3_endpoint() if url else None
     key = (root, url, settings.files_redirect, endpoint)
     held = runtime.held
-    with held.lock:
+    with held.file_stores_lock:
         found = held.file_stores.get(key)
         if found is None:
             found = held.file_stores[key] = file_store(
