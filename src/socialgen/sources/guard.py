@@ -25,6 +25,7 @@ import httpx
 
 from socialgen.errors import BadRequest
 
+# The setting's variable, named for tests: config/ reads it, never this module.
 ALLOW_PRIVATE_ENV = "SOCIALGEN_ALLOW_PRIVATE_URLS"
 MAX_URL_LENGTH = 2048
 ALLOWED_SCHEMES = frozenset({"http", "https"})
