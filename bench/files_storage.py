@@ -38,6 +38,7 @@ import httpx
 from carousel_create import RenderTimes, ScriptedModel, one_run
 from carousel_pdf import build_slides
 from harness import Samples, bench_env, bench_home, create_key, environ, free_port, serve
+from socialgen.files.backends import files_of
 from socialgen.runtime import Runtime
 
 BUCKET_ENV = ("SOCIALGEN_FILES_URL", "SOCIALGEN_FILES_REDIRECT", "AWS_ENDPOINT_URL")
@@ -213,8 +214,8 @@ def _size(urls: dict[str, str]) -> str:
 
 
 def bench_migrate(bucket_env: dict[str, str], files: int) -> None:
-    from socialgen.files.backends import bucket
     from socialgen.files.migrate import migrate
+    from socialgen.runtime import Runtime
 
     payload = os.urandom(60_000)  # about a slide image
     with bench_home("socialgen-migrate-") as source, environment(bucket_env):
@@ -222,8 +223,9 @@ def bench_migrate(bucket_env: dict[str, str], files: int) -> None:
             path = source / "ws1" / "carousels" / f"{n // 10:032x}" / f"slide-{n}-{n:010d}.jpg"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(payload[: 30_000 + n % 30_000])
-        first = migrate(source, bucket(bucket_env["SOCIALGEN_FILES_URL"]))
-        again = migrate(source, bucket(bucket_env["SOCIALGEN_FILES_URL"]))
+        target = files_of(Runtime()).backend  # the bucket the environment names
+        first = migrate(source, target)
+        again = migrate(source, target)
     megabytes = first.bytes_copied / 1e6
     print(f"files migrate, {files} files ({megabytes:.0f} MB)")
     print(

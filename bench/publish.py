@@ -37,6 +37,7 @@ from harness import (
     machine_line,
     serve,
 )
+from socialgen.files.backends import files_of
 from socialgen.publishing.registry import Networks
 from socialgen.runtime import Runtime
 
@@ -165,7 +166,9 @@ def overhead(engine: object, server: object, account: str, count: int) -> None:
                 engine,
                 worker_name("bench"),
                 executor,
-                terms=PublishTerms(networks=Networks.of(race_runtime())),
+                terms=PublishTerms(
+                    networks=Networks.of(race_runtime()), files=files_of(race_runtime())
+                ),
             )  # type: ignore[arg-type]
         outbox = time.perf_counter() - began
         assert report.counts()["published"] == count, report.counts()

@@ -39,7 +39,6 @@ from typing import Any
 import pytest
 
 from socialgen.publishing.networks.base import (
-    DEFAULT_NETWORK_SETTINGS,
     AccountCredentials,
     NetworkSettings,
     OutgoingPost,
@@ -216,16 +215,23 @@ class Saved:
         self.secrets.append(dict(secret))
 
 
+# The dev network listens on localhost: the allowance, as a Runtime whose
+# allow_private_urls is on hands it to the networks (NetworkSettings).
+LOCAL = NetworkSettings(allow_private_urls=True)
+
+
 def adapter_for(
     network: BlueskyNetwork,
     account: Account,
     saver: Saved | None = None,
-    settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+    settings: NetworkSettings = LOCAL,
     **secret: str,
 ) -> tuple[bluesky.BlueskyAdapter, Saved, dict[str, str]]:
     """An adapter as the outbox builds it: from the secret `connect` returned, with
     the networks' `settings` (the Runtime's)."""
-    connected = bluesky.connect(network.pds, account.handle, account.app_password)
+    connected = bluesky.connect(
+        network.pds, account.handle, account.app_password, settings=settings
+    )
     stored = {**connected.secret, **secret}
     saver = saver or Saved()
     credentials = AccountCredentials("bluesky", connected.service_url, account.handle, stored)

@@ -24,6 +24,8 @@ from sqlmodel import select
 from socialgen.auth.service import create_api_key, create_token
 from socialgen.clock import utcnow
 from socialgen.config import normalise_database_url
+from socialgen.files.backends import files_of
+from socialgen.files.store import FileStore
 from socialgen.posts.service import create_draft
 from socialgen.runtime import Runtime
 from socialgen.store.engine import new_engine, transaction
@@ -147,6 +149,11 @@ class Store:
         with self.engine.connect() as connection:
             return connection.execute(statement).scalar()
 
+    def files(self) -> FileStore:
+        """The file store a Runtime made now uses (the test's home; the bucket a bucket
+        test named in SOCIALGEN_FILES_URL): what the app and the CLI write to."""
+        return files_of(Runtime())
+
 
 @pytest.fixture
 def store(
@@ -213,6 +220,15 @@ def networks() -> dict[str, Any]:
     mapping at each use, so a fixture may fill it after they are built; a CLI
     invocation takes `obj=Runtime(networks=networks)`."""
     return {}
+
+
+@pytest.fixture
+def allow_private_urls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SOCIALGEN_ALLOW_PRIVATE_URLS=1, for a test whose servers live on 127.0.0.1 (the
+    SSRF guard lets them through). A Runtime reads its settings once: name this before
+    `client`, `ai_client` or `live_server` (a test's fixtures are made in the order it
+    names them), and build a CLI invocation's Runtime after it."""
+    monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
 
 
 @pytest.fixture

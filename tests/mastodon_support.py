@@ -212,9 +212,3 @@ def mastodon_mock(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mastodon
     finally:
         server.close()
         stop(server.process)
-
-
-@pytest.fixture
-def allow_private_urls(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The instance lives on 127.0.0.1: let socialgen's SSRF guard through."""
-    monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from socialgen.clock import utcnow
+from socialgen.files.backends import files_of
 from socialgen.publishing.registry import Networks
 from socialgen.publishing.secrets import KEY_ENV, encrypt_secret
 from socialgen.publishing.settings import PublishTerms
@@ -42,8 +43,10 @@ def in_runtime(networks: dict[str, Any]) -> Runtime:
 
 
 def terms_of(networks: dict[str, Any]) -> PublishTerms:
-    """The settings' publishing terms, with the test's networks."""
-    return PublishTerms.of(Runtime().settings, Networks(networks))
+    """The settings' publishing terms, with the test's networks and the file store a
+    Runtime made now uses."""
+    runtime = Runtime()
+    return PublishTerms.of(runtime.settings, Networks(networks), files_of(runtime))
 
 
 def add_account(

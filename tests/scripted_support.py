@@ -190,6 +190,7 @@ def caller(store: Store) -> Caller:
         workspace_id=store.workspace_id,
         user_id=store.owner_id,
         settings=Runtime().settings,
+        files=store.files(),
     )
 
 

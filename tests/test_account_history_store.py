@@ -16,7 +16,7 @@ from socialgen.clock import utcnow
 from socialgen.errors import SocialgenError
 from socialgen.publishing.accounts.history import pull_history
 from socialgen.publishing.accounts.service import add_account
-from socialgen.publishing.networks.base import Metrics, PastPost, PublishError
+from socialgen.publishing.networks.base import Metrics, NetworkSettings, PastPost, PublishError
 from socialgen.publishing.registry import Networks
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import MetricSnapshot, Post, Publication, SocialAccount
@@ -25,14 +25,14 @@ from tests.fakes.scripted_network import ScriptedNetwork
 
 
 @pytest.fixture
-def network(monkeypatch: pytest.MonkeyPatch) -> ScriptedNetwork:
-    monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
+def network() -> ScriptedNetwork:
     return ScriptedNetwork("bluesky")
 
 
 def through(net: ScriptedNetwork) -> Networks:
-    """The networks a Runtime handed `net` as Bluesky has."""
-    return Networks({"bluesky": net})
+    """The networks a Runtime handed `net` as Bluesky has, its 127.0.0.1 allowed (the
+    allow_private_urls setting, as the Runtime's settings hand it to the networks)."""
+    return Networks({"bluesky": net}, NetworkSettings(allow_private_urls=True))
 
 
 def account(store: Store, net: ScriptedNetwork) -> SocialAccount:

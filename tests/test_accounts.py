@@ -51,7 +51,8 @@ runner = CliRunner()
 def network(
     store: Store, networks: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[ScriptedNetwork]:
-    """The scripted network as Bluesky (and Mastodon), on 127.0.0.1: allowed here."""
+    """The scripted network as Bluesky (and Mastodon), on 127.0.0.1: allowed here. A
+    test asks for it before `client`, whose Runtime reads the settings once."""
     monkeypatch.setenv(ALLOW_PRIVATE_ENV, "1")
     monkeypatch.delenv(KEY_ENV, raising=False)
     monkeypatch.delenv(PASSWORD_ENV, raising=False)
@@ -85,7 +86,7 @@ def fails(*args: str, words: tuple[str, ...], input: str | None = None) -> Resul
 
 
 def connect(store: Store, handle: str = "alice.test", secret: str = SECRET) -> SocialAccount:
-    networks = Networks(NETWORKS)
+    networks = Networks.of(Runtime(networks=NETWORKS))
     connected = accounts.connect_account(networks, "bluesky", None, handle, secret)
     with transaction(store.engine) as session:
         return accounts.add_account(
@@ -152,7 +153,7 @@ def test_an_adapters_refreshed_secret_is_stored(store: Store, network: ScriptedN
     account = connect(store)
     network.refresh_on_publish = True
     adapter = (
-        Networks(NETWORKS)
+        Networks.of(Runtime(networks=NETWORKS))
         .module("bluesky")
         .build(accounts.credentials_for(account), accounts.secret_saver(store.engine, account.id))
     )
@@ -164,7 +165,7 @@ def test_an_adapters_refreshed_secret_is_stored(store: Store, network: ScriptedN
 
 
 def test_another_workspaces_account_is_not_found(
-    client: TestClient, store: Store, network: ScriptedNetwork
+    network: ScriptedNetwork, client: TestClient, store: Store
 ) -> None:
     account = connect(store)
     other = store.workspace("Other")
@@ -189,7 +190,9 @@ def test_unknown_network_and_loopback_without_allowance_are_refused(
         BUILT_IN_NETWORKS.module("myspace")
     monkeypatch.delenv(ALLOW_PRIVATE_ENV)
     with pytest.raises(UrlNotAllowed, match="loopback"):
-        accounts.connect_account(Networks(NETWORKS), "bluesky", None, "alice.test", SECRET)
+        accounts.connect_account(
+            Networks.of(Runtime(networks=NETWORKS)), "bluesky", None, "alice.test", SECRET
+        )
     fails(
         "accounts", "add", "bluesky", "alice.test", "--service", "http://127.0.0.1:8",
         "--password-stdin", input=SECRET + "\n", words=("URL not allowed", "loopback"),
@@ -300,7 +303,7 @@ def test_cli_mastodon_by_token_or_browser_and_linkedin_needs_an_app(
 
 
 def test_http_add_list_get_check_remove_and_roles(
-    client: TestClient, store: Store, network: ScriptedNetwork
+    network: ScriptedNetwork, client: TestClient, store: Store
 ) -> None:
     owner = headers(store)
     store.user("m@example.com", workspace_id=store.workspace_id, role="member")
@@ -340,7 +343,7 @@ def test_http_add_list_get_check_remove_and_roles(
     ],
 )
 def test_http_add_refusals(
-    client: TestClient, store: Store, network: ScriptedNetwork, body: Any, status: int, words: str
+    network: ScriptedNetwork, client: TestClient, store: Store, body: Any, status: int, words: str
 ) -> None:
     response = client.post(f"{BASE}/{store.workspace_id}", json=body, headers=headers(store))
     assert response.status_code == status and words in response.json()["message"], response.text
@@ -351,7 +354,7 @@ def test_http_add_refusals(
 
 
 def test_the_secret_appears_in_no_output_body_or_log(
-    client: TestClient, store: Store, network: ScriptedNetwork, caplog: pytest.LogCaptureFixture
+    network: ScriptedNetwork, client: TestClient, store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
     seen: list[str] = []
@@ -401,7 +404,11 @@ def test_a_runtimes_networks_carry_what_its_settings_say_for_them(
     monkeypatch.setenv("SOCIALGEN_LINKEDIN_VERSION", "202501")
     monkeypatch.setenv("SOCIALGEN_LINKEDIN_TIMEOUT", "2.5")
     monkeypatch.setenv("SOCIALGEN_BLUESKY_APPVIEW", "https://appview.example")
+    monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
     assert Networks.of(Runtime()).settings == NetworkSettings(
-        linkedin_version="202501", linkedin_timeout=2.5, bluesky_appview="https://appview.example"
+        linkedin_version="202501",
+        linkedin_timeout=2.5,
+        bluesky_appview="https://appview.example",
+        allow_private_urls=True,
     )
     assert BUILT_IN_NETWORKS.settings == NetworkSettings()

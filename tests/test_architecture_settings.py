@@ -4,7 +4,8 @@ them, everything else is handed them (docs/architecture.md, "Settings").
 Read with `ast` from every file under src/socialgen:
 
 - a settings getter is a call of one of GETTERS (the readers config/ offers:
-  `current_settings`, `get_settings`, `light_setting`), or `ai_settings()` without
+  `get_settings`, `light_setting`; `current_settings`, removed, should it come back),
+  or `ai_settings()` without
   the settings it should be handed;
 - an environment read is any use of `os.environ` or `os.getenv` (`environ`, `getenv`
   imported from os count too).
@@ -23,6 +24,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "socialgen"
 READERS = ("config/", "runtime.py")  # where settings and the environment are read
+# current_settings: gone (issue 29), still caught should it come back.
 GETTERS = frozenset({"current_settings", "get_settings", "light_setting"})
 
 # (file, kind) -> why it stays. Kinds: "getter" (current_settings and the like),
@@ -36,18 +38,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ),
     ("ai/remote.py", "env-write"): (
         "LITELLM_LOCAL_MODEL_COST_MAP, read by litellm when it is imported (a write)"
-    ),
-    # Not yet handed their settings (issue 29 follow-up): each is reached through a
-    # module-level registry or protocol that item 2 (the Runtime owns every registry)
-    # rebuilds; config.current_settings() keeps them following the environment and
-    # the config file as before.
-    ("sources/guard.py", "getter"): (
-        "allow_private_urls, checked on every outbound request (fetch, guarded_http, "
-        "yt-dlp): to travel with the fetch calls"
-    ),
-    ("files/backends.py", "getter"): (
-        "files_url, files_redirect: the file backend is chosen by a module-level "
-        "registry the file store's functions call"
     ),
 }
 

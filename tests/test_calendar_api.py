@@ -81,11 +81,11 @@ def test_a_seven_day_calendar_from_a_prompt(
 
 
 def test_multipart_with_articles_as_a_comma_separated_string(
+    allow_private_urls: None,
     ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
     scripted_ai: ScriptedAI,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -120,7 +120,6 @@ def test_multipart_with_articles_as_a_comma_separated_string(
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
     base = f"http://127.0.0.1:{server.server_address[1]}"
     try:
         events = stream(
@@ -232,13 +231,12 @@ def test_a_pdf_is_a_source(
 
 
 def test_a_source_that_fails_mid_run_is_the_error_event(
+    allow_private_urls: None,
     ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
     scripted_ai: ScriptedAI,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
     events = stream(
         ai_client,
         store,

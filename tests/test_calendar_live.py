@@ -39,7 +39,8 @@ PAGE = """<!doctype html><html><head><title>Shipping weekly, a talk</title>
 
 
 @pytest.fixture
-def video_site(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def video_site(allow_private_urls: None) -> Iterator[str]:
+    """The video's site on 127.0.0.1, allowed: ask for it before the server."""
     files = {"/talk": (PAGE, "text/html"), "/talk.en.vtt": (VTT, "text/vtt")}
 
     class Handler(BaseHTTPRequestHandler):
@@ -57,7 +58,6 @@ def video_site(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
@@ -73,7 +73,7 @@ def posts(store: Store) -> int:
 
 
 def test_a_calendar_from_a_video_s_captions(
-    ai_live_server: LiveServer, store: Store, scripted_ai: ScriptedAI, video_site: str
+    video_site: str, ai_live_server: LiveServer, store: Store, scripted_ai: ScriptedAI
 ) -> None:
     response = httpx.post(
         f"{ai_live_server.base_url}{URL}/{store.workspace_id}",

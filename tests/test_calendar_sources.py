@@ -50,12 +50,6 @@ def no_dns(monkeypatch: pytest.MonkeyPatch) -> None:
         raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
 
     monkeypatch.setattr(guard, "resolve", resolve)
-    monkeypatch.delenv(guard.ALLOW_PRIVATE_ENV, raising=False)
-
-
-@pytest.fixture
-def allow_private(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(guard.ALLOW_PRIVATE_ENV, "1")
 
 
 # --- a local web server ------------------------------------------------------------------
@@ -178,7 +172,7 @@ ROLLING_VTT = "\n".join(
 ROLLING_TEXT = "for three years we shipped twice a year now we ship every & each week"
 
 
-def test_video_transcript_title_and_description(site: Site, allow_private: None) -> None:
+def test_video_transcript_title_and_description(site: Site) -> None:
     tracks = (
         '<track kind="subtitles" src="/subs/talk.de.vtt" srclang="de" label="Deutsch">'
         '<track kind="captions" src="/subs/talk.en.vtt" srclang="en" label="English">'
@@ -188,7 +182,7 @@ def test_video_transcript_title_and_description(site: Site, allow_private: None)
     site.add("/subs/talk.en.vtt", ROLLING_VTT, "text/vtt")
     site.add("/subs/talk.de.vtt", "WEBVTT\n\n00:00.000 --> 00:01.000\nHallo\n", "text/vtt")
 
-    source = run(extract_video(site.url("/v/42")))
+    source = run(extract_video(site.url("/v/42"), allow_private=True))
 
     assert source.url == site.url("/v/42")
     assert source.title == "Shipping weekly, a talk"
@@ -201,10 +195,10 @@ def test_video_transcript_title_and_description(site: Site, allow_private: None)
     assert "/media/talk.mp4" not in site.seen
 
 
-def test_video_without_captions_is_a_clear_error(site: Site, allow_private: None) -> None:
+def test_video_without_captions_is_a_clear_error(site: Site) -> None:
     site.add("/silent", video_page(""))
     with pytest.raises(BadRequest) as error:
-        run(extract_video(site.url("/silent")))
+        run(extract_video(site.url("/silent"), allow_private=True))
     assert error.value.message.startswith("This video has no subtitles or captions: ")
     assert site.url("/silent") in error.value.message
 
@@ -216,31 +210,29 @@ def test_video_without_captions_is_a_clear_error(site: Site, allow_private: None
         ("/plain", "No video found at {url}: the site is not supported or has no video"),
     ],
 )
-def test_video_page_errors_are_clear(
-    site: Site, allow_private: None, path: str, expected: str
-) -> None:
+def test_video_page_errors_are_clear(site: Site, path: str, expected: str) -> None:
     site.add("/plain", "<html><head><title>Just text</title></head><body><p>Hi</p></body></html>")
     with pytest.raises(SourceError) as error:
-        run(extract_video(site.url(path)))
+        run(extract_video(site.url(path), allow_private=True))
     message = error.value.message
     assert message == expected.format(url=site.url(path))
     for noise in ("\x1b[", "ERROR", "Traceback", "yt-dlp", "caused by", "[generic]"):
         assert noise not in message
 
 
-def test_connection_refused_is_a_clear_error(allow_private: None) -> None:
+def test_connection_refused_is_a_clear_error() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     url = f"http://127.0.0.1:{port}/watch"
     with pytest.raises(SourceError, match=r"^Could not read the video at .*: .*refused"):
-        run(extract_video(url))
+        run(extract_video(url, allow_private=True))
 
 
 def test_private_address_refused_before_ytdlp_runs(
     site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def must_not_run(url: str) -> dict[str, Any]:
+    def must_not_run(url: str, allow_private: bool) -> dict[str, Any]:
         raise AssertionError("yt-dlp ran for a refused URL")
 
     monkeypatch.setattr(video, "_video_info", must_not_run)
@@ -253,51 +245,51 @@ def test_private_address_refused_before_ytdlp_runs(
     assert site.seen == []
 
 
-def test_redirect_inside_ytdlp_passes_the_guard(site: Site, allow_private: None) -> None:
+def test_redirect_inside_ytdlp_passes_the_guard(site: Site) -> None:
     # yt-dlp follows redirects itself; each hop still meets the guard.
     site.add("/watch", b"", headers={"Location": "http://169.254.169.254/latest/"}, status=302)
     with pytest.raises(UrlNotAllowed, match=r"169\.254\.169\.254 is a cloud metadata address"):
-        run(extract_video(site.url("/watch")))
+        run(extract_video(site.url("/watch"), allow_private=True))
     assert site.seen == ["/watch"]
 
 
-def test_subtitle_track_is_fetched_through_the_guard(site: Site, allow_private: None) -> None:
+def test_subtitle_track_is_fetched_through_the_guard(site: Site) -> None:
     track = '<track kind="subtitles" src="http://169.254.169.254/subs.vtt" srclang="en">'
     site.add("/talk", video_page(track))
     with pytest.raises(UrlNotAllowed, match="cloud metadata"):
-        run(extract_video(site.url("/talk")))
+        run(extract_video(site.url("/talk"), allow_private=True))
 
 
 def test_compressed_page_is_decoded_within_the_cap(
-    site: Site, allow_private: None, monkeypatch: pytest.MonkeyPatch
+    site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # yt-dlp is asked for identity; a server that compresses anyway is still read.
     page = video_page('<track kind="captions" src="/t.vtt" srclang="en">')
     site.add("/talk", gzip.compress(page.encode()), headers={"Content-Encoding": "gzip"})
     site.add("/t.vtt", "WEBVTT\n\n00:00.000 --> 00:01.000\nSmall batches win.\n", "text/vtt")
-    assert run(extract_video(site.url("/talk"))).transcript == "Small batches win."
+    assert (
+        run(extract_video(site.url("/talk"), allow_private=True)).transcript == "Small batches win."
+    )
 
     monkeypatch.setattr(video, "MAX_RESPONSE_BYTES", 100_000)
     bomb = gzip.compress(page.encode() + b"<!--" + b" " * 2_000_000 + b"-->")
     site.add("/bomb", bomb, headers={"Content-Encoding": "gzip"})
     with pytest.raises(SourceError, match=r"an answer is larger than 0\.1 MB"):
-        run(extract_video(site.url("/bomb")))
+        run(extract_video(site.url("/bomb"), allow_private=True))
 
 
-def test_oversized_page_is_refused(
-    site: Site, allow_private: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_oversized_page_is_refused(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(video, "MAX_RESPONSE_BYTES", 50_000)
     site.add("/huge", video_page("") + "<!--" + "x" * 200_000 + "-->")
     with pytest.raises(SourceError, match=r"an answer is larger than 0\.05 MB"):
-        run(extract_video(site.url("/huge")))
+        run(extract_video(site.url("/huge"), allow_private=True))
 
 
-def test_empty_track_is_no_captions(site: Site, allow_private: None) -> None:
+def test_empty_track_is_no_captions(site: Site) -> None:
     site.add("/talk", video_page('<track src="/empty.vtt" srclang="en" kind="captions">'))
     site.add("/empty.vtt", "WEBVTT\n\n00:00.000 --> 00:01.000\n[Music]\n", "text/vtt")
     with pytest.raises(BadRequest, match=r"^This video has no subtitles or captions: the en track"):
-        run(extract_video(site.url("/talk")))
+        run(extract_video(site.url("/talk"), allow_private=True))
 
 
 @pytest.mark.parametrize(

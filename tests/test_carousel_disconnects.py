@@ -24,12 +24,12 @@ from sqlmodel import select
 from socialgen.ai.image_types import ImageResult
 from socialgen.ai.model import ModelError
 from socialgen.ai.procedural import procedural_image
-from socialgen.carousels import assets, repository, service
+from socialgen.carousels import assets, repository
 from socialgen.carousels.plan import Artwork, prepare_carousel
 from socialgen.carousels.schemas import CarouselRequest
 from socialgen.carousels.service import create_carousel
 from socialgen.drafting.caller import Caller
-from socialgen.files import store as file_store
+from socialgen.files.store import FileStore
 from socialgen.render import pdf, thumbnail
 from socialgen.runtime import Runtime
 from socialgen.store.tables import Carousel
@@ -111,12 +111,13 @@ def server(
 def cleaned(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     """Set when the stream removes its folder (the cleanup of a run not saved)."""
     done = threading.Event()
+    original = FileStore.delete_folder
 
-    def delete_folder(workspace_id: str, folder: str) -> None:
-        file_store.delete_folder(workspace_id, folder)
+    def delete_folder(self: FileStore, workspace_id: str, folder: str) -> None:
+        original(self, workspace_id, folder)
         done.set()
 
-    monkeypatch.setattr(service, "delete_folder", delete_folder)
+    monkeypatch.setattr(FileStore, "delete_folder", delete_folder)
     return done
 
 
@@ -185,7 +186,7 @@ def test_leaving_after_the_plan_while_the_logo_is_stored(
 ) -> None:
     gate = Gate()
 
-    def is_logo(_ws: str, _id: str, stem: str, *_: object) -> bool:
+    def is_logo(_files: object, _ws: str, _id: str, stem: str, *_: object) -> bool:
         return stem == "logo"
 
     monkeypatch.setattr(assets, "store_image", gate.around(assets.store_image, is_logo))
@@ -217,7 +218,7 @@ def test_leaving_after_each_image(
     lock = threading.Lock()
     stored: list[str] = []
 
-    def later_slide(_ws: str, _id: str, stem: str, *_: object) -> bool:
+    def later_slide(_files: object, _ws: str, _id: str, stem: str, *_: object) -> bool:
         with lock:
             stored.append(stem)
             return stem.startswith("slide-") and len(stored) > images_seen
@@ -308,6 +309,7 @@ def test_a_failed_image_leaves_no_file_from_the_images_still_coming(
         workspace_id=store.workspace_id,
         user_id=None,
         settings=Runtime().settings,
+        files=store.files(),
     )
     plan = prepare_carousel(caller, CarouselRequest("shipping weekly", slide_count=3), Artwork())
 

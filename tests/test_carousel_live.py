@@ -105,7 +105,8 @@ def test_two_slides_regenerated_at_once_both_reach_the_pdf(
     from PIL import Image
 
     from socialgen.carousels.repository import load_carousel
-    from socialgen.files.store import read_file
+
+    read_file = store.files().read
 
     headers = {"x-api-key": store.api_key()}
     base = ai_live_server.base_url

@@ -77,6 +77,7 @@ def _plan(store: Store, slides: int = 4) -> object:
         workspace_id=store.workspace_id,
         user_id=None,
         settings=Runtime().settings,
+        files=store.files(),
     )
     request = CarouselRequest(prompt="shipping weekly", slide_count=slides)
     return prepare_carousel(caller, request, Artwork())
@@ -221,7 +222,7 @@ def test_the_sweep_removes_only_old_folders_no_carousel_owns(
         os.utime(path, (two_hours_ago, two_hours_ago))
     os.utime(carousels / owned.id, (two_hours_ago, two_hours_ago))
 
-    assert sweep_orphaned_carousels(store.engine) == 1
+    assert sweep_orphaned_carousels(store.engine, store.files()) == 1
     assert not old_orphan.exists()
     assert new_orphan.exists()  # may be a carousel being made right now
     assert (carousels / owned.id).exists()  # owned, however old

@@ -26,7 +26,7 @@ from socialgen.carousels.uploads import (
 )
 from socialgen.errors import BadRequest
 from socialgen.limits import MAX_IMAGE_BYTES, MAX_REFERENCE_IMAGES
-from socialgen.sources.guard import ALLOW_PRIVATE_ENV, UrlNotAllowed
+from socialgen.sources.guard import UrlNotAllowed
 
 NOT_AN_IMAGE = "is not a PNG, JPEG, WebP or GIF image"
 
@@ -327,25 +327,21 @@ def site() -> Iterator[LocalSite]:
         "http://[::1]/avatar.png",
     ],
 )
-def test_a_private_profile_image_url_is_refused(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ALLOW_PRIVATE_ENV, raising=False)
+def test_a_private_profile_image_url_is_refused(url: str) -> None:
 
     with pytest.raises(UrlNotAllowed) as caught:
-        asyncio.run(fetch_profile_image(url))
+        asyncio.run(fetch_profile_image(url, allow_private=False))
 
     assert isinstance(caught.value, BadRequest)
     assert caught.value.status_code == 400
     assert caught.value.message.startswith("URL not allowed")
 
 
-def test_the_guard_refuses_before_connecting(
-    site: LocalSite, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv(ALLOW_PRIVATE_ENV, raising=False)
+def test_the_guard_refuses_before_connecting(site: LocalSite) -> None:
     site.pages["/me.png"] = (200, "image/png", encoded("PNG"))
 
     with pytest.raises(UrlNotAllowed):
-        asyncio.run(fetch_profile_image(f"{site.base_url}/me.png"))
+        asyncio.run(fetch_profile_image(f"{site.base_url}/me.png", allow_private=False))
 
     assert site.requests == []  # the server never saw a request
 
@@ -355,57 +351,45 @@ def test_the_guard_refuses_before_connecting(
 )
 def test_only_http_and_https_profile_image_urls(url: str) -> None:
     with pytest.raises(UrlNotAllowed) as caught:
-        asyncio.run(fetch_profile_image(url))
+        asyncio.run(fetch_profile_image(url, allow_private=False))
 
     assert "only http and https" in caught.value.message
 
 
-def test_a_profile_image_is_fetched_and_checked(
-    site: LocalSite, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(ALLOW_PRIVATE_ENV, "1")  # the tests' allowance for 127.0.0.1
+def test_a_profile_image_is_fetched_and_checked(site: LocalSite) -> None:
     picture = encoded("JPEG", (64, 48))
     # The server's Content-Type is wrong on purpose: the bytes decide.
     site.pages["/me.jpg"] = (200, "application/octet-stream", picture)
 
-    checked = asyncio.run(fetch_profile_image(f"{site.base_url}/me.jpg"))
+    checked = asyncio.run(fetch_profile_image(f"{site.base_url}/me.jpg", allow_private=True))
 
     assert checked == CheckedImage(data=picture, media_type="image/jpeg", width=64, height=48)
     assert site.requests[0]["accept"] == "image/*"
 
 
-def test_a_profile_image_url_that_is_no_image_is_refused(
-    site: LocalSite, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(ALLOW_PRIVATE_ENV, "1")
+def test_a_profile_image_url_that_is_no_image_is_refused(site: LocalSite) -> None:
     site.pages["/me.png"] = (200, "image/png", b"<html>Sign in to see this picture</html>")
 
     with pytest.raises(BadRequest) as caught:
-        asyncio.run(fetch_profile_image(f"{site.base_url}/me.png"))
+        asyncio.run(fetch_profile_image(f"{site.base_url}/me.png", allow_private=True))
 
     assert caught.value.message == f"the profile image {NOT_AN_IMAGE}"
 
 
-def test_a_missing_profile_image_says_what_the_server_answered(
-    site: LocalSite, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(ALLOW_PRIVATE_ENV, "1")
+def test_a_missing_profile_image_says_what_the_server_answered(site: LocalSite) -> None:
     url = f"{site.base_url}/gone.png"
 
     with pytest.raises(BadRequest) as caught:
-        asyncio.run(fetch_profile_image(url))
+        asyncio.run(fetch_profile_image(url, allow_private=True))
 
     assert caught.value.message == f"Could not fetch {url}: the server answered 404 Not Found"
 
 
-def test_a_too_large_profile_image_is_refused(
-    site: LocalSite, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(ALLOW_PRIVATE_ENV, "1")
+def test_a_too_large_profile_image_is_refused(site: LocalSite) -> None:
     site.pages["/big.png"] = (200, "image/png", b"\x00" * (MAX_IMAGE_BYTES + 1))
     url = f"{site.base_url}/big.png"
 
     with pytest.raises(BadRequest) as caught:
-        asyncio.run(fetch_profile_image(url))
+        asyncio.run(fetch_profile_image(url, allow_private=True))
 
     assert caught.value.message.startswith(f"Could not fetch {url}: the page is larger than")

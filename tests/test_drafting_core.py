@@ -43,7 +43,9 @@ def reserve(store: Store, count: int) -> tuple[Caller, str]:
     """A caller and its quota ledger row, as every plan makes them."""
     with transaction(store.engine) as session:
         ledger_id = reserve_posts(session, store.workspace_id, count)
-    return Caller(store.engine, store.workspace_id, None, Runtime().settings), ledger_id
+    return Caller(
+        store.engine, store.workspace_id, None, Runtime().settings, files=store.files()
+    ), ledger_id
 
 
 def save(caller: Caller, ledger_id: str) -> None:

@@ -51,7 +51,10 @@ def rows(store: Store) -> dict[str, int]:
 
 
 def test_a_carousel_keeps_its_files_in_the_bucket_and_serve_streams_them(
-    ai_client: TestClient, store: Store, headers: dict[str, str], bucket: Bucket
+    bucket: Bucket,
+    ai_client: TestClient,
+    store: Store,
+    headers: dict[str, str],
 ) -> None:
     carousel = make(ai_client, store, headers, slides=3)
     folder = f"{store.workspace_id}/carousels/{carousel['carouselId']}/"
@@ -70,15 +73,22 @@ def test_a_carousel_keeps_its_files_in_the_bucket_and_serve_streams_them(
     assert ai_client.get(missing, headers=headers).status_code == 404
 
 
+@pytest.fixture
+def redirects(bucket: Bucket, monkeypatch: pytest.MonkeyPatch) -> Bucket:
+    """The bucket, with SOCIALGEN_FILES_REDIRECT=1: ask for it before the app, whose
+    Runtime reads where the files are (and how they are served) once."""
+    monkeypatch.setenv("SOCIALGEN_FILES_REDIRECT", "1")
+    return bucket
+
+
 def test_with_redirects_on_a_file_is_a_presigned_url_after_the_same_checks(
+    redirects: Bucket,
     ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    bucket: Bucket,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    bucket = redirects
     carousel = make(ai_client, store, headers)
-    monkeypatch.setenv("SOCIALGEN_FILES_REDIRECT", "1")
     pdf = carousel["pdfUrl"]
     response = ai_client.get(pdf, headers=headers, follow_redirects=False)
     assert response.status_code == 307
@@ -95,7 +105,10 @@ def test_with_redirects_on_a_file_is_a_presigned_url_after_the_same_checks(
 
 
 def test_regenerating_and_deleting_work_on_the_bucket(
-    ai_client: TestClient, store: Store, headers: dict[str, str], bucket: Bucket
+    bucket: Bucket,
+    ai_client: TestClient,
+    store: Store,
+    headers: dict[str, str],
 ) -> None:
     carousel = make(ai_client, store, headers, slides=3)
     before = bucket.objects()
@@ -120,10 +133,10 @@ def test_regenerating_and_deleting_work_on_the_bucket(
 
 
 def test_a_bucket_refusing_writes_mid_carousel_leaves_nothing(
+    faulty_bucket: tuple[Bucket, FaultyS3],
     ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    faulty_bucket: tuple[Bucket, FaultyS3],
 ) -> None:
     bucket, proxy = faulty_bucket
     proxy.writes_allowed = 2  # two slide images, then the bucket refuses
@@ -142,10 +155,10 @@ def test_a_bucket_refusing_writes_mid_carousel_leaves_nothing(
 
 
 def test_a_bucket_down_at_read_time_is_a_clear_503(
+    faulty_bucket: tuple[Bucket, FaultyS3],
     ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
-    faulty_bucket: tuple[Bucket, FaultyS3],
 ) -> None:
     bucket, proxy = faulty_bucket
     carousel = make(ai_client, store, headers)
@@ -170,20 +183,28 @@ def test_a_bucket_down_at_read_time_is_a_clear_503(
     assert len(bucket.objects()) == 4  # nothing half-written by the failed regeneration
 
 
+@pytest.fixture
+def unreachable(bucket: Bucket, monkeypatch: pytest.MonkeyPatch) -> Bucket:
+    """The bucket behind an endpoint nothing listens on (before the app is built)."""
+    monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{free_port()}")
+    return bucket
+
+
 def test_an_unreachable_endpoint_is_a_503_too(
+    unreachable: Bucket,
     client: TestClient,
     store: Store,
     headers: dict[str, str],
-    bucket: Bucket,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{free_port()}")
     url = f"/api/v1/files/{store.workspace_id}/carousels/{'a' * 32}/carousel-1234567890.pdf"
     assert client.get(url, headers=headers).status_code == 503
 
 
 def test_the_sweep_removes_abandoned_folders_in_the_bucket_only(
-    ai_client: TestClient, store: Store, headers: dict[str, str], bucket: Bucket
+    bucket: Bucket,
+    ai_client: TestClient,
+    store: Store,
+    headers: dict[str, str],
 ) -> None:
     from socialgen.carousels.sweep import sweep_orphaned_carousels
 
@@ -195,17 +216,17 @@ def test_the_sweep_removes_abandoned_folders_in_the_bucket_only(
     # Another process is making this one right now: files, no row yet.
     bucket.write(f"{carousels}/{in_progress}/slide-0-1234567890.jpg", b"x")
 
-    assert sweep_orphaned_carousels(store.engine, quiet_seconds=2) == 1
+    assert sweep_orphaned_carousels(store.engine, store.files(), quiet_seconds=2) == 1
     folders = {key.split("/")[2] for key in bucket.objects()}
     assert folders == {owned, in_progress}
 
 
 def test_the_cli_prints_paths_it_can_open_from_a_local_copy(
+    bucket: Bucket,
     ai_client: TestClient,
     store: Store,
     headers: dict[str, str],
     scripted_ai: ScriptedAI,
-    bucket: Bucket,
 ) -> None:
     carousel = make(ai_client, store, headers)
     result = scripted_ai.invoke(["carousel", "show", carousel["carouselId"]])

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from socialgen.files.backends import current_backend
+from socialgen.files.backends import files_of
 from socialgen.files.local_copy import DEFAULT_CACHE_MB, cache_limit_bytes, cache_root, local_copy
+from socialgen.runtime import Runtime
 from tests.conftest import Store
 from tests.s3_support import Bucket
 
@@ -33,7 +34,8 @@ def fill(bucket: Bucket, workspace: str, names: str) -> None:
 
 
 def copy(workspace: str, name: str) -> Path:
-    return local_copy(current_backend(), f"{workspace}/carousels/{name}.pdf")
+    # The bucket SOCIALGEN_FILES_URL names (the `bucket` fixture): a Runtime's store.
+    return local_copy(files_of(Runtime()).backend, f"{workspace}/carousels/{name}.pdf")
 
 
 def test_the_cache_keeps_the_most_recently_used_copies_within_its_size(
@@ -99,9 +101,11 @@ def test_a_bad_limit_is_reported_and_the_default_used(
 def test_the_cli_prunes_what_it_copied_for_carousel_show(
     store: Store, bucket: Bucket, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The CLI's entry (files.store.path_for_url, which `carousel show` prints) goes
+    # The CLI's entry (FileStore.path_for_url, which `carousel show` prints) goes
     # through the same cache.
-    from socialgen.files.store import file_url, path_for_url
+    from socialgen.files.store import file_url
+
+    path_for_url = store.files().path_for_url
 
     monkeypatch.setenv("SOCIALGEN_FILE_CACHE_MB", "1")
     ws = store.workspace_id

@@ -15,7 +15,6 @@ import pytest
 
 from socialgen.errors import NotFound
 from socialgen.files.local import LocalFolder
-from socialgen.files.store import files_root, read_file
 from tests.carousel_support import png
 from tests.conftest import LiveServer, Store
 
@@ -35,7 +34,8 @@ def url(workspace_id: str, key: str) -> str:
 
 
 def test_symlinks_under_files_answer_404(store: Store, http: httpx.Client, tmp_path: Path) -> None:
-    workspace = files_root() / store.workspace_id
+    root = store.files().root
+    workspace = root / store.workspace_id
     folder = workspace / "carousels" / "c1"
     folder.mkdir(parents=True)
     real = png("#ff0000", (8, 8))
@@ -51,7 +51,7 @@ def test_symlinks_under_files_answer_404(store: Store, http: httpx.Client, tmp_p
     (workspace / "carousels" / "elsewhere").symlink_to(outside)
     # Another workspace's folder, linked into this one.
     other = store.workspace("Other")
-    theirs = files_root() / other / "carousels" / "c2"
+    theirs = root / other / "carousels" / "c2"
     theirs.mkdir(parents=True)
     (theirs / "private.png").write_bytes(png("#0000ff", (8, 8)))
     (workspace / "carousels" / "borrowed").symlink_to(theirs)
@@ -78,16 +78,17 @@ def test_symlinks_under_files_answer_404(store: Store, http: httpx.Client, tmp_p
 
 
 def test_the_store_readers_refuse_symlinks_too(store: Store) -> None:
-    """read_file (the CLI's local copies, migrations) and list() (the sweep, migrate)
-    go through the same checks as serving."""
-    folder = files_root() / store.workspace_id / "carousels" / "c1"
+    """FileStore.read (the CLI's local copies, migrations) and list() (the sweep,
+    migrate) go through the same checks as serving."""
+    files = store.files()
+    folder = files.root / store.workspace_id / "carousels" / "c1"
     folder.mkdir(parents=True)
     (folder / "slide-1.png").write_bytes(b"real")
     (folder / "leak.png").symlink_to(PASSWD)
 
-    assert read_file(store.workspace_id, "carousels/c1/slide-1.png") == b"real"
+    assert files.read(store.workspace_id, "carousels/c1/slide-1.png") == b"real"
     with pytest.raises(NotFound) as caught:
-        read_file(store.workspace_id, "carousels/c1/leak.png")
+        files.read(store.workspace_id, "carousels/c1/leak.png")
     assert caught.value.message == "File not found"
-    keys = {item.key for item in LocalFolder(files_root()).list()}
+    keys = {item.key for item in LocalFolder(files.root).list()}
     assert keys == {f"{store.workspace_id}/carousels/c1/slide-1.png"}

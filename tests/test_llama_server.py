@@ -134,7 +134,7 @@ def test_a_batch_through_a_local_server_writes_every_post(
     monkeypatch.setenv("SOCIALGEN_MAX_TOKENS", "120")  # short posts: this is about count
     monkeypatch.delenv("SOCIALGEN_BATCH_CONCURRENCY", raising=False)
     plan = prepare_batch(
-        Caller(store.engine, store.workspace_id, None, Runtime().settings),
+        Caller(store.engine, store.workspace_id, None, Runtime().settings, files=store.files()),
         BatchRequest(userInput="why small teams ship weekly"),
     )
 

@@ -6,7 +6,11 @@ The check reads every module of src/socialgen and fails on:
 - a `global` statement;
 - a function named forget_*, reset_* or unregister_* (a reset for tests);
 - a module-level assignment of a mutable container: a dict, list or set display or
-  comprehension, or a call of dict/list/set/defaultdict/OrderedDict/deque/Counter.
+  comprehension, or a call of dict/list/set/defaultdict/OrderedDict/deque/Counter;
+- a module-level lock, event or pool: a call of threading's Lock, RLock, Condition,
+  Semaphore, BoundedSemaphore, Event or Barrier, or of a ThreadPoolExecutor or
+  ProcessPoolExecutor (shared by every Runtime of the process; `Final` does not
+  excuse it).
 
 What passes as a constant table: a tuple, frozenset or MappingProxyType; a name
 annotated `Final`; or a non-empty display (literal or comprehension) under an
@@ -36,15 +40,25 @@ MUTABLE_CALLS = frozenset(
         "WeakValueDictionary",
     }
 )
+# Made at import, shared by every Runtime: a lock or pool belongs to what uses it.
+SHARED_CALLS = frozenset(
+    {
+        "Lock",
+        "RLock",
+        "Condition",
+        "Semaphore",
+        "BoundedSemaphore",
+        "Event",
+        "Barrier",
+        "ThreadPoolExecutor",
+        "ProcessPoolExecutor",
+    }
+)
 RESET_PREFIXES = ("forget_", "reset_", "unregister_")
 
 # What is left, each with its reason; the lead tightens this list as the owners move
 # the state into the Runtime. A file listed here is skipped whole.
 ALLOWED: dict[str, str] = {
-    # still to move into the Runtime (issue 29, item 2)
-    "config/loading.py": "settings cache behind config.current_settings() (deep readers: "
-    "sources/guard.py, files/backends.py)",
-    "files/backends.py": "file backends per bucket: a Runtime registry still to come",
     # staying: it changes no answer and needs no reset
     "events/registry.py": "event models, registered by their class definition (constant-like)",
 }
@@ -64,6 +78,10 @@ def problems_in(source: str, where: str = "<snippet>") -> list[str]:
     changed = _changed_names(tree)
     for statement in tree.body:
         value, annotation = _assigned(statement)
+        if value is not None and _called(value) in SHARED_CALLS:
+            name = _target_name(statement)
+            found.append(f"{where}:{statement.lineno}: module-level lock or pool {name}")
+            continue
         if value is None or _final(annotation) or not _mutable(value):
             continue
         name = _target_name(statement)
@@ -153,11 +171,15 @@ def _final(annotation: ast.expr | None) -> bool:
 def _mutable(value: ast.expr) -> bool:
     if isinstance(value, ast.Dict | ast.List | ast.Set | ast.DictComp | ast.ListComp | ast.SetComp):
         return True
-    if isinstance(value, ast.Call):
-        func = value.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        return name in MUTABLE_CALLS
-    return False
+    return _called(value) in MUTABLE_CALLS
+
+
+def _called(value: ast.expr) -> str:
+    """`name` for `name(...)` or `module.name(...)`; "" for anything else."""
+    if not isinstance(value, ast.Call):
+        return ""
+    func = value.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 def test_no_module_keeps_state() -> None:
@@ -201,6 +223,21 @@ async def unregister_network(name: str) -> None: ...
     assert any("global _count" in line for line in found)
     assert any("forget_cache" in line for line in found)
     assert any("unregister_network" in line for line in found)
+
+
+def test_the_check_finds_module_level_locks_and_pools() -> None:
+    bad = """
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Final
+
+_lock = threading.Lock()
+_executor = ThreadPoolExecutor(max_workers=1)
+STOP: Final = threading.Event()
+"""
+    found = problems_in(bad)
+    assert len(found) == 3, found
+    assert all("lock or pool" in line for line in found)
 
 
 def test_constant_tables_pass() -> None:

@@ -10,6 +10,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from sqlmodel import select
 
 from socialgen.clock import utcnow
 from socialgen.errors import BadRequest
+from socialgen.files.backends import file_store
 from socialgen.posts.listing import recent_posts
 from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.networks.base import Metrics, OutgoingPost, PublishError
@@ -50,6 +52,14 @@ def _this_tests_networks(networks: dict[str, Any], monkeypatch: pytest.MonkeyPat
 
 def _networks() -> Networks:
     return Networks(NETWORKS)
+
+
+def _run_claim(store: Store, claim: Any) -> Any:
+    """One claim published outside a pass, as the runner's threads do."""
+    terms = _terms()
+    return run_claim(
+        store.engine, claim, length=terms.claim, networks=_networks(), files=terms.files
+    )
 
 
 def _terms() -> PublishTerms:
@@ -199,13 +209,14 @@ def test_missed_after_the_grace(
     assert one_pass(store)["missed"] == 1 and publication(store, later).state == "missed"
 
 
-def test_durations() -> None:
+def test_durations(tmp_path: Path) -> None:
     assert parse_duration("6h") == timedelta(hours=6)
     assert parse_duration("30m") == timedelta(minutes=30)
     assert parse_duration("90") == timedelta(seconds=90)
     with pytest.raises(ValueError):
         parse_duration("soon")
-    assert PublishTerms().grace == timedelta(hours=6)  # the setting's default
+    files = file_store(tmp_path, None)  # the one field without a default: the Runtime's
+    assert PublishTerms(files=files).grace == timedelta(hours=6)  # the setting's default
 
 
 def test_worker_killed_after_sending_is_resent_with_the_same_key(
@@ -227,7 +238,7 @@ def test_worker_killed_after_sending_is_resent_with_the_same_key(
     later = utcnow() + timedelta(minutes=6)  # past the claim (5 min by default)
     (again,) = claim_due(store.engine, "next-worker", now=later, terms=_terms()).claims
     assert again.attempt == 2
-    outcome = run_claim(store.engine, again, length=_terms().claim, networks=_networks())
+    outcome = _run_claim(store, again)
     assert outcome.state == "published"
     assert network.attempts == [idempotency_key(pid)] * 2  # the same key both times
     assert network.count(idempotency_key(pid)) == 1  # and one post on the network
@@ -349,10 +360,7 @@ def test_a_slow_publish_keeps_its_claim(
         else:
             claims = claim_due(store.engine, "slow-worker", terms=_terms()).claims
             running = threading.Thread(
-                target=lambda: [
-                    run_claim(store.engine, claim, length=_terms().claim, networks=_networks())
-                    for claim in claims
-                ]
+                target=lambda: [_run_claim(store, claim) for claim in claims]
             )
         running.start()
         while running.is_alive() and not network.attempts:  # the pass has claimed

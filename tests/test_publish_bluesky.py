@@ -29,6 +29,7 @@ from socialgen.publishing.networks.bluesky.text import (
     split_text,
 )
 from tests.bluesky_support import (  # noqa: F401
+    LOCAL,
     BlueskyNetwork,
     Saved,
     adapter_for,
@@ -66,7 +67,9 @@ def test_the_network_answers_on_every_service(bluesky_network: BlueskyNetwork) -
 
 def test_connect_keeps_a_session_and_names_the_account(bluesky_network: BlueskyNetwork) -> None:
     account = bluesky_network.account("conn")
-    connected = bluesky.connect(bluesky_network.pds + "/", account.handle, account.app_password)
+    connected = bluesky.connect(
+        bluesky_network.pds + "/", account.handle, account.app_password, settings=LOCAL
+    )
     assert connected.service_url == bluesky_network.pds
     assert connected.identity.handle == f"@{account.handle}"
     assert connected.identity.profile_url == f"https://bsky.app/profile/{account.handle}"
@@ -78,7 +81,7 @@ def test_connect_keeps_a_session_and_names_the_account(bluesky_network: BlueskyN
 def test_a_wrong_app_password_asks_to_reconnect(bluesky_network: BlueskyNetwork) -> None:
     account = bluesky_network.account("wrong")
     with pytest.raises(PublishError) as refused:
-        bluesky.connect(bluesky_network.pds, account.handle, "aaaa-bbbb-cccc-dddd")
+        bluesky.connect(bluesky_network.pds, account.handle, "aaaa-bbbb-cccc-dddd", settings=LOCAL)
     assert refused.value.reconnect
     assert "aaaa-bbbb" not in str(refused.value)
 
@@ -235,7 +238,9 @@ def test_metrics_count_a_like_and_a_reply(bluesky_network: BlueskyNetwork) -> No
     # A quote spreads the post as a repost does: counted with the reposts.
     assert (through_pds.likes, through_pds.comments, through_pds.reposts) == (1, 1, 1)
     through_appview, _, _ = adapter_for(
-        bluesky_network, account, settings=NetworkSettings(bluesky_appview=bluesky_network.appview)
+        bluesky_network,
+        account,
+        settings=NetworkSettings(bluesky_appview=bluesky_network.appview, allow_private_urls=True),
     )
     assert through_appview.metrics(published) == through_pds
 
@@ -285,7 +290,7 @@ def test_a_revoked_app_password_asks_to_reconnect(bluesky_network: BlueskyNetwor
         {**secret, "access_jwt": garbled(secret["access_jwt"])},
     )
     with pytest.raises(PublishError) as refused:
-        bluesky.build(stale, Saved()).publish(post("Never posted", "gone"))
+        bluesky.build(stale, Saved(), settings=LOCAL).publish(post("Never posted", "gone"))
     assert refused.value.reconnect and not refused.value.retryable
     assert (
         refused.value.message
@@ -302,7 +307,7 @@ def test_a_revoked_app_password_asks_to_reconnect(bluesky_network: BlueskyNetwor
 def offline_adapter() -> bluesky.BlueskyAdapter:
     # An unroutable service: prepare() must not reach it.
     credentials = AccountCredentials("bluesky", "http://192.0.2.1", "me.test", {})
-    return bluesky.build(credentials, Saved())
+    return bluesky.build(credentials, Saved(), settings=LOCAL)
 
 
 @pytest.mark.parametrize(
@@ -396,7 +401,7 @@ def test_network_failures_tell_the_outbox_whether_to_retry(
     }
     credentials = AccountCredentials("bluesky", faulty_pds.url, "faulty.test", secret)
     with pytest.raises(PublishError) as failed:
-        bluesky.build(credentials, Saved()).publish(post("Hello", "faulty"))
+        bluesky.build(credentials, Saved(), settings=LOCAL).publish(post("Hello", "faulty"))
     assert failed.value.retryable is retryable
     assert not failed.value.outcome_unknown  # record keys make a retry safe
     if retry_after is None:

@@ -24,10 +24,12 @@ from typer.testing import CliRunner
 from socialgen.cli import app
 from socialgen.clock import utcnow
 from socialgen.errors import SocialgenError
+from socialgen.files.backends import files_of
 from socialgen.posts.service import update_content
 from socialgen.publishing.outbox.runner import publish_now, publish_pass
 from socialgen.publishing.registry import Networks
 from socialgen.publishing.settings import PublishTerms
+from socialgen.runtime import Runtime
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Post, PostVersion
 from tests.conftest import Store
@@ -50,7 +52,7 @@ def _this_tests_networks(networks: dict[str, Any], monkeypatch: pytest.MonkeyPat
 
 
 def _terms() -> PublishTerms:
-    return PublishTerms(networks=Networks(NETWORKS))
+    return PublishTerms(networks=Networks(NETWORKS), files=files_of(Runtime()))
 
 
 def one_pass(store: Store, later: float = 0.0) -> dict[str, int]:

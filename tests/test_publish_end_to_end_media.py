@@ -16,7 +16,6 @@ import httpx
 import pytest
 from sqlmodel import col, select
 
-from socialgen.files.store import read_file
 from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Carousel, CarouselSlide
@@ -97,7 +96,7 @@ def test_a_carousel_goes_to_linkedin_as_its_pdf_and_to_mastodon_as_slides(
     )  # fmt: skip
     witness.stored_secrets(store)
     post_id, carousel, slides = make_carousel(witness, store)
-    pdf = read_file(store.workspace_id, carousel.pdf_file)
+    pdf = store.files().read(store.workspace_id, carousel.pdf_file)
     assert pdf.startswith(b"%PDF")
 
     answer = witness.cli_json(
@@ -124,7 +123,7 @@ def test_a_carousel_goes_to_linkedin_as_its_pdf_and_to_mastodon_as_slides(
         f"Point {n}. The text of slide {n}" for n in range(1, 5)
     ]
     first = httpx.get(attachments[0]["url"], timeout=10)
-    assert first.status_code == 200 and first.content == read_file(
+    assert first.status_code == 200 and first.content == store.files().read(
         store.workspace_id, slides[0].image_file
     )
     shown = witness.cli_json("posts", "show", post_id)

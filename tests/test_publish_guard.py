@@ -166,10 +166,14 @@ def test_linkedin_that_redirects(
 
 def test_the_oauth_flows_refuse_redirects(redirector: Redirector, internal: Internal) -> None:
     with pytest.raises(GuardRefused, match="redirect refused"):
-        mastodon_oauth.register_app(redirector.url, "http://127.0.0.1:1/callback")
+        mastodon_oauth.register_app(
+            redirector.url, "http://127.0.0.1:1/callback", allow_private=True
+        )
     form = {"grant_type": "refresh_token", "client_secret": "client-secret-guard-1"}
     with pytest.raises(GuardRefused, match="redirect refused"):
-        linkedin_http.token_request(redirector.url, form, {}, what="refreshing", timeout=10.0)
+        linkedin_http.token_request(
+            redirector.url, form, {}, what="refreshing", timeout=10.0, allow_private=True
+        )
     assert internal.hits == []
 
 
@@ -258,16 +262,16 @@ def test_a_request_connects_to_the_address_the_guard_checked(
     port = internal.url.rsplit(":", 1)[1]
     monkeypatch.setattr(guard, "resolve", lambda host, port: ["127.0.0.1"])
     url = f"http://pds.example:{port}/xrpc/ping"
-    with guarded_httpx("Test") as client:
+    with guarded_httpx("Test", allow_private=True) as client:
         assert client.get(url).status_code == 400
-    assert guarded_session("Test").get(url).status_code == 400
+    assert guarded_session("Test", allow_private=True).get(url).status_code == 400
     assert [hit.headers.get("Host") for hit in internal.hits] == [f"pds.example:{port}"] * 2
 
-    monkeypatch.delenv(ALLOW_PRIVATE_ENV)
-    with guarded_httpx("Test") as client, pytest.raises(GuardRefused, match="loopback"):
+    refusing = guarded_httpx("Test", allow_private=False)
+    with refusing as client, pytest.raises(GuardRefused, match="loopback"):
         client.get(url)
     with pytest.raises(GuardRefused, match=r"pds\.example resolves to a loopback"):
-        guarded_session("Test").get(url)
+        guarded_session("Test", allow_private=False).get(url)
     assert len(internal.hits) == 2
 
 
@@ -278,7 +282,8 @@ def test_a_host_that_does_not_resolve_is_a_connection_failure(
         raise OSError("no such host")
 
     monkeypatch.setattr(guard, "resolve", no_such_host)
-    with guarded_httpx("Test") as client, pytest.raises(httpx.ConnectError, match="resolve"):
+    refusing = guarded_httpx("Test", allow_private=False)
+    with refusing as client, pytest.raises(httpx.ConnectError, match="resolve"):
         client.get("https://pds.example/")
 
 
@@ -316,15 +321,17 @@ def test_https_to_the_checked_address_keeps_the_hosts_tls_name(
     monkeypatch.setattr(guard, "resolve", lambda host, port: ["127.0.0.1"])
     for port in serve_tls(hits, chain):
         url = f"https://pds.example:{port}/xrpc/ping"
-        with guarded_httpx("Test", verify=ssl.create_default_context(cafile=cert)) as client:
+        verify = ssl.create_default_context(cafile=cert)
+        with guarded_httpx("Test", allow_private=True, verify=verify) as client:
             assert client.get(url).text == "ok"
-        assert guarded_session("Test").get(url, verify=cert).text == "ok"
+        assert guarded_session("Test", allow_private=True).get(url, verify=cert).text == "ok"
         assert [hit.headers.get("Host") for hit in hits] == [f"pds.example:{port}"] * 2
 
         wrong = f"https://other.example:{port}/xrpc/ping"
         trusted = ssl.create_default_context(cafile=cert)
-        with guarded_httpx("Test", verify=trusted) as client, pytest.raises(httpx.ConnectError):
+        checked = guarded_httpx("Test", allow_private=True, verify=trusted)
+        with checked as client, pytest.raises(httpx.ConnectError):
             client.get(wrong)
         with pytest.raises(requests.exceptions.SSLError):
-            guarded_session("Test").get(wrong, verify=cert)
+            guarded_session("Test", allow_private=True).get(wrong, verify=cert)
         assert len(hits) == 2

@@ -44,7 +44,8 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLinkedIn]:
 
 
 # A short timeout: the fault tests wait for it (handed in as the Runtime's Networks do).
-SETTINGS = NetworkSettings(linkedin_timeout=0.5)
+# The fake lives on 127.0.0.1: the allowance as the Runtime hands it to the networks.
+SETTINGS = NetworkSettings(linkedin_timeout=0.5, allow_private_urls=True)
 
 
 class Saved(list[dict[str, str]]):
@@ -107,7 +108,9 @@ def test_the_adapter_sends_version_and_restli_headers_on_every_api_call(
 
 
 def test_a_retired_version_is_a_clear_error_naming_the_setting(fake: FakeLinkedIn) -> None:
-    retired = NetworkSettings(linkedin_version="202301", linkedin_timeout=0.5)
+    retired = NetworkSettings(
+        linkedin_version="202301", linkedin_timeout=0.5, allow_private_urls=True
+    )
     adapter = adapter_for(fake, {"access_token": fake.add_token()}, settings=retired)
     error = failure(lambda: adapter.publish(post()))
     assert "SOCIALGEN_LINKEDIN_VERSION" in error.message

@@ -20,15 +20,19 @@ from socialgen.errors import BadRequest
 from socialgen.publishing.networks.base import (
     AccountCredentials,
     MediaItem,
+    NetworkSettings,
     OutgoingPost,
     Published,
     PublishError,
 )
 from socialgen.publishing.networks.mastodon import adapter as mastodon
 from socialgen.publishing.networks.mastodon.text import count, split
+from socialgen.runtime import Runtime
 from tests.mastodon_support import MastodonMock, MockUser, free_port
 from tests.mastodon_support import mastodon_mock as mastodon_mock  # the fixture
 
+# The mock lives on 127.0.0.1: the allowance as the Runtime hands it to the networks.
+ALLOWED = NetworkSettings(allow_private_urls=True)
 SENTENCE = "Small teams ship weekly because feedback beats planning."
 LONG_TEXT = "\n\n".join(" ".join([SENTENCE] * 3) for _ in range(6))  # 1,030 characters
 
@@ -52,7 +56,7 @@ def adapter(server: MastodonMock, user: MockUser) -> mastodon.MastodonAdapter:
     credentials = AccountCredentials(
         "mastodon", server.base_url, user.username, {"access_token": user.token}
     )
-    return mastodon.MastodonAdapter(credentials, lambda _: None)
+    return mastodon.MastodonAdapter(credentials, lambda _: None, allow_private=True)
 
 
 def outgoing(key: str, text: str = "Hello from socialgen", **kwargs: Any) -> OutgoingPost:
@@ -109,18 +113,20 @@ def test_a_paragraph_longer_than_a_status_is_cut_at_sentences_then_words() -> No
 
 def test_connect_verifies_the_token_and_names_the_account(mastodon_mock: MastodonMock) -> None:
     user = mastodon_mock.new_user()
-    connected = mastodon.connect(mastodon_mock.base_url + "/", "", user.token)
+    connected = mastodon.connect(mastodon_mock.base_url + "/", "", user.token, settings=ALLOWED)
     host = mastodon_mock.base_url.removeprefix("http://")
     assert connected.service_url == mastodon_mock.base_url
     assert connected.identity.handle == f"@{user.username}@{host}"
     assert connected.secret["access_token"] == user.token
-    assert mastodon.connect(mastodon_mock.base_url, f"@{user.username}", user.token)
+    assert mastodon.connect(
+        mastodon_mock.base_url, f"@{user.username}", user.token, settings=ALLOWED
+    )
 
     with pytest.raises(BadRequest, match="refused the access token") as refused:
-        mastodon.connect(mastodon_mock.base_url, "", "not-a-token-" + user.token)
+        mastodon.connect(mastodon_mock.base_url, "", "not-a-token-" + user.token, settings=ALLOWED)
     assert user.token not in refused.value.message
     with pytest.raises(BadRequest, match="belongs to"):
-        mastodon.connect(mastodon_mock.base_url, "@someone_else", user.token)
+        mastodon.connect(mastodon_mock.base_url, "@someone_else", user.token, settings=ALLOWED)
     assert adapter(mastodon_mock, user).check().handle == connected.identity.handle
 
 
@@ -205,7 +211,7 @@ def test_a_refused_connection_is_retryable() -> None:
     credentials = AccountCredentials(
         "mastodon", f"http://127.0.0.1:{free_port()}", "", {"access_token": "secret-token"}
     )
-    gone = mastodon.MastodonAdapter(credentials, lambda _: None)
+    gone = mastodon.MastodonAdapter(credentials, lambda _: None, allow_private=True)
     error = failure(lambda: gone.check(), "secret-token")
     assert error.retryable and "could not reach" in error.message
 
@@ -352,7 +358,11 @@ def test_authorize_signs_in_through_the_browser(mastodon_mock: MastodonMock) -> 
     )
     browser.start()
     connected = mastodon.authorize(
-        mastodon_mock.base_url, {"timeout": "20"}, open_browser=False, announce=announced.append
+        mastodon_mock.base_url,
+        {"timeout": "20"},
+        open_browser=False,
+        announce=announced.append,
+        settings=ALLOWED,
     )
     browser.join(timeout=10)
 
@@ -367,7 +377,7 @@ def test_authorize_signs_in_through_the_browser(mastodon_mock: MastodonMock) -> 
     )
     # The new token is a working one of that user's.
     credentials = AccountCredentials("mastodon", connected.service_url, "", connected.secret)
-    mastodon.build(credentials, lambda _: None).publish(outgoing("via-oauth"))
+    mastodon.build(credentials, lambda _: None, settings=ALLOWED).publish(outgoing("via-oauth"))
     assert mastodon_mock.status_count(user) == 1
 
 
@@ -377,16 +387,15 @@ def test_an_instance_that_is_down_is_unavailable_not_a_bad_token(
     """Adding an account on a busy or failing instance says the instance failed (502),
     not that the token is wrong (400): the user should try later, not make a new token."""
     from socialgen.publishing.accounts.service import NetworkUnavailable, connect_account
-    from socialgen.publishing.registry import BUILT_IN_NETWORKS
+    from socialgen.publishing.registry import Networks
 
     monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")  # the mock is on 127.0.0.1
+    built_in = Networks.of(Runtime())  # read after the allowance: a Runtime's networks
     user = mastodon_mock.new_user("down")
     mastodon_mock.fault("/api/v1/accounts/verify_credentials", methods=("GET",), status=503)
     with pytest.raises(NetworkUnavailable) as raised:
-        connect_account(BUILT_IN_NETWORKS, "mastodon", mastodon_mock.base_url, "", user.token)
+        connect_account(built_in, "mastodon", mastodon_mock.base_url, "", user.token)
     assert raised.value.status_code == 502
     assert user.token not in raised.value.message
     # The fault was used up: the same token is fine now.
-    assert connect_account(
-        BUILT_IN_NETWORKS, "mastodon", mastodon_mock.base_url, "", user.token
-    ).secret
+    assert connect_account(built_in, "mastodon", mastodon_mock.base_url, "", user.token).secret

@@ -110,7 +110,7 @@ def test_the_stream_gives_back_what_the_ledger_says_was_not_saved(store: Store) 
     """A save that committed but was not yet counted by the stream (cancelled between
     the two) is not refunded: the row, not the stream's count, is the truth."""
     reservation_id = reserve(store, 3)
-    caller = Caller(store.engine, store.workspace_id, None, Runtime().settings)
+    caller = Caller(store.engine, store.workspace_id, None, Runtime().settings, files=store.files())
 
     async def run() -> None:
         async with Reservation(caller, 3, reservation_id):

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import pytest
 
 from socialgen.errors import BadRequest
+from socialgen.sources import fetch as fetch_module
 from socialgen.sources import guard
 from socialgen.sources.articles import clean_text, extract_article
 from socialgen.sources.fetch import FetchedPage, SourceError, fetch
@@ -47,13 +48,7 @@ def dns(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
         return answers[host]
 
     monkeypatch.setattr(guard, "resolve", resolve)
-    monkeypatch.delenv(guard.ALLOW_PRIVATE_ENV, raising=False)
     return answers
-
-
-@pytest.fixture
-def allow_private(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(guard.ALLOW_PRIVATE_ENV, "1")
 
 
 # --- a real local HTTP server --------------------------------------------------------
@@ -318,12 +313,28 @@ def test_unknown_host_is_a_clear_error() -> None:
         check_url("https://nowhere.test/")
 
 
+def test_the_environment_does_not_sway_the_guard(
+    dns: dict[str, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The allowance is the caller's (its Runtime's allow_private_urls setting, handed
+    in): the guard itself reads nothing, so the variable set now changes nothing."""
+    monkeypatch.setenv(guard.ALLOW_PRIVATE_ENV, "1")
+    dns["intranet.test"] = ["127.0.0.1"]
+    with pytest.raises(UrlNotAllowed, match="loopback"):
+        check_url("http://intranet.test/")
+    with pytest.raises(UrlNotAllowed, match="loopback"):
+        run(fetch("http://intranet.test/"))
+
+
 def test_allowance_permits_private_but_never_metadata_or_link_local(
-    dns: dict[str, list[str]], allow_private: None
+    dns: dict[str, list[str]],
 ) -> None:
     for address in ["127.0.0.1", "::1", "10.0.0.5", "192.168.0.2", "100.64.1.1", "fd12::1"]:
         dns["intranet.test"] = [address]
-        assert check_url("http://intranet.test/wiki") == "http://intranet.test/wiki"
+        assert (
+            check_url("http://intranet.test/wiki", allow_private=True)
+            == "http://intranet.test/wiki"
+        )
     for address, kind in [
         ("169.254.169.254", "cloud metadata"),
         ("::ffff:169.254.169.254", "cloud metadata"),
@@ -334,15 +345,15 @@ def test_allowance_permits_private_but_never_metadata_or_link_local(
     ]:
         dns["intranet.test"] = [address]
         with pytest.raises(UrlNotAllowed, match=kind):
-            check_url("http://intranet.test/")
+            check_url("http://intranet.test/", allow_private=True)
 
 
 # --- fetch against a real local server ------------------------------------------------
 
 
-def test_fetch_returns_page_and_names_socialgen(server: Server, allow_private: None) -> None:
+def test_fetch_returns_page_and_names_socialgen(server: Server) -> None:
     server.routes["/article"] = lambda h: h.respond(ARTICLE_HTML.encode())
-    page = run(fetch(server.url("/article")))
+    page = run(fetch(server.url("/article"), allow_private=True))
     assert page.status == 200
     assert page.url == page.final_url == server.url("/article")
     assert page.media_type == "text/html"
@@ -353,12 +364,12 @@ def test_fetch_returns_page_and_names_socialgen(server: Server, allow_private: N
 
 
 def test_fetch_connects_to_checked_address_with_original_host(
-    server: Server, allow_private: None, dns: dict[str, list[str]]
+    server: Server, dns: dict[str, list[str]]
 ) -> None:
     port = server.base.rsplit(":", 1)[1]
     dns["blog.test"] = ["127.0.0.1"]
     server.routes["/post"] = lambda h: h.respond(b"<p>hi</p>")
-    page = run(fetch(f"http://blog.test:{port}/post#section"))
+    page = run(fetch(f"http://blog.test:{port}/post#section", allow_private=True))
     assert page.final_url == f"http://blog.test:{port}/post#section"
     assert server.seen[0] == ("/post", server.seen[0][1])
     assert server.seen[0][1]["Host"] == f"blog.test:{port}"
@@ -371,18 +382,18 @@ def test_fetch_without_allowance_refuses_local_server(server: Server) -> None:
     assert server.seen == []
 
 
-def test_redirects_are_followed(server: Server, allow_private: None) -> None:
+def test_redirects_are_followed(server: Server) -> None:
     server.routes["/old"] = lambda h: h.redirect("/middle", 301)
     server.routes["/middle"] = lambda h: h.redirect(server.url("/article"), 307)
     server.routes["/article"] = lambda h: h.respond(b"<p>moved here</p>")
-    page = run(fetch(server.url("/old")))
+    page = run(fetch(server.url("/old"), allow_private=True))
     assert page.url == server.url("/old")
     assert page.final_url == server.url("/article")
     assert page.text == "<p>moved here</p>"
     assert server.paths() == ["/old", "/middle", "/article"]
 
 
-def test_too_many_redirects(server: Server, allow_private: None) -> None:
+def test_too_many_redirects(server: Server) -> None:
     def redirect_to(location: str) -> Route:
         return lambda handler: handler.redirect(location)
 
@@ -390,9 +401,11 @@ def test_too_many_redirects(server: Server, allow_private: None) -> None:
         server.routes[f"/hop{hop}"] = redirect_to(f"/hop{hop + 1}")
     server.routes["/hop7"] = lambda h: h.respond(b"<p>end</p>")
     with pytest.raises(SourceError, match="more than 5 redirects"):
-        run(fetch(server.url("/hop0")))
+        run(fetch(server.url("/hop0"), allow_private=True))
     assert len(server.seen) == 6  # the first request and five followed redirects
-    assert run(fetch(server.url("/hop2"))).final_url == server.url("/hop7")  # exactly 5
+    assert run(fetch(server.url("/hop2"), allow_private=True)).final_url == server.url(
+        "/hop7"
+    )  # exactly 5
 
 
 @pytest.mark.parametrize(
@@ -407,12 +420,12 @@ def test_too_many_redirects(server: Server, allow_private: None) -> None:
     ],
 )
 def test_redirect_hop_is_checked(
-    server: Server, allow_private: None, dns: dict[str, list[str]], location: str, message: str
+    server: Server, dns: dict[str, list[str]], location: str, message: str
 ) -> None:
     dns["metadata.test"] = ["169.254.169.254"]
     server.routes["/go"] = lambda h: h.redirect(location)
     with pytest.raises(UrlNotAllowed, match=message) as error:
-        run(fetch(server.url("/go")))
+        run(fetch(server.url("/go"), allow_private=True))
     assert error.value.message.endswith(f"(redirected from {server.url('/go')})")
     assert server.paths() == ["/go"]
 
@@ -423,7 +436,12 @@ def test_redirect_to_private_address_refused_when_only_first_hop_allowed(
     # The local server has to be reachable for the first request; from then on the
     # allowance is off, as it is in production, and the redirect must be refused.
     answers = iter([True])
-    monkeypatch.setattr(guard, "private_urls_allowed", lambda: next(answers, False))
+    checked = guard.destination
+
+    def first_hop_allowed(url: str, *, allow_private: bool = False) -> guard.Destination:
+        return checked(url, allow_private=next(answers, False))
+
+    monkeypatch.setattr(fetch_module, "destination", first_hop_allowed)
     server.routes["/start"] = lambda h: h.redirect(server.url("/internal-admin"))
     server.routes["/internal-admin"] = lambda h: h.respond(b"<p>secret</p>")
     with pytest.raises(UrlNotAllowed, match=r"127\.0\.0\.1 is a loopback address"):
@@ -431,25 +449,25 @@ def test_redirect_to_private_address_refused_when_only_first_hop_allowed(
     assert server.paths() == ["/start"]
 
 
-def test_404_is_a_clear_error(server: Server, allow_private: None) -> None:
+def test_404_is_a_clear_error(server: Server) -> None:
     with pytest.raises(SourceError, match="the server answered 404 Not Found") as error:
-        run(fetch(server.url("/missing")))
+        run(fetch(server.url("/missing"), allow_private=True))
     assert error.value.status_code == 400
     assert server.url("/missing") in error.value.message
 
 
-def test_server_error_is_a_clear_error(server: Server, allow_private: None) -> None:
+def test_server_error_is_a_clear_error(server: Server) -> None:
     server.routes["/boom"] = lambda h: h.send_error(503, "Service Unavailable")
     with pytest.raises(SourceError, match="answered 503 Service Unavailable"):
-        run(fetch(server.url("/boom")))
+        run(fetch(server.url("/boom"), allow_private=True))
 
 
-def test_connection_refused_is_a_clear_error(allow_private: None) -> None:
+def test_connection_refused_is_a_clear_error() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     with pytest.raises(SourceError, match=r"could not connect to 127\.0\.0\.1"):
-        run(fetch(f"http://127.0.0.1:{port}/"))
+        run(fetch(f"http://127.0.0.1:{port}/", allow_private=True))
 
 
 def _endless(handler: Handler) -> None:
@@ -463,18 +481,16 @@ def _endless(handler: Handler) -> None:
         state.sent["/endless"] = state.sent.get("/endless", 0) + len(chunk)
 
 
-def test_too_large_body_refused_while_streaming(server: Server, allow_private: None) -> None:
+def test_too_large_body_refused_while_streaming(server: Server) -> None:
     server.routes["/endless"] = _endless
     with pytest.raises(SourceError, match="the page is larger than 200 kB"):
-        run(fetch(server.url("/endless"), max_bytes=200_000))
+        run(fetch(server.url("/endless"), max_bytes=200_000, allow_private=True))
     # The client hung up: the server's endless write loop fails soon after.
     assert server.finished.setdefault("/endless", threading.Event()).wait(5)
     assert server.sent["/endless"] < 50_000_000  # kernel buffers, not the whole stream
 
 
-def test_declared_too_large_body_refused_before_reading(
-    server: Server, allow_private: None
-) -> None:
+def test_declared_too_large_body_refused_before_reading(server: Server) -> None:
     def huge(handler: Handler) -> None:
         handler.send_response(200)
         handler.send_header("Content-Type", "text/html")
@@ -486,10 +502,10 @@ def test_declared_too_large_body_refused_before_reading(
     # No clock: the body never comes, so a client that waited for it would end on the
     # 5 s timeout's message, not this one.
     with pytest.raises(SourceError, match="larger than 5 MB"):
-        run(fetch(server.url("/huge"), timeout=5))
+        run(fetch(server.url("/huge"), timeout=5, allow_private=True))
 
 
-def test_compressed_body_is_capped_after_decoding(server: Server, allow_private: None) -> None:
+def test_compressed_body_is_capped_after_decoding(server: Server) -> None:
     bomb = gzip.compress(b"<p>" + b"0" * 2_000_000 + b"</p>")  # about 2 kB on the wire
 
     def gzipped(handler: Handler) -> None:
@@ -502,16 +518,16 @@ def test_compressed_body_is_capped_after_decoding(server: Server, allow_private:
 
     server.routes["/bomb"] = gzipped
     with pytest.raises(SourceError, match="larger than 100 kB"):
-        run(fetch(server.url("/bomb"), max_bytes=100_000))
+        run(fetch(server.url("/bomb"), max_bytes=100_000, allow_private=True))
 
 
-def test_server_hanging_up_is_a_clear_error(server: Server, allow_private: None) -> None:
+def test_server_hanging_up_is_a_clear_error(server: Server) -> None:
     server.routes["/hangup"] = lambda h: None  # no status line, connection closed
     with pytest.raises(SourceError, match=r"no valid answer from 127\.0\.0\.1"):
-        run(fetch(server.url("/hangup")))
+        run(fetch(server.url("/hangup"), allow_private=True))
 
 
-def test_slow_server_hits_the_timeout(server: Server, allow_private: None) -> None:
+def test_slow_server_hits_the_timeout(server: Server) -> None:
     def slow(handler: Handler) -> None:
         handler.server_state.stop.wait(5)
         handler.respond(b"<p>too late</p>")
@@ -519,10 +535,10 @@ def test_slow_server_hits_the_timeout(server: Server, allow_private: None) -> No
     server.routes["/slow"] = slow
     # No clock: without the timeout the answer comes at 5 s and nothing raises.
     with pytest.raises(SourceError, match=r"no complete answer within 0\.3 s"):
-        run(fetch(server.url("/slow"), timeout=0.3))
+        run(fetch(server.url("/slow"), timeout=0.3, allow_private=True))
 
 
-def test_trickling_body_hits_the_total_time_cap(server: Server, allow_private: None) -> None:
+def test_trickling_body_hits_the_total_time_cap(server: Server) -> None:
     # Each byte arrives well within a per-read timeout; only a total cap stops this.
     def trickle(handler: Handler) -> None:
         handler.send_response(200)
@@ -535,7 +551,7 @@ def test_trickling_body_hits_the_total_time_cap(server: Server, allow_private: N
     server.routes["/trickle"] = trickle
     # No clock: the trickle never ends, so only the total cap's own error ends the fetch.
     with pytest.raises(SourceError, match=r"no complete answer within 0\.5 s"):
-        run(fetch(server.url("/trickle"), timeout=0.5))
+        run(fetch(server.url("/trickle"), timeout=0.5, allow_private=True))
 
 
 @pytest.mark.parametrize(
@@ -564,12 +580,10 @@ def test_page_text_uses_declared_or_detected_charset(
 # --- articles ---------------------------------------------------------------------------
 
 
-def test_article_main_text_without_nav_comments_or_footer(
-    server: Server, allow_private: None
-) -> None:
+def test_article_main_text_without_nav_comments_or_footer(server: Server) -> None:
     server.routes["/blog/shipping"] = lambda h: h.respond(ARTICLE_HTML.encode())
     server.routes["/s"] = lambda h: h.redirect("/blog/shipping")
-    article = run(extract_article(server.url("/s")))
+    article = run(extract_article(server.url("/s"), allow_private=True))
     assert article.url == server.url("/s")
     assert article.final_url == server.url("/blog/shipping")
     assert article.title.startswith("Shipping weekly beats shipping perfect")
@@ -583,25 +597,25 @@ def test_article_main_text_without_nav_comments_or_footer(
     assert "\n\n\n" not in article.text
 
 
-def test_article_not_html_is_refused(server: Server, allow_private: None) -> None:
+def test_article_not_html_is_refused(server: Server) -> None:
     server.routes["/data.json"] = lambda h: h.respond(b'{"a": 1}', "application/json")
     with pytest.raises(SourceError, match=r"not a web page \(application/json\)"):
-        run(extract_article(server.url("/data.json")))
+        run(extract_article(server.url("/data.json"), allow_private=True))
 
 
-def test_article_without_main_text_is_refused(server: Server, allow_private: None) -> None:
+def test_article_without_main_text_is_refused(server: Server) -> None:
     empty = b"""<html><head><title>Sign in</title></head><body>
     <nav><a href="/">Home</a> <a href="/help">Help</a></nav>
     <form><input name="user"><input name="password" type="password"><button>Sign in</button></form>
     </body></html>"""
     server.routes["/login"] = lambda h: h.respond(empty)
     with pytest.raises(SourceError, match="no article text found"):
-        run(extract_article(server.url("/login")))
+        run(extract_article(server.url("/login"), allow_private=True))
 
 
-def test_article_fetch_errors_pass_through(server: Server, allow_private: None) -> None:
+def test_article_fetch_errors_pass_through(server: Server) -> None:
     with pytest.raises(SourceError, match="404"):
-        run(extract_article(server.url("/gone")))
+        run(extract_article(server.url("/gone"), allow_private=True))
 
 
 def test_clean_text_normalises_and_collapses_blank_lines() -> None:

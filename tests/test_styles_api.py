@@ -283,7 +283,7 @@ RSS = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>Dana</title>
 
 
 def test_posts_are_imported_from_a_profile_feed(
-    client: TestClient, store: Store, headers: dict[str, str], monkeypatch: pytest.MonkeyPatch
+    allow_private_urls: None, client: TestClient, store: Store, headers: dict[str, str]
 ) -> None:
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -301,7 +301,6 @@ def test_posts_are_imported_from_a_profile_feed(
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Feed)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
     try:
         response = client.get(
             f"{BASE}/{store.workspace_id}/get-posts-from-social-profile",

@@ -97,7 +97,7 @@ def test_the_api_streams_the_toy_over_sse_inside_its_lifespan(store: Any) -> Non
 def test_serve_runs_the_toys_start_work(store: Any) -> None:
     started = toy_feature.STARTED
     started.clear()
-    serve_start(store.engine, (FEATURE,))  # the carousel sweep's too: nothing to sweep
+    serve_start(store.engine, Runtime(features=(FEATURE,)))  # the sweep's too: nothing to sweep
     assert started == [store.engine]
 
 

@@ -143,7 +143,7 @@ async def toy_lifespan(app: FastAPI) -> AsyncIterator[None]:
 STARTED: list[Any] = []  # the engines `serve`'s start work was given
 
 
-def toy_start(engine: Any) -> None:
+def toy_start(engine: Any, runtime: Any) -> None:
     STARTED.append(engine)
 
 

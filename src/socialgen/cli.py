@@ -89,7 +89,7 @@ def serve(
     engine = runtime.open_store()  # migrate once, before any worker starts
     from socialgen.features import serve_start
 
-    serve_start(engine, runtime.features)  # every feature's start work (the carousel sweep)
+    serve_start(engine, runtime)  # every feature's start work (the carousel sweep)
     from socialgen.server import create_app, worker_app
 
     if workers == 1:

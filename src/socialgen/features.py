@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
     from socialgen.events.stream import Stream
+    from socialgen.runtime import Runtime
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -108,11 +109,12 @@ async def lifespans(app: FastAPI, handed_in: Iterable[Feature] = ()) -> AsyncIte
         yield
 
 
-def serve_start(engine: Any, handed_in: Iterable[Feature] = ()) -> None:
-    """Every feature's work before `serve` listens (once, before any worker starts)."""
-    for feature in features(handed_in):
+def serve_start(engine: Any, runtime: Runtime) -> None:
+    """Every feature's work before `serve` listens (once, before any worker starts),
+    with the migrated store and `serve`'s Runtime (its features are handed in too)."""
+    for feature in features(runtime.features):
         for target in feature.serve_start:
-            resolve(target)(engine)
+            resolve(target)(engine, runtime)
 
 
 def streams(handed_in: Iterable[Feature] = ()) -> tuple[Stream, ...]:

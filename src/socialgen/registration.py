@@ -39,8 +39,9 @@ class Feature:
     # "module:function": an async context manager taking the FastAPI app, entered while
     # the app serves (the publishing scheduler); every feature's, in the features' order.
     lifespans: tuple[str, ...] = ()
-    # "module:function" taking the migrated store's engine: run once by `serve` before
-    # it listens, in the one process that starts the workers (the carousel sweep).
+    # "module:function" taking the migrated store's engine and `serve`'s Runtime: run
+    # once by `serve` before it listens, in the one process that starts the workers
+    # (the carousel sweep).
     serve_start: tuple[str, ...] = ()
 
 

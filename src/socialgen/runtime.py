@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from socialgen.ai.model import TextModel
     from socialgen.config import Settings
     from socialgen.config.loading import AppSettings
+    from socialgen.files.store import FileStore
     from socialgen.insights.ranking import Rankers
     from socialgen.publishing.registry import NetworkModule
     from socialgen.registration import Feature
@@ -55,13 +56,17 @@ class Held:
     text models it built (a local one loads its GGUF once: one load per `serve`
     process), the PDF render pool (worker processes, made at the first render) and the
     cleanups that outlive a request whose client left (carousels.thread_work.finish:
-    kept until they end, as an event loop keeps only weak references to tasks) and the
-    creators' trained rankers (insights/ranking.py)."""
+    kept until they end, as an event loop keeps only weak references to tasks), the
+    creators' trained rankers (insights/ranking.py) and the file stores (one bucket
+    client per configuration, made and kept here by files.backends.files_of)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.rankers: Rankers = Kept(KEPT_RANKERS)
         self.text_models: dict[tuple[Any, ...], TextModel] = {}
+        self.file_stores: dict[tuple[Any, ...], FileStore] = {}
+        # Apart from `lock`, which a text model's build (a network probe) may hold.
+        self.file_stores_lock = threading.Lock()
         self.render_pool: RenderPool | None = None
         self.cleanups: set[asyncio.Task[None]] = set()
 

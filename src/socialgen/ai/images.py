@@ -50,7 +50,12 @@ def image_model(configured: AppSettings) -> ImageModel:
         return ProceduralImageModel()
     settings = ai_settings(configured)
     api_base = (configured.image_api_base or "").strip() or settings.api_base
-    return LiteLLMImageModel(name, api_base=api_base, timeout=settings.timeout)
+    return LiteLLMImageModel(
+        name,
+        api_base=api_base,
+        timeout=settings.timeout,
+        allow_private=configured.allow_private_urls,
+    )
 
 
 def provider_size(width: int, height: int) -> str:
@@ -68,10 +73,14 @@ class LiteLLMImageModel:
     tried 3 times (~1.5 s of back-off) before it fails. Edits make one attempt.
     """
 
-    def __init__(self, name: str, *, api_base: str | None, timeout: float) -> None:
+    def __init__(
+        self, name: str, *, api_base: str | None, timeout: float, allow_private: bool = False
+    ) -> None:
         self.name = name
         self.api_base = api_base
         self.timeout = timeout
+        # The allow_private_urls setting, for a provider that answers with a link.
+        self.allow_private = allow_private
 
     async def generate(
         self, prompt: str, *, width: int, height: int, references: Sequence[bytes] = ()
@@ -154,7 +163,11 @@ class LiteLLMImageModel:
             return _decode(url)
         try:
             page = await fetch(
-                url, max_bytes=MAX_IMAGE_BYTES, timeout=self.timeout, accept="image/*"
+                url,
+                max_bytes=MAX_IMAGE_BYTES,
+                timeout=self.timeout,
+                accept="image/*",
+                allow_private=self.allow_private,
             )
         except SocialgenError as error:
             raise ModelError(

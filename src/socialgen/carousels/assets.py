@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 
 from socialgen.carousels.slides import Brand, SlideContent, Theme, data_uri
 from socialgen.files.layout import carousel_folder as carousel_folder  # re-exported; files/ owns it
-from socialgen.files.store import MEDIA_TYPES, content_name, read_file, save_file
+from socialgen.files.store import MEDIA_TYPES, content_name
 from socialgen.store.tables import Carousel, CarouselSlide
 
 if TYPE_CHECKING:
+    from socialgen.files.store import FileStore
     from socialgen.render.pdf import SlideRenderer
 
 MEDIA_EXTENSIONS = {media: extension for extension, media in MEDIA_TYPES.items()}
@@ -25,12 +26,12 @@ ART_JPEG_QUALITY = 88
 
 
 def store_image(
-    workspace_id: str, carousel_id: str, stem: str, data: bytes, media_type: str
+    files: FileStore, workspace_id: str, carousel_id: str, stem: str, data: bytes, media_type: str
 ) -> str:
     """Save an image next to its carousel; returns its key."""
     name = content_name(stem, data, MEDIA_EXTENSIONS[media_type])
     key = f"{carousel_folder(carousel_id)}/{name}"
-    save_file(workspace_id, key, data)
+    files.save(workspace_id, key, data)
     return key
 
 
@@ -82,14 +83,16 @@ class RenderedFiles:
     thumbnail_seconds: float
 
 
-def render_files(carousel: Carousel, slides: Sequence[CarouselSlide]) -> RenderedFiles:
+def render_files(
+    files: FileStore, carousel: Carousel, slides: Sequence[CarouselSlide]
+) -> RenderedFiles:
     """Render the slides with the carousel's template, save the PDF and page 1 as PNG."""
     from socialgen.render.pdf import SlideRenderer, html_to_pdf
     from socialgen.render.thumbnail import first_page_png
 
     started = time.perf_counter()
     renderer = SlideRenderer(carousel.width, carousel.height)
-    pages = slide_pages(carousel, slides, renderer)
+    pages = slide_pages(files, carousel, slides, renderer)
     html_done = time.perf_counter()
     # The layouts measured while fitting are reused, not laid out again.
     pdf = html_to_pdf(pages, carousel.width, carousel.height, renderer=renderer)
@@ -99,8 +102,8 @@ def render_files(carousel: Carousel, slides: Sequence[CarouselSlide]) -> Rendere
     folder = carousel_folder(carousel.id)
     pdf_file = f"{folder}/{content_name('carousel', pdf, 'pdf')}"
     thumbnail_file = f"{folder}/{content_name('thumbnail', thumbnail, 'png')}"
-    save_file(carousel.workspace_id, pdf_file, pdf)
-    save_file(carousel.workspace_id, thumbnail_file, thumbnail)
+    files.save(carousel.workspace_id, pdf_file, pdf)
+    files.save(carousel.workspace_id, thumbnail_file, thumbnail)
     return RenderedFiles(
         pdf_file=pdf_file,
         thumbnail_file=thumbnail_file,
@@ -110,15 +113,18 @@ def render_files(carousel: Carousel, slides: Sequence[CarouselSlide]) -> Rendere
     )
 
 
-def _image_uri(carousel: Carousel, key: str | None) -> str | None:
+def _image_uri(files: FileStore, carousel: Carousel, key: str | None) -> str | None:
     if key is None:
         return None
     extension = key.rsplit(".", 1)[-1]
-    return data_uri(read_file(carousel.workspace_id, key), MEDIA_TYPES[extension])
+    return data_uri(files.read(carousel.workspace_id, key), MEDIA_TYPES[extension])
 
 
 def slide_pages(
-    carousel: Carousel, slides: Sequence[CarouselSlide], renderer: SlideRenderer
+    files: FileStore,
+    carousel: Carousel,
+    slides: Sequence[CarouselSlide],
+    renderer: SlideRenderer,
 ) -> list[str]:
     """Each slide's HTML, its text fitted to the template's boxes by measuring its
     layout with `renderer` (which then writes the PDF from the same layouts)."""
@@ -128,7 +134,7 @@ def slide_pages(
     return render_slides(
         carousel.template,
         [
-            SlideContent(slide.title, slide.content, _image_uri(carousel, slide.image_file))
+            SlideContent(slide.title, slide.content, _image_uri(files, carousel, slide.image_file))
             for slide in slides
         ],
         Theme(
@@ -139,8 +145,8 @@ def slide_pages(
         Brand(
             handle=carousel.handle,
             name=carousel.author_name,
-            profile_image_uri=_image_uri(carousel, carousel.profile_image_file),
-            logo_uri=_image_uri(carousel, carousel.logo_file),
+            profile_image_uri=_image_uri(files, carousel, carousel.profile_image_file),
+            logo_uri=_image_uri(files, carousel, carousel.logo_file),
         ),
         width=carousel.width,
         height=carousel.height,

@@ -281,7 +281,9 @@ class RegenerateBody:
     references: list[CheckedImage]
 
 
-async def read_create_body(request: Request) -> CreateBody:
+async def read_create_body(request: Request, *, allow_private: bool) -> CreateBody:
+    """The create form or JSON, its images checked; a profile picture given as a link
+    is fetched (`allow_private`: the caller's allow_private_urls setting)."""
     body = await read_model(request, CarouselBody, CREATE_FORM)
     carousel_request = body.request()
     references = await run_in_threadpool(check_reference_images, body.referenceImages or [])
@@ -291,7 +293,9 @@ async def read_create_body(request: Request) -> CreateBody:
         _checked, picture if isinstance(picture, bytes) else None, PROFILE
     )
     if profile is None and carousel_request.profile_image_url:
-        profile = await fetch_profile_image(carousel_request.profile_image_url)
+        profile = await fetch_profile_image(
+            carousel_request.profile_image_url, allow_private=allow_private
+        )
     return CreateBody(carousel_request, Artwork(references, logo, profile))
 
 

@@ -16,6 +16,7 @@ from socialgen.cli_support import (
     current_runtime,
     emit,
 )
+from socialgen.files.backends import files_of
 from socialgen.limits import (
     DEFAULT_SLIDE_HEIGHT,
     DEFAULT_SLIDE_WIDTH,
@@ -84,7 +85,8 @@ def create(
     from socialgen.cli_support import open_workspace
     from socialgen.drafting.caller import Caller
     from socialgen.events.carousel import CarouselComplete
-    from socialgen.files.store import path_for_url
+
+    path_for_url = files_of(current_runtime()).path_for_url  # the command's file store
 
     request = parse_json(
         CarouselBody,
@@ -108,7 +110,13 @@ def create(
         style_id = resolve_in(engine, workspace_id, "style", request.content_style_id)
         request = replace(request, content_style_id=style_id)
     plan = prepare_carousel(
-        Caller(engine, workspace_id, None, current_runtime().settings),
+        Caller(
+            engine,
+            workspace_id,
+            None,
+            current_runtime().settings,
+            files=files_of(current_runtime()),
+        ),
         request,
         artwork,
         display_name=author,
@@ -151,7 +159,8 @@ def regenerate_slide(
     from socialgen.carousels.regenerate import regenerate_slide as regenerate
     from socialgen.cli_refs import open_ref
     from socialgen.drafting.caller import Caller
-    from socialgen.files.store import path_for_url
+
+    path_for_url = files_of(current_runtime()).path_for_url  # the command's file store
 
     request = parse_fields(
         RegenerateSlideBody,
@@ -161,7 +170,9 @@ def regenerate_slide(
     references = _references(reference_image or [])
     engine, workspace_id, whole_id = open_ref(workspace, "carousel", request.carousel_id)
     request = replace(request, carousel_id=whole_id)
-    caller = Caller(engine, workspace_id, None, current_runtime().settings)
+    caller = Caller(
+        engine, workspace_id, None, current_runtime().settings, files=files_of(current_runtime())
+    )
     images = current_runtime().image_model()
     # One command, one regeneration: locks of its own (other processes are caught by
     # the saved-row check).
@@ -285,7 +296,8 @@ def show(
     from socialgen.carousels.schemas import carousel_view
     from socialgen.cli_refs import open_ref
     from socialgen.cli_support import print_rows
-    from socialgen.files.store import path_for_url
+
+    path_for_url = files_of(current_runtime()).path_for_url  # the command's file store
 
     engine, workspace_id, carousel_id = open_ref(workspace, "carousel", carousel_id)
     record = load_carousel(engine, workspace_id, carousel_id)
@@ -337,7 +349,10 @@ def _artwork(profile_image: str | None, references: list[Path], logo: Path | Non
     profile: CheckedImage | None = None
     if profile_image is not None and profile_image.strip():
         if _is_url(profile_image):
-            profile = asyncio.run(fetch_profile_image(profile_image.strip()))
+            allow_private = current_runtime().settings.allow_private_urls
+            profile = asyncio.run(
+                fetch_profile_image(profile_image.strip(), allow_private=allow_private)
+            )
         else:
             profile = read_image_file(Path(profile_image).expanduser(), "profile image")
     return Artwork(

@@ -21,7 +21,7 @@ from socialgen.carousels.thread_work import ThreadWork, finish
 from socialgen.carousels.uploads import CheckedImage
 from socialgen.drafting.caller import Caller
 from socialgen.errors import BadRequest
-from socialgen.files.store import delete_file
+from socialgen.files.store import FileStore
 from socialgen.store.tables import CarouselSlide
 
 SAVE_ATTEMPTS = 3
@@ -60,7 +60,7 @@ async def regenerate_slide(
     """The updated slide with the carousel's new pdfUrl and thumbnailUrl. `locks`: the
     app's (or the command's) carousel locks; `cleanups`: where a cleanup outliving a
     cancelled request is kept (the Runtime's `held.cleanups`)."""
-    engine, workspace_id = caller.engine, caller.workspace_id
+    engine, workspace_id, files = caller.engine, caller.workspace_id, caller.files
     record = await asyncio.to_thread(
         repository.load_carousel, engine, workspace_id, request.carousel_id
     )
@@ -91,13 +91,13 @@ async def regenerate_slide(
 
     def store_image() -> str:
         key = assets.store_image(
-            workspace_id, carousel.id, f"slide-{request.slide_index}", data, media_type
+            files, workspace_id, carousel.id, f"slide-{request.slide_index}", data, media_type
         )
         written.add(key)
         return key
 
     def render(changed: repository.CarouselRecord) -> assets.RenderedFiles:
-        rendered = assets.render_files(changed.carousel, changed.slides)
+        rendered = assets.render_files(files, changed.carousel, changed.slides)
         written.update({rendered.pdf_file, rendered.thumbnail_file})
         return rendered
 
@@ -112,7 +112,7 @@ async def regenerate_slide(
         # cancelled meanwhile; the ones it no longer uses go.
         kept.update(_files_of(changed))
         for key in before - kept:
-            delete_file(workspace_id, key)
+            files.delete(workspace_id, key)
 
     try:
         new_image = await work.run(store_image)
@@ -148,17 +148,18 @@ async def regenerate_slide(
                 }
             raise AssertionError("unreachable")
     finally:
-        await finish(_remove_unused(work, workspace_id, written, kept, existing), cleanups)
+        unused = _remove_unused(work, files, workspace_id, written, kept, existing)
+        await finish(unused, cleanups)
 
 
 async def _remove_unused(
-    work: ThreadWork, workspace_id: str, written: set[str], *used: set[str]
+    work: ThreadWork, files: FileStore, workspace_id: str, written: set[str], *used: set[str]
 ) -> None:
     """Once no thread of the request is left to write (so the sets are complete),
     remove the files it wrote that the carousel does not use."""
     await work.ended()
     for key in written.difference(*used):
-        await asyncio.to_thread(delete_file, workspace_id, key)
+        await asyncio.to_thread(files.delete, workspace_id, key)
 
 
 @contextlib.asynccontextmanager

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from socialgen.cli_support import styled
+from socialgen.cli_support import current_runtime, styled
 from socialgen.events import Event
 from socialgen.events.carousel import (
     CarouselComplete,
@@ -16,7 +16,7 @@ from socialgen.events.carousel import (
     StoredCarousel,
 )
 from socialgen.events.common import StreamError
-from socialgen.files.store import path_for_url
+from socialgen.files.backends import files_of
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -27,6 +27,8 @@ class CarouselPrinter:
         self.out = out
         self.notes = notes
         self.failed = False
+        # Where the files are, for their paths: the command's file store.
+        self._path = files_of(current_runtime()).path_for_url
 
     def __call__(self, item: Event) -> None:
         match item.payload:
@@ -42,7 +44,7 @@ class CarouselPrinter:
                         (f"slide {index}: ", "bold"),
                         slide.title,
                         (" (template)" if slide.source == "template" else "", "yellow"),
-                        ("  " + str(path_for_url(slide.image)), "dim"),
+                        ("  " + str(self._path(slide.image)), "dim"),
                     )
                 )
             case GeneratingPdf(message=message):
@@ -65,5 +67,5 @@ class CarouselPrinter:
     def _show(self, carousel: StoredCarousel) -> None:
         self.out.print(styled(("Carousel ", "bold"), carousel.name, f"  ({carousel.carouselId})"))
         self.out.print(f"post:      {carousel.postId} (draft)")
-        self.out.print(f"PDF:       {path_for_url(carousel.pdfUrl)}", soft_wrap=True)
-        self.out.print(f"thumbnail: {path_for_url(carousel.thumbnailUrl)}", soft_wrap=True)
+        self.out.print(f"PDF:       {self._path(carousel.pdfUrl)}", soft_wrap=True)
+        self.out.print(f"thumbnail: {self._path(carousel.thumbnailUrl)}", soft_wrap=True)

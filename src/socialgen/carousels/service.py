@@ -38,7 +38,7 @@ from socialgen.events.carousel import (
     StoredCarousel,
     StreamedSlide,
 )
-from socialgen.files.store import delete_folder, file_url
+from socialgen.files.store import FileStore, file_url
 from socialgen.store.tables import Carousel, CarouselSlide
 
 logger = logging.getLogger("socialgen.carousels")
@@ -89,7 +89,7 @@ async def create_carousel(
                     height=plan.width,  # square art; the template frames it
                     references=[ref.data for ref in plan.artwork.references],
                 )
-                key = await work.run(_store_slide_image, carousel, index, image)
+                key = await work.run(_store_slide_image, caller.files, carousel, index, image)
                 image_files[index] = key
                 await emit(
                     Event.of(
@@ -127,7 +127,7 @@ async def create_carousel(
             for index, slide in enumerate(outline.slides)
         ]
         yield Event.of(GeneratingPdf(message=f"Rendering {len(slides)} slides to PDF"))
-        rendered = await work.run(assets.render_files, carousel, slides)
+        rendered = await work.run(assets.render_files, caller.files, carousel, slides)
         logger.info(
             "carousel %s rendered: html %.3fs, pdf %.3fs, thumbnail %.3fs",
             carousel.id,
@@ -171,7 +171,7 @@ async def _settle(
         quota.spend()  # the carousel's post is stored: its quota stays used
     else:
         folder = assets.carousel_folder(plan.carousel_id)
-        await asyncio.to_thread(delete_folder, plan.caller.workspace_id, folder)
+        await asyncio.to_thread(plan.caller.files.delete_folder, plan.caller.workspace_id, folder)
     await quota.give_back()
 
 
@@ -184,7 +184,7 @@ def _new_carousel(plan: CarouselPlan, outline: Outline) -> Carousel:
         if image is not None:
             data, media_type = assets.brand_image(image.data, image.media_type)
             stored[stem] = assets.store_image(
-                caller.workspace_id, plan.carousel_id, stem, data, media_type
+                caller.files, caller.workspace_id, plan.carousel_id, stem, data, media_type
             )
     return Carousel(
         id=plan.carousel_id,
@@ -206,8 +206,8 @@ def _new_carousel(plan: CarouselPlan, outline: Outline) -> Carousel:
     )
 
 
-def _store_slide_image(carousel: Carousel, index: int, image: ImageResult) -> str:
+def _store_slide_image(files: FileStore, carousel: Carousel, index: int, image: ImageResult) -> str:
     data, media_type = assets.slide_art(image.data, image.media_type, carousel.width)
     return assets.store_image(
-        carousel.workspace_id, carousel.id, f"slide-{index}", data, media_type
+        files, carousel.workspace_id, carousel.id, f"slide-{index}", data, media_type
     )

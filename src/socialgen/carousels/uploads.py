@@ -34,13 +34,18 @@ def check_reference_images(files: Sequence[bytes]) -> list[CheckedImage]:
     return [check_image(data, f"referenceImages[{index}]") for index, data in enumerate(files)]
 
 
-async def fetch_profile_image(url: str) -> CheckedImage:
+async def fetch_profile_image(url: str, *, allow_private: bool) -> CheckedImage:
     """Download a profile picture through the SSRF-guarded fetcher and check it.
 
     The guard refuses private and loopback addresses (on every redirect hop) with
-    `UrlNotAllowed`, a `BadRequest`, before any connection is made.
+    `UrlNotAllowed`, a `BadRequest`, before any connection is made, unless
+    `allow_private` (the caller's allow_private_urls setting) lets them through.
     """
     page = await fetch(
-        url, max_bytes=MAX_IMAGE_BYTES, timeout=PROFILE_IMAGE_TIMEOUT, accept="image/*"
+        url,
+        max_bytes=MAX_IMAGE_BYTES,
+        timeout=PROFILE_IMAGE_TIMEOUT,
+        accept="image/*",
+        allow_private=allow_private,
     )
     return check_image(page.body, PROFILE_IMAGE)

@@ -12,10 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from socialgen.config.loading import AppSettings
+from typing import Any
 
 APP_NAME = "socialgen"
 DATABASE_FILENAME = "socialgen.db"
@@ -29,14 +26,6 @@ class Settings:
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
-
-
-def current_settings() -> AppSettings:
-    """Transitional: the settings now, for the deep modules tests/test_architecture.py
-    lists (config/loading.py); everything else gets them from its Runtime."""
-    from socialgen.config import loading
-
-    return loading.current_settings()
 
 
 def light_setting(name: str) -> Any:
@@ -66,6 +55,16 @@ def environment(name: str) -> str:
     if not declared and name not in {key.env for key in KEYS}:
         raise KeyError(f"{name} is not declared in config/keys.py OUTSIDE")
     return (os.environ.get(name) or "").strip()
+
+
+# Where a files_url bucket is served when it is not AWS, first set wins (as the AWS
+# tools read them; obstore reads the credentials and the region itself).
+S3_ENDPOINT_ENVS = ("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "AWS_ENDPOINT")
+
+
+def s3_endpoint() -> str | None:
+    """The S3 endpoint of a files_url bucket, or None (AWS itself)."""
+    return next((value for name in S3_ENDPOINT_ENVS if (value := environment(name))), None)
 
 
 def data_dir() -> Path:

@@ -53,17 +53,6 @@ def config_path() -> Path:
     return Path(user_config_dir("socialgen", appauthor=False)) / FILENAME
 
 
-def file_stamp(path: Path) -> tuple[int, int, int] | None:
-    """What changes when the file does (None: no file), for caches keyed on it."""
-    try:
-        stat = path.stat()
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read the config file ({error.strerror})") from None
-    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-
-
 def read_values(path: Path) -> dict[str, FileValue]:
     """Every setting in the file, checked and typed, with its line; {} when no file."""
     text = _read_text(path)

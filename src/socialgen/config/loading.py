@@ -28,7 +28,7 @@ from pydantic_settings import (
     SettingsConfigDict,
 )
 
-from socialgen.config.file import FileValue, config_path, file_stamp, read_values
+from socialgen.config.file import FileValue, config_path, read_values
 from socialgen.config.keys import BY_NAME, ENV_PREFIX, KEYS, lenient
 
 # The config file's values while one AppSettings is built (its sources take no arguments).
@@ -148,29 +148,4 @@ def load(overrides: Mapping[str, Any] | None = None) -> Loaded:
     return Loaded(settings, path, file, overrides)
 
 
-_cache: dict[tuple[Any, ...], AppSettings] = {}
-_CACHE_SIZE = 16
-
-
-def current_settings() -> AppSettings:
-    """The settings now, for the few deep modules not yet handed them by a Runtime
-    (tests/test_architecture.py lists them, each with its reason): cached on what it
-    was built from (the SOCIALGEN_* variables, the config file's stamp), so they follow
-    the environment and the file as before. Everything else reads `Runtime.settings`."""
-    path = config_path()
-    environment = tuple(sorted(item for item in os.environ.items() if _ours(item[0])))
-    key = (path, file_stamp(path), environment)
-    settings = _cache.get(key)
-    if settings is None:
-        settings = load().settings
-        if len(_cache) >= _CACHE_SIZE:
-            _cache.clear()
-        _cache[key] = settings
-    return settings
-
-
-def _ours(name: str) -> bool:
-    return name.upper().startswith(ENV_PREFIX)
-
-
-__all__ = ["KEYS", "AppSettings", "Loaded", "Origin", "current_settings", "load"]
+__all__ = ["KEYS", "AppSettings", "Loaded", "Origin", "load"]

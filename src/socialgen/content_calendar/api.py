@@ -14,6 +14,7 @@ from socialgen.content_calendar.body import CalendarBody, read_calendar_request
 from socialgen.content_calendar.plan import prepare_calendar
 from socialgen.content_calendar.service import run_calendar
 from socialgen.drafting.caller import Caller
+from socialgen.files.api import FilesDep
 from socialgen.limits import CALENDAR_BODY
 from socialgen.request_body import body_cap
 from socialgen.stream_endpoint import plan_and_stream
@@ -38,13 +39,18 @@ async def generate_calendar(
     engine: EngineDep,
     model: TextModelDep,
     settings: SettingsDep,
+    files: FilesDep,
     request: Request,
 ) -> StreamingResponse:
     """7 or 30 days of drafts from a prompt, a video, article URLs and/or a PDF:
     generation_started, source_processing, calendar_progress, calendar_complete."""
     calendar_request = await read_calendar_request(request)
     caller = Caller(
-        engine=engine, workspace_id=access.workspace_id, user_id=access.user_id, settings=settings
+        engine=engine,
+        workspace_id=access.workspace_id,
+        user_id=access.user_id,
+        settings=settings,
+        files=files,
     )
     return await plan_and_stream(
         prepare_calendar, caller, calendar_request, lambda plan: run_calendar(plan, model)

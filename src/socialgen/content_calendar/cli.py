@@ -9,6 +9,7 @@ import typer
 
 from socialgen.cli_events import current_model, stream_in_terminal
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
+from socialgen.files.backends import files_of
 
 
 def calendar(
@@ -60,7 +61,9 @@ def calendar(
     )
     engine, workspace_id = open_workspace(workspace)
     request.content_style_id = resolve_in(engine, workspace_id, "style", style)
-    caller = Caller(engine, workspace_id, None, current_runtime().settings)
+    caller = Caller(
+        engine, workspace_id, None, current_runtime().settings, files=files_of(current_runtime())
+    )
     plan = prepare_calendar(caller, request)
     result = stream_in_terminal(
         run_calendar(plan, current_model()),

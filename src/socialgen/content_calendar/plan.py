@@ -50,8 +50,11 @@ def prepare_calendar(caller: Caller, request: CalendarRequest) -> CalendarPlan:
         raise BadRequest(f"At most {MAX_ARTICLE_URLS} article URLs per calendar")
     from socialgen.sources.guard import check_url
 
-    youtube_url = check_url(request.youtube_url) if request.youtube_url else None
-    articles = [check_url(url) for url in request.article_urls]
+    allow_private = caller.settings.allow_private_urls
+    youtube_url = (
+        check_url(request.youtube_url, allow_private=allow_private) if request.youtube_url else None
+    )
+    articles = [check_url(url, allow_private=allow_private) for url in request.article_urls]
     pdf = None
     if request.pdf is not None:
         from socialgen.limits import MAX_PDF_BYTES

@@ -37,6 +37,7 @@ class SourceReading:
         from socialgen.sources.condense import condense, cut_at_sentence
 
         plan, model = self.plan, self.model
+        allow_private = plan.caller.settings.allow_private_urls
         count = max(1, len(plan.sources) - (1 if plan.prompt else 0))
         budget = MATERIAL_CHARS // count
         if plan.youtube_url:
@@ -49,7 +50,7 @@ class SourceReading:
                     message="Reading the video's captions",
                 )
             )
-            video = await extract_video(plan.youtube_url)
+            video = await extract_video(plan.youtube_url, allow_private=allow_private)
             raw = cut_at_sentence(
                 f"Video: {video.title}\n{video.description}\n\n{video.transcript}", SOURCE_CHARS
             )
@@ -67,7 +68,7 @@ class SourceReading:
             yield Event.of(
                 SourceProcessing(type="article", status="extracting", message=f"Reading {url}")
             )
-            article = await extract_article(url)
+            article = await extract_article(url, allow_private=allow_private)
             raw = cut_at_sentence(f"Article: {article.title}\n\n{article.text}", SOURCE_CHARS)
             self._parts.append(await condense(model, raw, budget_chars=budget))
             yield Event.of(

@@ -1,7 +1,8 @@
 """Who a generation runs for: the store, the workspace and the user, and the settings
 it runs with (its face's Runtime's: plans and services read them here), with the
-trained rankers its Runtime keeps (`runtime.held.rankers`: a batch's order; a Caller
-made without them starts an empty cache of its own)."""
+file store its Runtime keeps (`files_of(runtime)`: where a carousel's files go) and the
+trained rankers (`runtime.held.rankers`: a batch's order; a Caller made without them
+starts an empty cache of its own)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from socialgen.kept import KEPT_RANKERS, Kept
 
 if TYPE_CHECKING:
     from socialgen.config.loading import AppSettings
+    from socialgen.files.store import FileStore
     from socialgen.insights.ranking import Rankers
 
 
@@ -23,4 +25,5 @@ class Caller:
     workspace_id: str
     user_id: str | None
     settings: AppSettings
+    files: FileStore = field(kw_only=True)
     rankers: Rankers = field(default_factory=lambda: Kept(KEPT_RANKERS))

@@ -7,14 +7,25 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from starlette.responses import FileResponse, Response
 
-from socialgen.api_support import error_responses
+from socialgen.api_support import RuntimeDep, error_responses
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.files.backends import files_of
 from socialgen.files.serving import file_response
-from socialgen.files.store import FILES_URL_PREFIX, MEDIA_TYPES
+from socialgen.files.store import FILES_URL_PREFIX, MEDIA_TYPES, FileStore
 
 router = APIRouter(prefix=FILES_URL_PREFIX, tags=["files"])
 
 FileReader = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
+
+
+def runtime_files(runtime: RuntimeDep) -> FileStore:
+    """Where the app keeps its files (its Runtime's, made at the first use). Sync: the
+    first call may build the settings, in FastAPI's thread pool. Routes declare it
+    after their workspace guard: a misconfigured bucket answers after auth does."""
+    return files_of(runtime)
+
+
+FilesDep = Annotated[FileStore, Depends(runtime_files)]
 
 
 @router.get(
@@ -26,6 +37,6 @@ FileReader = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=F
         **error_responses(401, 403, 404, 503),
     },
 )
-async def get_file(access: FileReader, key: str) -> Response:
+async def get_file(access: FileReader, files: FilesDep, key: str) -> Response:
     """Names carry a hash of the content, so a URL always means the same bytes."""
-    return await file_response(access.workspace_id, key)
+    return await file_response(files, access.workspace_id, key)

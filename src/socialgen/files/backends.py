@@ -1,65 +1,58 @@
-"""Which backend keeps the files: a bucket when SOCIALGEN_FILES_URL names one, else
-the local folder `$SOCIALGEN_HOME/files` (nothing to configure for one machine).
+"""Which backend keeps the files: a bucket when the files_url setting names one, else
+the local folder `<data dir>/files` (nothing to configure for one machine).
 
-Read from the environment on every call, like socialgen.config, so tests and
-long-lived processes follow the same rules; a bucket client is made once per
-distinct configuration and shared by all threads.
+Nothing is kept here: `files_of(runtime)` reads the Runtime's settings (and the
+bucket's endpoint, config.s3_endpoint) and keeps one store per configuration in the
+Runtime's `Held`, so every thread and every Runtime derived from it share one bucket
+client (as publishing.registry's `Networks.of(runtime)` reads a Runtime's networks).
+A test that wants other settings builds another Runtime.
 """
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from socialgen.config import current_settings, data_dir, environment
+from socialgen.config import s3_endpoint
 from socialgen.files.backend import FileBackend
 from socialgen.files.local import LocalFolder
+from socialgen.files.store import FileStore
 
-FILES_URL_ENV = "SOCIALGEN_FILES_URL"
-REDIRECT_ENV = "SOCIALGEN_FILES_REDIRECT"
-ENDPOINT_ENVS = ("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "AWS_ENDPOINT")
-# What a bucket client is built from; a change in any of them means a new client.
-_CLIENT_ENVS = (
-    *ENDPOINT_ENVS,
-    "AWS_ACCESS_KEY_ID",
-    "AWS_SECRET_ACCESS_KEY",
-    "AWS_SESSION_TOKEN",
-    "AWS_REGION",
-    "AWS_DEFAULT_REGION",
-)
-
-_buckets: dict[tuple[str | None, ...], FileBackend] = {}
-_lock = threading.Lock()
+if TYPE_CHECKING:
+    from socialgen.runtime import Runtime
 
 
-def local_root() -> Path:
-    return data_dir() / "files"
+def files_of(runtime: Runtime) -> FileStore:
+    """Where `runtime` keeps its files: its settings' files_url and files_redirect (read
+    once with them), the local folder under its data directory otherwise; made at the
+    first call for a configuration and kept in `runtime.held`."""
+    settings = runtime.settings
+    url = (settings.files_url or "").strip() or None
+    root = runtime.store_settings.home / "files"
+    endpoint = s3_endpoint() if url else None
+    key = (root, url, settings.files_redirect, endpoint)
+    held = runtime.held
+    with held.file_stores_lock:
+        found = held.file_stores.get(key)
+        if found is None:
+            found = held.file_stores[key] = file_store(
+                root, url, redirect=settings.files_redirect, endpoint=endpoint
+            )
+    return found
 
 
-def files_url() -> str | None:
-    return (current_settings().files_url or "").strip() or None
-
-
-def current_backend() -> FileBackend:
-    url = files_url()
+def file_store(
+    root: Path, url: str | None, *, redirect: bool = False, endpoint: str | None = None
+) -> FileStore:
+    """The store for these settings: the bucket `url` names (s3://bucket/prefix, at
+    `endpoint` when it is not AWS), or the local folder `root` when `url` is None."""
+    url = (url or "").strip() or None
     if url is None:
-        return LocalFolder(local_root())
-    return bucket(url)
+        return FileStore(LocalFolder(root), root)
+    return FileStore(bucket(url, endpoint), root, bucket_url=url, redirect=redirect)
 
 
-def bucket(url: str) -> FileBackend:
+def bucket(url: str, endpoint: str | None) -> FileBackend:
     from socialgen.files.s3 import S3Bucket  # obstore loads only when a bucket is used
 
-    key = (url, *(environment(name) for name in _CLIENT_ENVS))
-    with _lock:
-        if key not in _buckets:
-            endpoint = next((environment(n) for n in ENDPOINT_ENVS if environment(n)), None)
-            _buckets[key] = S3Bucket(url, endpoint)
-        return _buckets[key]
-
-
-def redirects_enabled() -> bool:
-    """Whether GET /files answers with a presigned redirect to the bucket. Off by
-    default: the browser must reach the bucket's endpoint, which a private MinIO or
-    Ceph may not allow; streaming through serve works everywhere."""
-    return current_settings().files_redirect
+    return S3Bucket(url, endpoint)

@@ -7,7 +7,15 @@ from typing import Annotated
 
 import typer
 
-from socialgen.cli_support import JsonOpt, command_group, console, emit, fail
+from socialgen.cli_support import (
+    JsonOpt,
+    command_group,
+    console,
+    current_runtime,
+    emit,
+    fail,
+)
+from socialgen.files.backends import files_of
 
 app = command_group()  # its help: the feature's Group (feature.py)
 
@@ -29,19 +37,18 @@ def migrate(
     Safe to run again: files already in the bucket are skipped. The local folder is
     left as it is; remove it yourself once the bucket serves your files.
     """
-    from socialgen.files.backends import bucket, files_url
     from socialgen.files.migrate import migrate as copy_files
-    from socialgen.files.store import files_root
 
-    url = files_url()
+    files = files_of(current_runtime())  # the bucket the settings name
+    url = files.bucket_url
     if url is None:
         raise fail(
             "SOCIALGEN_FILES_URL is not set: name the bucket to copy into (s3://bucket/prefix)"
         )
-    folder = source or files_root()
+    folder = source or files.root
     if not folder.is_dir():
         raise fail(f"No files folder at {folder}")
-    target = bucket(url)
+    target = files.backend
     if json_output:
         result = copy_files(folder, target)
     else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from socialgen.files.backends import current_backend
+from socialgen.files.backend import FileBackend
 
 
 @dataclass(frozen=True)
@@ -16,10 +16,10 @@ class Folder:
     last_change: float  # newest file, seconds since the epoch (the storage's clock)
 
 
-def folders_of(kind: str) -> list[Folder]:
-    """Every `<workspace>/<kind>/<name>/` that holds at least one file."""
+def folders_of(backend: FileBackend, kind: str) -> list[Folder]:
+    """Every `<workspace>/<kind>/<name>/` in `backend` that holds at least one file."""
     newest: dict[tuple[str, str], float] = {}
-    for item in current_backend().list():
+    for item in backend.list():
         parts = item.key.split("/")
         if len(parts) >= 4 and parts[1] == kind:
             owner = (parts[0], parts[2])

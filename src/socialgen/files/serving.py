@@ -1,6 +1,7 @@
 """How GET /api/v1/files answers, after the workspace check: the local file itself,
-the bucket's bytes streamed through serve, or (SOCIALGEN_FILES_REDIRECT) a
-short-lived presigned redirect so the bytes go straight from the bucket."""
+the bucket's bytes streamed through serve, or (the files_redirect setting) a
+short-lived presigned redirect so the bytes go straight from the bucket. The file
+store is the app's Runtime's (`files.backends.files_of(runtime)`)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response, StreamingResponse
 
 from socialgen.errors import NotFound
-from socialgen.files.backend import FILE_NOT_FOUND
-from socialgen.files.backends import current_backend, redirects_enabled
+from socialgen.files.backend import FILE_NOT_FOUND, FileBackend
 from socialgen.files.local import LocalFolder
-from socialgen.files.store import MEDIA_TYPES, object_key
+from socialgen.files.store import MEDIA_TYPES, FileStore, object_key
 
 # Long enough for a slow client to start the download, short enough that a leaked
 # link soon stops working; the redirect itself is cached for less than that.
@@ -31,12 +31,12 @@ IMMUTABLE = {
 }
 
 
-async def file_response(workspace_id: str, key: str) -> Response:
+async def file_response(files: FileStore, workspace_id: str, key: str) -> Response:
     name = object_key(workspace_id, key)  # 404 for anything but a plain key
     media_type = MEDIA_TYPES.get(PurePosixPath(key).suffix.lstrip(".").lower())
     if media_type is None:
         raise NotFound(FILE_NOT_FOUND)
-    backend = current_backend()
+    backend = files.backend
     if isinstance(backend, LocalFolder):
         # Sent from the file opened and checked (no symlink, inside the workspace),
         # not by name: a FileResponse would open the path again and follow a link.
@@ -44,15 +44,15 @@ async def file_response(workspace_id: str, key: str) -> Response:
         size = os.fstat(file.fileno()).st_size
         headers = {**IMMUTABLE, "Content-Length": str(size)}
         return StreamingResponse(_chunks(file), media_type=media_type, headers=headers)
-    if redirects_enabled():
-        url = await run_in_threadpool(_presigned, name)
+    if files.redirect:
+        url = await run_in_threadpool(_presigned, backend, name)
         return RedirectResponse(url, status_code=307, headers={"Cache-Control": REDIRECT_CACHE})
     data = await run_in_threadpool(backend.get, name)
     return Response(data, media_type=media_type, headers=IMMUTABLE)
 
 
-def _presigned(name: str) -> str:
-    url = current_backend().presign(name, PRESIGN_LIFETIME)  # NotFound when missing
+def _presigned(backend: FileBackend, name: str) -> str:
+    url = backend.presign(name, PRESIGN_LIFETIME)  # NotFound when missing
     if url is None:  # a backend without URLs of its own
         raise NotFound(FILE_NOT_FOUND)
     return url

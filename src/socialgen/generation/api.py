@@ -16,6 +16,7 @@ from socialgen.api_support import (
 )
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.drafting.caller import Caller
+from socialgen.files.backends import files_of
 from socialgen.generation.batch import run_batch
 from socialgen.generation.chat import run_chat
 from socialgen.generation.plan import prepare_batch, prepare_chat, prepare_post
@@ -50,6 +51,7 @@ def _caller(
         workspace_id=access.workspace_id,
         user_id=access.user_id,
         settings=settings,
+        files=files_of(runtime),
         rankers=runtime.held.rankers,
     )
 

@@ -108,7 +108,9 @@ async def run_batch(plan: BatchPlan, model: TextModel) -> AsyncIterator[Event]:
         at_once = drafts_at_once(model, caller.settings.batch_concurrency)
         runner = DraftRunner[BatchPost](quota, at_once)
         try:
-            sources = await UrlContext(model, plan.user_input).read()
+            sources = await UrlContext(
+                model, plan.user_input, allow_private=caller.settings.allow_private_urls
+            ).read()
         except SocialgenError as error:  # the shared sources failed: every item fails
             runner.fail_all(list(items), error.message)
         else:

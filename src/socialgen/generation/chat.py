@@ -28,7 +28,9 @@ from socialgen.workspaces.usage import reserve_posts
 
 
 async def run_chat(plan: ChatPlan, model: TextModel) -> AsyncIterator[Event]:
-    sources = UrlContext(model, plan.user_input)
+    sources = UrlContext(
+        model, plan.user_input, allow_private=plan.caller.settings.allow_private_urls
+    )
     async for item in sources.process():
         yield item
     if await classify_intent(model, plan.user_input) == "post":

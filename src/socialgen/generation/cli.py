@@ -16,6 +16,7 @@ from socialgen.cli_events import (
 )
 from socialgen.cli_refs import resolve_each, resolve_in
 from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
+from socialgen.files.backends import files_of
 
 if TYPE_CHECKING:
     from socialgen.drafting.caller import Caller
@@ -187,6 +188,7 @@ def _caller(workspace: str | None) -> Caller:
         workspace_id=workspace_id,
         user_id=None,
         settings=runtime.settings,
+        files=files_of(runtime),
         rankers=runtime.held.rankers,
     )
 

@@ -21,7 +21,9 @@ async def run_generate_post(plan: PostPlan, model: TextModel) -> AsyncIterator[E
     )
     # Whatever stops us (error, cancel, disconnect), an unwritten post is refunded.
     async with Reservation(caller, plan.reserved, plan.reservation_id) as quota:
-        sources = UrlContext(model, plan.user_input)
+        sources = UrlContext(
+            model, plan.user_input, allow_private=caller.settings.allow_private_urls
+        )
         async for item in sources.process():
             yield item
         async for item in PostWriting(request, model, sources.text, chat_delta, quota):

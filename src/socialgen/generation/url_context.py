@@ -32,12 +32,14 @@ class UrlContext:
     """The source material behind the URLs in a message. `process()` streams its
     events (chat and generate-post announce each link) and leaves the material in
     `text`, like a response that is both a stream and its result; `read()` returns
-    the material with no events (the batch). Both read each link with `_summary`."""
+    the material with no events (the batch). Both read each link with `_summary`.
+    `allow_private`: the caller's allow_private_urls setting (sources/guard.py)."""
 
-    def __init__(self, model: TextModel, user_input: str) -> None:
+    def __init__(self, model: TextModel, user_input: str, *, allow_private: bool) -> None:
         from socialgen.sources.urls import find_urls
 
         self.model = model
+        self.allow_private = allow_private
         self.urls = find_urls(user_input, limit=MAX_URLS)
         self.text = ""
 
@@ -89,7 +91,7 @@ class UrlContext:
     async def _article(self, url: str) -> Article:
         from socialgen.sources.articles import extract_article
 
-        return await extract_article(url)
+        return await extract_article(url, allow_private=self.allow_private)
 
     async def _summary(self, url: str, article: Article) -> str:
         title = article.title or url

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from socialgen.drafting.caller import Caller
+from socialgen.files.backends import files_of
 from socialgen.store.tables import Role
 
 if TYPE_CHECKING:
@@ -77,5 +78,6 @@ class LocalFace:
             workspace_id=workspace_id,
             user_id=None,
             settings=self._runtime.settings,
+            files=files_of(self._runtime),
             rankers=self._runtime.held.rankers,
         )

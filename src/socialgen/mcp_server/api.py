@@ -34,6 +34,7 @@ from socialgen.auth.api import WorkspaceGuard, authenticated_user
 from socialgen.auth.secrets import hash_secret
 from socialgen.drafting.caller import Caller
 from socialgen.errors import BadRequest, NotAuthenticated, SocialgenError
+from socialgen.files.backends import files_of
 from socialgen.mcp_server.access import Need
 from socialgen.store.engine import read_session
 
@@ -172,6 +173,7 @@ class HttpFace:
             workspace_id=access.workspace_id,
             user_id=access.user_id,
             settings=self.runtime(context).settings,
+            files=files_of(self.runtime(context)),
             rankers=self.runtime(context).held.rankers,
         )
 

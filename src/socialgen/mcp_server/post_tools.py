@@ -51,7 +51,7 @@ def register(server: MCPServer[Any], face: Face) -> None:
 
     async def delete_post(context: Context[Any, Any], request: OnePost) -> DeletedPost:
         who = await caller(context, request.workspaceId, MEMBER_WITH_BEARER)
-        return await in_thread(remove_post, who.engine, who.workspace_id, request.postId)
+        return await in_thread(remove_post, who.engine, who.files, who.workspace_id, request.postId)
 
     async def schedule_post(
         context: Context[Any, Any], request: SchedulePostInput
@@ -186,6 +186,7 @@ def _publish(who: Caller, runtime: Runtime, request: PublishPostInput) -> Public
             request.account_ids,
             number_parts=request.number_parts,
             networks=Networks.of(runtime),
+            files=who.files,
         )
         return PublicationsData(postId=request.postId, networks=previews)
     from socialgen.publishing.outbox.runner import publish_now
@@ -198,7 +199,7 @@ def _publish(who: Caller, runtime: Runtime, request: PublishPostInput) -> Public
         request.account_ids,
         retry=request.retry,
         number_parts=request.number_parts,
-        terms=PublishTerms.of(who.settings, Networks.of(runtime)),
+        terms=PublishTerms.of(who.settings, Networks.of(runtime), who.files),
     )
     return PublicationsData.model_validate({"postId": request.postId, "publications": rows})
 

@@ -62,11 +62,10 @@ def register(server: MCPServer[Any], face: Face) -> None:
     async def carousel_pdf(carouselId: str, context: Context[Any, Any]) -> bytes:
         def read() -> bytes:
             from socialgen.carousels.repository import load_carousel
-            from socialgen.files.store import read_file
 
             who = face.caller(context, None, KEY)
             record = load_carousel(who.engine, who.workspace_id, carouselId)
-            return read_file(who.workspace_id, record.carousel.pdf_file)
+            return who.files.read(who.workspace_id, record.carousel.pdf_file)
 
         return await _read(read)
 

@@ -122,7 +122,10 @@ def register(server: MCPServer[Any], face: Face) -> None:
         if carousel.profile_image_url:
             from socialgen.carousels.uploads import fetch_profile_image
 
-            artwork = Artwork(profile_image=await fetch_profile_image(carousel.profile_image_url))
+            picture = await fetch_profile_image(
+                carousel.profile_image_url, allow_private=runtime.settings.allow_private_urls
+            )
+            artwork = Artwork(profile_image=picture)
         done = await run_stream(
             context,
             lambda who, body: prepare_carousel(who, body, artwork),

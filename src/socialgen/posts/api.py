@@ -10,6 +10,7 @@ from pydantic import Field
 from socialgen.api_support import EngineDep, error_responses, fails_with
 from socialgen.auth.api import ACCESS_DENIED, WorkspaceAccess, WorkspaceGuard
 from socialgen.body_fields import ShownAs
+from socialgen.files.api import FilesDep
 from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT, POST_LIST_LIMIT
 from socialgen.posts import listing, service
 from socialgen.posts.cursor import CURSOR_PATTERN
@@ -134,8 +135,8 @@ def update_post(
 )
 @fails_with("Failed to delete post")
 def delete_post(
-    caller: MemberWithBearer, engine: EngineDep, post_id: PostIdPath
+    caller: MemberWithBearer, engine: EngineDep, files: FilesDep, post_id: PostIdPath
 ) -> DeletePostResponse:
     """Delete a draft or scheduled post with all its versions and its conversation."""
-    deleted = remove_post(engine, caller.workspace_id, post_id)
+    deleted = remove_post(engine, files, caller.workspace_id, post_id)
     return {"success": True, "message": "Post deleted successfully", "data": deleted}

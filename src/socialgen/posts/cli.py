@@ -259,7 +259,9 @@ def delete(
             f"Delete {post.status} post {post.id} ({snippet(post.content, 40)!r}) "
             "with its versions and conversation?"
         )
-    data = remove_post(engine, workspace_id, post_id)
+    from socialgen.files.backends import files_of
+
+    data = remove_post(engine, files_of(current_runtime()), workspace_id, post_id)
     emit(json_output, data, lambda out: out.print(styled(("Deleted", "green"), f" post {post_id}")))
 
 

@@ -9,18 +9,18 @@ from __future__ import annotations
 from sqlalchemy import Engine
 
 from socialgen.files.layout import carousel_folder
-from socialgen.files.store import delete_folder
+from socialgen.files.store import FileStore
 from socialgen.posts.schemas import DeletedPost
 from socialgen.posts.service import delete_post, get_post
 from socialgen.store.engine import transaction
 
 
-def remove_post(engine: Engine, workspace_id: str, post_id: str) -> DeletedPost:
+def remove_post(engine: Engine, files: FileStore, workspace_id: str, post_id: str) -> DeletedPost:
     with transaction(engine) as session:
         carousel = get_post(session, workspace_id, post_id).carousel or {}
         deleted = delete_post(session, workspace_id, post_id)
     carousel_id = carousel.get("id")
     if isinstance(carousel_id, str) and carousel_id:
         # The carousel's rows went with the post (ON DELETE CASCADE).
-        delete_folder(workspace_id, carousel_folder(carousel_id))
+        files.delete_folder(workspace_id, carousel_folder(carousel_id))
     return deleted

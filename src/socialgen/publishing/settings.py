@@ -20,7 +20,7 @@ in the environment that is not one is logged and the default used (config/keys.p
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -29,6 +29,7 @@ from socialgen.publishing.registry import BUILT_IN_NETWORKS, Networks
 
 if TYPE_CHECKING:
     from socialgen.config.loading import AppSettings
+    from socialgen.files.store import FileStore
 
 DEFAULT_GRACE = timedelta(hours=6)
 DEFAULT_CLAIM = timedelta(minutes=5)
@@ -43,17 +44,24 @@ __all__ = ["parse_duration"]
 @dataclass(frozen=True)
 class PublishTerms:
     """What a publishing pass runs by: how late a post may still go out, how long a
-    claim stands, which module speaks for each network. `PublishTerms.of(
-    runtime.settings, Networks.of(runtime))` in a face; the defaults are the settings'
-    defaults and the built-in networks (tests)."""
+    claim stands, which module speaks for each network, where a post's media are read
+    from. `PublishTerms.of(runtime.settings, Networks.of(runtime), files_of(runtime))` in
+    a face; the defaults are the settings' defaults and the built-in networks (tests);
+    the file store has none: it is the Runtime's."""
 
     grace: timedelta = DEFAULT_GRACE
     claim: timedelta = DEFAULT_CLAIM
     networks: Networks = BUILT_IN_NETWORKS
+    files: FileStore = field(kw_only=True)
 
     @classmethod
-    def of(cls, settings: AppSettings, networks: Networks) -> PublishTerms:
-        return cls(grace=settings.publish_grace, claim=settings.publish_claim, networks=networks)
+    def of(cls, settings: AppSettings, networks: Networks, files: FileStore) -> PublishTerms:
+        return cls(
+            grace=settings.publish_grace,
+            claim=settings.publish_claim,
+            networks=networks,
+            files=files,
+        )
 
 
 def poll_interval(settings: AppSettings) -> float:

@@ -28,13 +28,13 @@ class Article:
     date: str | None = None  # as trafilatura gives it, usually YYYY-MM-DD
 
 
-async def extract_article(url: str) -> Article:
+async def extract_article(url: str, *, allow_private: bool = False) -> Article:
     """Fetch `url` and extract its main text (no navigation, comments or footer).
 
     Raises a `BadRequest` (usually `SourceError`) when the page cannot be fetched,
     is not HTML, or has no extractable main text.
     """
-    page = await fetch(url, accept=HTML_ACCEPT)
+    page = await fetch(url, accept=HTML_ACCEPT, allow_private=allow_private)
     if not _looks_like_html(page):
         shown = page.media_type or "no content type"
         raise SourceError(f"Could not read {url}: it is not a web page ({shown})")

@@ -74,14 +74,22 @@ async def fetch(
     max_bytes: int = DEFAULT_MAX_BYTES,
     timeout: float = DEFAULT_TIMEOUT,
     accept: str = DEFAULT_ACCEPT,
+    allow_private: bool = False,
 ) -> FetchedPage:
     """GET `url` through the guard. Every failure is a `BadRequest` with a clear message.
 
     `timeout` caps the whole fetch (all hops, the whole body), not just each read.
+    `allow_private`: the caller's allow_private_urls setting (guard.destination).
     """
     try:
         async with asyncio.timeout(timeout):
-            return await _fetch(url, max_bytes=max_bytes, timeout=timeout, accept=accept)
+            return await _fetch(
+                url,
+                max_bytes=max_bytes,
+                timeout=timeout,
+                accept=accept,
+                allow_private=allow_private,
+            )
     # The total cap (asyncio) or httpx's per-read backstop: the same story for the user.
     except (TimeoutError, httpx.TimeoutException):
         raise SourceError(
@@ -89,14 +97,18 @@ async def fetch(
         ) from None
 
 
-async def _fetch(url: str, *, max_bytes: int, timeout: float, accept: str) -> FetchedPage:
+async def _fetch(
+    url: str, *, max_bytes: int, timeout: float, accept: str, allow_private: bool
+) -> FetchedPage:
     headers = {"User-Agent": USER_AGENT, "Accept": accept}
     async with httpx.AsyncClient(
         follow_redirects=False, trust_env=False, timeout=timeout, headers=headers
     ) as client:
         current = url
         for hop in range(MAX_REDIRECTS + 1):
-            target = await _checked(current, first=url if hop else None)
+            target = await _checked(
+                current, first=url if hop else None, allow_private=allow_private
+            )
             response = await _send(client, url, target)
             try:
                 if response.status_code in REDIRECT_STATUSES:
@@ -120,10 +132,10 @@ async def _fetch(url: str, *, max_bytes: int, timeout: float, accept: str) -> Fe
     raise SourceError(f"Could not fetch {url}: more than {MAX_REDIRECTS} redirects")
 
 
-async def _checked(current: str, *, first: str | None) -> Destination:
+async def _checked(current: str, *, first: str | None, allow_private: bool) -> Destination:
     """The guard, off the event loop; a refused redirect hop says where it came from."""
     try:
-        return await asyncio.to_thread(destination, current)
+        return await asyncio.to_thread(destination, current, allow_private=allow_private)
     except UrlNotAllowed as exc:
         if first is None:
             raise

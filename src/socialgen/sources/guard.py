@@ -6,8 +6,11 @@ resolves to must be public. The caller then connects to one of those checked
 addresses (see `fetch.py`), so a DNS answer that changes between the check and
 the connection (DNS rebinding) cannot smuggle a private address in.
 
-`SOCIALGEN_ALLOW_PRIVATE_URLS=1` lets loopback and private addresses through. It
-is meant for tests and trusted intranets only; link-local, multicast, reserved,
+`allow_private=True` lets loopback and private addresses through. It comes from the
+`allow_private_urls` setting (SOCIALGEN_ALLOW_PRIVATE_URLS=1), which the caller's
+Runtime reads and hands down (plans, services, `NetworkSettings`); the guard reads
+nothing itself, and a caller that says nothing gets the safe answer (refused). It is
+meant for tests and trusted intranets only; link-local, multicast, reserved,
 unspecified and cloud metadata addresses stay refused even then.
 """
 
@@ -22,6 +25,7 @@ import httpx
 
 from socialgen.errors import BadRequest
 
+# The setting's variable, named for tests: config/ reads it, never this module.
 ALLOW_PRIVATE_ENV = "SOCIALGEN_ALLOW_PRIVATE_URLS"
 MAX_URL_LENGTH = 2048
 ALLOWED_SCHEMES = frozenset({"http", "https"})
@@ -66,34 +70,29 @@ class Destination:
         return _parse_ip(self.host) is not None
 
 
-def private_urls_allowed() -> bool:
-    """Read on every call so tests can flip it with monkeypatch."""
-    from socialgen.config import current_settings
-
-    return current_settings().allow_private_urls
-
-
 def resolve(host: str, port: int) -> list[str]:
     """Every address `host` resolves to. Tests replace this to avoid real DNS."""
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     return [str(info[4][0]) for info in infos]
 
 
-def check_url(url: str) -> str:
+def check_url(url: str, *, allow_private: bool = False) -> str:
     """Validate `url` for fetching and return it; raises `UrlNotAllowed` otherwise.
 
     Blocking (it resolves the host): use `check_url_async` on the event loop.
     """
-    return destination(url).url
+    return destination(url, allow_private=allow_private).url
 
 
-async def check_url_async(url: str) -> str:
+async def check_url_async(url: str, *, allow_private: bool = False) -> str:
     """`check_url` with the DNS lookup run in a thread, off the event loop."""
-    return await asyncio.to_thread(check_url, url)
+    return await asyncio.to_thread(check_url, url, allow_private=allow_private)
 
 
-def destination(url: str) -> Destination:
-    """Validate `url`, resolve its host and refuse any non-public address."""
+def destination(url: str, *, allow_private: bool = False) -> Destination:
+    """Validate `url`, resolve its host and refuse any non-public address
+    (loopback and private ones pass with `allow_private`: the allow_private_urls
+    setting, handed in by the caller)."""
     url = url.strip()
     if not url:
         raise UrlNotAllowed("URL not allowed: the link is empty")
@@ -117,7 +116,7 @@ def destination(url: str) -> Destination:
 
     literal = _parse_ip(host)
     if literal is not None:
-        _refuse_non_public(host, literal, literal=True)
+        _refuse_non_public(host, literal, literal=True, allow_private=allow_private)
         return Destination(url=url, host=host, addresses=(str(literal),))
 
     port = parsed.port or (443 if parsed.scheme == "https" else 80)
@@ -132,7 +131,7 @@ def destination(url: str) -> Destination:
         ip = _parse_ip(address)
         if ip is None:
             raise UrlNotAllowed(f"URL not allowed: {host} resolves to {address!r}")
-        _refuse_non_public(host, ip, literal=False)
+        _refuse_non_public(host, ip, literal=False, allow_private=allow_private)
     return Destination(url=url, host=host, addresses=tuple(dict.fromkeys(addresses)))
 
 
@@ -160,9 +159,9 @@ def address_kind(ip: IPAddress) -> str | None:
     return None
 
 
-def _refuse_non_public(host: str, ip: IPAddress, *, literal: bool) -> None:
+def _refuse_non_public(host: str, ip: IPAddress, *, literal: bool, allow_private: bool) -> None:
     kind = address_kind(ip)
-    if kind is None or (kind in PRIVATE_KINDS and private_urls_allowed()):
+    if kind is None or (kind in PRIVATE_KINDS and allow_private):
         return
     article = "an" if kind[0] in "aeiou" else "a"
     if literal:

@@ -43,9 +43,11 @@ class _Refused(OSError):
 
 @dataclass
 class YtdlpGuard:
-    """The guard of one extraction: its size cap, and the first refusal it made."""
+    """The guard of one extraction: its size cap, whether private addresses pass (the
+    caller's allow_private_urls setting), and the first refusal it made."""
 
     max_response_bytes: int
+    allow_private: bool = False
     refusal: SocialgenError | None = None
 
     def refuse(self, error: SocialgenError) -> OSError:
@@ -67,7 +69,7 @@ class YtdlpGuard:
         host, port = address
         shown = f"[{host}]" if ":" in host else host
         try:
-            target = destination(f"http://{shown}:{port}/")
+            target = destination(f"http://{shown}:{port}/", allow_private=self.allow_private)
         except SocialgenError as exc:
             raise self.refuse(exc) from None
         failure: OSError | None = None

@@ -49,17 +49,18 @@ class VideoSource:
     automatic: bool = False  # True for automatic (speech recognition) captions
 
 
-async def extract_video(url: str) -> VideoSource:
-    """Title, description and transcript of the video at `url`.
+async def extract_video(url: str, *, allow_private: bool = False) -> VideoSource:
+    """Title, description and transcript of the video at `url` (`allow_private`: the
+    caller's allow_private_urls setting, for every connection yt-dlp makes too).
 
     Raises `UrlNotAllowed` before yt-dlp runs for a link the guard refuses, and a
     `BadRequest` with a clear message when the site is not supported, the video is
     unavailable or it has no subtitles or captions.
     """
-    url = await check_url_async(url)
+    url = await check_url_async(url, allow_private=allow_private)
     try:
         async with asyncio.timeout(VIDEO_TIMEOUT):
-            info = await asyncio.to_thread(_video_info, url)
+            info = await asyncio.to_thread(_video_info, url, allow_private)
     except TimeoutError:
         raise SourceError(
             f"Could not read the video at {url}: no answer within {VIDEO_TIMEOUT:g} s"
@@ -72,7 +73,12 @@ async def extract_video(url: str) -> VideoSource:
     if track.data is not None:
         content = track.data
     else:
-        page = await fetch(track.url, max_bytes=MAX_SUBTITLE_BYTES, accept=SUBTITLE_ACCEPT)
+        page = await fetch(
+            track.url,
+            max_bytes=MAX_SUBTITLE_BYTES,
+            accept=SUBTITLE_ACCEPT,
+            allow_private=allow_private,
+        )
         content = page.text
     transcript = subtitle_text(content, track.ext)
     if not transcript:
@@ -128,9 +134,9 @@ def _options() -> dict[str, Any]:
     }
 
 
-def _video_info(url: str) -> dict[str, Any]:
+def _video_info(url: str, allow_private: bool) -> dict[str, Any]:
     """yt-dlp's information for `url` (blocking: runs in a worker thread)."""
-    guard = YtdlpGuard(max_response_bytes=MAX_RESPONSE_BYTES)
+    guard = YtdlpGuard(max_response_bytes=MAX_RESPONSE_BYTES, allow_private=allow_private)
     try:
         with guarded_youtube_dl(_options(), guard) as ydl:
             info = ydl.extract_info(url, download=False)

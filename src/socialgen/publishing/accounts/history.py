@@ -82,7 +82,8 @@ def pull_history(
     transaction. Network refusals come out as accounts.NetworkRefused /
     NetworkUnavailable (in the network's words, without a secret); a network that
     cannot read history as Forbidden."""
-    check_url(account.service_url)  # the guard again: DNS answers change
+    # The guard again: DNS answers change.
+    check_url(account.service_url, allow_private=networks.settings.allow_private_urls)
     secrets = credentials_for(account).secret.values()
     with network_errors(account.network, secrets):
         adapter = build_adapter(networks, engine, account)

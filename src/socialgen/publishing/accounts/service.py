@@ -216,7 +216,7 @@ def service_url_for(networks: Networks, network: str, given: str | None) -> str:
         raise BadRequest(f"Name the {_known(networks, network)} server: its URL is required")
     if "://" not in url:
         url = "https://" + url
-    return check_url(url.rstrip("/"))
+    return check_url(url.rstrip("/"), allow_private=networks.settings.allow_private_urls)
 
 
 def connect_account(
@@ -309,7 +309,8 @@ def authorize_account(
 def check_account(networks: Networks, engine: Engine, account: SocialAccount) -> AccountIdentity:
     """Ask the network who the stored credentials belong to. Call it outside any
     transaction (see the module's note)."""
-    check_url(account.service_url)  # the guard again: DNS answers change
+    # The guard again: DNS answers change.
+    check_url(account.service_url, allow_private=networks.settings.allow_private_urls)
     credentials = credentials_for(account)
     module = networks.module(account.network)
     with network_errors(account.network, credentials.secret.values()):

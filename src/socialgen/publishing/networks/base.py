@@ -179,6 +179,8 @@ class NetworkSettings:
     linkedin_version: str = ""  # LinkedIn-Version (YYYYMM); empty: the client's default
     linkedin_timeout: float = 10.0  # seconds per connect, read or write
     bluesky_appview: str = ""  # where Bluesky metrics are read; empty: the account's PDS
+    # Loopback and private hosts pass the SSRF guard (guarded_http.py); off: refused.
+    allow_private_urls: bool = False
 
     @classmethod
     def of(cls, settings: AppSettings) -> NetworkSettings:
@@ -186,6 +188,7 @@ class NetworkSettings:
             linkedin_version=settings.linkedin_version,
             linkedin_timeout=settings.linkedin_timeout,
             bluesky_appview=(settings.bluesky_appview or "").strip(),
+            allow_private_urls=settings.allow_private_urls,
         )
 
 

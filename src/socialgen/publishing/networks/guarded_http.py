@@ -16,6 +16,9 @@ Bluesky through `GuardedTransport`) and `guarded_session` (Mastodon.py's request
 - Environment proxies are ignored: a proxy would resolve the host itself.
 
 A refusal is a `GuardRefused`: a `PublishError` the outbox never retries.
+
+Each takes `allow_private`: the allow_private_urls setting, which reaches the network
+modules in their `NetworkSettings` (handed by the Runtime's `Networks`).
 """
 
 from __future__ import annotations
@@ -53,31 +56,35 @@ def guard_refusal(error: BaseException | None) -> GuardRefused | None:
     return None
 
 
-def check_destination(network: str, url: str) -> Destination:
+def check_destination(network: str, url: str, *, allow_private: bool) -> Destination:
     """The guard for `url` as a publishing error: `GuardRefused` when the policy says
     no, a retryable `PublishError` when the host does not resolve (yet)."""
-    return _checked(network, url, lambda message: PublishError(message, retryable=True))
+
+    def unreachable(message: str) -> Exception:
+        return PublishError(message, retryable=True)
+
+    return _checked(network, url, unreachable, allow_private)
 
 
 def guarded_httpx(
-    network: str, *, verify: ssl.SSLContext | bool = True, **options: Any
+    network: str, *, allow_private: bool, verify: ssl.SSLContext | bool = True, **options: Any
 ) -> httpx.Client:
     """An httpx client whose every request goes through the guard. `verify` goes to the
     transport (httpx ignores a client's own when it is given a transport)."""
     return httpx.Client(
-        transport=GuardedTransport(network, verify=verify),
+        transport=GuardedTransport(network, allow_private=allow_private, verify=verify),
         follow_redirects=False,
         trust_env=False,
         **options,
     )
 
 
-def guarded_session(network: str) -> requests.Session:
+def guarded_session(network: str, *, allow_private: bool) -> requests.Session:
     """A requests session (for Mastodon.py) whose every request goes through the guard."""
     session = requests.Session()
     session.trust_env = False  # no environment proxies, no .netrc credentials
     session.max_redirects = 0
-    adapter = GuardedAdapter(network)
+    adapter = GuardedAdapter(network, allow_private=allow_private)
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session
@@ -87,15 +94,18 @@ class GuardedTransport(httpx.BaseTransport):
     """httpx's transport behind the guard: check, connect to a checked address, refuse
     redirects. `network` names the network in messages ("Bluesky")."""
 
-    def __init__(self, network: str, *, verify: ssl.SSLContext | bool = True) -> None:
+    def __init__(
+        self, network: str, *, allow_private: bool, verify: ssl.SSLContext | bool = True
+    ) -> None:
         self.network = network
+        self.allow_private = allow_private
         self._inner = httpx.HTTPTransport(verify=verify, trust_env=False)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         def unreachable(message: str) -> Exception:
             return httpx.ConnectError(message, request=request)
 
-        target = _checked(self.network, str(request.url), unreachable)
+        target = _checked(self.network, str(request.url), unreachable, self.allow_private)
         response = self._send(request, target)
         if response.status_code in REDIRECT_STATUSES:
             response.close()
@@ -121,9 +131,10 @@ class GuardedTransport(httpx.BaseTransport):
 class GuardedAdapter(HTTPAdapter):
     """requests' adapter behind the guard, as GuardedTransport is httpx's."""
 
-    def __init__(self, network: str) -> None:
+    def __init__(self, network: str, *, allow_private: bool) -> None:
         super().__init__(max_retries=0)
         self.network = network
+        self.allow_private = allow_private
 
     def send(
         self,
@@ -135,7 +146,7 @@ class GuardedAdapter(HTTPAdapter):
         proxies: Mapping[str, str] | None = None,
     ) -> requests.Response:
         url = request.url or ""
-        target = _checked(self.network, url, requests.ConnectionError)
+        target = _checked(self.network, url, requests.ConnectionError, self.allow_private)
 
         def send(prepared: requests.PreparedRequest) -> requests.Response:
             # Proxies left out on purpose: the connection goes to the checked address.
@@ -196,13 +207,15 @@ class GuardedAdapter(HTTPAdapter):
 # --- inside ---------------------------------------------------------------------------
 
 
-def _checked(network: str, url: str, unreachable: Callable[[str], Exception]) -> Destination:
+def _checked(
+    network: str, url: str, unreachable: Callable[[str], Exception], allow_private: bool
+) -> Destination:
     """The guard on the request's origin (its path and query are not the guard's
     business, and may be longer than a link it would take)."""
     parts = urlsplit(url)
     origin = f"{parts.scheme}://{parts.netloc}/"
     try:
-        return destination(origin)
+        return destination(origin, allow_private=allow_private)
     except UrlNotAllowed as exc:
         raise GuardRefused(f"{network}: {exc.message}") from None
     except BadRequest as exc:  # the host does not resolve: like a refused connection

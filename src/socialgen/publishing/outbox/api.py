@@ -16,6 +16,7 @@ from fastapi import APIRouter, Body, Depends, Path
 
 from socialgen.api_support import EngineDep, RuntimeDep, error_responses, fails_with
 from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.files.backends import files_of
 from socialgen.publishing.outbox.schemas import (
     PublicationsData,
     PublicationsResponse,
@@ -66,6 +67,7 @@ def publish_post(
             body.account_ids,
             number_parts=body.number_parts,
             networks=Networks.of(runtime),
+            files=files_of(runtime),
         )
         return PublicationsResponse(
             success=True, data=PublicationsData(postId=post_id, networks=previews)
@@ -80,7 +82,7 @@ def publish_post(
         body.account_ids,
         retry=body.retry,
         number_parts=body.number_parts,
-        terms=PublishTerms.of(runtime.settings, Networks.of(runtime)),
+        terms=PublishTerms.of(runtime.settings, Networks.of(runtime), files_of(runtime)),
     )
     return PublicationsResponse(
         success=True, data=PublicationsData(postId=post_id, publications=rows)

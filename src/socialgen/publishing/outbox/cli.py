@@ -21,6 +21,7 @@ from socialgen.cli_support import (
     open_workspace,
     styled,
 )
+from socialgen.files.backends import files_of
 from socialgen.publishing.networks_cli import command_networks
 
 if TYPE_CHECKING:
@@ -110,6 +111,7 @@ def publish(
             number_parts=number_parts,
             unconnected=True,
             networks=command_networks(),
+            files=files_of(current_runtime()),
         )
         emit(json_output, {"postId": post_id, "networks": previews}, _print_previews(previews))
         return
@@ -124,7 +126,9 @@ def publish(
         retry=retry,
         number_parts=number_parts,
         wait_seconds=PUBLISH_WAIT_SECONDS,
-        terms=PublishTerms.of(current_runtime().settings, command_networks()),
+        terms=PublishTerms.of(
+            current_runtime().settings, command_networks(), files_of(current_runtime())
+        ),
     )
     emit(json_output, _publications(post_id, rows), _print_rows(rows))
     if any(row.state != "published" for row in rows):
@@ -288,7 +292,9 @@ def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False)
             worker_name("publish-due"),
             executor,
             workspace_id=workspace_id,
-            terms=PublishTerms.of(current_runtime().settings, command_networks()),
+            terms=PublishTerms.of(
+                current_runtime().settings, command_networks(), files_of(current_runtime())
+            ),
         )
     summary = pass_summary(engine, report)
     emit(json_output, summary, lambda out: _print_summary(out, summary))

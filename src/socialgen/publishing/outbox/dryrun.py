@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from socialgen.errors import NotFound
+from socialgen.files.store import FileStore
 from socialgen.posts.service import get_post
 from socialgen.publishing.accounts.service import get_account
 from socialgen.publishing.adapters import build_adapter
@@ -31,6 +32,7 @@ def dry_run(
     number_parts: bool = False,
     unconnected: bool = False,
     networks: Networks,
+    files: FileStore,
 ) -> list[dict[str, Any]]:
     """One preview per account. With `unconnected` (the CLI), a handle no account has
     is previewed for each network it may be on, with the command that connects it
@@ -46,7 +48,7 @@ def dry_run(
                     raise
                 accounts.append(ref)
         existing = {p.account_id: p.id for p in of_post(session, post.id)}
-    media = post_media(engine, post)
+    media = post_media(engine, files, post)
     media_view = [
         {
             "kind": item.kind,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
-from socialgen.files.store import MEDIA_TYPES, read_file
+from socialgen.files.store import MEDIA_TYPES, FileStore
 from socialgen.publishing.networks.base import MediaItem
 from socialgen.publishing.outbox.repository import carousel_of, first_slides
 from socialgen.store.engine import read_session
@@ -19,8 +19,8 @@ MAX_IMAGES = 4  # Bluesky's limit per post, and Mastodon's default
 MAX_ALT_CHARS = 1000  # within Bluesky's and Mastodon's (1,500) alt text limits
 
 
-def post_media(engine: Engine, post: Post) -> tuple[MediaItem, ...]:
-    """The post's media, read from the file store (nothing when it has none)."""
+def post_media(engine: Engine, files: FileStore, post: Post) -> tuple[MediaItem, ...]:
+    """The post's media, read from the file store `files` (nothing when it has none)."""
     if not post.carousel:
         return ()
     with read_session(engine) as session:
@@ -32,7 +32,7 @@ def post_media(engine: Engine, post: Post) -> tuple[MediaItem, ...]:
     items = [
         MediaItem(
             kind="document",
-            data=read_file(post.workspace_id, carousel.pdf_file),
+            data=files.read(post.workspace_id, carousel.pdf_file),
             mime_type="application/pdf",
             title=carousel.name,
         )
@@ -42,7 +42,7 @@ def post_media(engine: Engine, post: Post) -> tuple[MediaItem, ...]:
         items.append(
             MediaItem(
                 kind="image",
-                data=read_file(post.workspace_id, slide.image_file),
+                data=files.read(post.workspace_id, slide.image_file),
                 mime_type=MEDIA_TYPES.get(extension, "image/jpeg"),
                 alt_text=alt_text(slide.title, slide.content),
             )

@@ -110,7 +110,12 @@ def publish_pass(
                 keeper.hold(found.claims)
                 for claim in found.claims:
                     work = executor.submit(
-                        run_claim, engine, claim, keeper, networks=terms.networks
+                        run_claim,
+                        engine,
+                        claim,
+                        keeper,
+                        networks=terms.networks,
+                        files=terms.files,
                     )
                     in_flight[work] = claim
                 # Rows just marked missed/unknown may hide more due rows behind them.

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 
+from socialgen.files.backends import files_of
 from socialgen.publishing.outbox.claim import anything_due, worker_name
 from socialgen.publishing.outbox.metrics import refresh_metrics
 from socialgen.publishing.outbox.runner import THREADS, publish_pass
@@ -69,7 +70,7 @@ async def _outbox_loop(
     engine: Engine, executor: ThreadPoolExecutor, stop: threading.Event, runtime: Runtime
 ) -> None:
     worker = worker_name("serve")
-    terms = PublishTerms.of(runtime.settings, Networks.of(runtime))
+    terms = PublishTerms.of(runtime.settings, Networks.of(runtime), files_of(runtime))
     pause = poll_interval(runtime.settings)
     while not stop.is_set():
         try:

@@ -19,6 +19,7 @@ from sqlalchemy import Engine
 from socialgen.clock import iso, utcnow
 from socialgen.errors import SocialgenError
 from socialgen.files.backend import StorageUnavailable
+from socialgen.files.store import FileStore
 from socialgen.posts.rules import valid_content
 from socialgen.publishing.accounts.service import credentials_for, scrub, secret_saver
 from socialgen.publishing.networks.base import OutgoingPost, Published, PublishError
@@ -150,11 +151,12 @@ def run_claim(
     *,
     length: timedelta | None = None,
     networks: Networks,
+    files: FileStore,
 ) -> Outcome:
-    """Publish a claimed publication through its network's module in `networks` and
-    record what the network said. `keeper` keeps the claim alive meanwhile (a pass's,
-    for all its claims; else one of its own, which extends it by `length`, the
-    publish_claim setting)."""
+    """Publish a claimed publication through its network's module in `networks` (its
+    media read from `files`) and record what the network said. `keeper` keeps the
+    claim alive meanwhile (a pass's, for all its claims; else one of its own, which
+    extends it by `length`, the publish_claim setting)."""
     own = keeper is None
     if keeper is None:
         if length is None:
@@ -163,14 +165,16 @@ def run_claim(
     if own:
         keeper.hold([claim])
     try:
-        return _run_claim(engine, claim, keeper, networks)
+        return _run_claim(engine, claim, keeper, networks, files)
     finally:
         keeper.release(claim.publication_id)
         if own:
             keeper.close()
 
 
-def _run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper, networks: Networks) -> Outcome:
+def _run_claim(
+    engine: Engine, claim: Claim, keeper: ClaimKeeper, networks: Networks, files: FileStore
+) -> Outcome:
     row = claim.row or _read(engine, claim)
     if row is None:  # deleted with its post or account meanwhile
         return Outcome(claim.publication_id, "gone", "deleted while it was being published")
@@ -193,7 +197,7 @@ def _run_claim(engine: Engine, claim: Claim, keeper: ClaimKeeper, networks: Netw
             publication_id=publication.id,
             idempotency_key=idempotency_key(publication.id),
             text=text,
-            media=post_media(engine, post),
+            media=post_media(engine, files, post),
             number_parts=bool((publication.options or {}).get("number_parts")),
         )
     except Exception as error:  # nothing was sent: safe to say why and stop or retry

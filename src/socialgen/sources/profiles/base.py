@@ -59,12 +59,15 @@ def host_of(parts: SplitResult) -> str:
     return host.removeprefix("www.")
 
 
-async def get(url: str, accept: str) -> FetchedPage:
-    return await fetch(url, max_bytes=MAX_BYTES, timeout=TIMEOUT, accept=accept)
+async def get(url: str, accept: str, *, allow_private: bool) -> FetchedPage:
+    """GET through the guard; `allow_private`: the caller's allow_private_urls setting."""
+    return await fetch(
+        url, max_bytes=MAX_BYTES, timeout=TIMEOUT, accept=accept, allow_private=allow_private
+    )
 
 
-async def get_json(url: str) -> object:
-    page = await get(url, JSON_ACCEPT)
+async def get_json(url: str, *, allow_private: bool) -> object:
+    page = await get(url, JSON_ACCEPT, allow_private=allow_private)
     try:
         data: object = json.loads(page.body)
     except ValueError:

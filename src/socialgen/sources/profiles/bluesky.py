@@ -47,7 +47,10 @@ async def read(url: str, limit: int, settings: AppSettings) -> list[RawPost] | N
         {"actor": handle, "limit": min(limit * 2, MAX_PAGE), "filter": "posts_no_replies"}
     )
     try:
-        answer = await get_json(f"{appview}/xrpc/app.bsky.feed.getAuthorFeed?{query}")
+        answer = await get_json(
+            f"{appview}/xrpc/app.bsky.feed.getAuthorFeed?{query}",
+            allow_private=settings.allow_private_urls,
+        )
     except SourceError as exc:  # e.g. 400 for an unknown handle
         raise SourceError(f"Could not read the Bluesky profile {handle}: {exc.message}") from None
     feed = answer.get("feed") if isinstance(answer, dict) else None

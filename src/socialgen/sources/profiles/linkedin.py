@@ -68,7 +68,7 @@ async def read(url: str, limit: int, settings: AppSettings) -> list[RawPost] | N
     # str.replace, not str.format: the template may hold other braces of its own.
     endpoint = template.replace("{url}", quote(url, safe="")).replace("{limit}", str(limit))
     try:
-        answer = await get_json(endpoint)
+        answer = await get_json(endpoint, allow_private=settings.allow_private_urls)
     except BadRequest as exc:  # a fetch failure or the guard's refusal
         reason = _without_endpoint(exc.message, endpoint)
         raise SourceError(f"The LinkedIn profile service failed for {url}: {reason}") from None

@@ -42,7 +42,10 @@ async def read(url: str, limit: int, settings: AppSettings) -> list[RawPost] | N
         return None
     origin = f"{parts.scheme}://{parts.netloc}"
     try:
-        account = await get_json(f"{origin}/api/v1/accounts/lookup?{urlencode({'acct': acct})}")
+        account = await get_json(
+            f"{origin}/api/v1/accounts/lookup?{urlencode({'acct': acct})}",
+            allow_private=settings.allow_private_urls,
+        )
     except SourceError:
         return None  # no Mastodon API here (or not for anonymous clients)
     if not isinstance(account, dict) or not isinstance(account.get("id"), str):
@@ -51,7 +54,10 @@ async def read(url: str, limit: int, settings: AppSettings) -> list[RawPost] | N
     query = urlencode(
         {"exclude_replies": "true", "exclude_reblogs": "true", "limit": min(limit, MAX_PAGE)}
     )
-    statuses = await get_json(f"{origin}/api/v1/accounts/{account_id}/statuses?{query}")
+    statuses = await get_json(
+        f"{origin}/api/v1/accounts/{account_id}/statuses?{query}",
+        allow_private=settings.allow_private_urls,
+    )
     if not isinstance(statuses, list):
         raise SourceError(f"Could not read {url}: the instance sent no list of posts")
     return [

@@ -23,7 +23,7 @@ def claims(parts: SplitResult) -> bool:
 
 
 async def read(url: str, limit: int, settings: AppSettings) -> list[RawPost] | None:
-    page = await get(url, WEB_ACCEPT)
+    page = await get(url, WEB_ACCEPT, allow_private=settings.allow_private_urls)
     # Parsing is CPU-bound (up to the 2 MB cap): off the event loop.
     if feeds.is_feed(page):
         return await asyncio.to_thread(feeds.parse, page)
@@ -38,7 +38,7 @@ async def read(url: str, limit: int, settings: AppSettings) -> list[RawPost] | N
     feed_url = feeds.discover(document, page.final_url)
     if feed_url is not None:
         try:
-            feed = await get(feed_url, feeds.FEED_ACCEPT)
+            feed = await get(feed_url, feeds.FEED_ACCEPT, allow_private=settings.allow_private_urls)
             posts = await asyncio.to_thread(feeds.parse, feed)
         except BadRequest as exc:  # also the guard refusing where the link points
             feed_error = exc

@@ -73,7 +73,12 @@ def build(
     *,
     settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
 ) -> BlueskyAdapter:
-    return BlueskyAdapter(credentials, save_secret, appview=settings.bluesky_appview)
+    return BlueskyAdapter(
+        credentials,
+        save_secret,
+        appview=settings.bluesky_appview,
+        allow_private=settings.allow_private_urls,
+    )
 
 
 def connect(
@@ -84,8 +89,12 @@ def connect(
     settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
 ) -> Connected:
     """Sign in with an app password once; the session's tokens go into the secret."""
-    url = check_url((service_url or DEFAULT_SERVICE_URL).strip()).rstrip("/")
-    session = BlueskySession(url, handle, {"app_password": secret}, lambda _secret: None)
+    allow_private = settings.allow_private_urls
+    url = check_url((service_url or DEFAULT_SERVICE_URL).strip(), allow_private=allow_private)
+    url = url.rstrip("/")
+    session = BlueskySession(
+        url, handle, {"app_password": secret}, lambda _secret: None, allow_private=allow_private
+    )
     session.open()
     identity = _identity(session)
     return Connected(service_url=url, identity=identity, secret=session.secret())
@@ -119,15 +128,22 @@ class BlueskyAdapter:
     network = NETWORK
 
     def __init__(
-        self, credentials: AccountCredentials, save_secret: SecretSaver, *, appview: str = ""
+        self,
+        credentials: AccountCredentials,
+        save_secret: SecretSaver,
+        *,
+        appview: str = "",
+        allow_private: bool = False,
     ) -> None:
         # The AppView metrics are read from (settings.bluesky_appview); empty: the PDS.
         self._appview = appview.strip().rstrip("/")
+        self._allow_private = allow_private  # settings.allow_private_urls
         self._session = BlueskySession(
             credentials.service_url or DEFAULT_SERVICE_URL,
             credentials.handle,
             credentials.secret,
             save_secret,
+            allow_private=allow_private,
         )
 
     def check(self) -> AccountIdentity:
@@ -135,7 +151,7 @@ class BlueskyAdapter:
 
     def prepare(self, post: OutgoingPost) -> PreparedPost:
         # The guard at use: a dry run makes no other request that would meet it.
-        check_destination("Bluesky", self._session.service_url)
+        check_destination("Bluesky", self._session.service_url, allow_private=self._allow_private)
         texts = split_text(post.text, number_parts=post.number_parts) if post.text.strip() else []
         images = [item for item in post.media if item.kind == "image"]
         groups = [images[i : i + IMAGES_PER_POST] for i in range(0, len(images), IMAGES_PER_POST)]
@@ -190,7 +206,7 @@ class BlueskyAdapter:
         uri = published.remote_id
         if self._appview:
             # getPosts is public on an AppView: no session needed.
-            client = guarded_client(self._appview)
+            client = guarded_client(self._appview, allow_private=self._allow_private)
             try:
                 answer = client.app.bsky.feed.get_posts({"uris": [uri]})
             except Exception as error:

@@ -84,9 +84,10 @@ def _retry_after(error: Exception) -> float | None:
     return None
 
 
-def guarded_client(service_url: str) -> Any:
+def guarded_client(service_url: str, *, allow_private: bool) -> Any:
     """An atproto client whose every request goes through the SSRF guard."""
-    request = Request(transport=GuardedTransport("Bluesky"), trust_env=False)
+    transport = GuardedTransport("Bluesky", allow_private=allow_private)
+    request = Request(transport=transport, trust_env=False)
     return Client(base_url=service_url, request=request)
 
 
@@ -148,12 +149,20 @@ def _within(cause: httpx.TransportError) -> str:
 
 
 class BlueskySession:
-    """One account's authenticated atproto client, made on first use."""
+    """One account's authenticated atproto client, made on first use. `allow_private`:
+    the allow_private_urls setting (NetworkSettings), for every request it sends."""
 
     def __init__(
-        self, service_url: str, handle: str, secret: dict[str, str], save_secret: SecretSaver
+        self,
+        service_url: str,
+        handle: str,
+        secret: dict[str, str],
+        save_secret: SecretSaver,
+        *,
+        allow_private: bool,
     ) -> None:
         self.service_url = service_url.rstrip("/")
+        self.allow_private = allow_private
         self.handle = handle.lstrip("@")
         self._secret = {key: secret.get(key, "") for key in SECRET_FIELDS}
         self._save_secret = save_secret
@@ -190,7 +199,8 @@ class BlueskySession:
         are gone)."""
         with self._lock:
             try:
-                response = guarded_client(self.service_url).com.atproto.server.create_session(
+                client = guarded_client(self.service_url, allow_private=self.allow_private)
+                response = client.com.atproto.server.create_session(
                     {
                         "identifier": self.handle or self.did,
                         "password": self._secret["app_password"],
@@ -223,7 +233,8 @@ class BlueskySession:
             refresh_jwt = self._secret["refresh_jwt"]
             if refresh_jwt:
                 try:
-                    response = guarded_client(self.service_url).com.atproto.server.refresh_session(
+                    client = guarded_client(self.service_url, allow_private=self.allow_private)
+                    response = client.com.atproto.server.refresh_session(
                         headers={"Authorization": f"Bearer {refresh_jwt}"}
                     )
                 except Exception as error:
@@ -241,7 +252,8 @@ class BlueskySession:
             # The DID document names the PDS the client talks to from now on (a
             # bsky.social account lives on a *.host.bsky.network PDS): guard it
             # like any URL we are told to reach.
-            self.service_url = check_destination("Bluesky", str(endpoint)).url.rstrip("/")
+            checked = check_destination("Bluesky", str(endpoint), allow_private=self.allow_private)
+            self.service_url = checked.url.rstrip("/")
         self.handle = str(response.handle)
         self._secret.update(
             access_jwt=str(response.access_jwt),
@@ -254,7 +266,7 @@ class BlueskySession:
     def _client_for_tokens(self) -> Any:
         # No network call: the client takes the stored session as it is and
         # refreshes it by itself shortly before the access token expires.
-        client = guarded_client(self.service_url)
+        client = guarded_client(self.service_url, allow_private=self.allow_private)
         session = Session(
             handle=self.handle,
             did=self.did,

@@ -87,7 +87,11 @@ class LinkedInAdapter:
 
     def prepare(self, post: OutgoingPost) -> PreparedPost:
         # The guard at use: a dry run makes no other request that would meet it.
-        check_destination("LinkedIn", self._credentials.service_url)
+        check_destination(
+            "LinkedIn",
+            self._credentials.service_url,
+            allow_private=self._settings.allow_private_urls,
+        )
         details = {"apiVersion": api_version(self._settings), "media": describe(post.media)}
         part = PreparedPart(text=commentary(post.text), details=details)
         return PreparedPost(network=self.network, parts=(part,))
@@ -220,6 +224,7 @@ def authorize(
         open_browser=open_browser,
         announce=announce,
         timeout=settings.linkedin_timeout,
+        allow_private=settings.allow_private_urls,
     )
     return _connected(service_url, secret, settings)
 

@@ -80,7 +80,10 @@ class LinkedInClient:
         self._refreshed = False
         self.settings = settings
         self._timeout = settings.linkedin_timeout
-        self._http = guarded_httpx("LinkedIn", timeout=self._timeout)
+        self._allow_private = settings.allow_private_urls
+        self._http = guarded_httpx(
+            "LinkedIn", allow_private=self._allow_private, timeout=self._timeout
+        )
 
     def close(self) -> None:
         self._http.close()
@@ -111,7 +114,9 @@ class LinkedInClient:
             if creates:
                 # A fresh connection: a pooled one the server has closed meanwhile
                 # would fail in a way that looks like "sent, no answer".
-                with guarded_httpx("LinkedIn", timeout=self._timeout) as once:
+                with guarded_httpx(
+                    "LinkedIn", allow_private=self._allow_private, timeout=self._timeout
+                ) as once:
                     response = _send(once, method, url, sent, json, None, what, creates)
             else:
                 response = _send(self._http, method, url, sent, json, None, what, creates)
@@ -146,7 +151,14 @@ class LinkedInClient:
         form = {"grant_type": "refresh_token", **{key: self.secret[key] for key in needed}}
         base = self.secret.get("oauth_url") or oauth_url()
         what = "refreshing the access token"
-        tokens = token_request(base, form, self.secret, what=what, timeout=self._timeout)
+        tokens = token_request(
+            base,
+            form,
+            self.secret,
+            what=what,
+            timeout=self._timeout,
+            allow_private=self._allow_private,
+        )
         self.secret.update(tokens)
         if self._save_secret is not None:
             self._save_secret(dict(self.secret))
@@ -222,11 +234,18 @@ def _unknown(why: str) -> PublishError:
 
 
 def token_request(
-    base: str, form: dict[str, str], secrets: dict[str, str], *, what: str, timeout: float
+    base: str,
+    form: dict[str, str],
+    secrets: dict[str, str],
+    *,
+    what: str,
+    timeout: float,
+    allow_private: bool,
 ) -> dict[str, str]:
     """POST LinkedIn's OAuth token endpoint; the new access_token (+ refresh_token).
-    `timeout`: seconds per connect, read or write (settings.linkedin_timeout)."""
-    with guarded_httpx("LinkedIn", timeout=timeout) as http:
+    `timeout`: seconds per connect, read or write (settings.linkedin_timeout);
+    `allow_private`: settings.allow_private_urls (the guard)."""
+    with guarded_httpx("LinkedIn", allow_private=allow_private, timeout=timeout) as http:
         try:
             response = http.post(f"{base.rstrip('/')}/oauth/v2/accessToken", data=form)
         except httpx.HTTPError as error:

@@ -39,10 +39,12 @@ def authorize_tokens(
     open_browser: bool,
     announce: Callable[[str], None],
     timeout: float,
+    allow_private: bool,
 ) -> dict[str, str]:
     """Run the browser round and the code exchange; the account's secret fields
     (access_token, client_id, client_secret, and refresh_token when LinkedIn gives
-    the app one). `timeout`: the token call's (settings.linkedin_timeout)."""
+    the app one). `timeout`: the token call's (settings.linkedin_timeout);
+    `allow_private`: settings.allow_private_urls (the guard)."""
     client_id = (options.get("client_id") or "").strip()
     client_secret = (options.get("client_secret") or "").strip()
     if not client_id or not client_secret:
@@ -83,7 +85,9 @@ def authorize_tokens(
     }
     what = "exchanging the sign-in code for a token"
     secrets = {"client_secret": client_secret}
-    tokens = token_request(base, form, secrets, what=what, timeout=timeout)
+    tokens = token_request(
+        base, form, secrets, what=what, timeout=timeout, allow_private=allow_private
+    )
     secret = {**tokens, "client_id": client_id, "client_secret": client_secret}
     if base != oauth_url():
         secret["oauth_url"] = base  # a refresh must go where the token came from

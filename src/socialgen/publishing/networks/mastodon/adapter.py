@@ -80,8 +80,10 @@ class MastodonAdapter:
         *,
         media_timeout: float = MEDIA_PROCESSING_TIMEOUT,
         sleep: Callable[[float], None] = time.sleep,
+        allow_private: bool = False,
     ) -> None:
         self.instance = oauth.normalise_instance(credentials.service_url)
+        self._allow_private = allow_private  # settings.allow_private_urls (the guard)
         self._token = credentials.secret.get("access_token", "")
         self._secrets = tuple(v for v in credentials.secret.values() if v)
         self._save_secret = save_secret  # Mastodon tokens do not expire: never called
@@ -222,7 +224,9 @@ class MastodonAdapter:
 
     def _api(self) -> Mastodon:
         if self._client is None:
-            self._client = client_for(self.instance, self._token, self._headers)
+            self._client = client_for(
+                self.instance, self._token, self._headers, self._allow_private
+            )
         return self._client
 
     @contextmanager
@@ -247,7 +251,7 @@ def part_key(post: OutgoingPost, index: int) -> str:
     return f"{post.idempotency_key}:{index}"
 
 
-def client_for(instance: str, token: str, headers: ResponseHeaders) -> Mastodon:
+def client_for(instance: str, token: str, headers: ResponseHeaders, private: bool) -> Mastodon:
     client = Mastodon(
         api_base_url=instance,
         access_token=token,
@@ -255,7 +259,7 @@ def client_for(instance: str, token: str, headers: ResponseHeaders) -> Mastodon:
         request_timeout=REQUEST_TIMEOUT,
         version_check_mode="none",
         user_agent="socialgen",
-        session=guarded_session("Mastodon"),
+        session=guarded_session("Mastodon", allow_private=private),
     )
     client.session.hooks["response"].append(headers.record)
     return client
@@ -275,7 +279,7 @@ def identity_of(account: Any, instance: str) -> AccountIdentity:
 # --- the module's way in (networks/base.py) -------------------------------------------
 
 
-# `settings` (NetworkSettings, networks/base.py): Mastodon needs none of them.
+# `settings` (NetworkSettings, networks/base.py): Mastodon needs allow_private_urls only.
 
 
 def build(
@@ -284,7 +288,7 @@ def build(
     *,
     settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
 ) -> MastodonAdapter:
-    return MastodonAdapter(credentials, save_secret)
+    return MastodonAdapter(credentials, save_secret, allow_private=settings.allow_private_urls)
 
 
 def connect(
@@ -299,7 +303,7 @@ def connect(
     token = secret.strip()
     if not token:
         raise BadRequest("the access token is empty")
-    identity = _verify(instance, token)
+    identity = _verify(instance, token, settings.allow_private_urls)
     _same_account(identity, handle)
     return Connected(
         service_url=instance,
@@ -322,9 +326,10 @@ def authorize(
     instance = oauth.normalise_instance(service_url)
     scopes = options.get("scopes") or oauth.SCOPES
     apps: list[oauth.App] = []
+    allow_private = settings.allow_private_urls
 
     def build_url(redirect_uri: str, state: str, challenge: str) -> str:
-        apps.append(oauth.register_app(instance, redirect_uri, scopes))
+        apps.append(oauth.register_app(instance, redirect_uri, scopes, allow_private=allow_private))
         return oauth.authorization_url(instance, apps[-1], redirect_uri, state, challenge, scopes)
 
     authorization = authorize_in_browser(
@@ -334,10 +339,12 @@ def authorize(
         announce=announce,
         timeout=float(_int_option(options, "timeout", 300)),
     )
-    token = oauth.exchange_code(instance, apps[-1], authorization, scopes)
+    token = oauth.exchange_code(
+        instance, apps[-1], authorization, scopes, allow_private=allow_private
+    )
     return Connected(
         service_url=instance,
-        identity=_verify(instance, token),
+        identity=_verify(instance, token, allow_private),
         secret={
             "access_token": token,
             "client_id": apps[-1].client_id,
@@ -346,10 +353,9 @@ def authorize(
     )
 
 
-def _verify(instance: str, token: str) -> AccountIdentity:
-    adapter = MastodonAdapter(
-        AccountCredentials(NETWORK, instance, "", {"access_token": token}), lambda _: None
-    )
+def _verify(instance: str, token: str, allow_private: bool) -> AccountIdentity:
+    credentials = AccountCredentials(NETWORK, instance, "", {"access_token": token})
+    adapter = MastodonAdapter(credentials, lambda _: None, allow_private=allow_private)
     try:
         return adapter.check()
     except PublishError as exc:

@@ -48,7 +48,9 @@ def normalise_instance(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-def register_app(instance: str, redirect_uri: str, scopes: str = SCOPES) -> App:
+def register_app(
+    instance: str, redirect_uri: str, scopes: str = SCOPES, *, allow_private: bool
+) -> App:
     """POST /api/v1/apps: one app per sign-in, bound to this sign-in's redirect URI
     (a loopback port chosen now cannot be known to an app registered earlier)."""
     body = {
@@ -56,7 +58,7 @@ def register_app(instance: str, redirect_uri: str, scopes: str = SCOPES) -> App:
         "redirect_uris": redirect_uri,
         "scopes": scopes,
     }
-    answer = _post(instance, "/api/v1/apps", body, "register socialgen as an app")
+    answer = _post(instance, "/api/v1/apps", body, "register socialgen as an app", allow_private)
     client_id, client_secret = answer.get("client_id"), answer.get("client_secret")
     if not isinstance(client_id, str) or not isinstance(client_secret, str):
         raise BadRequest(f"{instance} registered the app but sent no client id and secret")
@@ -84,7 +86,12 @@ def authorization_url(
 
 
 def exchange_code(
-    instance: str, app: App, authorization: Authorization, scopes: str = SCOPES
+    instance: str,
+    app: App,
+    authorization: Authorization,
+    scopes: str = SCOPES,
+    *,
+    allow_private: bool,
 ) -> str:
     """POST /oauth/token: the authorization code (and its PKCE verifier) for a token."""
     body = {
@@ -96,17 +103,20 @@ def exchange_code(
         "code_verifier": authorization.code_verifier,
         "scope": scopes,
     }
-    answer = _post(instance, "/oauth/token", body, "exchange the authorization code")
+    answer = _post(instance, "/oauth/token", body, "exchange the authorization code", allow_private)
     token = answer.get("access_token")
     if not isinstance(token, str) or not token:
         raise BadRequest(f"{instance} answered the code exchange without an access token")
     return token
 
 
-def _post(instance: str, path: str, body: dict[str, str], doing: str) -> dict[str, object]:
+def _post(
+    instance: str, path: str, body: dict[str, str], doing: str, allow_private: bool
+) -> dict[str, object]:
     try:
         # Through the guard, at this request; a redirect is refused (GuardRefused).
-        with guarded_httpx("Mastodon", timeout=TIMEOUT) as http:
+        # allow_private: settings.allow_private_urls (NetworkSettings).
+        with guarded_httpx("Mastodon", allow_private=allow_private, timeout=TIMEOUT) as http:
             response = http.post(f"{instance}{path}", data=body)
     except httpx.HTTPError as exc:
         raise BadRequest(f"could not reach {instance} to {doing} ({type(exc).__name__})") from exc
