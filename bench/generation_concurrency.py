@@ -139,8 +139,8 @@ def direct_pair(fake: FakeOpenAI, responder: PacedResponder) -> tuple[Timed, Tim
 # --------------------------------------------------------------------------- in-process
 
 
-def inproc_pair(responder: PacedResponder) -> tuple[Timed, Timed]:
-    from socialgen.ai.registry import text_model
+def inproc_pair(runtime: Runtime, responder: PacedResponder) -> tuple[Timed, Timed]:
+    """One Runtime's store and text model for every run, as `serve` keeps one."""
     from socialgen.drafting.caller import Caller
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import prepare_batch, prepare_post
@@ -149,19 +149,18 @@ def inproc_pair(responder: PacedResponder) -> tuple[Timed, Timed]:
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace
 
-    engine = Runtime().open_store()
+    engine = runtime.open_store()
     with read_session(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
         caller = Caller(
-            engine=engine, workspace_id=workspace.id, user_id=None, settings=Runtime().settings
+            engine=engine, workspace_id=workspace.id, user_id=None, settings=runtime.settings
         )
+    model = runtime.text_model()
 
     async def one() -> list[float]:
         plan = prepare_post(caller, GeneratePostRequest(userInput=TOPIC))
-        names = [
-            item.name async for item in run_generate_post(plan, text_model(Runtime().settings))
-        ]
+        names = [item.name async for item in run_generate_post(plan, model)]
         if "post_ids" not in names:
             raise SystemExit(f"generate-post did not finish: {names[-3:]}")
         return []
@@ -169,7 +168,7 @@ def inproc_pair(responder: PacedResponder) -> tuple[Timed, Timed]:
     async def five() -> list[float]:
         plan = prepare_batch(caller, BatchRequest(userInput=TOPIC))
         completed = []
-        async for item in run_batch(plan, text_model(Runtime().settings)):
+        async for item in run_batch(plan, model):
             if item.name == "batch_progress" and item.data["status"] == "completed":
                 completed.append(now())
             elif item.name == "batch_complete" and item.data["summary"]["failed"]:
@@ -334,14 +333,19 @@ def main() -> int:
         # The in-process modes open the same home as the server.
         os.environ.clear()
         os.environ.update(env)
-        ok = asyncio.run(run_modes(modes, fake, responder, home, env, args, pairs))
-        ok &= report(pairs, floor)
-        if args.profile or not ok:
-            profile_batch(inproc_pair(responder)[1])
+        runtime = Runtime()  # read once: after the environment is the home's
+        try:
+            ok = asyncio.run(run_modes(runtime, modes, fake, responder, home, env, args, pairs))
+            ok &= report(pairs, floor)
+            if args.profile or not ok:
+                profile_batch(inproc_pair(runtime, responder)[1])
+        finally:
+            runtime.close()
     return 0 if ok else 1
 
 
 async def run_modes(
+    runtime: Runtime,
     modes: Sequence[str],
     fake: FakeOpenAI,
     responder: PacedResponder,
@@ -355,7 +359,7 @@ async def run_modes(
         await measure(pairs[-1], *direct_pair(fake, responder), args.repeats)
     if "inproc" in modes:
         pairs.append(Pair("inproc"))
-        await measure(pairs[-1], *inproc_pair(responder), args.repeats)
+        await measure(pairs[-1], *inproc_pair(runtime, responder), args.repeats)
     if "sse" in modes:
         async with AsyncExitStack() as stack:
             cases = [await sse_case("sse", env, home, responder, stack)]
