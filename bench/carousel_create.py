@@ -87,7 +87,7 @@ class RenderTimes(logging.Handler):
 
 
 async def one_run(
-    model: TextModel, slides: int, template: str, times: RenderTimes
+    runtime: Runtime, model: TextModel, slides: int, template: str, times: RenderTimes
 ) -> dict[str, float]:
     from socialgen.ai.procedural import ProceduralImageModel
     from socialgen.carousels.plan import Artwork, prepare_carousel
@@ -97,7 +97,7 @@ async def one_run(
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import resolve_workspace
 
-    engine = Runtime().open_store()
+    engine = runtime.open_store()
     with read_session(engine) as session:
         workspace_id = resolve_workspace(session, None).id
     request = CarouselRequest(
@@ -105,10 +105,10 @@ async def one_run(
     )
     started = time.perf_counter()
     plan = prepare_carousel(
-        Caller(engine, workspace_id, None, Runtime().settings), request, Artwork()
+        Caller(engine, workspace_id, None, runtime.settings), request, Artwork()
     )
     marks: dict[str, float] = {}
-    async for item in create_carousel(plan, model, ProceduralImageModel(), set()):
+    async for item in create_carousel(plan, model, ProceduralImageModel(), runtime.held.cleanups):
         now = time.perf_counter() - started
         if item.name == "plan_generated":
             marks["outline"] = now
@@ -153,10 +153,17 @@ def main() -> None:
         # In this process: the home's store, the embedded model, procedural images.
         os.environ.clear()
         os.environ.update(bench_env(home))
-        run_models(args)
+        # One Runtime for the whole run, as `serve` keeps one per process: a Runtime per
+        # carousel would time a fresh engine (its first connection, an empty statement
+        # cache) and its settings being read, which no command or server pays per carousel.
+        runtime = Runtime()
+        try:
+            run_models(runtime, args)
+        finally:
+            runtime.close()
 
 
-def run_models(args: argparse.Namespace) -> None:
+def run_models(runtime: Runtime, args: argparse.Namespace) -> None:
     times = RenderTimes()
     logger = logging.getLogger("socialgen.carousels")
     logger.addHandler(times)
@@ -169,12 +176,13 @@ def run_models(args: argparse.Namespace) -> None:
     if args.model in ("embedded", "both"):
         from socialgen.ai.registry import text_model
 
-        models.append(("embedded SmolLM2-135M", text_model(Runtime().settings)))
+        models.append(("embedded SmolLM2-135M", text_model(runtime.settings)))
     print(machine_line())
     print(f"{args.slides} slides, template {args.template}, procedural images")
     for label, model in models:
         runs = [
-            asyncio.run(one_run(model, args.slides, args.template, times)) for _ in range(args.runs)
+            asyncio.run(one_run(runtime, model, args.slides, args.template, times))
+            for _ in range(args.runs)
         ]
         report(label, runs)
 

@@ -6,7 +6,7 @@ in this process): every post is written at a fixed per-token latency, --chunks c
 of --chunk-chars characters, --token-delay seconds apart (default 100 chunks, 10 ms:
 about 1 s per post); JSON side requests (the calendar's theme plan, the refinement
 questions of a single post) are answered at once. On a temporary SOCIALGEN_HOME, with
-socialgen.ai.registry.text_model(Runtime().settings), it times, --repeats times each, interleaved:
+one Runtime's text model (as `serve` keeps one), it times, --repeats times each, interleaved:
 
   T1   one post through the same pipeline: generation.plan.prepare_post +
        generation.single.run_generate_post, to its last event;
@@ -14,10 +14,12 @@ socialgen.ai.registry.text_model(Runtime().settings), it times, --repeats times 
        content_calendar.service.run_calendar, to calendar_complete;
   T7   a 7-day calendar, the same way.
 
-Each calendar runs with SOCIALGEN_BATCH_CONCURRENCY = C for every C of --concurrency
-(default 5 and 10). The calendar writes at most C days at once, so the target is
-T30 / (30 / C x T1) <= 1.3 (medians). A 7-day calendar needs ceil(7 / C) rounds, so
-its figure is shown against both 7 / C and ceil(7 / C) single posts.
+Each calendar runs with the batch_concurrency setting (SOCIALGEN_BATCH_CONCURRENCY) = C
+for every C of --concurrency (default 5 and 10), in the settings of the caller the plan
+is handed (settings are read once per Runtime: a changed environment is not seen). The
+calendar writes at most C days at once, so the target is T30 / (30 / C x T1) <= 1.3
+(medians). A 7-day calendar needs ceil(7 / C) rounds, so its figure is shown against
+both 7 / C and ceil(7 / C) single posts.
 
 Part 2, the embedded model (SmolLM2-135M through llama.cpp, SOCIALGEN_MODEL unset;
 --skip-embedded to leave it out): one 7-day calendar with SOCIALGEN_MAX_TOKENS =
@@ -46,10 +48,10 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from harness import Samples, Table, bench_env, bench_home, environ, machine_line
+from harness import Samples, Table, bench_env, bench_home, machine_line
 from harness.fake import (
     POST_PREFIXES,
     FakeOpenAI,
@@ -62,6 +64,7 @@ from harness.fake import (
 from socialgen.runtime import Runtime
 
 if TYPE_CHECKING:
+    from socialgen.ai.model import TextModel
     from socialgen.drafting.caller import Caller
 
 TOPIC = "why small teams ship weekly"
@@ -124,31 +127,30 @@ class Series:
 # --------------------------------------------------------------------------- runs
 
 
-def open_caller() -> Caller:
+def open_caller(runtime: Runtime) -> Caller:
     from socialgen.drafting.caller import Caller
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace
 
-    engine = Runtime().open_store()
+    engine = runtime.open_store()
     with read_session(engine) as session:
         workspace = default_workspace(session)
         if workspace is None:
             raise SystemExit("the temporary store has no default workspace")
         return Caller(
-            engine=engine, workspace_id=workspace.id, user_id=None, settings=Runtime().settings
+            engine=engine, workspace_id=workspace.id, user_id=None, settings=runtime.settings
         )
 
 
-async def single_post(caller: Caller) -> float:
+async def single_post(caller: Caller, model: TextModel) -> float:
     """Seconds for prepare_post + run_generate_post, to the end of the stream."""
-    from socialgen.ai.registry import text_model
     from socialgen.generation.plan import prepare_post
     from socialgen.generation.schemas import GeneratePostRequest
     from socialgen.generation.single import run_generate_post
 
     started = now()
     plan = prepare_post(caller, GeneratePostRequest(userInput=TOPIC))
-    names = [item.name async for item in run_generate_post(plan, text_model(Runtime().settings))]
+    names = [item.name async for item in run_generate_post(plan, model)]
     elapsed = now() - started
     if "post_ids" not in names:
         raise SystemExit(f"generate-post did not finish: {names[-3:]}")
@@ -156,46 +158,49 @@ async def single_post(caller: Caller) -> float:
 
 
 async def calendar(
-    caller: Caller, length: int, concurrency: int | None, responder: PacedResponder | None
+    caller: Caller,
+    model: TextModel,
+    length: int,
+    concurrency: int | None,
+    responder: PacedResponder | None,
 ) -> CalendarRun:
     """prepare_calendar + run_calendar to calendar_complete, every event timed."""
-    from socialgen.ai.registry import text_model
     from socialgen.ai.settings import ai_settings
     from socialgen.content_calendar.plan import prepare_calendar
     from socialgen.content_calendar.schemas import CalendarRequest
     from socialgen.content_calendar.service import run_calendar
 
-    # None: unset, the default.
-    value = None if concurrency is None else str(concurrency)
-    with environ({"SOCIALGEN_BATCH_CONCURRENCY": value}):
-        run = CalendarRun(length, ai_settings(Runtime().settings).batch_concurrency)
-        mark = responder.count() if responder is not None else 0
-        started = now()
-        plan = prepare_calendar(caller, CalendarRequest(calendar_length=length, prompt=TOPIC))
-        async for item in run_calendar(plan, text_model(Runtime().settings)):
-            at = now() - started
-            data = item.data
-            if item.name == "calendar_progress":
-                day = run.days.setdefault(int(data["current"]), Day())
-                status = str(data["status"])
-                if status == "generating":
-                    if run.planned is None:
-                        run.planned = at
-                    day.started = at
-                    day.theme = str(data["message"]).split(": ", 1)[-1]
-                elif status in ("completed", "failed"):
-                    day.finished = at
-                    day.message = str(data["message"])
-                if status != "saving":
-                    day.status = status
-            elif item.name == "calendar_complete":
-                run.generated = int(data["summary"]["generated"])
-                run.failed = int(data["summary"]["failed"])
-                for post in data["posts"]:
-                    run.days.setdefault(int(post["index"]), Day()).chars = len(post["content"])
-            elif item.name == "error":
-                run.error = str(data.get("message"))
-        run.elapsed = now() - started
+    # None: unset, the default. The plan takes it from its caller's settings.
+    settings = caller.settings.model_copy(update={"batch_concurrency": concurrency})
+    caller = replace(caller, settings=settings)
+    run = CalendarRun(length, ai_settings(settings).batch_concurrency)
+    mark = responder.count() if responder is not None else 0
+    started = now()
+    plan = prepare_calendar(caller, CalendarRequest(calendar_length=length, prompt=TOPIC))
+    async for item in run_calendar(plan, model):
+        at = now() - started
+        data = item.data
+        if item.name == "calendar_progress":
+            day = run.days.setdefault(int(data["current"]), Day())
+            status = str(data["status"])
+            if status == "generating":
+                if run.planned is None:
+                    run.planned = at
+                day.started = at
+                day.theme = str(data["message"]).split(": ", 1)[-1]
+            elif status in ("completed", "failed"):
+                day.finished = at
+                day.message = str(data["message"])
+            if status != "saving":
+                day.status = status
+        elif item.name == "calendar_complete":
+            run.generated = int(data["summary"]["generated"])
+            run.failed = int(data["summary"]["failed"])
+            for post in data["posts"]:
+                run.days.setdefault(int(post["index"]), Day()).chars = len(post["content"])
+        elif item.name == "error":
+            run.error = str(data.get("message"))
+    run.elapsed = now() - started
     if responder is not None:
         run.arrivals = [stamp - started for stamp in responder.since(mark)]
     return run
@@ -238,24 +243,40 @@ async def fake_part(
     responder: PacedResponder, base_url: str, concurrencies: Sequence[int], repeats: int
 ) -> FakeResults:
     results = FakeResults()
-    caller = open_caller()
+    # One Runtime, as `serve` keeps one per process: one engine, one text model.
+    runtime = Runtime()
+    try:
+        await fake_runs(runtime, responder, base_url, concurrencies, repeats, results)
+    finally:
+        runtime.close()
+    return results
+
+
+async def fake_runs(
+    runtime: Runtime,
+    responder: PacedResponder,
+    base_url: str,
+    concurrencies: Sequence[int],
+    repeats: int,
+    results: FakeResults,
+) -> None:
+    caller, model = open_caller(runtime), runtime.text_model()
     for concurrency in concurrencies:
         results.series.append(Series(f"{LONG}-day", LONG, concurrency))
         results.series.append(Series(f"{SHORT}-day", SHORT, concurrency))
         results.direct_many[concurrency] = []
     # warm-up: litellm import and first-use work, the first store writes
-    await single_post(caller)
-    checked(await calendar(caller, SHORT, concurrencies[0], responder))
+    await single_post(caller, model)
+    checked(await calendar(caller, model, SHORT, concurrencies[0], responder))
     await direct_streams(base_url, 1)
     for _ in range(repeats):
         for item in results.series:
-            results.singles.append(await single_post(caller))
-            run = await calendar(caller, item.length, item.concurrency, responder)
+            results.singles.append(await single_post(caller, model))
+            run = await calendar(caller, model, item.length, item.concurrency, responder)
             item.runs.append(checked(run))
         results.direct_one.append(await direct_streams(base_url, 1))
         for concurrency in concurrencies:
             results.direct_many[concurrency].append(await direct_streams(base_url, concurrency))
-    return results
 
 
 def seconds(values: Sequence[float]) -> str:
@@ -329,7 +350,6 @@ def report_fake(results: FakeResults, floor: float) -> bool:
 
 async def embedded_part(max_tokens: int) -> None:
     from socialgen.ai.local import embedded_model_path
-    from socialgen.ai.registry import text_model
     from socialgen.errors import SocialgenError
 
     for name in ("SOCIALGEN_MODEL", "SOCIALGEN_API_BASE", "OPENAI_API_KEY"):
@@ -341,9 +361,13 @@ async def embedded_part(max_tokens: int) -> None:
     except SocialgenError as error:
         print(f"  skipped: {error.message}")
         return
-    name = text_model(Runtime().settings).name
-    print(f"  model {name} ({path.stat().st_size / 1e6:.0f} MB), one run, cold")
-    run = await calendar(open_caller(), SHORT, None, None)
+    runtime = Runtime()  # the settings without the fake's model
+    try:
+        model = runtime.text_model()
+        print(f"  model {model.name} ({path.stat().st_size / 1e6:.0f} MB), one run, cold")
+        run = await calendar(open_caller(runtime), model, SHORT, None, None)
+    finally:
+        runtime.close()
     report_embedded(run)
 
 

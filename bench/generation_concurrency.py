@@ -18,7 +18,11 @@ Measured, --repeats times each, interleaved, medians:
   sse      POST /api/v1/ai-conversation/generate-post/{ws} vs generate-batch-posts/{ws} of
            `socialgen serve` (a subprocess; API key made in-process with
            `socialgen key create`, bound to the default workspace), read
-           to the end with httpx.
+           to the end with httpx;
+  sse0     with --before-src DIR (another checkout's src/, e.g. the tree before a
+           change): `sse` again from a `socialgen serve` of DIR (first on its
+           PYTHONPATH, its own home and key), each run right after the same run of
+           `sse`, so before and after share the machine's load; shown with after/before.
 
 Each time runs from sending the request (or calling prepare_*) to the end of the stream.
 For a batch it also shows when the five post requests reached the fake (are they really
@@ -31,6 +35,7 @@ without PYTHONPATH=.). Run from the repository root:
 
     .venv/bin/python bench/generation_concurrency.py
     .venv/bin/python bench/generation_concurrency.py --modes sse --repeats 5 --profile
+    .venv/bin/python bench/generation_concurrency.py --modes sse --before-src ../before/src
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ import pstats
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,6 +75,7 @@ POST_PREFIX = "Write a LinkedIn post about"
 TOPIC = "why small teams ship weekly"
 RATIO_TARGET = 1.3
 BATCH_SIZE = 5
+BEFORE_MODE = "sse0"  # the sse mode from --before-src's server
 now = time.monotonic
 
 
@@ -132,8 +139,8 @@ def direct_pair(fake: FakeOpenAI, responder: PacedResponder) -> tuple[Timed, Tim
 # --------------------------------------------------------------------------- in-process
 
 
-def inproc_pair(responder: PacedResponder) -> tuple[Timed, Timed]:
-    from socialgen.ai.registry import text_model
+def inproc_pair(runtime: Runtime, responder: PacedResponder) -> tuple[Timed, Timed]:
+    """One Runtime's store and text model for every run, as `serve` keeps one."""
     from socialgen.drafting.caller import Caller
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import prepare_batch, prepare_post
@@ -142,19 +149,18 @@ def inproc_pair(responder: PacedResponder) -> tuple[Timed, Timed]:
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace
 
-    engine = Runtime().open_store()
+    engine = runtime.open_store()
     with read_session(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
         caller = Caller(
-            engine=engine, workspace_id=workspace.id, user_id=None, settings=Runtime().settings
+            engine=engine, workspace_id=workspace.id, user_id=None, settings=runtime.settings
         )
+    model = runtime.text_model()
 
     async def one() -> list[float]:
         plan = prepare_post(caller, GeneratePostRequest(userInput=TOPIC))
-        names = [
-            item.name async for item in run_generate_post(plan, text_model(Runtime().settings))
-        ]
+        names = [item.name async for item in run_generate_post(plan, model)]
         if "post_ids" not in names:
             raise SystemExit(f"generate-post did not finish: {names[-3:]}")
         return []
@@ -162,7 +168,7 @@ def inproc_pair(responder: PacedResponder) -> tuple[Timed, Timed]:
     async def five() -> list[float]:
         plan = prepare_batch(caller, BatchRequest(userInput=TOPIC))
         completed = []
-        async for item in run_batch(plan, text_model(Runtime().settings)):
+        async for item in run_batch(plan, model):
             if item.name == "batch_progress" and item.data["status"] == "completed":
                 completed.append(now())
             elif item.name == "batch_complete" and item.data["summary"]["failed"]:
@@ -214,11 +220,19 @@ def sse_pair(
 
 
 async def measure(pair: Pair, single: Timed, batch: Timed, repeats: int) -> None:
-    await single()  # warm-up: litellm import and first-use work
-    await batch()
+    await measure_beside([(pair, single, batch)], repeats)
+
+
+async def measure_beside(cases: Sequence[tuple[Pair, Timed, Timed]], repeats: int) -> None:
+    """Each case's single and batch runs, the cases taking turns run by run."""
+    for _pair, single, batch in cases:
+        await single()  # warm-up: litellm import and first-use work
+        await batch()
     for _ in range(repeats):
-        pair.single.append(await single())
-        pair.batch.append(await batch())
+        for pair, single, _batch in cases:
+            pair.single.append(await single())
+        for pair, _single, batch in cases:
+            pair.batch.append(await batch())
 
 
 def report(pairs: Sequence[Pair], floor: float) -> bool:
@@ -231,10 +245,12 @@ def report(pairs: Sequence[Pair], floor: float) -> bool:
     for pair in pairs:
         ratio = pair.batch_median / pair.single_median
         verdict = "OK" if ratio <= RATIO_TARGET else "MISSED"
-        if pair.mode != "direct":
-            ok &= ratio <= RATIO_TARGET
-        else:
+        if pair.mode == "direct":
             verdict = "(baseline: litellm alone)"
+        elif pair.mode == BEFORE_MODE:
+            verdict = "(the before tree)"
+        else:
+            ok &= ratio <= RATIO_TARGET
         table.add(
             pair.mode,
             f"{pair.single_median:.3f} s",
@@ -243,6 +259,13 @@ def report(pairs: Sequence[Pair], floor: float) -> bool:
             verdict,
         )
     table.print()
+    by_mode = {pair.mode: pair for pair in pairs}
+    if "sse" in by_mode and BEFORE_MODE in by_mode:
+        after, before = by_mode["sse"], by_mode[BEFORE_MODE]
+        print(
+            f"\nsse after/before: single {after.single_median / before.single_median:.3f}x, "
+            f"batch {after.batch_median / before.batch_median:.3f}x"
+        )
     print("\nper run (seconds):")
     for pair in pairs:
         singles = ", ".join(f"{run.elapsed:.3f}" for run in pair.single)
@@ -286,12 +309,19 @@ def main() -> int:
         "--modes", default="direct,inproc,sse", help="comma-separated: direct,inproc,sse"
     )
     parser.add_argument("--profile", action="store_true", help="cProfile one in-process batch")
+    parser.add_argument(
+        "--before-src",
+        type=Path,
+        help="with sse: also run it from a server of this checkout's src/ (before, after)",
+    )
     args = parser.parse_args()
     if args.repeats < 3:
         parser.error("--repeats must be at least 3")
     modes = [mode.strip() for mode in args.modes.split(",") if mode.strip()]
     if not set(modes) <= {"direct", "inproc", "sse"}:
         parser.error("--modes takes direct, inproc and sse")
+    if args.before_src is not None and "sse" not in modes:
+        parser.error("--before-src runs the sse mode from another tree: add sse to --modes")
 
     floor = (args.chunks - 1) * args.token_delay
     print(machine_line())
@@ -303,14 +333,19 @@ def main() -> int:
         # The in-process modes open the same home as the server.
         os.environ.clear()
         os.environ.update(env)
-        ok = asyncio.run(run_modes(modes, fake, responder, home, env, args, pairs))
-        ok &= report(pairs, floor)
-        if args.profile or not ok:
-            profile_batch(inproc_pair(responder)[1])
+        runtime = Runtime()  # read once: after the environment is the home's
+        try:
+            ok = asyncio.run(run_modes(runtime, modes, fake, responder, home, env, args, pairs))
+            ok &= report(pairs, floor)
+            if args.profile or not ok:
+                profile_batch(inproc_pair(runtime, responder)[1])
+        finally:
+            runtime.close()
     return 0 if ok else 1
 
 
 async def run_modes(
+    runtime: Runtime,
     modes: Sequence[str],
     fake: FakeOpenAI,
     responder: PacedResponder,
@@ -324,17 +359,34 @@ async def run_modes(
         await measure(pairs[-1], *direct_pair(fake, responder), args.repeats)
     if "inproc" in modes:
         pairs.append(Pair("inproc"))
-        await measure(pairs[-1], *inproc_pair(responder), args.repeats)
+        await measure(pairs[-1], *inproc_pair(runtime, responder), args.repeats)
     if "sse" in modes:
-        api_key, workspace = create_key(env)
-        with serve(env, home / "serve.log") as server:
-            async with httpx.AsyncClient(
-                headers={"x-api-key": api_key}, timeout=httpx.Timeout(60.0)
-            ) as client:
-                pairs.append(Pair("sse"))
-                single, batch = sse_pair(client, server.url, workspace, responder)
-                await measure(pairs[-1], single, batch, args.repeats)
+        async with AsyncExitStack() as stack:
+            cases = [await sse_case("sse", env, home, responder, stack)]
+            if args.before_src is not None:
+                # A home of its own: the two trees' migrations may differ.
+                before_home = home / "before"
+                before_home.mkdir()
+                before_env = env | {
+                    "PYTHONPATH": str(args.before_src.resolve()),
+                    "SOCIALGEN_HOME": str(before_home),
+                }
+                cases.append(await sse_case(BEFORE_MODE, before_env, before_home, responder, stack))
+            pairs.extend(pair for pair, _single, _batch in cases)
+            await measure_beside(cases, args.repeats)
     return True
+
+
+async def sse_case(
+    mode: str, env: dict[str, str], home: Path, responder: PacedResponder, stack: AsyncExitStack
+) -> tuple[Pair, Timed, Timed]:
+    """`socialgen serve` on `env` (its own key), kept until `stack` closes."""
+    api_key, workspace = create_key(env)
+    server = stack.enter_context(serve(env, home / f"serve-{mode}.log"))
+    client = await stack.enter_async_context(
+        httpx.AsyncClient(headers={"x-api-key": api_key}, timeout=httpx.Timeout(60.0))
+    )
+    return (Pair(mode), *sse_pair(client, server.url, workspace, responder))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@ at once). Only the post-writing request ("Write a LinkedIn post about ...") is m
   (c) CLI     `socialgen post TOPIC --json` (a subprocess), stdout read line by line
               as the lines arrive.
 
+  (b0) before the SSE of (b) again, from a `socialgen serve` of another checkout's
+              sources (--before-src DIR, put first on the server's PYTHONPATH, its own
+              home and key);
   (c0) before `socialgen post` again, from another checkout's sources (--before-src
               DIR, e.g. the main branch's src/, put first on the child's PYTHONPATH):
               a change's before and after side by side in one run. Both source
@@ -63,6 +66,7 @@ import asyncio
 import os
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
@@ -88,6 +92,7 @@ STARTUP_TARGET_S = 1.0  # (c): spawn -> the post request at the fake
 TEARDOWN_TARGET_S = 0.2  # (c): the last event (post_ids) -> the process's exit
 CLI_LABEL = "(c) CLI socialgen post"
 BEFORE_LABEL = "(c0) CLI before"  # measured beside (c), judged against nothing
+SSE_BEFORE_LABEL = "(b0) SSE before"  # measured beside (b), judged against nothing
 now = time.monotonic
 
 PARAGRAPHS = (
@@ -176,7 +181,7 @@ def report_remote(
         ratio = item.rate / direct.rate
         lag = item.first_token - direct.first_token
         verdict = ""
-        if item is not direct and item.label != BEFORE_LABEL:
+        if item is not direct and item.label not in (BEFORE_LABEL, SSE_BEFORE_LABEL):
             # The CLI's request leaves before its store opens (head start), so its lag
             # from the request counts the store's start-up: its first-token goal is the
             # wait a person sees, spawn -> first stdout line, judged in its phases.
@@ -301,7 +306,7 @@ def main() -> int:
     parser.add_argument(
         "--before-src",
         type=Path,
-        help="also run (c) from this checkout's src/ (e.g. ../main/src): before and after",
+        help="also run (b) and (c) from this checkout's src/ (e.g. ../main/src): before, after",
     )
     parser.add_argument("--keep", action="store_true", help="keep the temporary home")
     Report.add_option(parser)
@@ -337,9 +342,21 @@ def remote(args: argparse.Namespace, home: Path, report: Report) -> bool:
         api_key, workspace = create_key(env)
         messages = post_messages_for(TOPIC)
         command = [*socialgen_command(), "post", TOPIC, "--json"]
+        before: dict[str, str] | None = None
+        if args.before_src is not None:
+            # A home of its own: the store's schema may differ between the two
+            # trees (a newer migration), and one would refuse the other's store.
+            before_home = home / "before"
+            before_home.mkdir()
+            before = env | {
+                "PYTHONPATH": str(args.before_src.resolve()),
+                "SOCIALGEN_HOME": str(before_home),
+            }
         loop = asyncio.new_event_loop()
         try:
-            with serve(env, home / "serve.log") as server, httpx.Client(timeout=60.0) as client:
+            with ExitStack() as stack:
+                server = stack.enter_context(serve(env, home / "serve.log"))
+                client = stack.enter_context(httpx.Client(timeout=60.0))
                 url = f"{server.url}{API_PREFIX}/generate-post/{workspace}"
                 headers = {"x-api-key": api_key}
 
@@ -354,17 +371,18 @@ def remote(args: argparse.Namespace, home: Path, report: Report) -> bool:
                     "(a) direct litellm": direct,
                     "(b) SSE generate-post": lambda: sse_once(client, url, headers, responder),
                 }
-                if args.before_src is not None:
-                    # A home of its own: the store's schema may differ between the two
-                    # trees (a newer migration), and one would refuse the other's store.
-                    before_home = home / "before"
-                    before_home.mkdir()
-                    before = env | {
-                        "PYTHONPATH": str(args.before_src.resolve()),
-                        "SOCIALGEN_HOME": str(before_home),
-                    }
-                    cli_once(command, before, responder)  # warm-up: makes its store
-                    cases[BEFORE_LABEL] = lambda: cli_once(command, before, responder)
+                if before is not None:
+                    old_env = before
+                    old_key, old_workspace = create_key(old_env)  # makes its store
+                    old_server = stack.enter_context(serve(old_env, home / "serve-before.log"))
+                    old_url = f"{old_server.url}{API_PREFIX}/generate-post/{old_workspace}"
+                    old_headers = {"x-api-key": old_key}
+                    sse_once(client, old_url, old_headers, responder)  # warm-up
+                    cases[SSE_BEFORE_LABEL] = lambda: sse_once(
+                        client, old_url, old_headers, responder
+                    )
+                    cli_once(command, old_env, responder)  # warm-up
+                    cases[BEFORE_LABEL] = lambda: cli_once(command, old_env, responder)
                 cases[CLI_LABEL] = lambda: cli_once(command, env, responder)
                 runs = interleave(cases, args.repeats)
         finally:

@@ -25,9 +25,8 @@ from contextlib import ExitStack
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from tests.race_cli import COMMAND as RACE_COMMAND
-from tests.race_cli import runtime as race_runtime
-
+# isort: off
+# The harness first: it puts the repository (and so `tests`) on sys.path.
 from harness import (
     REPO,
     Samples,
@@ -37,6 +36,10 @@ from harness import (
     machine_line,
     serve,
 )
+from tests.race_cli import COMMAND as RACE_COMMAND
+from tests.race_cli import runtime as race_runtime
+
+# isort: on
 from socialgen.files.backends import files_of
 from socialgen.publishing.registry import Networks
 from socialgen.runtime import Runtime

@@ -16,6 +16,13 @@ hold (`socialgen --help` under 0.25 s and under 2x `import typer`; `posts recent
 heavy modules `socialgen --help` imports (from `python -X importtime`, i.e.
 PYTHONPROFILEIMPORTTIME, on the real console script).
 
+With --before-src DIR (another checkout's src/, e.g. the tree before a change), the
+three socialgen commands also run from DIR, put first on the child's PYTHONPATH, on a
+small store of their own (the two trees' migrations may differ), in the same rounds:
+a "before:" row per command and an after/before ratio. The targets judge this tree
+only. Both trees need their bytecode (python -m compileall DIR) if
+PYTHONDONTWRITEBYTECODE is set, or one pays for compiling.
+
 Prints the timing table (median, p90, x typer), the two targets, and per command the
 heavy modules and costliest top-level imports; exits 1 when a target is missed. Timing,
 the temporary home and the table come from the bench harness (bench/harness/).
@@ -24,6 +31,7 @@ Run from the repository root:
 
     .venv/bin/python bench/startup.py            # 20 runs each
     .venv/bin/python bench/startup.py --runs 50 --json startup.json
+    .venv/bin/python bench/startup.py --before-src ../before/src
 """
 
 from __future__ import annotations
@@ -64,6 +72,7 @@ HELP_TARGET_RATIO = 2.0
 LISTING_TARGET_RATIO = 4.0
 LISTINGS = ("socialgen posts recent", "socialgen posts timeline")
 SMALL_STORE_POSTS = 30
+BEFORE = "before: "
 
 
 @dataclass(frozen=True)
@@ -132,14 +141,53 @@ def small_store(socialgen: Sequence[str], env: dict[str, str], home: Path) -> No
     run_once([*socialgen, "posts", "import", str(plan)], env)
 
 
+def before_cases(
+    socialgen: Sequence[str], env: dict[str, str], home: Path, before_src: Path
+) -> dict[str, tuple[list[str], dict[str, str]]]:
+    """The socialgen commands from `before_src`, on a small store that tree made."""
+    before_home = home / "before"
+    before_home.mkdir()
+    before_env = env | {"PYTHONPATH": str(before_src), "SOCIALGEN_HOME": str(before_home)}
+    small_store(socialgen, before_env, before_home)
+    return {
+        f"{BEFORE}{label}": ([*socialgen, *label.split()[1:]], before_env)
+        for label in ("socialgen --help", *LISTINGS)
+    }
+
+
+def print_before_after(timings: dict[str, Samples], report: Report) -> None:
+    print()
+    table = Table("command", "before", "after", "after/before")
+    for label, before in timings.items():
+        if not label.startswith(BEFORE):
+            continue
+        after = timings[label.removeprefix(BEFORE)]
+        ratio = after.ratio(before)
+        table.add(
+            label.removeprefix(BEFORE),
+            f"{before.median * 1000:.1f}ms",
+            f"{after.median * 1000:.1f}ms",
+            f"{ratio:.3f}x",
+        )
+        report.add(f"{label} after/before", ratio)
+    table.print()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=20, help="runs per command (default 20)")
     parser.add_argument("--top", type=int, default=8, help="top imports to list (default 8)")
+    parser.add_argument(
+        "--before-src",
+        type=Path,
+        help="also run the socialgen commands from this checkout's src/: before and after",
+    )
     Report.add_option(parser)
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    if args.before_src is not None and not (args.before_src / "socialgen").is_dir():
+        parser.error(f"--before-src {args.before_src}: no socialgen package there")
 
     socialgen = socialgen_command()
     with bench_home("socialgen-bench-startup-") as home:
@@ -154,6 +202,8 @@ def main() -> int:
             # Diagnostic, not a target: the same help without Typer's rich renderer.
             "socialgen --help, TYPER_USE_RICH=0": ([*socialgen, "--help"], plain_env),
         }
+        if args.before_src is not None:
+            cases |= before_cases(socialgen, env, home, args.before_src.resolve())
         # Warm-up round: the OS page cache and .pyc files.
         runs = interleave(
             {
@@ -186,6 +236,8 @@ def main() -> int:
         )
     table.print()
     print("(the TYPER_USE_RICH=0 row is a diagnostic: plain click help, no rich renderer)")
+    if args.before_src is not None:
+        print_before_after(timings, report)
     print()
 
     ratio = help_run.median / baseline.median

@@ -62,6 +62,7 @@ REGENERATE = "/api/v1/carousel/regenerate-slide/{workspaceId}"
 CALENDAR = "/api/v1/content-calendar/generate/{workspaceId}"
 CHAT = "/api/v1/ai-conversation/chat/{workspaceId}"
 CAROUSEL = "/api/v1/carousel/generate-with-images/{workspaceId}"
+NO_SOURCE = "Give at least one source: prompt, youtubeUrl, articleUrls or pdf"
 
 # (method, path, body, the message of the 400 the server answers)
 REFUSED = [
@@ -103,6 +104,16 @@ REFUSED = [
         CALENDAR,
         {"calendarLength": 7},
         "Give at least one source: prompt, youtubeUrl, articleUrls or pdf",
+    ),
+    # Sources given blank (articleUrls: no URL in the text, none in the array) are none:
+    # the document says so with its anyOf of given sources (content_calendar/body.py).
+    *(
+        ("post", CALENDAR, {"calendarLength": 7, **sources}, NO_SOURCE)
+        for sources in (
+            {"prompt": " ", "youtubeUrl": ""},
+            {"articleUrls": " , "},
+            {"articleUrls": ["", " ,"]},
+        )
     ),
     ("post", CHAT, ABSENT, "userInput is required"),
     ("post", CHAT, {"userInput": None}, "userInput is required"),
@@ -181,6 +192,13 @@ def test_blank_optional_fields_are_documented_as_not_given(client: TestClient) -
     assert body_schema_accepts(client, "post", CAROUSEL, {"prompt": "x", "userProfileImage": ""})
     assert body_schema_accepts(
         client, "post", CALENDAR, {"calendarLength": 30, "prompt": "x", "youtubeUrl": " "}
+    )
+    # Blank parts of articleUrls are dropped: one URL among them is a source.
+    assert body_schema_accepts(
+        client, "post", CALENDAR, {"calendarLength": 7, "articleUrls": ["", "https://a.example"]}
+    )
+    assert body_schema_accepts(
+        client, "post", CALENDAR, {"calendarLength": 7, "articleUrls": " ,https://a.example"}
     )
     assert not body_schema_accepts(client, "post", CAROUSEL, {"prompt": "x", "template": "neon"})
 

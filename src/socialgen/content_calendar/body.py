@@ -76,7 +76,13 @@ _ARTICLES_GIVEN: dict[str, Any] = {
 
 def _one_source(schema: dict[str, Any]) -> None:
     """At least one source is given (not blank): JSON Schema's anyOf over the object,
-    which a field cannot say; the PDF is one in a form only."""
+    which a field cannot say; the PDF is one in a form only.
+
+    Written here because pydantic has no type for it: a discriminated union needs a tag
+    field the body does not have (SPEC.md), a callable discriminator documents `oneOf`
+    (a body with two sources would match two and be refused), a plain union of four
+    models repeats every field four times, and none says `contains` (an articleUrls
+    array with one URL among blank items is a source; tests/test_api_contract.py)."""
     given = {"prompt": _GIVEN, "youtubeUrl": _GIVEN, "articleUrls": _ARTICLES_GIVEN}
     schema["anyOf"] = [
         {"required": [name], "properties": {name: given.get(name, {})}}
