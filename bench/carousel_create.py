@@ -94,6 +94,7 @@ async def one_run(
     from socialgen.carousels.schemas import CarouselRequest
     from socialgen.carousels.service import create_carousel
     from socialgen.drafting.caller import Caller
+    from socialgen.files.backends import files_of
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import resolve_workspace
 
@@ -105,7 +106,9 @@ async def one_run(
     )
     started = time.perf_counter()
     plan = prepare_carousel(
-        Caller(engine, workspace_id, None, runtime.settings), request, Artwork()
+        Caller(engine, workspace_id, None, runtime.settings, files=files_of(runtime)),
+        request,
+        Artwork(),
     )
     marks: dict[str, float] = {}
     async for item in create_carousel(plan, model, ProceduralImageModel(), runtime.held.cleanups):

@@ -66,6 +66,7 @@ from socialgen.runtime import Runtime
 if TYPE_CHECKING:
     from socialgen.ai.model import TextModel
     from socialgen.drafting.caller import Caller
+    from socialgen.files.backends import files_of
 
 TOPIC = "why small teams ship weekly"
 RATIO_TARGET = 1.3
@@ -138,7 +139,11 @@ def open_caller(runtime: Runtime) -> Caller:
         if workspace is None:
             raise SystemExit("the temporary store has no default workspace")
         return Caller(
-            engine=engine, workspace_id=workspace.id, user_id=None, settings=runtime.settings
+            engine=engine,
+            workspace_id=workspace.id,
+            user_id=None,
+            settings=runtime.settings,
+            files=files_of(runtime),
         )
 
 

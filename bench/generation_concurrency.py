@@ -142,6 +142,7 @@ def direct_pair(fake: FakeOpenAI, responder: PacedResponder) -> tuple[Timed, Tim
 def inproc_pair(runtime: Runtime, responder: PacedResponder) -> tuple[Timed, Timed]:
     """One Runtime's store and text model for every run, as `serve` keeps one."""
     from socialgen.drafting.caller import Caller
+    from socialgen.files.backends import files_of
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import prepare_batch, prepare_post
     from socialgen.generation.schemas import BatchRequest, GeneratePostRequest
@@ -154,7 +155,11 @@ def inproc_pair(runtime: Runtime, responder: PacedResponder) -> tuple[Timed, Tim
         workspace = default_workspace(session)
         assert workspace is not None
         caller = Caller(
-            engine=engine, workspace_id=workspace.id, user_id=None, settings=runtime.settings
+            engine=engine,
+            workspace_id=workspace.id,
+            user_id=None,
+            settings=runtime.settings,
+            files=files_of(runtime),
         )
     model = runtime.text_model()
 

@@ -93,13 +93,14 @@ def main() -> int:
 def _write_post(url: str, key: str, workspace_id: str, runs: int, report: Report) -> bool:
     from socialgen.ai.registry import text_model
     from socialgen.drafting.caller import Caller
+    from socialgen.files.backends import files_of
     from socialgen.generation.plan import prepare_post
     from socialgen.generation.schemas import GeneratePostRequest
     from socialgen.generation.single import run_generate_post
 
     runtime = Runtime()
     engine = runtime.open_store()
-    caller = Caller(engine, workspace_id, None, runtime.settings)
+    caller = Caller(engine, workspace_id, None, runtime.settings, files=files_of(runtime))
     model = text_model(Runtime().settings)
 
     def direct() -> float:

@@ -184,15 +184,21 @@ def provider(name: str, gguf_path: Path | None = None) -> Iterator[None]:
 
 def open_caller() -> Any:
     from socialgen.drafting.caller import Caller
+    from socialgen.files.backends import files_of
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace
 
-    engine = Runtime().open_store()
+    runtime = Runtime()
+    engine = runtime.open_store()
     with read_session(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
         return Caller(
-            engine=engine, workspace_id=workspace.id, user_id=None, settings=Runtime().settings
+            engine=engine,
+            workspace_id=workspace.id,
+            user_id=None,
+            settings=runtime.settings,
+            files=files_of(runtime),
         )
 
 

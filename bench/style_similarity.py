@@ -78,6 +78,7 @@ from harness import Samples, Table, bench_home, machine_line
 from socialgen.ai.registry import text_model
 from socialgen.ai.settings import ai_settings
 from socialgen.drafting.caller import Caller
+from socialgen.files.backends import files_of
 from socialgen.generation.plan import prepare_post
 from socialgen.generation.schemas import GeneratePostRequest
 from socialgen.generation.single import run_generate_post
@@ -340,7 +341,8 @@ async def run(args: argparse.Namespace) -> int:
             style = create_style(session, workspace_id, name, description)
             add_posts(session, workspace_id, style.id, list(examples))
             style_ids[name] = style.id
-    caller = Caller(engine, workspace_id, None, Runtime().settings)
+    runtime = Runtime()
+    caller = Caller(engine, workspace_id, None, runtime.settings, files=files_of(runtime))
     examples_of = {name: examples for name, _, examples in STYLES}
 
     settings = ai_settings(Runtime().settings)
