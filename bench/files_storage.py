@@ -32,6 +32,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 
@@ -43,6 +44,9 @@ from socialgen.runtime import Runtime
 
 BUCKET_ENV = ("SOCIALGEN_FILES_URL", "SOCIALGEN_FILES_REDIRECT", "AWS_ENDPOINT_URL")
 TARGET_RATIO = 1.15
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 
 @contextmanager
@@ -103,11 +107,24 @@ def bench_create(bucket_env: dict[str, str], runs: int, slides: int) -> None:
     logger.propagate = False
     model = ScriptedModel()
     samples: dict[str, list[float]] = {"local": [], "bucket": []}
-    asyncio.run(one_run(model, slides, "bold", times))  # warm-up: WeasyPrint, fonts
-    for _ in range(runs):  # alternated, so load on the machine hits both alike
-        for label, values in (("local", {}), ("bucket", bucket_env)):
+    cases: tuple[tuple[str, dict[str, str]], ...] = (("local", {}), ("bucket", bucket_env))
+    # One Runtime per storage, as `serve` keeps one per process; each is made and warmed
+    # (WeasyPrint, fonts, its engine's first connection, its file store) inside its own
+    # environment, since a Runtime reads its settings once, at the first use.
+    runtimes: dict[str, Runtime] = {}
+    try:
+        for label, values in cases:
             with environment(values):
-                samples[label].append(asyncio.run(one_run(model, slides, "bold", times))["total"])
+                runtimes[label] = Runtime()
+                asyncio.run(one_run(runtimes[label], model, slides, "bold", times))
+        for _ in range(runs):  # alternated, so load on the machine hits both alike
+            for label, values in cases:
+                with environment(values):
+                    run = asyncio.run(one_run(runtimes[label], model, slides, "bold", times))
+                samples[label].append(run["total"])
+    finally:
+        for runtime in runtimes.values():
+            runtime.close()
     print(f"carousel create, {slides} slides, median of {runs}")
     ratio_line("total", samples["local"], samples["bucket"])
 
@@ -161,17 +178,21 @@ def a_thumbnail_url(env: dict[str, str]) -> str:
     from socialgen.files.store import file_url
 
     with environment(env):
-        asyncio.run(one_run(ScriptedModel(), 4, "bold", RenderTimes()))
-        engine = Runtime().open_store()
-        carousel = list_carousels(engine, *_default_workspace(engine))[0]  # newest first
+        runtime = Runtime()
+        try:
+            asyncio.run(one_run(runtime, ScriptedModel(), 4, "bold", RenderTimes()))
+            engine = runtime.open_store()
+            carousel = list_carousels(engine, *_default_workspace(engine))[0]  # newest first
+        finally:
+            runtime.close()
         return file_url(carousel.workspace_id, carousel.thumbnail_file)
 
 
-def _default_workspace(engine: object) -> tuple[str]:
+def _default_workspace(engine: Engine) -> tuple[str]:
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import resolve_workspace
 
-    with read_session(engine) as session:  # type: ignore[arg-type]
+    with read_session(engine) as session:
         return (resolve_workspace(session, None).id,)
 
 

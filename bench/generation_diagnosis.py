@@ -153,6 +153,7 @@ def profile_pipeline(fake: FakeOpenAI, home: Path, max_tokens: int) -> None:
     os.environ.update(bench_env(home) | fake.env() | {"SOCIALGEN_MAX_TOKENS": str(max_tokens)})
     from socialgen.ai.registry import text_model
     from socialgen.drafting.caller import Caller
+    from socialgen.files.backends import files_of
     from socialgen.generation.plan import prepare_post
     from socialgen.generation.schemas import GeneratePostRequest
     from socialgen.generation.single import run_generate_post
@@ -161,17 +162,22 @@ def profile_pipeline(fake: FakeOpenAI, home: Path, max_tokens: int) -> None:
     from socialgen.streaming import guarded
     from socialgen.workspaces.service import default_workspace
 
-    engine = Runtime().open_store()
+    runtime = Runtime()
+    engine = runtime.open_store()
     with read_session(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
         caller = Caller(
-            engine=engine, workspace_id=workspace.id, user_id=None, settings=Runtime().settings
+            engine=engine,
+            workspace_id=workspace.id,
+            user_id=None,
+            settings=runtime.settings,
+            files=files_of(runtime),
         )
 
     async def once() -> None:
         plan = prepare_post(caller, GeneratePostRequest(userInput=TOPIC))
-        async for item in guarded(run_generate_post(plan, text_model(Runtime().settings))):
+        async for item in guarded(run_generate_post(plan, text_model(runtime.settings))):
             item.json_line()
 
     asyncio.run(once())  # warm-up

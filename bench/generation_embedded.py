@@ -142,7 +142,7 @@ def phases(series: Series) -> None:
         ("teardown", "post_ids line -> process exit"),
         ("total", "total wall time"),
     ):
-        values = series.samples(lambda run, key=key: run.extra[key])
+        values = series.extra(key)
         table.add(label, f"{values.median * 1000:.0f} ms", values.spread(1000, "{:.0f}"))
     rates = series.samples(lambda run: run.rate)
     peaks = series.samples(lambda run: run.extra["peak_mb"])

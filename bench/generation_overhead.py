@@ -270,7 +270,7 @@ def report_phases(item: Series, report: Report, goals: bool) -> bool:
         ("after_last_chunk", "last chunk -> post_ids line (save, refinement)", None),
         ("teardown", "post_ids line -> process exit (last event -> exit)", TEARDOWN_TARGET_S),
     ):
-        values = item.samples(lambda run, key=key: run.extra[key])
+        values = item.extra(key)
         medians[key] = values.median
         verdict = ""
         if goals and target is not None:

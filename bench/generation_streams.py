@@ -40,6 +40,10 @@ class Series:
     def samples(self, pick: Callable[[StreamRun], float]) -> Samples:
         return Samples([pick(run) for run in self.runs])
 
+    def extra(self, key: str) -> Samples:
+        """The runs' `extra[key]` figures."""
+        return Samples([run.extra[key] for run in self.runs])
+
     @property
     def rate(self) -> float:
         return self.samples(lambda run: run.rate).median

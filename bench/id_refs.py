@@ -75,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
     from socialgen.store.refs import find_id, short_ids
     from socialgen.workspaces.service import create_workspace, default_workspace
 
-    engine = Runtime().open_store()
+    runtime = Runtime()
+    engine = runtime.open_store()
     with transaction(engine) as session:
         main_ws = default_workspace(session).id  # type: ignore[union-attr]
         other_ws = create_workspace(session, f"bench-other-{uuid.uuid4().hex[:6]}").id
@@ -121,8 +122,10 @@ def run(args: argparse.Namespace) -> int:
     if engine.dialect.name == "sqlite":
         from socialgen.posts.quick_listing import quick_short_ids
 
+        database_url = runtime.store_settings.database_url
+
         def quick() -> None:
-            short = quick_short_ids(None, [*shown, twin])
+            short = quick_short_ids(None, [*shown, twin], database_url=database_url)
             assert short is not None and short[twin] == twin[:9]
 
         cases.append(("quick_short_ids (sqlite3), 50 ids", quick))

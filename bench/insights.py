@@ -190,10 +190,11 @@ def recovery() -> list[str]:
         analysis = analyse(synthetic_history(400, seed=500 + seed), ZoneInfo("UTC"))
         view = analysis.view()
         best = view["bestSlots"][0] if view["bestSlots"] else None
-        slot_first += bool(best) and (best["weekday"], best["start"]) == (
-            PLANTED.slot_weekday_name,
-            PLANTED.slot_start,
-        )
+        if best:
+            slot_first += (best["weekday"], best["start"]) == (
+                PLANTED.slot_weekday_name,
+                PLANTED.slot_start,
+            )
         found = {finding["feature"]: finding for finding in view["findings"]}
         question, media = found.get("question hook"), found.get("media")
         recovered += bool(

@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 # isort: off
 # The harness first: it puts the repository (and so `tests`) on sys.path.
@@ -43,6 +44,10 @@ from tests.race_cli import runtime as race_runtime
 from socialgen.files.backends import files_of
 from socialgen.publishing.registry import Networks
 from socialgen.runtime import Runtime
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+    from tests.fakes.recording_network import RecordingServer
 
 SCHEMA = "socialgen_bench"
 
@@ -86,7 +91,12 @@ def _run(args: argparse.Namespace, env: dict[str, str], home: Path) -> None:
 
 
 def latency(
-    engine: object, server: object, account: str, env: dict[str, str], home: Path, count: int
+    engine: Engine,
+    server: RecordingServer,
+    account: str,
+    env: dict[str, str],
+    home: Path,
+    count: int,
 ) -> None:
     from socialgen.clock import utcnow
 
@@ -97,8 +107,8 @@ def latency(
     }
     due_at = {key: (start + timedelta(seconds=i * 0.1)).timestamp() for i, key in enumerate(due)}
     with serve(env, home / "serve-latency.log", cwd=REPO, program=RACE_COMMAND):
-        _wait(lambda: all(key in server.sent_at for key in due_at), 60)  # type: ignore[attr-defined]
-    lags = Samples([server.sent_at[key] - due_at[key] for key in due_at])  # type: ignore[attr-defined]
+        _wait(lambda: all(key in server.sent_at for key in due_at), 60)
+    lags = Samples([server.sent_at[key] - due_at[key] for key in due_at])
     print(
         f"1. due -> live (serve scheduler, 1 s poll, {count} posts): "
         f"p50 {lags.median:.2f} s, p95 {lags.p95:.2f} s, max {lags.max:.2f} s"
@@ -106,11 +116,16 @@ def latency(
 
 
 def throughput(
-    engine: object, server: object, account: str, env: dict[str, str], home: Path, count: int
+    engine: Engine,
+    server: RecordingServer,
+    account: str,
+    env: dict[str, str],
+    home: Path,
+    count: int,
 ) -> None:
     from socialgen.clock import utcnow
 
-    server.senders.clear()  # type: ignore[attr-defined]
+    server.senders.clear()
     keys = [
         _queue(engine, account, utcnow() + timedelta(hours=1), f"burst {i}") for i in range(count)
     ]
@@ -126,19 +141,19 @@ def throughput(
         cron = subprocess.run(
             [*RACE_COMMAND, "publish-due", "--json"], env=env, capture_output=True, cwd=REPO
         )
-        _wait(lambda: all(key in server.sent_at for key in keys), 120)  # type: ignore[attr-defined]
-    last = max(server.sent_at[key] for key in keys)  # type: ignore[attr-defined]
-    duplicates = sum(server.sends[key] - 1 for key in keys)  # type: ignore[attr-defined]
-    created = len(set(keys) & set(server.created))  # type: ignore[attr-defined]
+        _wait(lambda: all(key in server.sent_at for key in keys), 120)
+    last = max(server.sent_at[key] for key in keys)
+    duplicates = sum(server.sends[key] - 1 for key in keys)
+    created = len(set(keys) & set(server.created))
     print(
         f"2. {count} due posts, 2 serve + 1 publish-due (exit {cron.returncode}): "
         f"{count / (last - due.timestamp()):.0f} posts/s, {created} created, "
-        f"{duplicates} duplicates, senders {dict(server.senders)}"  # type: ignore[attr-defined]
+        f"{duplicates} duplicates, senders {dict(server.senders)}"
     )
-    server.senders.clear()  # type: ignore[attr-defined]
+    server.senders.clear()
 
 
-def overhead(engine: object, server: object, account: str, count: int) -> None:
+def overhead(engine: Engine, server: RecordingServer, account: str, count: int) -> None:
     from socialgen.clock import utcnow
     from socialgen.publishing.adapters import build_adapter
     from socialgen.publishing.networks.base import OutgoingPost
@@ -148,11 +163,14 @@ def overhead(engine: object, server: object, account: str, count: int) -> None:
     from socialgen.store.engine import read_session
     from socialgen.store.tables import SocialAccount
 
-    with read_session(engine) as session:  # type: ignore[arg-type]
+    with read_session(engine) as session:
         row = session.get(SocialAccount, account)
+    assert row is not None
+    runtime = race_runtime()  # one for every case, as `serve` keeps one
+    terms = PublishTerms(networks=Networks.of(runtime), files=files_of(runtime))
     for delay in ("0", "0.1"):
         os.environ["RECORDING_NETWORK_DELAY"] = delay
-        adapter = build_adapter(Networks.of(race_runtime()), engine, row)  # type: ignore[arg-type]
+        adapter = build_adapter(terms.networks, engine, row)
         posts = [
             OutgoingPost(f"direct-{delay}-{i}", f"direct-{delay}-{i}", "text") for i in range(count)
         ]
@@ -169,10 +187,8 @@ def overhead(engine: object, server: object, account: str, count: int) -> None:
                 engine,
                 worker_name("bench"),
                 executor,
-                terms=PublishTerms(
-                    networks=Networks.of(race_runtime()), files=files_of(race_runtime())
-                ),
-            )  # type: ignore[arg-type]
+                terms=terms,
+            )
         outbox = time.perf_counter() - began
         assert report.counts()["published"] == count, report.counts()
         print(
@@ -184,7 +200,7 @@ def overhead(engine: object, server: object, account: str, count: int) -> None:
 
 
 def idle_cpu(
-    engine: object, account: str, env: dict[str, str], home: Path, count: int, seconds: float
+    engine: Engine, account: str, env: dict[str, str], home: Path, count: int, seconds: float
 ) -> None:
     from socialgen.clock import utcnow
 
@@ -204,16 +220,17 @@ def idle_cpu(
 # --- helpers --------------------------------------------------------------------------
 
 
-def _make_due(engine: object, due: datetime) -> None:
+def _make_due(engine: Engine, due: datetime) -> None:
     """Every queued publication becomes due at `due`."""
     from sqlalchemy import update
+    from sqlmodel import col
 
     from socialgen.store.engine import transaction
     from socialgen.store.tables import Publication
 
-    with transaction(engine) as session:  # type: ignore[arg-type]
+    with transaction(engine) as session:
         session.connection().execute(
-            update(Publication).where(Publication.state == "queued").values(due_at=due)  # type: ignore[arg-type]
+            update(Publication).where(col(Publication.state) == "queued").values(due_at=due)
         )
 
 
@@ -228,13 +245,13 @@ def _schema(database_url: str, *, create: bool) -> None:
     admin.dispose()
 
 
-def _account(engine: object, url: str) -> str:
+def _account(engine: Engine, url: str) -> str:
     from socialgen.publishing.secrets import encrypt_secret
     from socialgen.store.engine import transaction
     from socialgen.store.tables import SocialAccount
     from socialgen.workspaces.service import default_workspace
 
-    with transaction(engine) as session:  # type: ignore[arg-type]
+    with transaction(engine) as session:
         workspace = default_workspace(session)
         assert workspace is not None
         account = SocialAccount(
@@ -249,13 +266,13 @@ def _account(engine: object, url: str) -> str:
         return account.id
 
 
-def _queue(engine: object, account_id: str, due: datetime, text: str) -> str:
+def _queue(engine: Engine, account_id: str, due: datetime, text: str) -> str:
     from socialgen.posts.service import create_draft
     from socialgen.publishing.outbox.service import idempotency_key
     from socialgen.store.engine import transaction
     from socialgen.store.tables import Publication, SocialAccount
 
-    with transaction(engine) as session:  # type: ignore[arg-type]
+    with transaction(engine) as session:
         account = session.get(SocialAccount, account_id)
         assert account is not None
         post = create_draft(session, account.workspace_id, text)
@@ -267,11 +284,11 @@ def _queue(engine: object, account_id: str, due: datetime, text: str) -> str:
         return idempotency_key(publication.id)
 
 
-def _bulk_scheduled(engine: object, account_id: str, count: int, due: datetime) -> None:
+def _bulk_scheduled(engine: Engine, account_id: str, count: int, due: datetime) -> None:
     from socialgen.store.engine import transaction
     from socialgen.store.tables import Post, Publication, SocialAccount
 
-    with transaction(engine) as session:  # type: ignore[arg-type]
+    with transaction(engine) as session:
         account = session.get(SocialAccount, account_id)
         assert account is not None
         for i in range(count):

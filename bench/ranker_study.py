@@ -25,12 +25,13 @@ import math
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from insights_data import read_tweets_js
 from socialgen.insights.history import PublishedPost
-from socialgen.insights.pairs import close_pairs, ordered_share
+from socialgen.insights.pairs import Pairs, close_pairs, ordered_share
 from socialgen.insights.ranker import train_ranker
 from socialgen.insights.ranker_features import PostText, hand_matrix
 from socialgen.insights.ranker_model import blend_weights, local_median
@@ -39,6 +40,7 @@ from socialgen.insights.text_cues import CUES, cues
 
 FOLDS = ((0.48, 0.64), (0.64, 0.80))
 Scorer = Callable[[list[PublishedPost]], np.ndarray]
+Fitter = Callable[[list[PublishedPost]], Scorer]  # training posts -> their scorer
 
 
 def _target(posts: list[PublishedPost]) -> np.ndarray:
@@ -66,12 +68,13 @@ def _clock(posts: list[PublishedPost]) -> np.ndarray:
 
 class Std:
     def __init__(self, matrix: np.ndarray) -> None:
-        self.mean = matrix.mean(axis=0)
-        spread = matrix.std(axis=0)
-        self.scale = spread + (spread == 0)
+        self.mean: np.ndarray = matrix.mean(axis=0)
+        spread: np.ndarray = matrix.std(axis=0)
+        self.scale: np.ndarray = spread + (spread == 0)
 
     def __call__(self, matrix: np.ndarray) -> np.ndarray:
-        return (matrix - self.mean) / self.scale
+        scaled: np.ndarray = (matrix - self.mean) / self.scale
+        return scaled
 
 
 def features(kind: str) -> Callable[[list[PublishedPost]], np.ndarray]:
@@ -90,7 +93,7 @@ def features(kind: str) -> Callable[[list[PublishedPost]], np.ndarray]:
     return build
 
 
-def _pairs(posts: list[PublishedPost], rng: np.random.Generator, cap: int = 8000):  # type: ignore[no-untyped-def]
+def _pairs(posts: list[PublishedPost], rng: np.random.Generator, cap: int = 8000) -> Pairs:
     return close_pairs(_times(posts), _target(posts), cap=cap, rng=rng)
 
 
@@ -115,7 +118,7 @@ def blend(
     clock_control: bool = False,
     alpha: float = 30.0,
     c: float = 0.1,
-) -> Callable:
+) -> Fitter:
     build = features(kind + ("+clock" if clock_control else ""))
     width_clock = 3 if clock_control else 0
 
@@ -151,7 +154,16 @@ def blend(
     return fit
 
 
-def _blend(rows, target, relative, pairs, rng, sample_weight, alpha=30.0, c=0.1):  # type: ignore[no-untyped-def]
+def _blend(
+    rows: Any,
+    target: np.ndarray,
+    relative: np.ndarray,
+    pairs: Pairs,
+    rng: np.random.Generator,
+    sample_weight: np.ndarray | None,
+    alpha: float = 30.0,
+    c: float = 0.1,
+) -> np.ndarray:
     if sample_weight is None:
         return blend_weights(rows, target, relative, pairs, 0.1, rng)
     from sklearn.linear_model import LogisticRegression, Ridge
@@ -165,13 +177,13 @@ def _blend(rows, target, relative, pairs, rng, sample_weight, alpha=30.0, c=0.1)
     return w
 
 
-def _diffs(x: np.ndarray, pairs, rng):  # type: ignore[no-untyped-def]
+def _diffs(x: np.ndarray, pairs: Pairs, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     d = x[pairs.newer] - x[pairs.older]
     flip = rng.random(len(pairs)) < 0.5
     return np.where(flip[:, None], -d, d), pairs.newer_won ^ flip
 
 
-def pairwise(kind: str, c: float) -> Callable:
+def pairwise(kind: str, c: float) -> Fitter:
     build = features(kind)
 
     def fit(train: list[PublishedPost]) -> Scorer:
@@ -188,7 +200,7 @@ def pairwise(kind: str, c: float) -> Callable:
     return fit
 
 
-def boosted(kind: str) -> Callable:
+def boosted(kind: str) -> Fitter:
     build = features(kind)
 
     def fit(train: list[PublishedPost]) -> Scorer:
@@ -209,7 +221,7 @@ def boosted(kind: str) -> Callable:
     return fit
 
 
-def boosted_pairs(kind: str) -> Callable:
+def boosted_pairs(kind: str) -> Fitter:
     """A classifier of "newer won" on feature differences; a post's score is its
     average win chance against the training posts' mean row (antisymmetric enough
     to order, and what a draft can be given without a partner)."""
@@ -234,7 +246,7 @@ def boosted_pairs(kind: str) -> Callable:
     return fit
 
 
-def words_ridge(alpha: float) -> Callable:
+def words_ridge(alpha: float) -> Fitter:
     def fit(train: list[PublishedPost]) -> Scorer:
         from sklearn.feature_extraction.text import TfidfVectorizer
         from sklearn.linear_model import Ridge
@@ -249,16 +261,23 @@ def words_ridge(alpha: float) -> Callable:
     return fit
 
 
-def ensemble(*parts: Callable) -> Callable:
+def ensemble(*parts: Fitter) -> Fitter:
     def fit(train: list[PublishedPost]) -> Scorer:
         scorers = [part(train) for part in parts]
         spreads = [max(float(np.std(s(train))), 1e-12) for s in scorers]
-        return lambda posts: sum(s(posts) / sp for s, sp in zip(scorers, spreads, strict=True))
+
+        def score(posts: list[PublishedPost]) -> np.ndarray:
+            total = np.zeros(len(posts))
+            for s, sp in zip(scorers, spreads, strict=True):
+                total = total + s(posts) / sp
+            return total
+
+        return score
 
     return fit
 
 
-CANDIDATES: dict[str, Callable] = {
+CANDIDATES: dict[str, Fitter] = {
     "ranker as shipped (train_ranker)": current,
     "plain logistic, 13 hand features": plain,
     "blend, hand (the previous ranker's core)": blend("hand"),
@@ -288,7 +307,7 @@ CANDIDATES: dict[str, Callable] = {
 }
 
 
-def validate(posts: list[PublishedPost], fit: Callable) -> tuple[float, int]:
+def validate(posts: list[PublishedPost], fit: Fitter) -> tuple[float, int]:
     right, total = 0.0, 0
     for start, end in FOLDS:
         a, b = int(len(posts) * start), int(len(posts) * end)

@@ -61,7 +61,8 @@ def embed_posts(name: str, posts: list[PublishedPost]) -> np.ndarray:
     matrix, ids = CACHE / f"{name}.npy", CACHE / f"{name}.ids"
     wanted = [p.post_id for p in posts]
     if matrix.exists() and ids.exists() and ids.read_text().split() == wanted:
-        return np.load(matrix)
+        cached: np.ndarray = np.load(matrix)
+        return cached
     import llama_cpp
 
     model = llama_cpp.Llama(
@@ -108,11 +109,12 @@ class Pca:
     """The first `k` principal axes of the training posts' embeddings only."""
 
     def __init__(self, x: np.ndarray, k: int) -> None:
-        self.mean = x.mean(axis=0)
-        self.axes = np.linalg.svd(x - self.mean, full_matrices=False)[2][:k]
+        self.mean: np.ndarray = x.mean(axis=0)
+        self.axes: np.ndarray = np.linalg.svd(x - self.mean, full_matrices=False)[2][:k]
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        return (x - self.mean) @ self.axes.T
+        projected: np.ndarray = (x - self.mean) @ self.axes.T
+        return projected
 
 
 def _views(

@@ -77,6 +77,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from unittest.mock import patch
 
 import numpy as np
 
@@ -195,7 +196,7 @@ def pairwise_embedding(c: float) -> Callable[[list[PublishedPost]], Scorer]:
     intercept; each pair's order flipped at random so both classes are there)."""
 
     def fit(train: list[PublishedPost]) -> Scorer:
-        from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
+        from sklearn.linear_model import LogisticRegression
 
         x = third._embedded(train)
         std = Std(x)
@@ -207,12 +208,14 @@ def pairwise_embedding(c: float) -> Callable[[list[PublishedPost]], Scorer]:
         d = np.where(flip[:, None], -d, d)
         lr = LogisticRegression(C=c, fit_intercept=False, solver="liblinear")
         w = lr.fit(d, pairs.newer_won ^ flip).coef_[0]
-        return lambda posts: std(third._embedded(posts)) @ w  # type: ignore[no-any-return]
+        return lambda posts: std(third._embedded(posts)) @ w
 
     return fit
 
 
-def shipped_plus(other: Callable[[list[PublishedPost]], Scorer], share: float) -> Callable:
+def shipped_plus(
+    other: Callable[[list[PublishedPost]], Scorer], share: float
+) -> Callable[[list[PublishedPost]], Scorer]:
     """The shipped ranker's score plus `share` times `other`'s, each divided by its
     spread on the training posts (bench/ranker_study_embeddings.shipped_plus)."""
 
@@ -258,12 +261,8 @@ def before_fix(train: list[PublishedPost]) -> Scorer:
     """The shipped ranker with the pair sampling it had before this round."""
     from socialgen.insights import ranker
 
-    fixed = ranker.close_pairs
-    ranker.close_pairs = close_pairs_before_fix  # type: ignore[assignment]
-    try:
+    with patch.object(ranker, "close_pairs", close_pairs_before_fix):
         return current(train)
-    finally:
-        ranker.close_pairs = fixed
 
 
 BASE = "ranker as shipped"
@@ -289,7 +288,8 @@ def held_out(
     pairs = close_pairs(_times(newest), _target(newest), cap=EVALUATION_PAIRS, rng=rng)
     weights = pair_weights(pairs, len(newest), np.random.default_rng(7))
     rights = {m: right_per_pair(fit(older)(newest), pairs) for m, fit in CANDIDATES.items()}
-    out, replicates = {}, {}
+    out: dict[str, tuple[float, ...]] = {}
+    replicates: dict[str, np.ndarray] = {}
     totals = weights.sum(axis=1)
     for method, right in rights.items():
         low, high = interval(weights, right)

@@ -73,7 +73,9 @@ def _length_buckets(train_chars: np.ndarray) -> Callable[[np.ndarray], np.ndarra
     return lambda chars: np.column_stack([chars <= cuts[0], chars > cuts[2], chars > cuts[1]])
 
 
-def _extras(posts: list[PublishedPost], kinds: str, cut: Callable | None) -> list[np.ndarray]:
+def _extras(
+    posts: list[PublishedPost], kinds: str, cut: Callable[[np.ndarray], np.ndarray] | None
+) -> list[np.ndarray]:
     parts = []
     chars = np.array([len(p.content.strip()) for p in posts], dtype=np.float64)
     if "len4" in kinds and cut is not None:
@@ -220,7 +222,7 @@ CANDIDATES: dict[str, Callable[[list[PublishedPost]], Scorer]] = {
 }
 
 
-def validate(posts: list[PublishedPost], fit: Callable) -> float:
+def validate(posts: list[PublishedPost], fit: Callable[[list[PublishedPost]], Scorer]) -> float:
     right, total = 0.0, 0
     for start, end in FOLDS:
         a, b = int(len(posts) * start), int(len(posts) * end)
@@ -232,7 +234,9 @@ def validate(posts: list[PublishedPost], fit: Callable) -> float:
     return right / total if total else 0.5
 
 
-def held_out(posts: list[PublishedPost], fits: dict[str, Callable]) -> dict[str, str]:
+def held_out(
+    posts: list[PublishedPost], fits: dict[str, Callable[[list[PublishedPost]], Scorer]]
+) -> dict[str, str]:
     """Each candidate's held-out accuracy and 95% interval (bench/insights.py's pairs
     and bootstrap: the same seed, so the same pairs and rounds)."""
     rng = np.random.default_rng(0)

@@ -42,6 +42,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 
 from harness import (
@@ -207,7 +208,7 @@ def main() -> int:
         # Warm-up round: the OS page cache and .pyc files.
         runs = interleave(
             {
-                label: timed(lambda command=command, env=env: run_once(command, env))
+                label: timed(partial(run_once, command, env))
                 for label, (command, env) in cases.items()
             },
             args.runs,

@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 # isort: off
 # The harness first: it puts the repository (and so `tests`) on sys.path.
@@ -41,9 +42,13 @@ from harness import REPO as ROOT, bench_env, bench_home, create_key, proc_status
 # isort: on
 import httpx
 
+if TYPE_CHECKING:
+    from tests.fakes.openai_server import Reply
+
 PROBE = ROOT / "tests" / "upload_memory_probe.py"
 CREATE_URL = "/api/v1/carousel/generate-with-images"
 MEDIA = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
+SLIDES = 2
 
 
 def run_probe(arguments: list[str], env: dict[str, str]) -> str:
@@ -74,7 +79,7 @@ def carousel(base: str, workspace: str, key: str, image: bytes, format_name: str
     response = httpx.post(
         f"{base}{CREATE_URL}/{workspace}",
         headers={"x-api-key": key, "Accept": "text/event-stream"},
-        data={"prompt": "shipping weekly", "slideCount": "2"},
+        data={"prompt": "shipping weekly", "slideCount": str(SLIDES)},
         files=[
             ("brandLogo", (name, image, MEDIA[format_name])),
             ("referenceImages", (name, image, MEDIA[format_name])),
@@ -85,12 +90,26 @@ def carousel(base: str, workspace: str, key: str, image: bytes, format_name: str
         raise SystemExit(f"carousel failed ({response.status_code}): {response.text[-1000:]}")
 
 
+def outline_answer(body: dict[str, Any]) -> Reply:
+    """The one request a carousel makes of a capable text model: its outline (a
+    json_schema answer named carousel_outline) of SLIDES slides. Anything else is a
+    change in the pipeline this bench should hear of: the fake answers it with a 500."""
+    from tests.carousel_replies import carousel_outline
+    from tests.fakes.openai_server import Reply
+
+    name = ((body.get("response_format") or {}).get("json_schema") or {}).get("name")
+    if name != "carousel_outline":
+        raise ValueError(f"unexpected request (schema {name!r})")
+    return Reply.json(carousel_outline(SLIDES))
+
+
 def serve_figures(path: Path, format_name: str, pythonpath: str) -> dict[str, float]:
     from tests.fakes.openai_server import FakeOpenAI
-    from tests.generation_support import FakeAI
 
-    with bench_home("socialgen-upload-memory-") as home, FakeOpenAI() as fake:
-        fake.responder = FakeAI(server=fake).respond
+    with (
+        bench_home("socialgen-upload-memory-") as home,
+        FakeOpenAI(responder=outline_answer) as fake,
+    ):
         env = bench_env(home, **fake.env(), PYTHONPATH=pythonpath)
         key, workspace = create_key(env)
         with serve(env, home / "serve.log") as server:

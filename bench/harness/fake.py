@@ -74,7 +74,9 @@ def json_object_answers(body: dict[str, Any]) -> Reply:
     """A provider that answers json_object requests with well-formed JSON for the
     schema the ladder names (the json-object provider of bench/quality.py: there,
     every plan should be the model's) and free text with a short post."""
-    from tests.scripted_support import POST_TEXT, QUESTIONS, calendar_themes, carousel_outline
+    from tests.calendar_replies import calendar_themes
+    from tests.carousel_replies import carousel_outline
+    from tests.generation_replies import POST_TEXT, QUESTIONS
 
     found = _SCHEMA_IN_PROMPT.search(last_user_message(body)) if wants_json(body) else None
     name = found.group(1) if found else None

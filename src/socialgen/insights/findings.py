@@ -68,7 +68,7 @@ def find_effects(residual: NDArray[np.float64], categories: Sequence[Category]) 
         return Findings([], [])
     estimate, covariance = _ols_hc3(design, residual)
     degrees = count - design.shape[1]
-    from scipy.special import stdtr, stdtrit  # type: ignore[import-untyped]  # at run time only
+    from scipy.special import stdtr, stdtrit  # at run time only
 
     values = np.array([test.contrast @ estimate for test in tests])
     errors = np.sqrt(np.array([test.contrast @ covariance @ test.contrast for test in tests]))

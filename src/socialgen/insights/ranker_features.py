@@ -109,8 +109,8 @@ class PostVectorizer:
     ) -> dict[str, Any]:
         """Fit, and the history's own blocks (each text read once). Without `ngrams`
         the "words" and "chars" blocks have no columns."""
-        from scipy import sparse  # type: ignore[import-untyped]
-        from sklearn.feature_extraction.text import TfidfVectorizer  # type: ignore[import-untyped]
+        from scipy import sparse
+        from sklearn.feature_extraction.text import TfidfVectorizer
 
         self.mean = hand.mean(axis=0)
         spread = hand.std(axis=0)

@@ -45,7 +45,7 @@ def blend_weights(
     same minus `local_median`; `c` is the logistic view's regularisation, `pairs` the
     close training pairs used to scale the result into log-odds."""
     import numpy as np
-    from sklearn.linear_model import LogisticRegression, Ridge  # type: ignore[import-untyped]
+    from sklearn.linear_model import LogisticRegression, Ridge
 
     weights = np.zeros(rows.shape[1], dtype=np.float64)
     if np.any(relative != 0):
