@@ -144,6 +144,8 @@ def test_a_json_top_up_that_rewrites_the_planned_slides_asks_each_missing_one_al
     assert third.prompt.startswith("Write slide 3 of a LinkedIn carousel of 4 slides")
     assert "- Ship small\n- Review daily\n" in third.prompt
     assert "Topic: why small teams ship weekly" in third.prompt
+    # A middle slide gets the plain outline's angle for its place as an example.
+    assert 'makes one new point, for example "the common mistake"' in third.prompt
     assert "- Release on Friday\n" in fourth.prompt and "is the last slide" in fourth.prompt
     assert not [c for c in model.calls if c.purpose != "carousel_outline" and c.schema_name is None]
 
