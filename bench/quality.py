@@ -90,6 +90,7 @@ class TopicResult:
     posts: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)  # the batch's failed drafts' messages
     batch_seconds: float = 0.0
+    slides: list[str] = field(default_factory=list)  # titles, template-made ones marked
     slides_model: int = 0
     slides_total: int = 0
     outline_seconds: float = 0.0
@@ -142,6 +143,10 @@ async def run_topic(caller: Any, model: Any, topic: str) -> TopicResult:
     result.outline_seconds = time.perf_counter() - started
     result.slides_total = len(outline.slides)
     result.slides_model = sum(slide.source == "model" for slide in outline.slides)
+    result.slides = [
+        slide.title + (" (template)" if slide.source == "template" else "")
+        for slide in outline.slides
+    ]
 
     started = time.perf_counter()
     themes = await plan_themes(model, f"Topic: {topic}", topic, 7)
@@ -265,6 +270,7 @@ def report(
     if show:
         for r in results:
             print(f"\n  [{r.topic}] themes: {r.themes}")
+            print(f"   slides: {r.slides}")
             print(f"   questions: {r.questions}")
             for post in r.posts[:2]:
                 print("   post:", post[:160].replace("\n", " / "))
@@ -294,7 +300,9 @@ def main() -> None:
     parser.add_argument(
         "--intents", type=int, default=None, help="messages of each intent set (all)"
     )
-    parser.add_argument("--show", action="store_true", help="print themes and post openings")
+    parser.add_argument(
+        "--show", action="store_true", help="print themes, slide titles and post openings"
+    )
     parser.add_argument(
         "--log", action="store_true", help="socialgen's INFO log on stderr: why a plan fell back"
     )
