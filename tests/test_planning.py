@@ -8,6 +8,7 @@ import asyncio
 import json
 from typing import Any
 
+from socialgen.ai.model import ModelError
 from socialgen.ai.structured import profile_of, strict_schema
 from socialgen.carousels.outline import CarouselOutline, outline_carousel
 from socialgen.content_calendar.themes import plan_themes
@@ -344,3 +345,15 @@ def test_slides_the_model_wrote_without_image_prompts_are_still_its_slides() -> 
     # Only missing answers are filled in: the schema asked for still requires it.
     schema = strict_schema(CarouselOutline)["$defs"]["OutlinedSlide"]
     assert "image_prompt" in schema["required"] and "default" not in json.dumps(schema)
+
+
+def test_an_over_long_slide_text_keeps_its_first_whole_sentences() -> None:
+    # Seen from Qwen2.5-Coder-0.5B, a slide asked alone: five sentences, 400 characters.
+    sentence = "Define the goals you bring to the talk before it starts. "
+    answer = slides("Ship small", "Review daily")
+    answer["slides"][0]["text"] = sentence * 7  # 399 characters
+    answer["slides"][1]["text"] = "x" * 400  # no sentence ends within the limit
+    outline = asyncio.run(outline_carousel(ScriptedModel(answer, ModelError("down")), "ship", 3))
+    first = outline.slides[0]
+    assert first.source == "model" and first.content == (sentence * 5).strip()
+    assert [s.source for s in outline.slides[1:]] == ["template", "template"]

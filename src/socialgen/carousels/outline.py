@@ -244,6 +244,16 @@ def _whole_sentences(text: str) -> str:
     return text.rsplit(" ", 1)[0].rstrip(" ,;:-") + "."
 
 
+def _first_sentences(text: str, limit: int) -> str:
+    """A text over `limit` characters cut to its first whole sentences within it (a
+    slide asked alone, Qwen2.5-Coder-0.5B wrote five sentences, 400 characters); as it
+    is when none fits (then too long: the slide is dropped)."""
+    if len(text) <= limit:
+        return text
+    end = max(text.rfind(mark, 0, limit) for mark in (". ", "! ", "? ", ".\n", "!\n", "?\n"))
+    return text[: end + 1] if end > 0 else text
+
+
 def _echoes(text: str, title: str) -> bool:
     """The text only repeats its title (perhaps cut short) or the instructions."""
     said, titled = text.lower().rstrip("."), title.lower()
@@ -262,7 +272,9 @@ def _caption_from(topic: str, titles: list[str]) -> str:
 
 def _slide(item: OutlinedSlide) -> SlidePlan | None:
     title = _clean(_LIST_NUMBER.sub("", item.title), MAX_TITLE_CHARS).rstrip(" ,;:-")
-    text = _clean(item.text, MAX_TEXT_CHARS, single_line=False)
+    text = _clean(
+        _first_sentences(item.text.strip(), MAX_TEXT_CHARS), MAX_TEXT_CHARS, single_line=False
+    )
     if not title or not text:
         return None
     image_prompt = _clean(item.image_prompt, 400) or f"An abstract illustration of {title}"
