@@ -26,7 +26,8 @@ On topic: the post carries at least a third of the topic's content words (a word
 is carried by any word starting with its first five letters: "shipping" carries
 "ship"); the same test (socialgen.drafting.topic) decides when a small model's batch
 draft is written once more. Rules: plain text (no markdown bold, headings or links),
-at most 3000 characters, a first line of at most 200.
+at most 3000 characters, a first line of at most 200, and a post at all: a refusal
+("I'm sorry, but I can't assist with that.", socialgen.drafting.refusal) breaks them.
 
 The temporary home, the providers' servers and the table come from the bench harness
 (bench/harness/).
@@ -87,7 +88,9 @@ ENV_NAMES = ("SOCIALGEN_MODEL", "SOCIALGEN_API_BASE", "OPENAI_API_KEY", "SOCIALG
 class TopicResult:
     topic: str
     posts: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)  # the batch's failed drafts' messages
     batch_seconds: float = 0.0
+    slides: list[str] = field(default_factory=list)  # titles, template-made ones marked
     slides_model: int = 0
     slides_total: int = 0
     outline_seconds: float = 0.0
@@ -99,8 +102,13 @@ class TopicResult:
 
 
 def obeys_rules(post: str) -> bool:
+    """LinkedIn's rules, and a post at all: a refusal ("I'm sorry, but I can't ...")
+    is plain text within every limit, and still no post."""
+    from socialgen.drafting.refusal import is_refusal
+
     markdown = re.search(r"\*\*|__|^\s{0,3}#{1,6}\s|\[[^\]]+\]\(", post, re.MULTILINE)
-    return bool(post) and len(post) <= 3000 and len(post.split("\n")[0]) <= 200 and not markdown
+    fits = bool(post) and len(post) <= 3000 and len(post.split("\n")[0]) <= 200
+    return fits and not markdown and not is_refusal(post)
 
 
 # --------------------------------------------------------------------------- flows
@@ -120,6 +128,7 @@ async def run_topic(caller: Any, model: Any, topic: str) -> TopicResult:
     async for item in run_batch(plan, model):
         if item.name == "batch_complete":
             result.posts = [post["content"] for post in item.data["posts"]]
+            result.failures = [error["message"] for error in item.data.get("errors") or []]
     result.batch_seconds = time.perf_counter() - started
 
     if result.posts:
@@ -134,6 +143,10 @@ async def run_topic(caller: Any, model: Any, topic: str) -> TopicResult:
     result.outline_seconds = time.perf_counter() - started
     result.slides_total = len(outline.slides)
     result.slides_model = sum(slide.source == "model" for slide in outline.slides)
+    result.slides = [
+        slide.title + (" (template)" if slide.source == "template" else "")
+        for slide in outline.slides
+    ]
 
     started = time.perf_counter()
     themes = await plan_themes(model, f"Topic: {topic}", topic, 7)
@@ -224,7 +237,9 @@ def report(
     print(f"\n== {name} ({len(results)} topics) ==")
     print(f"batch posts written     {len(posts)} of {expected_posts}")
     print(f"on topic                {percent(topical, len(posts))}  ({topical}/{len(posts)})")
-    print(f"LinkedIn rules          {percent(lawful, len(posts))}  ({lawful}/{len(posts)})")
+    # Of the posts asked for: a draft that failed (a refusal the product caught, a
+    # provider error) is no post within the rules either.
+    print(f"LinkedIn rules          {percent(lawful, expected_posts)}  ({lawful}/{expected_posts})")
     print(f"carousel slides, model  {percent(*slides)}  ({slides[0]}/{slides[1]})")
     print(f"calendar themes, model  {percent(*themes)}  ({themes[0]}/{themes[1]})")
     asked = [(q, r.posts[0]) for r in results if r.posts for q in r.questions]
@@ -233,6 +248,9 @@ def report(
     shared = max(distinct) if distinct else 0
     print(f"themes shared by two topics (most, any pair): {shared} of 7")
     right, total, seconds = intent
+    for r in results:
+        for message in r.failures:
+            print(f"failed draft ({r.topic[:40]}): {message[:160]}")
     print(f"intent accuracy         {percent(right, total)}  ({right}/{total}, {seconds:.1f} s)")
     table = Table(
         "topic", "batch", "questions", "outline", "themes", "slides", "themes", indent="  "
@@ -258,6 +276,7 @@ def report(
     if show:
         for r in results:
             print(f"\n  [{r.topic}] themes: {r.themes}")
+            print(f"   slides: {r.slides}")
             print(f"   questions: {r.questions}")
             for post in r.posts[:2]:
                 print("   post:", post[:160].replace("\n", " / "))
@@ -287,7 +306,9 @@ def main() -> None:
     parser.add_argument(
         "--intents", type=int, default=None, help="messages of each intent set (all)"
     )
-    parser.add_argument("--show", action="store_true", help="print themes and post openings")
+    parser.add_argument(
+        "--show", action="store_true", help="print themes, slide titles and post openings"
+    )
     parser.add_argument(
         "--log", action="store_true", help="socialgen's INFO log on stderr: why a plan fell back"
     )

@@ -8,6 +8,7 @@ import asyncio
 import json
 from typing import Any
 
+from socialgen.ai.model import ModelError
 from socialgen.ai.structured import profile_of, strict_schema
 from socialgen.carousels.outline import CarouselOutline, outline_carousel
 from socialgen.content_calendar.themes import plan_themes
@@ -92,6 +93,8 @@ def test_a_json_top_up_with_nothing_usable_is_asked_once_as_a_list() -> None:
     def answer(call: ScriptedCall) -> Any:
         if call.schema_name == "carousel_outline":
             return slides("Ship small", "Review daily") if len(model.calls) == 1 else "no JSON"
+        if call.schema_name == "carousel_slide":  # the slide asked alone: no JSON either
+            return "no JSON"
         if call.purpose == "carousel_outline":  # the outline as a list of titles
             # The prompt's list echoed (seen from SmolLM2-135M), then two new titles.
             return (
@@ -111,6 +114,72 @@ def test_a_json_top_up_with_nothing_usable_is_asked_once_as_a_list() -> None:
     listed = [c for c in model.calls_for("carousel_outline") if c.schema_name is None]
     assert len(listed) == 1 and "Ship small; Review daily" in listed[0].prompt
     assert listed[0].output is not None and listed[0].output.grammar is not None
+
+
+def one_slide(title: str) -> dict[str, str]:
+    return {"title": title, "text": f"Why {title.lower()}.", "image_prompt": f"{title}, drawn"}
+
+
+def test_a_json_top_up_that_rewrites_the_planned_slides_asks_each_missing_one_alone() -> None:
+    # Seen from Qwen2.5-Coder-0.5B on json_object: asked for slides 3 to 4 of 4, it
+    # wrote slides 1 and 2 once more ("none new"), and the list after it echoed them.
+    alone = iter([one_slide("Release on Friday"), one_slide("Start this week")])
+
+    def answer(call: ScriptedCall) -> Any:
+        if call.schema_name == "carousel_outline":
+            return slides("Ship small", "Review daily")  # the first answer, and the top-up
+        assert call.schema_name == "carousel_slide", call.purpose
+        return next(alone)
+
+    model = ScriptedModel(responder=answer)
+    outline = asyncio.run(outline_carousel(model, "why small teams ship weekly", 4))
+    assert [s.title for s in outline.slides] == [
+        "Ship small",
+        "Review daily",
+        "Release on Friday",
+        "Start this week",
+    ]
+    assert [s.source for s in outline.slides] == ["model"] * 4
+    third, fourth = model.calls_for("carousel_slide")
+    # Each by its number, the topic and the slides before it named; the last one closes.
+    assert third.prompt.startswith("Write slide 3 of a LinkedIn carousel of 4 slides")
+    assert "- Ship small\n- Review daily\n" in third.prompt
+    assert "Topic: why small teams ship weekly" in third.prompt
+    # A middle slide gets the plain outline's angle for its place as an example.
+    assert 'makes one new point, for example "the common mistake"' in third.prompt
+    assert "- Release on Friday\n" in fourth.prompt and "is the last slide" in fourth.prompt
+    assert not [c for c in model.calls if c.purpose != "carousel_outline" and c.schema_name is None]
+
+
+def test_a_slide_asked_alone_that_repeats_is_asked_once_more_then_the_list_gets_the_rest() -> None:
+    alone = iter(
+        [one_slide("Review daily"), one_slide("Release on Friday"), one_slide("Ship small")]
+    )
+
+    def answer(call: ScriptedCall) -> Any:
+        if call.schema_name == "carousel_outline":
+            return slides("Ship small", "Review daily")
+        if call.schema_name == "carousel_slide":
+            return next(alone, "no JSON")
+        if call.purpose == "carousel_outline":
+            return "Measure shipping lead time\n"
+        return "It keeps every change small enough to ship weekly."
+
+    model = ScriptedModel(responder=answer)
+    outline = asyncio.run(outline_carousel(model, "why small teams ship weekly", 5))
+    titles = [s.title for s in outline.slides]
+    # Slide 3: a repeat, then a new one (warmer); slide 4: a repeat twice, which ends
+    # the slides asked alone; the list gives one more; the template closes.
+    assert titles == [
+        "Ship small",
+        "Review daily",
+        "Release on Friday",
+        "Measure shipping lead time",
+        "Your turn",
+    ]
+    assert [s.source for s in outline.slides] == ["model"] * 4 + ["template"]
+    temperatures = [c.temperature for c in model.calls_for("carousel_slide")]
+    assert temperatures == [0.2, 0.7, 0.2, 0.7]
 
 
 def test_a_failed_top_up_leaves_the_rest_to_the_template() -> None:
@@ -276,3 +345,15 @@ def test_slides_the_model_wrote_without_image_prompts_are_still_its_slides() -> 
     # Only missing answers are filled in: the schema asked for still requires it.
     schema = strict_schema(CarouselOutline)["$defs"]["OutlinedSlide"]
     assert "image_prompt" in schema["required"] and "default" not in json.dumps(schema)
+
+
+def test_an_over_long_slide_text_keeps_its_first_whole_sentences() -> None:
+    # Seen from Qwen2.5-Coder-0.5B, a slide asked alone: five sentences, 400 characters.
+    sentence = "Define the goals you bring to the talk before it starts. "
+    answer = slides("Ship small", "Review daily")
+    answer["slides"][0]["text"] = sentence * 7  # 399 characters
+    answer["slides"][1]["text"] = "x" * 400  # no sentence ends within the limit
+    outline = asyncio.run(outline_carousel(ScriptedModel(answer, ModelError("down")), "ship", 3))
+    first = outline.slides[0]
+    assert first.source == "model" and first.content == (sentence * 5).strip()
+    assert [s.source for s in outline.slides[1:]] == ["template", "template"]

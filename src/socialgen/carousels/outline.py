@@ -3,7 +3,8 @@ text and image prompt, written by the text model.
 
 The drafting core's planning step (drafting.planning) asks the model: one JSON
 outline, or (small models) the titles as a line list and then each slide's text in
-its own short request; then the missing slides only, naming the ones it has.
+its own short request; then the missing slides only, naming the ones it has (and,
+when a JSON outline's top-up is still short, each missing slide alone, by number).
 Whatever is still missing (too few slides, junk, over-long text) comes from a plain
 outline built from the topic, and every slide says where it came from (`source`),
 so the user is told."""
@@ -19,8 +20,17 @@ from pydantic import BaseModel, Field, model_validator
 
 from socialgen.ai.line_lists import ask_lines
 from socialgen.ai.model import TextModel
+from socialgen.ai.structured import ask_structured_answer
 from socialgen.carousels.plain_outline import MAX_TITLE_CHARS, Outline, SlidePlan, plain_outline
-from socialgen.drafting.planning import Plan, PlanSpec, looks_like_junk, named, plan_items
+from socialgen.drafting.planning import (
+    Plan,
+    PlanSpec,
+    looks_like_junk,
+    named,
+    plan_items,
+    repeats,
+    same_key,
+)
 from socialgen.drafting.prompts import Prompts
 from socialgen.posts.views import snippet
 
@@ -29,11 +39,15 @@ logger = logging.getLogger("socialgen.carousels")
 
 MAX_TEXT_CHARS = 320
 MAX_NAME_CHARS = 80
+NEXT_SLIDE_TOKENS = 200  # one slide asked alone: title, text, image prompt
 SLIDE_TEXT_CHARS = 200  # a small model's slide text: one or two short sentences
 # Asked for "slide 4 of 6", Qwen2.5-Coder-0.5B starts every text "Slide 4: ": the
 # label goes, and what follows it is the text (or an echo, or too short to be one).
 _SLIDE_LABEL = re.compile(r"^\W*slide\s*\d+\W*?[:.\-\u2013\u2014]\s*", re.IGNORECASE)
 MIN_TEXT_WORDS = 3
+# "1. Understand your goals": Qwen2.5-Coder-0.5B numbers its JSON slide titles now and
+# then; the slide's place is its number ("5 ways to ..." keeps its count).
+_LIST_NUMBER = re.compile(r"^\s*(?:slide\s*)?\d{1,2}\s*[.):]\s+", re.IGNORECASE)
 # A text the length cap cut ends on one of these ("A Step Forward for a."): not a sentence.
 _CUT_END = re.compile(
     r"\b(?:a|an|the|and|or|of|for|to|in|on|with|every|your|our|their|its)\W*$", re.IGNORECASE
@@ -55,6 +69,10 @@ class OutlinedSlide(BaseModel):
         if isinstance(data, dict) and "image_prompt" not in data:
             return {**data, "image_prompt": ""}
         return data
+
+
+class CarouselSlide(OutlinedSlide):
+    """One slide asked alone (a top-up's missing slides, one at a time)."""
 
 
 class CarouselOutline(BaseModel):
@@ -111,6 +129,43 @@ def _outline_spec(
         image_prompt = f"{title}: a simple illustration about {snippet(topic, 80)}"
         return SlidePlan(title=title, content=text, image_prompt=image_prompt)
 
+    async def next_item(position: int, planned: Sequence[SlidePlan]) -> SlidePlan | None:
+        # One slide object, not an outline: asked for an outline's last slides,
+        # Qwen2.5-Coder-0.5B wrote its first ones again, in full, until its tokens ran out.
+        # Alone, it still titled slide after slide with the topic: each middle slide gets
+        # the plain outline's angle for its place as an example of a point to make.
+        if position == count:
+            role = "is the last slide: it sums up and invites the reader to follow or comment."
+        else:
+            angle = fallback.slides[position - 1].title.lower()
+            role = f'makes one new point, for example "{angle}".'
+        prompt = _prompts.render(
+            "carousel_slide_next",
+            number=str(position),
+            total=str(count),
+            planned=named([slide.title for slide in planned]),
+            role=role,
+            topic=topic,
+            style=style,
+        )
+        taken = {same_key(slide.title) for slide in planned}
+        slide = None
+        for temperature in (0.2, 0.7):  # a repeat is asked once more, warmer
+            answer = await ask_structured_answer(
+                model,
+                [{"role": "user", "content": prompt}],
+                CarouselSlide,
+                max_tokens=NEXT_SLIDE_TOKENS,
+                attempts=1,
+                temperature=temperature,
+            )
+            if answer.failed:
+                return None
+            slide = _slide(answer.value) if answer.value is not None else None
+            if slide is not None and not repeats(same_key(slide.title), taken):
+                return slide
+        return slide
+
     def templates(missing: int, _planned: Sequence[SlidePlan]) -> list[SlidePlan]:
         # The plain outline's last slides: its closing slide stays last.
         return fallback.slides[len(fallback.slides) - missing :] if missing > 0 else []
@@ -132,6 +187,7 @@ def _outline_spec(
         # answer already has a stand-in (the plain outline, and the user is told).
         json_attempts=1,
         line_chars=MAX_TITLE_CHARS,
+        next_item=next_item,
     )
 
 
@@ -188,6 +244,16 @@ def _whole_sentences(text: str) -> str:
     return text.rsplit(" ", 1)[0].rstrip(" ,;:-") + "."
 
 
+def _first_sentences(text: str, limit: int) -> str:
+    """A text over `limit` characters cut to its first whole sentences within it (a
+    slide asked alone, Qwen2.5-Coder-0.5B wrote five sentences, 400 characters); as it
+    is when none fits (then too long: the slide is dropped)."""
+    if len(text) <= limit:
+        return text
+    end = max(text.rfind(mark, 0, limit) for mark in (". ", "! ", "? ", ".\n", "!\n", "?\n"))
+    return text[: end + 1] if end > 0 else text
+
+
 def _echoes(text: str, title: str) -> bool:
     """The text only repeats its title (perhaps cut short) or the instructions."""
     said, titled = text.lower().rstrip("."), title.lower()
@@ -205,8 +271,10 @@ def _caption_from(topic: str, titles: list[str]) -> str:
 
 
 def _slide(item: OutlinedSlide) -> SlidePlan | None:
-    title = _clean(item.title, MAX_TITLE_CHARS).rstrip(" ,;:-")
-    text = _clean(item.text, MAX_TEXT_CHARS, single_line=False)
+    title = _clean(_LIST_NUMBER.sub("", item.title), MAX_TITLE_CHARS).rstrip(" ,;:-")
+    text = _clean(
+        _first_sentences(item.text.strip(), MAX_TEXT_CHARS), MAX_TEXT_CHARS, single_line=False
+    )
     if not title or not text:
         return None
     image_prompt = _clean(item.image_prompt, 400) or f"An abstract illustration of {title}"

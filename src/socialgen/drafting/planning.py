@@ -11,8 +11,11 @@ this step decides how to ask and where each item comes from.
    answers (no top-up) teach the profile nothing.
 2. Top up: when the answer was short (the model wrote the first items and stopped,
    or repeated itself), ask once more for the missing items only, naming the ones
-   already planned so they are not written again. A JSON top-up that gives nothing
-   usable is tried as a list; a list top-up still short asks the first question
+   already planned so they are not written again. When a JSON top-up is still short,
+   a slice that can (`PlanSpec.next_item`) asks for the missing items one at a time,
+   each by its position (asked for several, Qwen2.5-Coder-0.5B wrote the planned
+   ones again, in full, until its tokens ran out: "none new"); what is still
+   missing is tried as a list; a list top-up still short asks the first question
    once more, warmer (small models echo "not these" lists; repeats are dropped).
 3. Template: only what is still missing comes from the slice's template, and every
    item says where it came from (`Planned.origin`, `source`).
@@ -108,6 +111,9 @@ class PlanSpec(Generic[Answer, Item]):
     line_tokens: the token budget of a line list (else ai.line_lists' own).
     top_up: False for a side answer, where fewer items are worth less than a wait;
         a side answer's format misses do not change how plans are asked.
+    next_item (position, planned): one item asked alone for `position` (1-based),
+        the planned ones given, or None when the model gave none (a JSON top-up's
+        missing items, one after another; None for a slice without it).
     """
 
     count: int
@@ -127,6 +133,7 @@ class PlanSpec(Generic[Answer, Item]):
     sentences: bool = False
     line_tokens: int | None = None
     top_up: bool = True
+    next_item: Callable[[int, Sequence[Item]], Awaitable[Item | None]] | None = None
 
 
 @dataclass(frozen=True)
@@ -201,16 +208,44 @@ async def _top_up(
     planned: list[Item],
 ) -> list[Item]:
     """The missing items only, asked in the plan's format, the planned ones named."""
+    more: list[Item] = []
     if plan_format == "json":
         _answer, more, failed = await _json_items(model, spec, missing, planned)
-        if more or failed:
+        if failed or (more and spec.next_item is None):
             return more
-    more = await _line_items(model, spec, missing, planned)
+        if spec.next_item is not None:
+            more += await _one_by_one(spec, missing - len(more), [*planned, *more])
+        if len(more) >= missing:
+            return more
+    more += await _line_items(model, spec, missing - len(more), [*planned, *more])
     if len(more) < missing:
         # A small model told what is taken often echoes the instruction; asked the
         # first question again, warmer, it writes new lines (repeats are dropped).
         more += await _line_items(model, spec, missing - len(more), [*planned, *more], again=True)
     return more
+
+
+async def _one_by_one(spec: PlanSpec[Answer, Item], wanted: int, planned: list[Item]) -> list[Item]:
+    """Up to `wanted` new items asked one at a time, each for the next position;
+    the first position the model gives nothing new for ends it (the next would
+    fare no better, and a list is still to come)."""
+    assert spec.next_item is not None
+    taken = {same_key(spec.title_of(item)) for item in planned}
+    items: list[Item] = []
+    while len(items) < wanted:
+        item = await spec.next_item(len(planned) + len(items) + 1, [*planned, *items])
+        title = spec.title_of(item) if item is not None else ""
+        if item is None or not spec.usable_title(title) or repeats(same_key(title), taken):
+            logger.info(
+                "%s item %d alone: %s",
+                spec.schema.__name__,
+                len(planned) + len(items) + 1,
+                "nothing" if item is None else f"not new ({title!r})",
+            )
+            break
+        taken.add(same_key(title))
+        items.append(item)
+    return items
 
 
 async def _json_items(
