@@ -5,6 +5,8 @@ printer that is a context manager is entered and left, and a failure exits 1."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +26,7 @@ from socialgen.generation.render import BatchPrinter, StreamPrinter
 from tests.event_examples import EXAMPLES
 
 KINDS: list[tuple[Any, Any, str]] = [
-    (CarouselPrinter, CarouselComplete, "complete"),
+    (partial(CarouselPrinter, path_for_url=Path), CarouselComplete, "complete"),
     (CalendarPrinter, CalendarComplete, "calendar_complete"),
     (BatchPrinter, BatchComplete, "batch_complete"),
 ]

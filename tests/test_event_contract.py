@@ -134,13 +134,13 @@ def readable_links(monkeypatch: pytest.MonkeyPatch) -> None:
     from socialgen.errors import BadRequest
     from socialgen.sources import articles, guard
 
-    async def extract(url: str) -> Article:
+    async def extract(url: str, *, allow_private: bool = False) -> Article:
         if "gone" in url:
             raise BadRequest(f"Could not fetch {url}")
         return Article(url=url, final_url=url, title="Weekly releases", text="Ship weekly. " * 40)
 
     monkeypatch.setattr(articles, "extract_article", extract)
-    monkeypatch.setattr(guard, "check_url", lambda url: url)
+    monkeypatch.setattr(guard, "check_url", lambda url, *, allow_private=False: url)
 
 
 def sse(client: TestClient, path: str, headers: dict[str, str], **body: Any) -> list[SseEvent]:
@@ -278,7 +278,8 @@ def test_every_example_renders(
     out = Console(file=screen, width=200)
     items = [Event.of(read(name, data), name=name) for name, data in EXAMPLES]
     stream, lines = StreamPrinter(out, out), JsonLines()
-    calendar, carousel = CalendarPrinter(out, out), CarouselPrinter(out, out)
+    calendar = CalendarPrinter(out, out)
+    carousel = CarouselPrinter(out, out, path_for_url=Path)
     with BatchPrinter(out, out) as batch, calendar:
         for item in items:
             for printer in (stream, lines, batch, calendar, carousel):

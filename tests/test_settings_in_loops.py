@@ -63,6 +63,7 @@ def test_the_scheduler_runs_on_the_settings_it_was_handed(
     monkeypatch.setenv("SOCIALGEN_SCHEDULER_POLL", "0.25")
     runtime = Runtime()
     assert runtime.settings.scheduler_poll.total_seconds() == 0.25  # read now, and kept
+    runtime.store_settings  # noqa: B018 (read as serve reads it: it opened the store first)
     monkeypatch.delenv("SOCIALGEN_SCHEDULER_POLL")
     unreadable_config(tmp_path, monkeypatch)
     pauses: list[float] = []

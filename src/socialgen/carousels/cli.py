@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -129,7 +130,7 @@ def create(
             current_runtime().held.cleanups,
         ),
         json_output=json_output,
-        printer=CarouselPrinter,
+        printer=partial(CarouselPrinter, path_for_url=path_for_url),
         completed=CarouselComplete,
     )
     result.exit_if_failed()

@@ -4,9 +4,11 @@ models."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from socialgen.cli_support import current_runtime, styled
+from socialgen.cli_support import styled
 from socialgen.events import Event
 from socialgen.events.carousel import (
     CarouselComplete,
@@ -16,19 +18,22 @@ from socialgen.events.carousel import (
     StoredCarousel,
 )
 from socialgen.events.common import StreamError
-from socialgen.files.backends import files_of
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 
 class CarouselPrinter:
-    def __init__(self, out: Console, notes: Console) -> None:
+    """`path_for_url`: where a file URL lives on this machine (the command's file
+    store's `path_for_url`), so the lines name the files a user can open."""
+
+    def __init__(
+        self, out: Console, notes: Console, *, path_for_url: Callable[[str], Path]
+    ) -> None:
         self.out = out
         self.notes = notes
         self.failed = False
-        # Where the files are, for their paths: the command's file store.
-        self._path = files_of(current_runtime()).path_for_url
+        self._path = path_for_url
 
     def __call__(self, item: Event) -> None:
         match item.payload:
