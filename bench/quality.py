@@ -99,6 +99,7 @@ class TopicResult:
     themes_seconds: float = 0.0
     questions: list[str] = field(default_factory=list)
     questions_seconds: float = 0.0
+    echoes_caught: int = 0  # titles the product dropped as echoes of the prompt
 
 
 def obeys_rules(post: str) -> bool:
@@ -114,15 +115,40 @@ def obeys_rules(post: str) -> bool:
 # --------------------------------------------------------------------------- flows
 
 
+class EchoCount(logging.Handler):
+    """How many titles the product dropped as echoes of their prompt (its INFO log),
+    counted whether or not --log shows the log."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.caught = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.caught += "echoes the prompt" in record.getMessage()
+
+
 async def run_topic(caller: Any, model: Any, topic: str) -> TopicResult:
+    result = TopicResult(topic)
+    echoes = EchoCount()
+    logging.getLogger("socialgen").addHandler(echoes)
+    try:
+        return await _run_topic(caller, model, topic, result, echoes)
+    finally:
+        logging.getLogger("socialgen").removeHandler(echoes)
+
+
+async def _run_topic(
+    caller: Any, model: Any, topic: str, result: TopicResult, echoes: EchoCount
+) -> TopicResult:
+    from socialgen.carousels.outline import echoes_prompt as slide_echo
     from socialgen.carousels.outline import outline_carousel
+    from socialgen.content_calendar.themes import echoes_prompt as theme_echo
     from socialgen.content_calendar.themes import plan_themes
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import prepare_batch
     from socialgen.generation.schemas import BatchRequest
     from socialgen.generation.writing import refinement_questions
 
-    result = TopicResult(topic)
     started = time.perf_counter()
     plan = prepare_batch(caller, BatchRequest(userInput=topic))
     async for item in run_batch(plan, model):
@@ -142,18 +168,36 @@ async def run_topic(caller: Any, model: Any, topic: str) -> TopicResult:
     outline = await outline_carousel(model, topic, 6)
     result.outline_seconds = time.perf_counter() - started
     result.slides_total = len(outline.slides)
-    result.slides_model = sum(slide.source == "model" for slide in outline.slides)
+    # A title that only echoes the prompt ("The Hook") is no slide of the model's,
+    # whatever the product decided: judged here by the product's own check.
+    echoed = [slide_echo(slide.title, topic) for slide in outline.slides]
+    result.slides_model = sum(
+        slide.source == "model" and not echo
+        for slide, echo in zip(outline.slides, echoed, strict=True)
+    )
     result.slides = [
-        slide.title + (" (template)" if slide.source == "template" else "")
-        for slide in outline.slides
+        slide.title + marks(slide.source, echo)
+        for slide, echo in zip(outline.slides, echoed, strict=True)
     ]
 
     started = time.perf_counter()
-    themes = await plan_themes(model, f"Topic: {topic}", topic, 7)
+    material = f"Topic: {topic}"
+    themes = await plan_themes(model, material, topic, 7)
     result.themes_seconds = time.perf_counter() - started
-    result.themes = [theme.theme for theme in themes]
-    result.themes_model = sum(theme.source == "model" for theme in themes)
+    result.themes = [
+        theme.theme + marks(theme.source, theme_echo(theme.theme, topic, material))
+        for theme in themes
+    ]
+    result.themes_model = sum(
+        theme.source == "model" and not theme_echo(theme.theme, topic, material) for theme in themes
+    )
+    result.echoes_caught = echoes.caught
     return result
+
+
+def marks(source: str, echo: bool) -> str:
+    """How --show marks a title: made by the template, or an echo of the prompt."""
+    return (" (template)" if source == "template" else "") + (" (echo)" if echo else "")
 
 
 async def intent_accuracy(model: Any, limit: int | None) -> tuple[int, int, float]:
@@ -242,6 +286,8 @@ def report(
     print(f"LinkedIn rules          {percent(lawful, expected_posts)}  ({lawful}/{expected_posts})")
     print(f"carousel slides, model  {percent(*slides)}  ({slides[0]}/{slides[1]})")
     print(f"calendar themes, model  {percent(*themes)}  ({themes[0]}/{themes[1]})")
+    caught = sum(r.echoes_caught for r in results)
+    print(f"echo titles dropped     {caught} (slides and themes that echoed their prompt)")
     asked = [(q, r.posts[0]) for r in results if r.posts for q in r.questions]
     whole = sum(is_whole_question(q, post) for q, post in asked)
     print(f"questions shown         {len(asked)} of {3 * len(results)}, whole {whole}")
@@ -292,7 +338,7 @@ def progress_line(provider_name: str, result: TopicResult) -> None:
         f"[{provider_name}] {result.topic[:50]}: posts {len(result.posts)}/5, "
         f"on topic {topical}, rules {lawful}, slides {result.slides_model}/"
         f"{result.slides_total}, themes {result.themes_model}/7, "
-        f"batch {result.batch_seconds:.0f} s",
+        f"echoes dropped {result.echoes_caught}, batch {result.batch_seconds:.0f} s",
         flush=True,
     )
 
@@ -313,9 +359,10 @@ def main() -> None:
         "--log", action="store_true", help="socialgen's INFO log on stderr: why a plan fell back"
     )
     args = parser.parse_args()
+    # INFO always: the echo count reads it (EchoCount); shown only with --log.
+    logging.getLogger("socialgen").setLevel(logging.INFO)
     if args.log:
         logging.basicConfig(format="%(asctime)s %(name)s %(message)s")
-        logging.getLogger("socialgen").setLevel(logging.INFO)
     print(machine_line())
     with bench_home("socialgen-bench-quality-") as home:
         # In this process: the home's store; each provider's settings come and go.

@@ -13,8 +13,10 @@ from tests.doubles.scripted_replies import ScriptedReply, plan_reply
 POSTS_ASKED = re.compile(r"\b(\d+) LinkedIn posts\b")
 
 
+# "Idea 3", not "Theme 3": a theme of the prompt's own words is an echo of it, not a
+# theme (drafting.echo).
 def calendar_themes(count: int) -> dict[str, Any]:
-    return {"posts": [{"theme": f"Theme {n}", "angle": f"Angle {n}."} for n in range(1, count + 1)]}
+    return {"posts": [{"theme": f"Idea {n}", "angle": f"Angle {n}."} for n in range(1, count + 1)]}
 
 
 REPLIES = (

@@ -19,10 +19,12 @@ SLIDE_ASKED = re.compile(r"\bWrite slide (\d+)\b")
 NO_SLIDE = "A good hook names a tension your reader already feels."
 
 
+# "Lesson 3", not "Point 3": a title of the prompt's own words ("each make one point")
+# is an echo of it, not a slide (drafting.echo).
 def one_slide(number: int) -> dict[str, str]:
     """A slide asked alone, as a capable model answers it."""
     return {
-        "title": f"Point {number}",
+        "title": f"Lesson {number}",
         "text": f"The text of slide {number}.",
         "image_prompt": f"An illustration for slide {number}",
     }
@@ -34,7 +36,7 @@ def carousel_outline(count: int) -> dict[str, Any]:
         "caption": "Small teams ship weekly.\n\nHere is how, in a few slides.",
         "slides": [
             {
-                "title": f"Point {n}",
+                "title": f"Lesson {n}",
                 "text": f"The text of slide {n}.",
                 "image_prompt": f"An illustration for slide {n}",
             }

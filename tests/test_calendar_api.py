@@ -68,7 +68,7 @@ def test_a_seven_day_calendar_from_a_prompt(
     posts = complete["posts"]
     assert [p["index"] for p in posts] == list(range(1, 8))
     assert len({p["theme"] for p in posts}) == 7  # themes do not repeat
-    assert [p["content"] for p in posts] == [f"Post on Theme {n}." for n in range(1, 8)]
+    assert [p["content"] for p in posts] == [f"Post on Idea {n}." for n in range(1, 8)]
     dates = [p["suggestedDate"] for p in posts]
     assert dates == sorted(dates) and len({d[:10] for d in dates}) == 7  # one a day
     completed = [
@@ -254,7 +254,7 @@ def test_failed_days_are_counted_and_refunded(
     ai_client: TestClient, store: Store, headers: dict[str, str], scripted_ai: ScriptedAI
 ) -> None:
     scripted_ai.post_reply = lambda call: (
-        ModelError("the provider failed") if "Theme 3\n" in call.prompt else "Fine post."
+        ModelError("the provider failed") if "Idea 3\n" in call.prompt else "Fine post."
     )
     events = stream(ai_client, store, headers, json={"calendarLength": 7, "prompt": "x"})
     complete = events[-1].data

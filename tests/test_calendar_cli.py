@@ -55,8 +55,8 @@ def test_json_lines_and_all_three_exports(
     assert [e["SUMMARY"] for e in events] == [p["theme"] for p in complete["posts"]]
     assert [e["DESCRIPTION"] for e in events] == [p["content"] for p in complete["posts"]]
     assert [e["UID"] for e in events] == [f"{p['postId']}@socialgen" for p in complete["posts"]]
-    assert csv.read_text().count("Theme ") == 7
-    assert "Theme 7" in md.read_text()
+    assert csv.read_text().count("Idea ") == 7
+    assert "Idea 7" in md.read_text()
     assert posts(store) == 7
 
 
@@ -64,7 +64,7 @@ def test_the_live_display_for_a_person(store: Store, scripted_ai: ScriptedAI) ->
     result = scripted_ai.invoke(["calendar", "7", "--prompt", "remote work"])
     assert result.exit_code == 0, result.output
     assert "7-day content calendar" in result.stdout
-    assert "Theme 1" in result.stdout
+    assert "Idea 1" in result.stdout
     assert "7 of 7 drafts saved." in result.stderr
 
 

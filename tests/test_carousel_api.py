@@ -64,7 +64,7 @@ def test_a_carousel_streams_its_plan_images_pdf_then_the_stored_carousel(
     assert sorted(images) == [0, 1, 2, 3]
     assert all(set(slide) == {"title", "content", "source", "image"} for slide in images.values())
     assert {slide["source"] for slide in images.values()} == {"model"}
-    assert images[2]["title"] == "Point 3"
+    assert images[2]["title"] == "Lesson 3"
     assert set(events[5].data) == {"message"}
 
     complete = events[-1].data
@@ -85,7 +85,7 @@ def test_a_carousel_streams_its_plan_images_pdf_then_the_stored_carousel(
     assert pdf.headers["content-type"] == "application/pdf"
     assert pdf_pages(pdf.content) == [(810.0, 1012.5)] * 4  # 1080 x 1350 CSS px
     text = pdfium.PdfDocument(pdf.content)[2].get_textpage().get_text_range()
-    assert "Point 3" in text and "@ada" in text  # vector text, selectable
+    assert "Lesson 3" in text and "@ada" in text  # vector text, selectable
     thumbnail = ai_client.get(carousel["thumbnailUrl"], headers=headers)
     assert thumbnail.headers["content-type"] == "image/png"
     assert thumbnail.content.startswith(b"\x89PNG")

@@ -44,7 +44,7 @@ def test_create_prints_the_plan_each_image_and_the_files(
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "Plan: 3 slides" in result.stderr
-    assert "slide 2: Point 3" in result.stderr
+    assert "slide 2: Lesson 3" in result.stderr
     pdf_line = next(line for line in result.stdout.splitlines() if line.startswith("PDF:"))
     pdf = Path(pdf_line.split(None, 1)[1])
     assert pdf.is_file() and len(pdfium.PdfDocument(pdf)) == 3
@@ -68,7 +68,7 @@ def test_regenerate_list_and_show(files_at: str, store: Store, scripted_ai: Scri
     assert listed[0]["pdfUrl"] == data["pdfUrl"]
     shown = scripted_ai.invoke(["carousel", "show", carousel_id])
     assert shown.exit_code == 0
-    assert "Point 2" in shown.stdout
+    assert "Lesson 2" in shown.stdout
     as_json = json.loads(scripted_ai.invoke(["carousel", "show", carousel_id, "--json"]).stdout)
     assert as_json["slides"][1]["image"] == data["slide"]["image"]
 

@@ -159,14 +159,14 @@ def test_raw_newlines_inside_answer_strings_are_accepted(scripted_ai: ScriptedAI
             "name": "Ship weekly",
             "caption": "Line one.@@Line two.",
             "slides": [
-                {"title": f"Point {n}", "text": "First.@@Second.", "image_prompt": "a boat"}
+                {"title": f"Lesson {n}", "text": "First.@@Second.", "image_prompt": "a boat"}
                 for n in range(1, 4)
             ],
         }
     ).replace("@@", "\n")  # a raw newline inside strings: not strict JSON
     scripted_ai.carousel_reply = lambda _count: answer
     outline = asyncio.run(outline_carousel(scripted_ai.model, "shipping weekly", 3))
-    assert [s.title for s in outline.slides] == ["Point 1", "Point 2", "Point 3"]
+    assert [s.title for s in outline.slides] == ["Lesson 1", "Lesson 2", "Lesson 3"]
     assert outline.caption == "Line one.\nLine two."
     assert outline.slides[0].content == "First.\nSecond."
 
@@ -181,16 +181,16 @@ def test_an_answer_cut_at_the_token_limit_keeps_its_complete_slides(
             "name": "Ship weekly",
             "caption": "Why we ship weekly.",
             "slides": [
-                {"title": f"Point {n}", "text": f"Text {n}.", "image_prompt": "a boat"}
+                {"title": f"Lesson {n}", "text": f"Text {n}.", "image_prompt": "a boat"}
                 for n in range(1, 6)
             ],
         }
     )
-    cut = full[: full.index('"Point 3"') + 4]  # stops inside the third slide
+    cut = full[: full.index('"Lesson 3"') + 4]  # stops inside the third slide
     scripted_ai.carousel_reply = lambda _count: cut  # the provider stopped at max_tokens
     outline = asyncio.run(outline_carousel(scripted_ai.model, "shipping weekly", 5))
     titles = [s.title for s in outline.slides]
-    assert titles[:2] == ["Point 1", "Point 2"]
+    assert titles[:2] == ["Lesson 1", "Lesson 2"]
     assert len(titles) == 5 and titles[-1] == "Your turn"
     assert outline.name == "Ship weekly"
 

@@ -120,7 +120,7 @@ def test_a_carousel_goes_to_linkedin_as_its_pdf_and_to_mastodon_as_slides(
     attachments = status["media_attachments"]
     assert [a["type"] for a in attachments] == ["image"] * 4
     assert [a["description"] for a in attachments] == [  # the scripted model's slides
-        f"Point {n}. The text of slide {n}" for n in range(1, 5)
+        f"Lesson {n}. The text of slide {n}" for n in range(1, 5)
     ]
     first = httpx.get(attachments[0]["url"], timeout=10)
     assert first.status_code == 200 and first.content == store.files().read(

@@ -217,7 +217,7 @@ def test_the_carousel_outline_is_the_models_answer(scripted_model: ScriptedModel
     outline = asyncio.run(outline_carousel(scripted_model, "why small teams ship weekly", 3))
 
     assert outline.name == "Ship weekly"
-    assert [s.title for s in outline.slides] == ["Point 1", "Point 2", "Point 3"]
+    assert [s.title for s in outline.slides] == ["Lesson 1", "Lesson 2", "Lesson 3"]
     assert outline.source == "model" and outline.template_slides == 0
     [asked] = scripted_model.calls_for("carousel_outline")
     assert "why small teams ship weekly" in asked.prompt
@@ -287,7 +287,7 @@ def test_calendar_themes_from_the_model(
     complete_ = calendar(scripted_client, store, headers)
 
     assert complete_["summary"] == {"total": 7, "generated": 7, "failed": 0}
-    assert [p["theme"] for p in complete_["posts"]] == [f"Theme {n}" for n in range(1, 8)]
+    assert [p["theme"] for p in complete_["posts"]] == [f"Idea {n}" for n in range(1, 8)]
     assert {p["source"] for p in complete_["posts"]} == {"model"}
     assert len(scripted_model.calls_for("calendar_themes")) == 1
 

@@ -22,6 +22,7 @@ from socialgen.ai.line_lists import ask_lines
 from socialgen.ai.model import TextModel
 from socialgen.ai.structured import ask_structured_answer
 from socialgen.carousels.plain_outline import MAX_TITLE_CHARS, Outline, SlidePlan, plain_outline
+from socialgen.drafting.echo import PromptWords
 from socialgen.drafting.planning import (
     Plan,
     PlanSpec,
@@ -45,6 +46,26 @@ SLIDE_TEXT_CHARS = 200  # a small model's slide text: one or two short sentences
 # label goes, and what follows it is the text (or an echo, or too short to be one).
 _SLIDE_LABEL = re.compile(r"^\W*slide\s*\d+\W*?[:.\-\u2013\u2014]\s*", re.IGNORECASE)
 MIN_TEXT_WORDS = 3
+# A slide asked alone is told its role: the last one's, or a middle one's (with an example).
+_LAST_ROLE = "is the last slide: it sums up and invites the reader to follow or comment."
+_MIDDLE_ROLE = 'makes one new point, for example "{angle}".'
+# What a slide title must not merely echo: the words of the outline's own prompts.
+_PROMPT_WORDS = PromptWords.of(
+    [
+        *(
+            _prompts.raw(name)
+            for name in (
+                "carousel_outline",
+                "carousel_outline_more",
+                "carousel_slide_next",
+                "carousel_titles",
+                "carousel_titles_more",
+            )
+        ),
+        _LAST_ROLE,
+        _MIDDLE_ROLE.format(angle=""),
+    ]
+)
 # "1. Understand your goals": Qwen2.5-Coder-0.5B numbers its JSON slide titles now and
 # then; the slide's place is its number ("5 ways to ..." keeps its count).
 _LIST_NUMBER = re.compile(r"^\s*(?:slide\s*)?\d{1,2}\s*[.):]\s+", re.IGNORECASE)
@@ -135,10 +156,9 @@ def _outline_spec(
         # Alone, it still titled slide after slide with the topic: each middle slide gets
         # the plain outline's angle for its place as an example of a point to make.
         if position == count:
-            role = "is the last slide: it sums up and invites the reader to follow or comment."
+            role = _LAST_ROLE
         else:
-            angle = fallback.slides[position - 1].title.lower()
-            role = f'makes one new point, for example "{angle}".'
+            role = _MIDDLE_ROLE.format(angle=fallback.slides[position - 1].title.lower())
         prompt = _prompts.render(
             "carousel_slide_next",
             number=str(position),
@@ -150,7 +170,7 @@ def _outline_spec(
         )
         taken = {same_key(slide.title) for slide in planned}
         slide = None
-        for temperature in (0.2, 0.7):  # a repeat is asked once more, warmer
+        for temperature in (0.2, 0.7):
             answer = await ask_structured_answer(
                 model,
                 [{"role": "user", "content": prompt}],
@@ -162,7 +182,9 @@ def _outline_spec(
             if answer.failed:
                 return None
             slide = _slide(answer.value) if answer.value is not None else None
-            if slide is not None and not repeats(same_key(slide.title), taken):
+            # A repeat, or a title that echoes this prompt, is asked once more, warmer.
+            fresh = slide is not None and not repeats(same_key(slide.title), taken)
+            if slide is not None and fresh and usable_title(slide.title, topic):
                 return slide
         return slide
 
@@ -178,7 +200,7 @@ def _outline_spec(
         lines_prompt=lines_prompt,
         from_line=from_line,
         title_of=lambda slide: slide.title,
-        usable_title=lambda title: bool(_clean(title, MAX_TITLE_CHARS)),
+        usable_title=lambda title: usable_title(title, topic),
         templates=templates,
         about=topic,
         json_tokens=90,
@@ -189,6 +211,23 @@ def _outline_spec(
         line_chars=MAX_TITLE_CHARS,
         next_item=next_item,
     )
+
+
+def usable_title(title: str, topic: str) -> bool:
+    """A title fit to keep: clean, and not an echo of the prompt's instructions ("The
+    Hook", "Middle Slides: One Point"), which is the slide's role, not its content."""
+    if not _clean(title, MAX_TITLE_CHARS):
+        return False
+    if echoes_prompt(title, topic):
+        # Why a slide went to the top-up (bench/quality.py --log).
+        logger.info("slide title echoes the prompt: %r", title)
+        return False
+    return True
+
+
+def echoes_prompt(title: str, topic: str) -> bool:
+    """Whether a slide title only echoes the outline's prompts (drafting.echo)."""
+    return _PROMPT_WORDS.echoed_by(title, topic)
 
 
 def _name(plan: Plan[CarouselOutline, SlidePlan], fallback: Outline) -> str:

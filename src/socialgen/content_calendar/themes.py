@@ -8,6 +8,7 @@ is told."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -15,10 +16,12 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from socialgen.ai.model import TextModel
+from socialgen.drafting.echo import PromptWords
 from socialgen.drafting.planning import PlanSpec, looks_like_junk, named, plan_items
 from socialgen.drafting.prompts import Prompts
 
 prompts = Prompts("socialgen.content_calendar")
+logger = logging.getLogger("socialgen.content_calendar")
 
 # Used when the model cannot give a usable plan: classic post formats applied to the
 # topic, so every day still has a different angle.
@@ -37,11 +40,35 @@ FALLBACK_FORMATS = (
 
 
 MAX_THEME_WORDS = 10
+# What a theme must not merely echo ("Stories", "Theme 1"): the words of the plan's prompts.
+_PROMPT_WORDS = PromptWords.of(
+    prompts.raw(name)
+    for name in (
+        "calendar_themes",
+        "calendar_themes_more",
+        "calendar_theme_lines",
+        "calendar_theme_lines_more",
+    )
+)
 
 
 def usable_theme(theme: str) -> bool:
     """A few plain words, no links or markup."""
     return 0 < len(theme.split()) <= MAX_THEME_WORDS and not looks_like_junk(theme)
+
+
+def echoes_prompt(theme: str, topic: str, material: str) -> bool:
+    """Whether a theme only echoes the plan's instructions ("Stories", "Theme 1"): the
+    format, not a theme (drafting.echo); such a theme goes through the top-up."""
+    return _PROMPT_WORDS.echoed_by(theme, f"{topic} {material}")
+
+
+def _echo_dropped(theme: str, topic: str, material: str) -> bool:
+    if not echoes_prompt(theme, topic, material):
+        return False
+    # Why a day went to the top-up (bench/quality.py --log).
+    logger.info("calendar theme echoes the prompt: %r", theme)
+    return True
 
 
 class PlannedTheme(BaseModel):
@@ -110,7 +137,9 @@ def _theme_spec(material: str, topic: str, count: int) -> PlanSpec[CalendarTheme
         lines_prompt=lines_prompt,
         from_line=from_line,
         title_of=lambda theme: theme.theme,
-        usable_title=usable_theme,
+        usable_title=lambda theme: (
+            usable_theme(theme) and not echoes_prompt(theme, topic, material)
+        ),
         templates=templates,
         # A warmer small model drifts: top-up lines must carry the topic or material.
         about=f"{topic} {material}",
