@@ -65,9 +65,52 @@ def test_a_slide_asked_alone_that_echoes_its_role_is_asked_once_more_warmer() ->
     assert [c.temperature for c in model.calls_for("carousel_slide")] == [0.2, 0.7]
 
 
+def test_an_outline_whose_titles_all_echo_is_asked_slide_by_slide_from_slide_1() -> None:
+    # Seen from Qwen2.5-Coder-0.5B on a held-out topic: every title of the JSON outline
+    # was a role ("The Hook", "Middle Slides: One Point"); switched to a line list, it
+    # then lost every slide to the template.
+    alone = iter([one_slide("Ship small"), one_slide("Review daily"), one_slide("Start now")])
+
+    def answer(call: ScriptedCall) -> Any:
+        if call.schema_name == "carousel_outline":
+            return slides("The Hook", "Middle Slides: One Point", "Sum It Up")
+        assert call.schema_name == "carousel_slide", call.purpose  # never a line list
+        return next(alone)
+
+    model = ScriptedModel(responder=answer)
+    outline = asyncio.run(outline_carousel(model, TOPIC, 3))
+    assert [s.title for s in outline.slides] == ["Ship small", "Review daily", "Start now"]
+    assert [s.source for s in outline.slides] == ["model"] * 3
+    assert outline.name == "Ship weekly"  # the JSON outline's name and caption stay
+    first, second, third = model.calls_for("carousel_slide")
+    assert first.prompt.startswith("Write slide 1 of a LinkedIn carousel of 3 slides")
+    assert "The Hook" not in first.prompt
+    assert second.prompt.startswith("Write slide 2 of") and "- Ship small" in second.prompt
+    assert third.prompt.startswith("Write slide 3 of") and "sums up" in third.prompt
+
+
+def test_an_outline_that_was_no_json_plan_goes_to_a_line_list_not_slide_by_slide() -> None:
+    # Only a plan in form but with nothing usable is asked slide by slide: an outline
+    # with no slide at all says nothing of the model's JSON.
+    def answer(call: ScriptedCall) -> Any:
+        if call.schema_name == "carousel_outline":
+            return {"name": "Ship weekly", "caption": "Small teams ship weekly.", "slides": []}
+        if call.purpose == "carousel_slide_text":
+            return "Small releases are easy to review."
+        return "Ship small\nReview daily\nStart now"
+
+    model = ScriptedModel(responder=answer)
+    outline = asyncio.run(outline_carousel(model, TOPIC, 3))
+    assert [s.title for s in outline.slides] == ["Ship small", "Review daily", "Start now"]
+    assert model.calls_for("carousel_slide") == []
+
+
 @pytest.mark.parametrize(
     "title",
     [
+        "Summing Up",  # "sums up", another form
+        "Slides Will Make One Point",  # "will" is no content
+        "Inviting readers to follow",
         "The Hook",
         "Hook: A Bold Promise or Question",
         "Middle Slides: One Point",

@@ -4,8 +4,9 @@ text and image prompt, written by the text model.
 The drafting core's planning step (drafting.planning) asks the model: one JSON
 outline, or (small models) the titles as a line list and then each slide's text in
 its own short request; then the missing slides only, naming the ones it has (and,
-when a JSON outline's top-up is still short, each missing slide alone, by number).
-Whatever is still missing (too few slides, junk, over-long text) comes from a plain
+when a JSON outline's top-up is still short, each missing slide alone, by number;
+when every title of a JSON outline only echoed the prompt, each slide alone from
+slide 1). Whatever is still missing (too few slides, junk, over-long text) comes from a plain
 outline built from the topic, and every slide says where it came from (`source`),
 so the user is told."""
 
@@ -57,6 +58,7 @@ _PROMPT_WORDS = PromptWords.of(
             for name in (
                 "carousel_outline",
                 "carousel_outline_more",
+                "carousel_slide_first",
                 "carousel_slide_next",
                 "carousel_titles",
                 "carousel_titles_more",
@@ -155,19 +157,24 @@ def _outline_spec(
         # Qwen2.5-Coder-0.5B wrote its first ones again, in full, until its tokens ran out.
         # Alone, it still titled slide after slide with the topic: each middle slide gets
         # the plain outline's angle for its place as an example of a point to make.
-        if position == count:
-            role = _LAST_ROLE
+        if not planned:  # the first slide (a JSON outline whose titles all echoed)
+            prompt = _prompts.render(
+                "carousel_slide_first", total=str(count), topic=topic, style=style
+            )
         else:
-            role = _MIDDLE_ROLE.format(angle=fallback.slides[position - 1].title.lower())
-        prompt = _prompts.render(
-            "carousel_slide_next",
-            number=str(position),
-            total=str(count),
-            planned=named([slide.title for slide in planned]),
-            role=role,
-            topic=topic,
-            style=style,
-        )
+            if position == count:
+                role = _LAST_ROLE
+            else:
+                role = _MIDDLE_ROLE.format(angle=fallback.slides[position - 1].title.lower())
+            prompt = _prompts.render(
+                "carousel_slide_next",
+                number=str(position),
+                total=str(count),
+                planned=named([slide.title for slide in planned]),
+                role=role,
+                topic=topic,
+                style=style,
+            )
         taken = {same_key(slide.title) for slide in planned}
         slide = None
         for temperature in (0.2, 0.7):

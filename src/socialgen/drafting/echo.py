@@ -21,11 +21,25 @@ from itertools import pairwise
 from socialgen.drafting.topic import topic_words
 
 _PLACEHOLDER = re.compile(r"\$\w+")
-_KEY = 5  # "slides" and "slide", "questions" and "question" are one word
+_KEY = 5
+# Words that carry no content of their own in a title ("What Will Sum It Up" echoes
+# "sums up" as much as "Sum It Up" does); topic_words keeps them, as a topic may need.
+_AUXILIARIES = frozenset(
+    ["will", "would", "can", "could", "should", "must", "may", "might", "shall", "does", "did"]
+)
+_VOWELS = frozenset("aeiou")
 
 
 def _key(word: str) -> str:
-    if len(word) > 3 and word.endswith("s"):
+    """One key for a word's forms: "slides" and "slide", "summing" and "sums",
+    "invites" and "inviting" (the suffix, a final e and a doubled consonant go)."""
+    for suffix in ("ing", "ed", "s"):
+        if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in _VOWELS:
         word = word[:-1]
     return word[:_KEY]
 
@@ -39,7 +53,7 @@ def _sequence(text: str) -> list[str]:
     return [
         _key(word)
         for word in re.findall(r"[a-z][a-z']+", text.lower())
-        if word in set(topic_words(word))
+        if word in set(topic_words(word)) and word not in _AUXILIARIES
     ]
 
 

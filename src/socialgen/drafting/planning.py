@@ -8,7 +8,9 @@ this step decides how to ask and where each item comes from.
    small models. A JSON answer with nothing usable is asked once as a list; a model
    whose JSON plans held nothing usable twice in a row (ai.structured.
    JSON_MISSES_TO_LINES) while its lists did plans in lists from then on. Side
-   answers (no top-up) teach the profile nothing.
+   answers (no top-up) teach the profile nothing. A JSON plan whose items were all
+   unusable (titles that echo the prompt) is asked item by item first, when the
+   slice can (`PlanSpec.next_item`), before a list.
 2. Top up: when the answer was short (the model wrote the first items and stopped,
    or repeated itself), ask once more for the missing items only, naming the ones
    already planned so they are not written again. When a JSON top-up is still short,
@@ -168,6 +170,13 @@ async def plan_items(model: TextModel, spec: PlanSpec[Answer, Item]) -> Plan[Ans
     failed = False
     if plan_format == "json":
         answer, items, failed = await _json_items(model, spec, spec.count, [])
+        if not items and not failed and _only_unusable(spec, answer):
+            # A JSON plan in form, but every title unusable (Qwen2.5-Coder-0.5B titled
+            # a whole outline "The Hook", "Middle Slides: One Point"...): the model
+            # writes JSON; asked one item at a time, by position, it writes the items
+            # themselves. A line list lost the outline's name and caption and, on one
+            # topic, every slide.
+            items = await _one_by_one(spec, spec.count, [])
         usable = bool(items)
         if not items and not failed:
             # An answer, but no usable JSON plan (a tiny model behind a server not
@@ -223,6 +232,11 @@ async def _top_up(
         # first question again, warmer, it writes new lines (repeats are dropped).
         more += await _line_items(model, spec, missing - len(more), [*planned, *more], again=True)
     return more
+
+
+def _only_unusable(spec: PlanSpec[Answer, Item], answer: Answer | None) -> bool:
+    """Whether a slice that asks items alone got a JSON plan with items, none usable."""
+    return spec.next_item is not None and answer is not None and bool(spec.items_of(answer))
 
 
 async def _one_by_one(spec: PlanSpec[Answer, Item], wanted: int, planned: list[Item]) -> list[Item]:
