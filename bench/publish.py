@@ -43,6 +43,7 @@ from tests.race_cli import runtime as race_runtime
 # isort: on
 from socialgen.files.backends import files_of
 from socialgen.publishing.registry import Networks
+from socialgen.publishing.secrets import SecretKeys
 from socialgen.runtime import Runtime
 
 if TYPE_CHECKING:
@@ -81,9 +82,10 @@ def main() -> None:
 def _run(args: argparse.Namespace, env: dict[str, str], home: Path) -> None:
     from tests.fakes.recording_network import RecordingServer
 
-    engine = Runtime().open_store()
+    runtime = Runtime()
+    engine = runtime.open_store()
     with RecordingServer() as server:
-        account = _account(engine, server.url)
+        account = _account(engine, server.url, SecretKeys.of(runtime))
         latency(engine, server, account, env, home, args.posts)
         throughput(engine, server, account, env, home, args.burst)
         overhead(engine, server, account, args.overhead_posts)
@@ -245,7 +247,7 @@ def _schema(database_url: str, *, create: bool) -> None:
     admin.dispose()
 
 
-def _account(engine: Engine, url: str) -> str:
+def _account(engine: Engine, url: str, keys: SecretKeys) -> str:
     from socialgen.publishing.secrets import encrypt_secret
     from socialgen.store.engine import transaction
     from socialgen.store.tables import SocialAccount
@@ -259,7 +261,7 @@ def _account(engine: Engine, url: str) -> str:
             network="racenet",
             handle="@bench",
             service_url=url,
-            secret_ciphertext=encrypt_secret({"password": "bench"}, session),
+            secret_ciphertext=encrypt_secret({"password": "bench"}, session, keys),
         )
         session.add(account)
         session.flush()

@@ -10,13 +10,14 @@ import pytest
 from socialgen.clock import utcnow
 from socialgen.files.backends import files_of
 from socialgen.publishing.registry import Networks
-from socialgen.publishing.secrets import KEY_ENV, encrypt_secret
+from socialgen.publishing.secrets import KEY_ENV, SecretKeys, encrypt_secret
 from socialgen.publishing.settings import PublishTerms
 from socialgen.runtime import Runtime
 from socialgen.store.engine import transaction
 from socialgen.store.tables import PostStatus, Publication, SocialAccount
 from tests.conftest import Store
 from tests.fakes.scripted_network import ScriptedNetwork
+from tests.keys_support import keys_now
 
 
 @pytest.fixture
@@ -46,7 +47,9 @@ def terms_of(networks: dict[str, Any]) -> PublishTerms:
     """The settings' publishing terms, with the test's networks and the file store a
     Runtime made now uses."""
     runtime = Runtime()
-    return PublishTerms.of(runtime.settings, Networks(networks), files_of(runtime))
+    return PublishTerms.of(
+        runtime.settings, Networks(networks, keys=SecretKeys.of(runtime)), files_of(runtime)
+    )
 
 
 def add_account(
@@ -65,7 +68,7 @@ def add_account(
             display_name=f"Name of {handle}",
             email=email,
             service_url=service_url,
-            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}, session),
+            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}, session, keys_now()),
         )
         session.add(account)
         session.flush()

@@ -25,6 +25,7 @@ from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session
 from socialgen.store.tables import SocialAccount
 from tests.conftest import Store
+from tests.keys_support import keys_now
 
 runner = CliRunner()
 _SPACE = re.compile(r"\s+")
@@ -71,7 +72,7 @@ class Witness:
         included) is one it must never show."""
         with read_session(store.engine) as session:
             for account in session.exec(select(SocialAccount)).all():
-                stored = decrypt_secret(account.secret_ciphertext)
+                stored = decrypt_secret(account.secret_ciphertext, keys_now())
                 self.secret(*(v for k, v in stored.items() if SECRET_NAMES.search(k)))
 
     def leaks(self, records: list[logging.LogRecord]) -> list[str]:

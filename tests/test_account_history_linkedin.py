@@ -29,6 +29,7 @@ from socialgen.store.engine import read_session
 from socialgen.store.tables import MetricSnapshot, Post, Publication, SocialAccount
 from tests.conftest import Store
 from tests.fakes.linkedin_server import DEFAULT_SCOPES, FakeLinkedIn, Fault
+from tests.keys_support import keys_now
 from tests.publish_e2e_support import Witness
 from tests.publish_e2e_support import witness as witness  # the fixture
 
@@ -123,7 +124,7 @@ def count(store: Store, table: Any) -> int:
 def stored_scope(store: Store) -> str:
     with read_session(store.engine) as session:
         account = session.scalars(select(SocialAccount)).one()
-        return str(decrypt_secret(account.secret_ciphertext).get("scope"))
+        return str(decrypt_secret(account.secret_ciphertext, keys_now()).get("scope"))
 
 
 def counts(reactions: int, reshares: int, comments: int, impressions: int) -> dict[str, int]:

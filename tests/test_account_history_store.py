@@ -22,6 +22,7 @@ from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import MetricSnapshot, Post, Publication, SocialAccount
 from tests.conftest import Store
 from tests.fakes.scripted_network import ScriptedNetwork
+from tests.keys_support import keys_now
 
 
 @pytest.fixture
@@ -32,7 +33,7 @@ def network() -> ScriptedNetwork:
 def through(net: ScriptedNetwork) -> Networks:
     """The networks a Runtime handed `net` as Bluesky has, its 127.0.0.1 allowed (the
     allow_private_urls setting, as the Runtime's settings hand it to the networks)."""
-    return Networks({"bluesky": net}, NetworkSettings(allow_private_urls=True))
+    return Networks({"bluesky": net}, NetworkSettings(allow_private_urls=True), keys=keys_now())
 
 
 def account(store: Store, net: ScriptedNetwork) -> SocialAccount:

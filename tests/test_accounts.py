@@ -23,14 +23,13 @@ from socialgen.cli import app
 from socialgen.errors import BadRequest, NotFound
 from socialgen.publishing.accounts import service as accounts
 from socialgen.publishing.networks.base import OutgoingPost, PublishError
-from socialgen.publishing.registry import BUILT_IN_NETWORKS, Networks
+from socialgen.publishing.registry import Networks
 from socialgen.publishing.secrets import (
     KEY_ENV,
     SecretKeyError,
     SecretUnreadable,
     decrypt_secret,
     encrypt_secret,
-    key_path,
     new_key,
 )
 from socialgen.runtime import Runtime
@@ -39,6 +38,7 @@ from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Publication, SocialAccount
 from tests.conftest import Store
 from tests.fakes.scripted_network import ScriptedNetwork
+from tests.keys_support import keys_now
 
 SECRET = "app-pass-q7Zx-3k9w-secret"  # must never show up anywhere but the adapter
 NEW_SECRET = "app-pass-renewed-8f2L-secret"
@@ -146,22 +146,27 @@ def test_reconnecting_replaces_the_secret_and_keeps_the_id(
     assert again.id == first.id
     with read_session(store.engine) as session:
         (row,) = accounts.list_accounts(session, store.workspace_id)
-    assert accounts.credentials_for(row).secret == {"password": NEW_SECRET}
+    assert accounts.credentials_for(row, keys_now()).secret == {"password": NEW_SECRET}
 
 
 def test_an_adapters_refreshed_secret_is_stored(store: Store, network: ScriptedNetwork) -> None:
     account = connect(store)
     network.refresh_on_publish = True
+    keys = keys_now()
     adapter = (
         Networks.of(Runtime(networks=NETWORKS))
         .module("bluesky")
-        .build(accounts.credentials_for(account), accounts.secret_saver(store.engine, account.id))
+        .build(
+            accounts.credentials_for(account, keys),
+            accounts.secret_saver(store.engine, account.id, keys),
+        )
     )
     adapter.publish(OutgoingPost(publication_id="p1", idempotency_key="k1", text="Hello"))
     with read_session(store.engine) as session:
         row = session.get(SocialAccount, account.id)
     assert row is not None
-    assert accounts.credentials_for(row).secret == {"password": SECRET, "session": "refreshed-1"}
+    secret = accounts.credentials_for(row, keys).secret
+    assert secret == {"password": SECRET, "session": "refreshed-1"}
 
 
 def test_another_workspaces_account_is_not_found(
@@ -187,7 +192,7 @@ def test_unknown_network_and_loopback_without_allowance_are_refused(
     store: Store, network: ScriptedNetwork, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with pytest.raises(BadRequest, match="use one of bluesky, mastodon, linkedin"):
-        BUILT_IN_NETWORKS.module("myspace")
+        Networks.of(Runtime()).module("myspace")
     monkeypatch.delenv(ALLOW_PRIVATE_ENV)
     with pytest.raises(UrlNotAllowed, match="loopback"):
         accounts.connect_account(
@@ -208,10 +213,11 @@ def test_the_key_file_is_private_and_the_database_holds_no_plain_secret(
     store: Store, network: ScriptedNetwork
 ) -> None:
     connect(store)
-    mode = stat.S_IMODE(key_path().stat().st_mode)
-    assert key_path().parent == store.home and mode == 0o600
+    keys = keys_now()
+    mode = stat.S_IMODE(keys.key_file.stat().st_mode)
+    assert keys.key_file.parent == store.home and mode == 0o600
     stored = store.scalar(sa.select(col(SocialAccount.secret_ciphertext)))
-    assert SECRET not in stored and decrypt_secret(stored) == {"password": SECRET}
+    assert SECRET not in stored and decrypt_secret(stored, keys) == {"password": SECRET}
     if store.url.startswith("sqlite"):
         files = [store.home / name for name in ("socialgen.db", "socialgen.db-wal")]
         assert all(SECRET.encode() not in f.read_bytes() for f in files if f.exists())
@@ -222,10 +228,11 @@ def test_processes_starting_together_agree_on_one_key(
 ) -> None:
     code = (
         "import sys\n"
-        "from socialgen.publishing.secrets import encrypt_secret as e\n"
+        "from socialgen.publishing.secrets import SecretKeys, encrypt_secret as e\n"
+        "from socialgen.runtime import Runtime\n"
         "from socialgen.store.engine import new_engine, read_session\n"
         "with read_session(new_engine(sys.argv[1])) as session:\n"
-        "    print(e({'a': 'b'}, session))\n"
+        "    print(e({'a': 'b'}, session, SecretKeys.of(Runtime())))\n"
     )
     fresh = store.home / "fresh"
     # The test's store (no account in it yet) decides; the key file goes in `fresh`.
@@ -240,7 +247,8 @@ def test_processes_starting_together_agree_on_one_key(
     tokens = [child.communicate(timeout=60)[0].strip() for child in children]
     monkeypatch.setenv("SOCIALGEN_HOME", str(fresh))
     monkeypatch.delenv(KEY_ENV, raising=False)
-    assert len(tokens) == 6 and all(decrypt_secret(token) == {"a": "b"} for token in tokens)
+    keys = keys_now()
+    assert len(tokens) == 6 and all(decrypt_secret(token, keys) == {"a": "b"} for token in tokens)
     assert [p.name for p in fresh.iterdir()] == ["secret.key"]  # no temporary file left
 
 
@@ -251,17 +259,46 @@ def test_a_changed_key_is_a_clear_error_without_the_secret(
     account = connect(store)
     monkeypatch.setenv(KEY_ENV, new_key())
     with pytest.raises(SecretUnreadable, match=r"secret key .* changed .* Add the account again"):
-        accounts.credentials_for(account)
+        accounts.credentials_for(account, keys_now())
     result = fails("accounts", "check", account.id, words=("changed", "Add the account again"))
     assert SECRET not in result.output and account.secret_ciphertext not in result.output
     rotated = f"{new_key()},{os.environ[KEY_ENV]}"  # new key first, old one still reads
     monkeypatch.setenv(KEY_ENV, rotated)
     with read_session(store.engine) as session:
-        assert decrypt_secret(encrypt_secret({"x": "y"}, session)) == {"x": "y"}
+        keys = keys_now()
+        assert decrypt_secret(encrypt_secret({"x": "y"}, session, keys), keys) == {"x": "y"}
         monkeypatch.setenv(KEY_ENV, "not-a-key-" + SECRET)
         with pytest.raises(SecretKeyError) as error:
-            encrypt_secret({"x": "y"}, session)
+            encrypt_secret({"x": "y"}, session, keys_now())
     assert SECRET not in error.value.message and KEY_ENV in error.value.message
+
+
+def test_a_secret_key_set_after_the_runtime_was_built_changes_nothing(
+    network: ScriptedNetwork, client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key (SOCIALGEN_SECRET_KEY, else the key file in the home) is read once with
+    the Runtime's settings: a server keeps the one it started with until it restarts;
+    the next Runtime (a command) reads the variable."""
+    url = f"{BASE}/{store.workspace_id}"
+    body = {"network": "bluesky", "handle": "alice.test", "serviceUrl": None, "secret": SECRET}
+    added = client.post(url, json=body, headers=headers(store))  # the key file is made
+    assert added.status_code == 201, added.text
+    account_id = added.json()["data"]["id"]
+
+    another = new_key()
+    monkeypatch.setenv(KEY_ENV, another)
+    monkeypatch.setenv("SOCIALGEN_HOME", str(store.home / "moved"))  # the key file's folder
+
+    checked = client.post(f"{url}/{account_id}/check", headers=headers(store))
+    assert checked.status_code == 200, checked.text  # the server's key: the file's
+    assert keys_now().configured == another  # a Runtime made now reads the variable
+    assert another not in repr(keys_now())  # and never shows it
+    monkeypatch.setenv("SOCIALGEN_HOME", str(store.home))
+    with read_session(store.engine) as session:
+        account = session.get(SocialAccount, account_id)
+        assert account is not None
+        with pytest.raises(SecretUnreadable, match="changed"):
+            accounts.credentials_for(account, keys_now())
 
 
 # --- the CLI -------------------------------------------------------------------------
@@ -411,4 +448,4 @@ def test_a_runtimes_networks_carry_what_its_settings_say_for_them(
         bluesky_appview="https://appview.example",
         allow_private_urls=True,
     )
-    assert BUILT_IN_NETWORKS.settings == NetworkSettings()
+    assert Networks(keys=keys_now()).settings == NetworkSettings()

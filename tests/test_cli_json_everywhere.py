@@ -24,7 +24,7 @@ from typer.testing import CliRunner, Result
 from socialgen.auth.service import create_api_key, create_token
 from socialgen.cli import app
 from socialgen.publishing.accounts.service import add_account
-from socialgen.publishing.registry import BUILT_IN_NETWORKS
+from socialgen.publishing.registry import Networks
 from socialgen.runtime import Runtime
 from socialgen.sources import guard
 from socialgen.store.engine import transaction
@@ -35,6 +35,7 @@ from socialgen.workspaces.service import add_member, create_user
 from tests.conftest import Store, days_ahead
 from tests.doubles.scripted_model import ScriptedModel
 from tests.fakes.scripted_network import ScriptedNetwork
+from tests.keys_support import keys_now
 
 NETWORKS = ("bluesky", "mastodon", "linkedin")
 
@@ -151,7 +152,11 @@ class Sandbox:
         connected = ScriptedNetwork("bluesky").connect("http://127.0.0.1:9", "alice.test", "pw")
         with transaction(self.store.engine) as session:
             added = add_account(
-                session, self.store.workspace_id, "bluesky", connected, networks=BUILT_IN_NETWORKS
+                session,
+                self.store.workspace_id,
+                "bluesky",
+                connected,
+                networks=Networks(keys=keys_now()),
             )
             return added.id
 

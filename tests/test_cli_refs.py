@@ -32,6 +32,7 @@ from socialgen.store.tables import (
     Workspace,
 )
 from tests.conftest import Store, days_ahead
+from tests.keys_support import keys_now
 from tests.scripted_support import ScriptedAI
 from tests.terminal_support import A_TERMINAL, run_in_pipe
 
@@ -306,7 +307,7 @@ def account(store: Store, account_id: str, handle: str, name: str) -> SocialAcco
 
 def sealed(store: Store) -> str:
     with read_session(store.engine) as session:
-        return encrypt_secret({"password": "pw-secret-1234"}, session)
+        return encrypt_secret({"password": "pw-secret-1234"}, session, keys_now())
 
 
 def test_an_account_is_taken_by_display_name_handle_or_id_prefix(store: Store) -> None:

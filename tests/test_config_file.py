@@ -76,8 +76,10 @@ def test_environment_keeps_its_lenient_reading(
     config: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """As before the file existed: a typo falls back to the default, a number under
-    the minimum becomes the minimum (a deployment's scheduler keeps running)."""
+    the minimum becomes the minimum (a deployment's scheduler keeps running), but a
+    negative cache size the default (it was so before it became a setting)."""
     monkeypatch.setenv("SOCIALGEN_MAX_TOKENS", "lots")
+    monkeypatch.setenv("SOCIALGEN_FILE_CACHE_MB", "-3")
     monkeypatch.setenv("SOCIALGEN_PUBLISH_GRACE", "soon")
     monkeypatch.setenv("SOCIALGEN_KEEPALIVE_SECONDS", "0")
     monkeypatch.setenv("SOCIALGEN_ENGINE", "llama.cpp")  # not one of the engines' names
@@ -86,6 +88,7 @@ def test_environment_keeps_its_lenient_reading(
     assert settings.max_tokens == 700
     assert settings.publish_grace == timedelta(hours=6)
     assert settings.keepalive_seconds == 0.01
+    assert settings.file_cache_mb == 500
 
 
 def test_serve_listens_where_option_env_and_file_say(
@@ -199,6 +202,7 @@ def test_unknown_key_suggests_the_nearest(config: Path) -> None:
         ("engine", "llama.cpp", "engine: expected one of xllamacpp, llama-cpp, got 'llama.cpp'"),
         ("linkedin_version", "2026-10", "not a LinkedIn API version (YYYYMM)"),
         ("secret_key", "abc", "secret_key is a secret: set SOCIALGEN_SECRET_KEY"),
+        ("file_cache_mb", "1.5", "file_cache_mb: expected a whole number, got '1.5'"),
     ],
 )
 def test_bad_value_is_refused_and_the_file_untouched(

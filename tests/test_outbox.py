@@ -19,6 +19,7 @@ from sqlmodel import select
 from socialgen.clock import utcnow
 from socialgen.errors import BadRequest
 from socialgen.files.backends import file_store
+from socialgen.files.local_copy import LocalCopies
 from socialgen.posts.listing import recent_posts
 from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.networks.base import Metrics, OutgoingPost, PublishError
@@ -32,6 +33,7 @@ from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import MetricSnapshot, Post, PostStatus, SocialAccount
 from tests.conftest import Store
 from tests.fakes.scripted_network import ScriptedNetwork
+from tests.keys_support import keys_now
 from tests.outbox_support import (
     add_account,
     due_publication,
@@ -51,7 +53,7 @@ def _this_tests_networks(networks: dict[str, Any], monkeypatch: pytest.MonkeyPat
 
 
 def _networks() -> Networks:
-    return Networks(NETWORKS)
+    return Networks(NETWORKS, keys=keys_now())
 
 
 def _run_claim(store: Store, claim: Any) -> Any:
@@ -215,8 +217,10 @@ def test_durations(tmp_path: Path) -> None:
     assert parse_duration("90") == timedelta(seconds=90)
     with pytest.raises(ValueError):
         parse_duration("soon")
-    files = file_store(tmp_path, None)  # the one field without a default: the Runtime's
-    assert PublishTerms(files=files).grace == timedelta(hours=6)  # the setting's default
+    # The fields without a default are the Runtime's.
+    files = file_store(tmp_path, None, copies=LocalCopies.under(tmp_path, 500))
+    terms = PublishTerms(networks=Networks(keys=keys_now()), files=files)
+    assert terms.grace == timedelta(hours=6)  # the setting's default
 
 
 def test_worker_killed_after_sending_is_resent_with_the_same_key(

@@ -20,9 +20,9 @@ from socialgen.publishing.accounts import service as accounts
 from socialgen.publishing.secrets import (
     KEY_ENV,
     SecretKeyError,
+    SecretKeys,
     decrypt_secret,
     encrypt_secret,
-    key_path,
 )
 from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session, transaction
@@ -75,9 +75,10 @@ def private(found: dict[str, int], home: Path) -> dict[str, str]:
 def test_everything_socialgen_writes_in_its_home_is_private(fresh_home: Path, umask: int) -> None:
     runtime = Runtime()
     engine = runtime.open_store()  # migrates: writes through the -wal file, beside its -shm
+    keys = SecretKeys.of(runtime)
     with read_session(engine) as session:
-        token = encrypt_secret({"password": "pw-secret-1234"}, session)  # makes secret.key
-    assert decrypt_secret(token) == {"password": "pw-secret-1234"}
+        token = encrypt_secret({"password": "pw-secret-1234"}, session, keys)  # secret.key
+    assert decrypt_secret(token, keys) == {"password": "pw-secret-1234"}
     LocalFolder(fresh_home / "files").put("ws/carousels/c1/slide-0.png", b"png")
     write_atomically(fresh_home / "config.toml", 'model = "x"\n')
     found = modes(fresh_home)
@@ -93,7 +94,7 @@ def test_everything_socialgen_writes_in_its_home_is_private(fresh_home: Path, um
 def test_an_existing_open_home_is_tightened_once_with_a_note(fresh_home: Path) -> None:
     runtime = Runtime()
     with read_session(runtime.open_store()) as session:
-        encrypt_secret({"password": "pw-secret-1234"}, session)
+        encrypt_secret({"password": "pw-secret-1234"}, session, SecretKeys.of(runtime))
     LocalFolder(fresh_home / "files").put("ws/images/a.png", b"png")
     (fresh_home / "cache").mkdir()
     (fresh_home / "cache" / "copy.pdf").write_bytes(b"%PDF")
@@ -135,7 +136,8 @@ def test_a_lost_key_file_is_an_error_and_never_replaced(no_key_variable: Store) 
     store = no_key_variable
     first = add_account(store, "@one.test")
     add_account(store, "@two.test")
-    path = key_path()
+    keys = SecretKeys.of(Runtime())
+    path = keys.key_file
     assert path.is_file()
     path.unlink()  # a restore without it, a cleanup gone wrong
 
@@ -143,7 +145,7 @@ def test_a_lost_key_file_is_an_error_and_never_replaced(no_key_variable: Store) 
         account = session.get(SocialAccount, first)
         assert account is not None
         with pytest.raises(SecretKeyError) as error:
-            accounts.credentials_for(account)
+            accounts.credentials_for(account, keys)
     said = error.value.message
     assert f"The secret key {path} is missing" in said and "2 social account(s)" in said
     assert "restore the file from a backup" in said and KEY_ENV in said
@@ -152,7 +154,7 @@ def test_a_lost_key_file_is_an_error_and_never_replaced(no_key_variable: Store) 
         pytest.raises(SecretKeyError, match="is missing"),
         read_session(store.engine) as session,
     ):
-        encrypt_secret({"password": "another"}, session)  # adding an account: no new key either
+        encrypt_secret({"password": "another"}, session, keys)  # adding an account: no new key
     result = runner.invoke(app, ["accounts", "check", "@one.test"])
     assert result.exit_code != 0 and "is missing" in result.output
     assert "Traceback" not in result.output
@@ -162,5 +164,6 @@ def test_a_lost_key_file_is_an_error_and_never_replaced(no_key_variable: Store) 
         removed = runner.invoke(app, ["accounts", "remove", handle, "--yes"])
         assert removed.exit_code == 0, removed.output
     with read_session(store.engine) as session:
-        assert decrypt_secret(encrypt_secret({"password": "new"}, session)) == {"password": "new"}
+        token = encrypt_secret({"password": "new"}, session, keys)
+        assert decrypt_secret(token, keys) == {"password": "new"}
     assert path.is_file() and stat.S_IMODE(path.stat().st_mode) == 0o600

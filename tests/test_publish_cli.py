@@ -21,6 +21,7 @@ from socialgen.store.engine import transaction
 from socialgen.store.tables import Publication
 from tests.conftest import Store
 from tests.fakes.scripted_network import ScriptedNetwork
+from tests.keys_support import keys_now
 from tests.outbox_support import (
     add_account,
     due_publication,
@@ -233,7 +234,7 @@ def test_publish_due_covers_every_workspace_unless_w_is_given(
             network="bluesky",
             handle="@other.test",
             service_url="http://127.0.0.1:9",
-            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}, session),
+            secret_ciphertext=encrypt_secret({"password": "pw-secret-1234"}, session, keys_now()),
         )
         session.add(account)
         session.flush()

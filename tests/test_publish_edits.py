@@ -34,6 +34,7 @@ from socialgen.store.engine import transaction
 from socialgen.store.tables import Post, PostVersion
 from tests.conftest import Store
 from tests.fakes.scripted_network import ScriptedNetwork
+from tests.keys_support import keys_now
 from tests.outbox_support import add_account, due_publication, publication
 
 pytest_plugins = ["tests.outbox_support"]  # the network fixtures
@@ -52,7 +53,7 @@ def _this_tests_networks(networks: dict[str, Any], monkeypatch: pytest.MonkeyPat
 
 
 def _terms() -> PublishTerms:
-    return PublishTerms(networks=Networks(NETWORKS), files=files_of(Runtime()))
+    return PublishTerms(networks=Networks(NETWORKS, keys=keys_now()), files=files_of(Runtime()))
 
 
 def one_pass(store: Store, later: float = 0.0) -> dict[str, int]:

@@ -45,6 +45,7 @@ from tests.guard_support import (
 )
 from tests.guard_support import internal_fixture as internal_fixture  # the fixture
 from tests.guard_support import redirector_fixture as redirector_fixture  # the fixture
+from tests.keys_support import keys_now
 from tests.mastodon_support import MastodonMock
 from tests.mastodon_support import mastodon_mock as mastodon_mock  # the fixture
 from tests.publish_e2e_support import Witness
@@ -80,7 +81,7 @@ def stored(store: Store, network: str, service_url: str, handle: str = "@me") ->
             handle=handle,
             display_name="Me",
             service_url=service_url,
-            secret_ciphertext=encrypt_secret(secrets, session),
+            secret_ciphertext=encrypt_secret(secrets, session, keys_now()),
         )
         session.add(account)
         session.flush()

@@ -5,8 +5,9 @@ and help, and the two ways a text becomes its value.
   refused with a message naming the key, so a typo never lands in the file.
 - `lenient`: what an environment variable gets, as before the config file existed.
   A value that does not parse falls back to the default (with a warning where an
-  operator looks) and a number under the minimum becomes the minimum: a typo in a
-  deployment's environment must not stop a running scheduler.
+  operator looks) and a number under the minimum becomes the minimum (or, for a key
+  with `clamp=False`, the default, with the warning): a typo in a deployment's
+  environment must not stop a running scheduler.
 
 Kept light (standard library only): `socialgen --help` may import it.
 """
@@ -41,6 +42,10 @@ class Key:
     schemes: tuple[str, ...] = ()  # for urls: the schemes accepted
     choices: tuple[str, ...] = ()  # for texts that name one of a few things
     default_on: bool = False  # flags that are on unless turned off (any other text: on)
+    # A number out of bounds in the environment: the nearest bound (True), or the
+    # default with a warning (False: where the bound would be a poor guess, e.g. a
+    # negative cache size read as "keep nothing").
+    clamp: bool = True
 
     @property
     def env(self) -> str:
@@ -129,6 +134,14 @@ KEYS: tuple[Key, ...] = (
     ),
     _k("files_url", "url", None, "s3://bucket/prefix for carousel files", schemes=("s3",)),
     _k("files_redirect", "flag", False, "file GETs answer with a presigned redirect"),
+    _k(
+        "file_cache_mb",
+        "int",
+        500,
+        "MB of bucket files the CLI keeps in its local cache",
+        minimum=0,
+        clamp=False,
+    ),
     _k("allow_private_urls", "flag", False, "let URLs reach loopback/private addresses"),
     _k("secret_key", "secret", None, "Fernet key for social-account secrets (environment only)"),
     _k("publish_grace", "duration", timedelta(hours=6), "how late a due post may still go out"),
@@ -177,7 +190,6 @@ OUTSIDE: dict[str, str] = {
     "AWS_SESSION_TOKEN": "the bucket's credentials (obstore reads them)",
     "AWS_REGION": "the bucket's region (obstore reads it)",
     "AWS_DEFAULT_REGION": "the bucket's region (obstore reads it)",
-    "SOCIALGEN_FILE_CACHE_MB": "MB of bucket files the CLI keeps in its local cache (500)",
     "SOCIALGEN_LINKEDIN_OAUTH_URL": "LinkedIn's OAuth host (tests: a fake server)",
     # The OpenAI-compatible client reads what litellm would read for its providers.
     "OPENAI_BASE_URL": "an OpenAI-compatible server's address (when api_base is unset)",
@@ -255,7 +267,7 @@ def lenient(key: Key, text: str) -> Any:
     try:
         if key.kind in ("int", "float"):
             number = int(text) if key.kind == "int" else float(text)
-            return _clamped(key, number)
+            return _clamped(key, number) if key.clamp else _bounded(key, number)
         if key.kind == "duration":
             duration = parse_duration(text)
             return max(duration, timedelta(seconds=key.minimum or 0))

@@ -62,6 +62,7 @@ class AppSettings(BaseSettings):
     linkedin_profile_endpoint: str | None = None
     files_url: str | None = None
     files_redirect: bool = False
+    file_cache_mb: int = 500
     allow_private_urls: bool = False
     secret_key: str | None = None
     publish_grace: timedelta = timedelta(hours=6)

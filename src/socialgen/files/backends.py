@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from socialgen.config import s3_endpoint
 from socialgen.files.backend import FileBackend
 from socialgen.files.local import LocalFolder
+from socialgen.files.local_copy import LocalCopies
 from socialgen.files.store import FileStore
 
 if TYPE_CHECKING:
@@ -23,33 +24,41 @@ if TYPE_CHECKING:
 
 
 def files_of(runtime: Runtime) -> FileStore:
-    """Where `runtime` keeps its files: its settings' files_url and files_redirect (read
-    once with them), the local folder under its data directory otherwise; made at the
-    first call for a configuration and kept in `runtime.held`."""
+    """Where `runtime` keeps its files: its settings' files_url, files_redirect and
+    file_cache_mb (read once with them), the local folder under its data directory
+    otherwise; made at the first call for a configuration and kept in `runtime.held`."""
     settings = runtime.settings
     url = (settings.files_url or "").strip() or None
-    root = runtime.store_settings.home / "files"
+    home = runtime.store_settings.home
+    root = home / "files"
     endpoint = s3_endpoint() if url else None
-    key = (root, url, settings.files_redirect, endpoint)
+    copies = LocalCopies.under(home, settings.file_cache_mb)
+    key = (root, url, settings.files_redirect, endpoint, copies)
     held = runtime.held
     with held.file_stores_lock:
         found = held.file_stores.get(key)
         if found is None:
             found = held.file_stores[key] = file_store(
-                root, url, redirect=settings.files_redirect, endpoint=endpoint
+                root, url, copies=copies, redirect=settings.files_redirect, endpoint=endpoint
             )
     return found
 
 
 def file_store(
-    root: Path, url: str | None, *, redirect: bool = False, endpoint: str | None = None
+    root: Path,
+    url: str | None,
+    *,
+    copies: LocalCopies,
+    redirect: bool = False,
+    endpoint: str | None = None,
 ) -> FileStore:
     """The store for these settings: the bucket `url` names (s3://bucket/prefix, at
-    `endpoint` when it is not AWS), or the local folder `root` when `url` is None."""
+    `endpoint` when it is not AWS), or the local folder `root` when `url` is None.
+    `copies`: where the CLI keeps its copies of a bucket's files, and how many."""
     url = (url or "").strip() or None
     if url is None:
-        return FileStore(LocalFolder(root), root)
-    return FileStore(bucket(url, endpoint), root, bucket_url=url, redirect=redirect)
+        return FileStore(LocalFolder(root), root, copies=copies)
+    return FileStore(bucket(url, endpoint), root, bucket_url=url, redirect=redirect, copies=copies)
 
 
 def bucket(url: str, endpoint: str | None) -> FileBackend:

@@ -3,62 +3,52 @@ can open (a PDF viewer, an image preview, a script). A presigned URL would expir
 in minutes and may point at an endpoint only servers reach; a `serve` URL needs a
 running server and a key. Names carry a content hash, so a copy is never stale.
 
-The copies are a cache: after each download the folder is pruned to
-SOCIALGEN_FILE_CACHE_MB (default 500), least recently used first. A copy's
-modification time records its last use (set on download and on every hit; access
-times are often not kept, noatime/relatime); the copy just asked for is never removed.
+The copies are a cache: after each download the folder is pruned to the
+file_cache_mb setting (SOCIALGEN_FILE_CACHE_MB, default 500), least recently used
+first. A copy's modification time records its last use (set on download and on every
+hit; access times are often not kept, noatime/relatime); the copy just asked for is
+never removed. Where the folder is and its size come with the file store
+(`LocalCopies`, made by files.backends.files_of from the Runtime's settings, read once
+with them): nothing here reads a setting.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 
-from socialgen.config import data_dir, environment
 from socialgen.files.backend import FileBackend
 from socialgen.files.local import PARTIAL_SUFFIX, LocalFolder
 
-logger = logging.getLogger("socialgen.files")
-
-CACHE_MB_ENV = "SOCIALGEN_FILE_CACHE_MB"
-DEFAULT_CACHE_MB = 500
 MB = 1024 * 1024
 
 
-def cache_root() -> Path:
-    return data_dir() / "cache" / "files"
+@dataclass(frozen=True)
+class LocalCopies:
+    """The cache's folder (`<data dir>/cache/files`) and the most its copies may take."""
+
+    root: Path
+    limit_bytes: int
+
+    @classmethod
+    def under(cls, home: Path, limit_mb: int) -> LocalCopies:
+        """The cache in the data directory `home`, of `limit_mb` (file_cache_mb) MB."""
+        return cls(home / "cache" / "files", limit_mb * MB)
 
 
-def cache_limit_bytes() -> int:
-    """SOCIALGEN_FILE_CACHE_MB in bytes; read on every call, like the backend settings."""
-    raw = environment(CACHE_MB_ENV)
-    if not raw:
-        return DEFAULT_CACHE_MB * MB
-    try:
-        value = int(raw)
-    except ValueError:
-        value = -1
-    if value < 0:
-        logger.warning(
-            "%s=%r is not a whole number of MB >= 0; using %d", CACHE_MB_ENV, raw, DEFAULT_CACHE_MB
-        )
-        return DEFAULT_CACHE_MB * MB
-    return value * MB
-
-
-def local_copy(backend: FileBackend, key: str) -> Path:
-    """The file at `key`, downloaded into the cache unless it is there already."""
-    cache = LocalFolder(cache_root())
+def local_copy(backend: FileBackend, key: str, copies: LocalCopies) -> Path:
+    """The file at `key`, downloaded into the cache `copies` unless it is there already."""
+    cache = LocalFolder(copies.root)
     path = cache.path(key)
     if path.is_file():
         _mark_used(path)
         return path
     cache.put(key, backend.get(key))  # whole or not at all
     _mark_used(path)
-    prune(cache.root, cache_limit_bytes(), keep=path)
+    prune(cache.root, copies.limit_bytes, keep=path)
     return path
 
 

@@ -14,11 +14,15 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from socialgen.errors import NotFound
 from socialgen.files.backend import FILE_NOT_FOUND, FileBackend, StorageUnavailable
+
+if TYPE_CHECKING:
+    from socialgen.files.local_copy import LocalCopies
 
 FILES_URL_PREFIX = "/api/v1/files"
 _KEY_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
@@ -36,13 +40,15 @@ MEDIA_TYPES = {
 @dataclass(frozen=True)
 class FileStore:
     """Where a Runtime keeps its files: `backend` (the local folder `root`, or the
-    bucket `bucket_url` names) and whether GET /files answers with a presigned
-    redirect to the bucket (`redirect`: the files_redirect setting)."""
+    bucket `bucket_url` names), whether GET /files answers with a presigned
+    redirect to the bucket (`redirect`: the files_redirect setting), and where the
+    CLI keeps its copies of bucket files (`copies`: the file_cache_mb setting)."""
 
     backend: FileBackend
     root: Path  # the local folder, `<data dir>/files` (the backend when no bucket)
     bucket_url: str | None = None  # None: the files live in `root`
     redirect: bool = False
+    copies: LocalCopies = field(kw_only=True)
 
     def path(self, workspace_id: str, key: str) -> Path:
         """Where a key lives in the local folder (checked as `object_key` checks it)."""
@@ -83,7 +89,7 @@ class FileStore:
             return path
         from socialgen.files.local_copy import local_copy
 
-        return local_copy(self.backend, object_key(workspace_id, key))
+        return local_copy(self.backend, object_key(workspace_id, key), self.copies)
 
 
 def content_name(stem: str, data: bytes, extension: str) -> str:

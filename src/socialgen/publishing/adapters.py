@@ -15,5 +15,7 @@ def build_adapter(networks: Networks, engine: Engine, account: SocialAccount) ->
     """The account's adapter (no network call while building); a refreshed session
     or token is saved on the account at once."""
     return networks.module(account.network).build(
-        credentials_for(account), secret_saver(engine, account.id), settings=networks.settings
+        credentials_for(account, networks.keys),
+        secret_saver(engine, account.id, networks.keys),
+        settings=networks.settings,
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from socialgen.errors import BadRequest
 from socialgen.publishing.networks.base import (
@@ -24,6 +24,7 @@ from socialgen.publishing.networks.base import (
     NetworkSettings,
     SecretSaver,
 )
+from socialgen.publishing.secrets import SecretKeys
 
 if TYPE_CHECKING:
     from socialgen.runtime import Runtime
@@ -65,15 +66,20 @@ class Networks:
     over a built-in name). A read-only view of the mapping handed in: its owner (a
     test's fixture) may fill it after the app is built; nothing here changes it.
     `settings`: what the Runtime's settings say for the networks, handed to each
-    module's build/connect/authorize."""
+    module's build/connect/authorize. `keys`: where the accounts' secrets are
+    encrypted with (the Runtime's secret_key setting or key file), for the functions
+    that store or read an account's secret; never handed to a module."""
 
     def __init__(
         self,
         extra: Mapping[str, NetworkModule] | None = None,
         settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
+        *,
+        keys: SecretKeys,
     ) -> None:
         self._extra = MappingProxyType(extra if extra is not None else {})
         self.settings = settings
+        self.keys = keys
 
     def known(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys((*BUILT_IN, *self._extra)))
@@ -92,9 +98,9 @@ class Networks:
     @classmethod
     def of(cls, runtime: Runtime) -> Networks:
         """A Runtime's networks: the built-in ones and those it was handed, with what
-        its settings say for them."""
-        return cls(runtime.given_networks, NetworkSettings.of(runtime.settings))
-
-
-# The networks socialgen ships, nothing handed in: what a Runtime without networks has.
-BUILT_IN_NETWORKS: Final = Networks()
+        its settings say for them and its secret keys."""
+        return cls(
+            runtime.given_networks,
+            NetworkSettings.of(runtime.settings),
+            keys=SecretKeys.of(runtime),
+        )

@@ -4,7 +4,10 @@ The key never lives in the database, so a copied database (a backup, a dump sent
 with a bug report) holds nothing usable. It comes from `SOCIALGEN_SECRET_KEY` (one
 Fernet key, or several separated by commas to rotate: the first encrypts, any
 decrypts; every `serve` machine sharing a database must share this variable), else
-from a key file under `SOCIALGEN_HOME`, created 0600 on first use. A key file is made
+from a key file under `SOCIALGEN_HOME`, created 0600 on first use. Both are read once,
+with the rest of the settings: the Runtime's `SecretKeys` (`SecretKeys.of(runtime)`,
+carried by its `Networks`) is handed to every function here, so a variable set later
+changes nothing until the next command or server start. A key file is made
 only while no account holds a secret: one that went missing while accounts are
 encrypted with it is an error that says how to restore it, never a new key (with a
 new key every account would fail later with "key changed", hiding what happened).
@@ -22,16 +25,18 @@ import logging
 import os
 import secrets as random
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from socialgen.config import data_dir, environment
 from socialgen.errors import SocialgenError
 from socialgen.local_files import make_private_folders
 
 if TYPE_CHECKING:
     from cryptography.fernet import MultiFernet
     from sqlmodel import Session
+
+    from socialgen.runtime import Runtime
 
 logger = logging.getLogger("socialgen.publishing")
 
@@ -56,26 +61,39 @@ class SecretUnreadable(SocialgenError):
     status_code = 409
 
 
-def key_path() -> Path:
-    return data_dir() / KEY_FILENAME
+@dataclass(frozen=True)
+class SecretKeys:
+    """Where the key comes from, as the Runtime's settings say (read once with them):
+    `configured`, the secret_key setting (SOCIALGEN_SECRET_KEY, environment only),
+    else the key file `key_file` in the data directory."""
+
+    key_file: Path
+    configured: str | None = field(default=None, repr=False)  # the key: never shown
+
+    @classmethod
+    def of(cls, runtime: Runtime) -> SecretKeys:
+        """The Runtime's: its secret_key setting, and the key file in its home."""
+        configured = (runtime.settings.secret_key or "").strip() or None
+        return cls(runtime.store_settings.home / KEY_FILENAME, configured)
 
 
-def encrypt_secret(fields: dict[str, str], session: Session) -> str:
+def encrypt_secret(fields: dict[str, str], session: Session, keys: SecretKeys) -> str:
     """The fields as one Fernet token (text), ready for `secret_ciphertext`. `session`:
     the store the account is written to, whose accounts decide whether a missing key
-    file may be made."""
+    file may be made; `keys`: the Runtime's."""
     plain = json.dumps(fields, ensure_ascii=False, sort_keys=True).encode("utf-8")
-    return _fernet(session, may_create=True).encrypt(plain).decode("ascii")
+    return _fernet(keys, session, may_create=True).encrypt(plain).decode("ascii")
 
 
-def decrypt_secret(token: str, session: Session | None = None) -> dict[str, str]:
+def decrypt_secret(token: str, keys: SecretKeys, session: Session | None = None) -> dict[str, str]:
     """The fields `encrypt_secret` stored. Never puts the token or the plaintext in an
     error: a wrong key is reported as a changed key, anything else as unreadable.
-    `session`: the account's store, to say how many accounts a missing key holds."""
+    `keys`: the Runtime's; `session`: the account's store, to say how many accounts a
+    missing key holds."""
     from cryptography.fernet import InvalidToken
 
     try:
-        plain = _fernet(session, may_create=False).decrypt(token.encode("ascii"))
+        plain = _fernet(keys, session, may_create=False).decrypt(token.encode("ascii"))
     except (InvalidToken, UnicodeEncodeError):
         raise SecretUnreadable(KEY_CHANGED) from None
     try:
@@ -96,20 +114,19 @@ def new_key() -> str:
     return Fernet.generate_key().decode("ascii")
 
 
-def _fernet(session: Session | None, *, may_create: bool) -> MultiFernet:
+def _fernet(keys: SecretKeys, session: Session | None, *, may_create: bool) -> MultiFernet:
     """The key(s); `may_create`: a missing key file may be made (to encrypt, and only
     while no account holds a secret)."""
     from cryptography.fernet import Fernet, MultiFernet
 
-    configured = environment(KEY_ENV)  # the secret_key setting (never in the file)
-    if configured:
-        keys = [part.strip() for part in configured.split(",") if part.strip()]
+    if keys.configured:
+        texts = [part.strip() for part in keys.configured.split(",") if part.strip()]
         source = KEY_ENV
     else:
-        keys = [_key_from_file(key_path(), session, may_create=may_create)]
-        source = f"the key file {key_path()}"
+        texts = [_key_from_file(keys.key_file, session, may_create=may_create)]
+        source = f"the key file {keys.key_file}"
     try:
-        return MultiFernet([Fernet(key.encode("ascii")) for key in keys])
+        return MultiFernet([Fernet(text.encode("ascii")) for text in texts])
     except (ValueError, UnicodeEncodeError):
         # Never echo the value: it is the key.
         raise SecretKeyError(

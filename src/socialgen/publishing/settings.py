@@ -25,7 +25,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from socialgen.config.keys import parse_duration
-from socialgen.publishing.registry import BUILT_IN_NETWORKS, Networks
+from socialgen.publishing.registry import Networks
 
 if TYPE_CHECKING:
     from socialgen.config.loading import AppSettings
@@ -46,12 +46,12 @@ class PublishTerms:
     """What a publishing pass runs by: how late a post may still go out, how long a
     claim stands, which module speaks for each network, where a post's media are read
     from. `PublishTerms.of(runtime.settings, Networks.of(runtime), files_of(runtime))` in
-    a face; the defaults are the settings' defaults and the built-in networks (tests);
-    the file store has none: it is the Runtime's."""
+    a face; the durations' defaults are the settings' defaults (tests); the networks
+    (with the secret keys) and the file store have none: they are the Runtime's."""
 
     grace: timedelta = DEFAULT_GRACE
     claim: timedelta = DEFAULT_CLAIM
-    networks: Networks = BUILT_IN_NETWORKS
+    networks: Networks = field(kw_only=True)
     files: FileStore = field(kw_only=True)
 
     @classmethod

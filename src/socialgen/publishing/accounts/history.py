@@ -84,7 +84,7 @@ def pull_history(
     cannot read history as Forbidden."""
     # The guard again: DNS answers change.
     check_url(account.service_url, allow_private=networks.settings.allow_private_urls)
-    secrets = credentials_for(account).secret.values()
+    secrets = credentials_for(account, networks.keys).secret.values()
     with network_errors(account.network, secrets):
         adapter = build_adapter(networks, engine, account)
         if not isinstance(adapter, HistoryReader):

@@ -32,7 +32,7 @@ from socialgen.publishing.networks.base import (
     SecretSaver,
 )
 from socialgen.publishing.registry import Networks
-from socialgen.publishing.secrets import decrypt_secret, encrypt_secret
+from socialgen.publishing.secrets import SecretKeys, decrypt_secret, encrypt_secret
 from socialgen.sources.guard import check_url
 from socialgen.store.engine import transaction
 from socialgen.store.tables import SocialAccount
@@ -94,7 +94,7 @@ def add_account(
     account.email = identity.email[:320]
     account.profile_url = identity.profile_url[:2048]
     account.service_url = connected.service_url
-    account.secret_ciphertext = encrypt_secret(connected.secret, session)
+    account.secret_ciphertext = encrypt_secret(connected.secret, session, networks.keys)
     account.updated_at = utcnow()
     session.add(account)
     session.flush()
@@ -143,26 +143,28 @@ def remove_account(session: Session, workspace_id: str, ref: str) -> SocialAccou
     return account
 
 
-def credentials_for(account: SocialAccount) -> AccountCredentials:
+def credentials_for(account: SocialAccount, keys: SecretKeys) -> AccountCredentials:
+    """The account's credentials, its secret decrypted with `keys` (the Runtime's:
+    `networks.keys`)."""
     return AccountCredentials(
         network=account.network,
         service_url=account.service_url,
         handle=account.handle,
-        secret=decrypt_secret(account.secret_ciphertext, _session_of(account)),
+        secret=decrypt_secret(account.secret_ciphertext, keys, _session_of(account)),
     )
 
 
-def secret_saver(engine: Engine, account_id: str) -> SecretSaver:
+def secret_saver(engine: Engine, account_id: str, keys: SecretKeys) -> SecretSaver:
     """For an adapter that refreshed its session or token: store the new secret at
     once, in a short transaction of its own (the refresh token it replaces may
-    already be spent on the network's side)."""
+    already be spent on the network's side), encrypted with `keys` (the Runtime's)."""
 
     def save(fields: dict[str, str]) -> None:
         with transaction(engine) as session:
             account = session.get(SocialAccount, account_id)
             if account is None:  # removed meanwhile: nothing to keep
                 return
-            account.secret_ciphertext = encrypt_secret(fields, session)
+            account.secret_ciphertext = encrypt_secret(fields, session, keys)
             account.updated_at = utcnow()
             session.add(account)
 
@@ -311,11 +313,13 @@ def check_account(networks: Networks, engine: Engine, account: SocialAccount) ->
     transaction (see the module's note)."""
     # The guard again: DNS answers change.
     check_url(account.service_url, allow_private=networks.settings.allow_private_urls)
-    credentials = credentials_for(account)
+    credentials = credentials_for(account, networks.keys)
     module = networks.module(account.network)
     with network_errors(account.network, credentials.secret.values()):
         adapter = module.build(
-            credentials, secret_saver(engine, account.id), settings=networks.settings
+            credentials,
+            secret_saver(engine, account.id, networks.keys),
+            settings=networks.settings,
         )
         return adapter.check()
 

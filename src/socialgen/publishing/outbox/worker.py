@@ -184,11 +184,11 @@ def _run_claim(
     publication, account, post = row.publication, row.account, row.post
     secrets: list[str] = []
     try:
-        credentials = credentials_for(account)
+        credentials = credentials_for(account, networks.keys)
         secrets = list(credentials.secret.values())
         module = networks.module(account.network)
         adapter = module.build(
-            credentials, secret_saver(engine, account.id), settings=networks.settings
+            credentials, secret_saver(engine, account.id, networks.keys), settings=networks.settings
         )
         # The rule every way in applies (posts.rules.valid_content): a post stored before
         # it did (a NUL, only invisible characters) fails here, before it is sent.
