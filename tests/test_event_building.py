@@ -14,7 +14,7 @@ import pytest
 from socialgen.events import Event, EventContractError
 from socialgen.events.batch import NumberedPostIds
 from socialgen.events.chat import ChatDelta, HistoryItem
-from socialgen.events.registry import MODELS, model_for
+from socialgen.events.registry import model_for, models
 from tests.event_examples import EXAMPLES
 from tests.test_event_contract import RENDERERS
 
@@ -104,7 +104,7 @@ def test_every_event_in_src_is_built_checked() -> None:
         where = path.relative_to(ROOT)
         found += [f"{where}:{line}: {what}" for line, what in _unchecked_builds(path)]
     assert not found, "events must be built as Event.of(SomePayload(...)):\n" + "\n".join(found)
-    unchecked = {name for name, model in MODELS.items() if hasattr(model, "token")}
+    unchecked = {name for name, model in models().items() if hasattr(model, "token")}
     assert unchecked == {name for name, _ in TOKENS}, "a token path without its proof above"
 
 

@@ -21,7 +21,7 @@ from socialgen.event_docs import BEGIN, END, event_tables, main, with_tables
 from socialgen.events import Event, EventContractError
 from socialgen.events.chat import ChatDelta
 from socialgen.events.payload import WireObject
-from socialgen.events.registry import MODELS, model_for, read
+from socialgen.events.registry import model_for, models, read
 from socialgen.features import streams
 from socialgen.sources.articles import Article
 from tests.carousel_support import CREATE_URL, typed_events
@@ -47,7 +47,7 @@ RENDERERS = (
 
 def test_every_event_has_a_model_and_every_model_an_example() -> None:
     # socialgen's own: a test's toy feature (tests/toy_feature.py) registers its events too
-    own = {model for model in MODELS.values() if model.__module__.startswith("socialgen.")}
+    own = {model for model in models().values() if model.__module__.startswith("socialgen.")}
     assert without_examples() == []  # each model declares its own (EventPayload.examples)
     assert {model_for(name) for name, _ in EXAMPLES} == own
     assert {m for stream in streams() for m in stream.events} == own
@@ -261,7 +261,7 @@ def _keys_read(source: str) -> set[str]:
 def test_a_renderer_reads_no_field_the_models_do_not_declare(path: str) -> None:
     """Renderers read payloads through the models (attribute reads, checked by mypy);
     any key still read from a dict must be one a model declares."""
-    declared = set().union(*(_declared_fields(model) for model in MODELS.values()))
+    declared = set().union(*(_declared_fields(model) for model in models().values()))
     assert _keys_read((ROOT / path).read_text(encoding="utf-8")) <= declared
 
 
@@ -303,3 +303,36 @@ def test_the_docs_event_tables_are_written_from_the_models() -> None:
         "docs/http-api.md is out of date: run `python -m socialgen.event_docs`"
     )
     assert main(["--check", str(DOCS)]) == 0
+
+
+def test_a_second_model_under_an_event_name_is_refused_where_it_is_defined() -> None:
+    from typing import ClassVar
+
+    from socialgen.events.payload import EventPayload
+
+    with pytest.raises(EventContractError, match="two models declare the event 'chat_delta'"):
+
+        class SecondChatDelta(EventPayload):
+            event_name: ClassVar[str] = "chat_delta"
+            text: str
+
+    # The refused class may linger until the garbage collector runs: the first stays.
+    assert model_for("chat_delta") is ChatDelta
+    assert Event.of(ChatDelta(text="hi")).name == "chat_delta"
+
+
+def test_a_model_defined_later_is_found_without_registering_it() -> None:
+    from typing import ClassVar
+
+    from socialgen.events.payload import EventPayload
+
+    with pytest.raises(EventContractError, match=r"not one SPEC\.md"):
+        model_for("late_test_event")
+
+    class LateTestEvent(EventPayload):
+        event_name: ClassVar[str] = "late_test_event"
+        n: int
+
+    assert model_for("late_test_event") is LateTestEvent
+    assert Event.of(LateTestEvent(n=1)).data == {"n": 1}
+    assert "late_test_event" in models()

@@ -56,13 +56,6 @@ SHARED_CALLS = frozenset(
 )
 RESET_PREFIXES = ("forget_", "reset_", "unregister_")
 
-# What is left, each with its reason; the lead tightens this list as the owners move
-# the state into the Runtime. A file listed here is skipped whole.
-ALLOWED: dict[str, str] = {
-    # staying: it changes no answer and needs no reset
-    "events/registry.py": "event models, registered by their class definition (constant-like)",
-}
-
 
 def problems_in(source: str, where: str = "<snippet>") -> list[str]:
     """Every place in `source` that keeps state in the module (see the docstring)."""
@@ -186,17 +179,10 @@ def test_no_module_keeps_state() -> None:
     found: list[str] = []
     for path in sorted(SRC.rglob("*.py")):
         relative = path.relative_to(SRC).as_posix()
-        if relative in ALLOWED or "/migrations/" in f"/{relative}":
+        if "/migrations/" in f"/{relative}":
             continue
         found += problems_in(path.read_text(encoding="utf-8"), relative)
     assert found == [], "state kept in a module (own it in the Runtime):\n" + "\n".join(found)
-
-
-def test_every_allowed_file_exists_and_still_needs_it() -> None:
-    """The allow-list only shrinks: a file that keeps no state any more leaves it."""
-    assert [name for name in ALLOWED if not (SRC / name).is_file()] == []
-    clean = [n for n in ALLOWED if not problems_in((SRC / n).read_text(encoding="utf-8"))]
-    assert clean == [], f"keeps no state now: take it off ALLOWED: {clean}"
 
 
 def test_the_check_finds_each_kind() -> None:

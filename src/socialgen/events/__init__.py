@@ -21,13 +21,12 @@ from typing import Any
 
 from socialgen.events.errors import EventContractError
 from socialgen.events.payload import EventPayload
-from socialgen.events.registry import PLAIN as _PLAIN
-from socialgen.events.registry import model_for
+from socialgen.events.registry import declared_name, model_for
 
 __all__ = ["Event", "EventContractError"]
 
-# _PLAIN: event name -> its model, patterns (post_{N}_post_ids) left out: the fast
-# check; a feature's event joins it the first time one is built (model_for).
+# The fast check: a payload model under the name it declares itself (names are unique:
+# EventPayload refuses a second model under one); patterns take the slow path.
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +39,7 @@ class Event:
     _wire: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if _PLAIN.get(self.name) is not type(self.payload):
+        if "{" in self.name or declared_name(type(self.payload)) != self.name:
             _refuse_unless_declared(self.name, self.payload)
 
     @classmethod

@@ -66,11 +66,31 @@ class EventPayload(WireObject):
     # names it (tests/event_examples.py collects them from the features' streams).
     examples: ClassVar[tuple[dict[str, Any], ...]] = ()
 
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        # One model per event name, checked where the second one is defined: a reader
+        # looks a name up by scanning the models (events.registry), which must not
+        # depend on which of two it meets first.
+        super().__pydantic_init_subclass__(**kwargs)
+        name = vars(cls).get("event_name")
+        if isinstance(name, str) and any(
+            other is not cls and vars(other).get("event_name") == name
+            for other in _subclasses(EventPayload)
+        ):
+            raise EventContractError(f"two models declare the event {name!r}")
+
     def reports_failure(self) -> bool:
         """True when this event says its stream failed (an error, a completion with
         failures): what `--json` makes the command's exit code. A stream's completion
         event says it, so the terminal lists none of them."""
         return False
+
+
+def _subclasses(base: type[EventPayload]) -> list[type[EventPayload]]:
+    found = []
+    for model in base.__subclasses__():
+        found += [model, *_subclasses(model)]
+    return found
 
 
 def _broken(model: type[WireObject], error: ValidationError) -> EventContractError:

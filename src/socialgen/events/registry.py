@@ -4,8 +4,8 @@ client's, a test's).
 Every payload model declares its own name (`event_name`); defining it is what
 registers it. The modules below (the events of the built-in streams) are imported
 so a client can read them before anything sends them; a feature's own events live
-in its own package and are found the first time one is asked for (a name not known
-yet scans the models again), so adding a feature edits nothing here. Which stream
+in its own package and count once defined (every lookup scans the models), so adding
+a feature edits nothing here. Which stream
 sends which events is the streams' own business: each slice declares its streams
 (`<slice>/streams.py`), and the features list them (`socialgen.features`).
 """
@@ -33,47 +33,44 @@ def _declared(base: Model) -> Iterator[Model]:
         yield from _declared(model)
 
 
-def _all_models() -> dict[str, Model]:
-    models: dict[str, Model] = {}
+def models() -> dict[str, Model]:
+    """Every event name (or pattern) -> its model, among the models defined by now.
+
+    A fresh scan of the class tree each time (about 30 us for the built-in events):
+    the classes are the registry, so nothing here keeps one that could go stale or
+    need resetting, and a feature's events count from the moment they are defined.
+    Two models under one name are refused where the second is defined
+    (EventPayload.__pydantic_init_subclass__)."""
+    found: dict[str, Model] = {}
     for model in _declared(EventPayload):
-        if models.setdefault(model.event_name, model) is not model:
-            raise EventContractError(f"two models declare the event {model.event_name!r}")
-    return models
+        # The first: a second model under a name was refused where it was defined, but
+        # its class may linger until the garbage collector's next pass.
+        found.setdefault(model.event_name, model)
+    return found
 
 
-MODELS: dict[str, Model] = {}  # event name (or pattern) -> its model
-PLAIN: dict[str, Model] = {}  # the same, patterns left out: the events' fast check
-_PATTERNS: list[tuple[re.Pattern[str], Model]] = []
+def declared_name(model: Model) -> str | None:
+    """The event name `model` declares itself (not one it inherits)."""
+    name = vars(model).get("event_name")
+    return name if isinstance(name, str) else None
 
 
-def _rescan() -> None:
-    """Every payload model defined by now (constant once the features' events are
-    imported: a scan adds, never changes, so readers keep the same dicts)."""
-    found = _all_models()
-    for name, model in found.items():
-        if name in MODELS:
-            continue
-        MODELS[name] = model
-        if "{N}" in name:
-            pattern = re.escape(name).replace(re.escape("{N}"), "([1-9][0-9]*)")
-            _PATTERNS.append((re.compile(pattern), model))
-        else:
-            PLAIN[name] = model
-
-
-_rescan()
+def _pattern(name: str) -> str:
+    """post_{N}_post_ids as a regular expression (re caches its compiled form)."""
+    return re.escape(name).replace(re.escape("{N}"), "([1-9][0-9]*)")
 
 
 def model_for(name: str) -> Model:
     """The model of an event name; a pattern's instance (post_3_post_ids) finds its own."""
-    if name not in MODELS:
-        _rescan()  # a feature's event, defined since the last scan
-    model = MODELS.get(name)
+    found = models()
+    model = found.get(name)
     if model is not None and "{N}" not in name:
         return model
-    for pattern, candidate in _PATTERNS:
-        found = pattern.fullmatch(name)
-        if found and int(found.group(1)) <= BATCH_SIZE:  # N: a 1-based index in the batch
+    for declared, candidate in found.items():
+        if "{N}" not in declared:
+            continue
+        matched = re.fullmatch(_pattern(declared), name)
+        if matched and int(matched.group(1)) <= BATCH_SIZE:  # N: a 1-based index in the batch
             return candidate
     raise EventContractError(f"event {name!r} is not one SPEC.md (or socialgen) declares")
 
