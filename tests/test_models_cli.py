@@ -364,6 +364,23 @@ def test_one_pull_of_a_file_at_a_time(hub: FakeHub) -> None:
 # --------------------------------------------------------------------------- default
 
 
+def test_the_models_folder_is_the_runtimes_home_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where `local/NAME` is looked for is handed in by the Runtime (docs/architecture.md,
+    "Settings"): a home set after the Runtime read its own changes nothing."""
+    from socialgen.ai.model_files import resolve_local
+
+    runtime = Runtime()
+    folder = runtime.models_dir
+    assert folder == models_dir()
+    monkeypatch.setenv("SOCIALGEN_HOME", str(tmp_path / "elsewhere"))
+    assert runtime.models_dir == folder
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "mine.gguf").write_bytes(b"not read here")
+    assert resolve_local("mine", runtime.models_dir) == folder / "mine.gguf"
+
+
 def test_models_default_writes_the_config_and_the_hint_goes(
     hub: FakeHub, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
