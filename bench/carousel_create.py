@@ -179,7 +179,7 @@ def run_models(runtime: Runtime, args: argparse.Namespace) -> None:
     if args.model in ("embedded", "both"):
         from socialgen.ai.registry import text_model
 
-        models.append(("embedded SmolLM2-135M", text_model(runtime.settings)))
+        models.append(("embedded SmolLM2-135M", text_model(runtime.settings, runtime.models_dir)))
     print(machine_line())
     print(f"{args.slides} slides, template {args.template}, procedural images")
     for label, model in models:

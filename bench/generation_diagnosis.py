@@ -177,7 +177,9 @@ def profile_pipeline(fake: FakeOpenAI, home: Path, max_tokens: int) -> None:
 
     async def once() -> None:
         plan = prepare_post(caller, GeneratePostRequest(userInput=TOPIC))
-        async for item in guarded(run_generate_post(plan, text_model(runtime.settings))):
+        async for item in guarded(
+            run_generate_post(plan, text_model(runtime.settings, runtime.models_dir))
+        ):
             item.json_line()
 
     asyncio.run(once())  # warm-up

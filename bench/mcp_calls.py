@@ -91,7 +91,6 @@ def main() -> int:
 
 
 def _write_post(url: str, key: str, workspace_id: str, runs: int, report: Report) -> bool:
-    from socialgen.ai.registry import text_model
     from socialgen.drafting.caller import Caller
     from socialgen.files.backends import files_of
     from socialgen.generation.plan import prepare_post
@@ -101,7 +100,7 @@ def _write_post(url: str, key: str, workspace_id: str, runs: int, report: Report
     runtime = Runtime()
     engine = runtime.open_store()
     caller = Caller(engine, workspace_id, None, runtime.settings, files=files_of(runtime))
-    model = text_model(Runtime().settings)
+    model = Runtime().text_model()
 
     def direct() -> float:
         async def consume() -> None:

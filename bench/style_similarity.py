@@ -14,7 +14,7 @@ points at a temporary directory and SOCIALGEN_DATABASE_URL / SOCIALGEN_WORKSPACE
 ignored, so no real store is touched. Generation runs in this process, exactly as the CLI
 and the HTTP API do it: prepare_post(Caller(engine, workspace, None, settings),
 GeneratePostRequest(userInput=prompt, contentStyleId=style or None)), then the whole
-run_generate_post(plan, text_model(settings)) stream (the style guide with the style's profile
+run_generate_post(plan, Runtime().text_model()) stream (the style guide with the style's profile
 and its 3 examples closest to the topic goes into the system prompt; after the post, the
 refinement questions are asked too). The saved post is read back from the store by the
 id of the post_ids event, so what is measured is what a user would get.
@@ -75,7 +75,6 @@ from pathlib import Path
 from harness import Samples, Table, bench_home, machine_line
 
 # socialgen reads its environment on each call, so importing it here is safe.
-from socialgen.ai.registry import text_model
 from socialgen.ai.settings import ai_settings
 from socialgen.drafting.caller import Caller
 from socialgen.files.backends import files_of
@@ -303,7 +302,7 @@ async def generate(caller: Caller, prompt: str, style_id: str | None, style_name
     plan = prepare_post(caller, GeneratePostRequest(userInput=prompt, contentStyleId=style_id))
     post_id: str | None = None
     last_delta = started
-    async for item in run_generate_post(plan, text_model(Runtime().settings)):
+    async for item in run_generate_post(plan, Runtime().text_model()):
         if item.name == "chat_delta":
             last_delta = time.monotonic()
         elif item.name == "post_ids":
@@ -347,7 +346,7 @@ async def run(args: argparse.Namespace) -> int:
 
     settings = ai_settings(Runtime().settings)
     print(machine_line())
-    print(f"model: {text_model(Runtime().settings).name}   max tokens: {settings.max_tokens}")
+    print(f"model: {Runtime().text_model().name}   max tokens: {settings.max_tokens}")
     for name, _, examples in STYLES:
         summary = describe_profile(derive_profile(examples))[0]
         print(f"style {name}: {len(examples)} examples; {summary}")
@@ -439,7 +438,7 @@ async def run(args: argparse.Namespace) -> int:
         f"VERDICT: styled output is closer to its style's examples than unstyled output for "
         f"{closer}/{count} styles (mean difference {Samples(diffs).mean:+.3f}); the "
         f"cross-check (own examples > other style's) holds for {cross_ok}/{count}; "
-        f"{len(prompts)} prompt(s), one sample each, {text_model(Runtime().settings).name}{tiny}."
+        f"{len(prompts)} prompt(s), one sample each, {Runtime().text_model().name}{tiny}."
     )
     return 0
 

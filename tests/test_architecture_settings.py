@@ -4,11 +4,14 @@ them, everything else is handed them (docs/architecture.md, "Settings").
 Read with `ast` from every file under src/socialgen:
 
 - a settings getter is a call of one of GETTERS (the readers config/ offers:
-  `get_settings`, `light_setting`; `current_settings`, removed, should it come back),
-  or `ai_settings()` without
-  the settings it should be handed;
+  `get_settings`, `light_setting`, `data_dir` (the `home` setting: take the
+  Runtime's, `Runtime.store_settings.home`); `current_settings`, removed, should it
+  come back), or `ai_settings()` without the settings it should be handed;
 - an environment read is any use of `os.environ` or `os.getenv` (`environ`, `getenv`
-  imported from os count too).
+  imported from os count too), and any import of `config.environment` (or a call of
+  `config.environment(...)`): socialgen's own variables are settings, handed in; what
+  is left is other tools' conventions (keys.OUTSIDE, the provider keys), each listed
+  below.
 
 Outside config/ and runtime.py each one fails, unless ALLOWED lists its file with the
 reason it stays. Each entry must still be needed: a fixed file leaves the list.
@@ -25,11 +28,37 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "socialgen"
 READERS = ("config/", "runtime.py")  # where settings and the environment are read
 # current_settings: gone (issue 29), still caught should it come back.
-GETTERS = frozenset({"current_settings", "get_settings", "light_setting"})
+GETTERS = frozenset({"current_settings", "data_dir", "get_settings", "light_setting"})
+CONFIG_MODULES = ("socialgen.config", "socialgen.config.__init__")  # where environment() is
 
 # (file, kind) -> why it stays. Kinds: "getter" (current_settings and the like),
-# "env-write" (os.environ.setdefault only: a write for a library, not a read).
+# "env-read" (config.environment: a third-party convention variable, read when used as
+# its own tool reads it), "env-write" (os.environ.setdefault only: a write for a
+# library, not a read).
 ALLOWED: dict[tuple[str, str], str] = {
+    ("ai/hub_pull.py", "env-read"): (
+        "HF_ENDPOINT, the hub mirror as huggingface_hub's convention names it (read per pull)"
+    ),
+    ("ai/ollama_tags.py", "env-read"): (
+        "OLLAMA_HOST, Ollama's own address variable, when api_base is unset"
+    ),
+    ("ai/openai_compatible.py", "env-read"): (
+        "the provider's address and API key variables and OPENAI_ORGANIZATION, as litellm "
+        "and the OpenAI clients read them"
+    ),
+    ("admin/provider_keys_cli.py", "env-read"): (
+        "whether a provider's API key variable is exported (it wins over a stored key)"
+    ),
+    ("admin/models_cli.py", "env-read"): (
+        "`models default` warns that SOCIALGEN_MODEL shadows the value it just wrote: "
+        "the settings object holds the winning value, not whether the variable is set"
+    ),
+    ("publishing/loopback.py", "env-read"): (
+        "DISPLAY/WAYLAND_DISPLAY: whether a desktop can open the sign-in browser"
+    ),
+    ("insights/zones.py", "env-read"): (
+        "TZ, the machine's zone as the C library reads it (the timezone setting wins)"
+    ),
     ("ai/engine_llama_cpp.py", "env-write"): (
         "OMP_WAIT_POLICY for OpenMP in the C library, read when it loads (a write)"
     ),
@@ -82,6 +111,12 @@ def findings_in(source: str, path: str) -> list[Finding]:
                 found.append(Finding(path, node.lineno, "getter", f"{name}()"))
             if name == "ai_settings" and not node.args and not node.keywords:
                 found.append(Finding(path, node.lineno, "getter", "ai_settings()"))
+            if name == "environment" and isinstance(node.func, ast.Attribute):
+                found.append(Finding(path, node.lineno, "env-read", "config.environment()"))
+        if isinstance(node, ast.ImportFrom) and node.module in CONFIG_MODULES:
+            for alias in node.names:
+                if alias.name == "environment":
+                    found.append(Finding(path, node.lineno, "env-read", "config.environment"))
         if (
             isinstance(node, ast.Attribute)
             and _is_os(node.value)
@@ -156,6 +191,11 @@ def test_every_allowed_file_still_needs_its_entry() -> None:
         ("from os import environ\nx = environ.get('HOME')\n", "env-read"),
         ("from os import getenv as ge\nx = ge('HOME')\n", "env-read"),
         ("import os\nos.environ.setdefault('A', 'B')\n", "env-write"),
+        ("from socialgen.config import data_dir\nx = data_dir() / 'models'\n", "getter"),
+        ("from socialgen import config\nx = config.data_dir()\n", "getter"),
+        ("from socialgen.config import environment\n", "env-read"),
+        ("def f():\n    from socialgen.config import environment as e\n", "env-read"),
+        ("from socialgen import config\nx = config.environment('TZ')\n", "env-read"),
     ],
 )
 def test_the_reader_sees_a_planted_read(source: str, kind: str) -> None:

@@ -78,9 +78,8 @@ def load_post(store: Store, post_id: str) -> Post:
 
 
 def test_the_embedded_model_is_the_default() -> None:
-    from socialgen.ai.registry import text_model
 
-    model = text_model(Runtime().settings)
+    model = Runtime().text_model()
     assert model.name.startswith("local/") and model.name.endswith(".gguf (embedded)")
 
 

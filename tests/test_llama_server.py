@@ -14,7 +14,6 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from socialgen.ai.registry import text_model
 from socialgen.ai.structured import current_rung
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.themes import plan_themes
@@ -64,7 +63,7 @@ def test_chat_answers_and_its_structured_side_answer_steps_down_the_ladder(
 def test_a_json_outline_from_a_refusing_provider_still_reaches_a_plan(
     provider: LlamaServer,
 ) -> None:
-    model = text_model(Runtime().settings)
+    model = Runtime().text_model()
     outline = asyncio.run(outline_carousel(model, "why small teams ship weekly", 4))
     assert current_rung(model) == "json_object"
     assert len(outline.slides) == 4
@@ -101,13 +100,11 @@ def test_a_small_model_plans_calendar_themes_of_its_own(
 ) -> None:
     monkeypatch.setenv("SOCIALGEN_SMALL_MODEL", "1")
     bakery = asyncio.run(
-        plan_themes(
-            text_model(Runtime().settings), "Topic: running a bakery", "running a bakery", 7
-        )
+        plan_themes(Runtime().text_model(), "Topic: running a bakery", "running a bakery", 7)
     )
     salary = asyncio.run(
         plan_themes(
-            text_model(Runtime().settings), "Topic: negotiating a salary", "negotiating a salary", 7
+            Runtime().text_model(), "Topic: negotiating a salary", "negotiating a salary", 7
         )
     )
     for themes in (bakery, salary):
@@ -139,7 +136,7 @@ def test_a_batch_through_a_local_server_writes_every_post(
     )
 
     async def run() -> dict[str, int]:
-        async for item in run_batch(plan, text_model(Runtime().settings)):
+        async for item in run_batch(plan, Runtime().text_model()):
             if item.name == "batch_complete":
                 return dict(item.data["summary"])
         raise AssertionError("no batch_complete")

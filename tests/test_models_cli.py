@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from socialgen.ai import registry
 from socialgen.ai.local import LlamaCppModel, embedded_model_path
 from socialgen.ai.remote import LiteLLMModel
 from socialgen.cli import app
@@ -87,7 +86,7 @@ def test_a_catalogue_model_is_pulled_checked_and_usable_by_its_short_name(
     assert (pulled.stat().st_mode & 0o777, models_dir().stat().st_mode & 0o777) == (0o600, 0o700)
 
     monkeypatch.setenv("SOCIALGEN_MODEL", "local/qwen2.5-1.5b")
-    model = registry.text_model(Runtime().settings)
+    model = Runtime().text_model()
     assert isinstance(model, LlamaCppModel) and model.path == pulled
     assert model.small, "135M parameters in its header: it plans as a small model"
 
@@ -268,12 +267,12 @@ def test_ollama_models_plan_as_small_ones_by_their_tags_size(
         found = {}
         for name in ("ollama/qwen2.5:0.5b", "ollama_chat/llama3.2:3b", "ollama/unknown"):
             monkeypatch.setenv("SOCIALGEN_MODEL", name)
-            model = registry.text_model(Runtime().settings)
+            model = Runtime().text_model()
             assert isinstance(model, LiteLLMModel)
             found[name] = model.small
         monkeypatch.setenv("SOCIALGEN_SMALL_MODEL", "0")
         monkeypatch.setenv("SOCIALGEN_MODEL", "ollama/qwen2.5:0.5b")
-        overridden = registry.text_model(Runtime().settings).small
+        overridden = Runtime().text_model().small
 
     assert found == {
         "ollama/qwen2.5:0.5b": True,
@@ -289,10 +288,10 @@ def test_local_models_plan_by_their_size_unless_told(
     assert invoke("models", "pull", "qwen2.5-1.5b").exit_code == 0
     monkeypatch.setenv("SOCIALGEN_MODEL", "local/qwen2.5-1.5b")
     monkeypatch.setenv("SOCIALGEN_SMALL_MODEL", "no")
-    assert registry.text_model(Runtime().settings).small is False
+    assert Runtime().text_model().small is False
     monkeypatch.delenv("SOCIALGEN_MODEL")
     monkeypatch.delenv("SOCIALGEN_SMALL_MODEL")
-    assert registry.text_model(Runtime().settings).small is True  # the embedded default
+    assert Runtime().text_model().small is True  # the embedded default
 
 
 @pytest.mark.parametrize(
@@ -352,7 +351,7 @@ def test_one_pull_of_a_file_at_a_time(hub: FakeHub) -> None:
     from socialgen.ai.hub_pull import partial_path, pull_target, remote_file
 
     target = pull_target("qwen2.5-1.5b")
-    partial = partial_path(target, remote_file(target))
+    partial = partial_path(target, remote_file(target), models_dir())
     partial.parent.mkdir(parents=True)
     with FileLock(f"{partial}.lock"):  # another process pulling it now
         result = invoke("models", "pull", "qwen2.5-1.5b")
@@ -365,13 +364,30 @@ def test_one_pull_of_a_file_at_a_time(hub: FakeHub) -> None:
 # --------------------------------------------------------------------------- default
 
 
+def test_the_models_folder_is_the_runtimes_home_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where `local/NAME` is looked for is handed in by the Runtime (docs/architecture.md,
+    "Settings"): a home set after the Runtime read its own changes nothing."""
+    from socialgen.ai.model_files import resolve_local
+
+    runtime = Runtime()
+    folder = runtime.models_dir
+    assert folder == models_dir()
+    monkeypatch.setenv("SOCIALGEN_HOME", str(tmp_path / "elsewhere"))
+    assert runtime.models_dir == folder
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "mine.gguf").write_bytes(b"not read here")
+    assert resolve_local("mine", runtime.models_dir) == folder / "mine.gguf"
+
+
 def test_models_default_writes_the_config_and_the_hint_goes(
     hub: FakeHub, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from socialgen.config_file import config_path
 
     assert invoke("models", "pull", "qwen2.5-1.5b").exit_code == 0
-    assert registry.text_model(Runtime().settings).name.endswith("(embedded)")
+    assert Runtime().text_model().name.endswith("(embedded)")
 
     result = invoke("models", "default", "qwen2.5-1.5b", "--json")
 
@@ -384,7 +400,7 @@ def test_models_default_writes_the_config_and_the_hint_goes(
         "shadowedBy": None,
     }
     assert 'model = "local/qwen2.5-1.5b"' in config_path().read_text()
-    model = registry.text_model(Runtime().settings)
+    model = Runtime().text_model()
     assert isinstance(model, LlamaCppModel) and model.path == models_dir() / QWEN_FILE
     listed = json.loads(invoke("models", "list", "--json").stdout)
     assert [m["use"] for m in listed["models"] if m["inUse"]] == ["local/qwen2.5-1.5b"]
@@ -439,7 +455,7 @@ def test_models_default_takes_what_models_pull_took(hub: FakeHub) -> None:
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["model"] == "local/tiny-model-Q8_0"
     assert 'model = "local/tiny-model-Q8_0"' in config_path().read_text()
-    model = registry.text_model(Runtime().settings)
+    model = Runtime().text_model()
     assert isinstance(model, LlamaCppModel) and model.path == models_dir() / OTHER_FILE
 
 

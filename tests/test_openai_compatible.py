@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from socialgen.ai import registry
 from socialgen.ai.model import Chunk, FormatRefused, ModelError, Output, StreamCut, TextModel
 from socialgen.ai.openai_compatible import OpenAICompatibleModel
 from socialgen.ai.remote import LiteLLMModel
@@ -164,7 +163,7 @@ def test_the_registry_sends_openai_compatible_models_to_httpx_and_the_rest_to_li
 ) -> None:
     monkeypatch.setenv("SOCIALGEN_MODEL", name)
     monkeypatch.setenv("SOCIALGEN_SMALL_MODEL", "0")
-    assert type(registry.text_model(Runtime().settings)) is kind
+    assert type(Runtime().text_model()) is kind
 
 
 def test_openais_own_api_gets_its_own_field_names() -> None:

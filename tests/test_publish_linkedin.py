@@ -7,6 +7,7 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 
 import httpx
 import pytest
@@ -19,7 +20,11 @@ from socialgen.publishing.networks.base import (
     PublishError,
 )
 from socialgen.publishing.networks.linkedin import adapter as linkedin
-from socialgen.publishing.networks.linkedin.client import DEFAULT_VERSION
+from socialgen.publishing.networks.linkedin.client import (
+    DEFAULT_OAUTH_URL,
+    DEFAULT_VERSION,
+    oauth_url,
+)
 from socialgen.publishing.networks.linkedin.oauth import SCOPES
 from socialgen.publishing.networks.linkedin.text import escape_little, little_to_text
 from tests.fakes.linkedin_little import RESERVED, read_little
@@ -37,15 +42,20 @@ def _private_urls(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLinkedIn]:
+def fake() -> Iterator[FakeLinkedIn]:
     with FakeLinkedIn() as server:
-        monkeypatch.setenv("SOCIALGEN_LINKEDIN_OAUTH_URL", server.base_url)
         yield server
 
 
 # A short timeout: the fault tests wait for it (handed in as the Runtime's Networks do).
 # The fake lives on 127.0.0.1: the allowance as the Runtime hands it to the networks.
 SETTINGS = NetworkSettings(linkedin_timeout=0.5, allow_private_urls=True)
+
+
+def on_fake(fake: FakeLinkedIn, settings: NetworkSettings = SETTINGS) -> NetworkSettings:
+    """The settings with the fake as LinkedIn's OAuth host (the linkedin_oauth_url
+    setting, as the Runtime's Networks hand it in)."""
+    return replace(settings, linkedin_oauth_url=fake.base_url)
 
 
 class Saved(list[dict[str, str]]):
@@ -60,7 +70,8 @@ def adapter_for(
     settings: NetworkSettings = SETTINGS,
 ) -> linkedin.LinkedInAdapter:
     credentials = AccountCredentials("linkedin", fake.base_url, fake.member.urn, secret)
-    return linkedin.build(credentials, saved if saved is not None else Saved(), settings=settings)
+    saver = saved if saved is not None else Saved()
+    return linkedin.build(credentials, saver, settings=on_fake(fake, settings))
 
 
 def post(text: str = "Small teams ship weekly.", *media: MediaItem) -> OutgoingPost:
@@ -357,6 +368,20 @@ def test_metrics_come_from_social_actions_or_say_why_not(fake: FakeLinkedIn) -> 
 # --- the browser sign-in ----------------------------------------------------------------
 
 
+def test_the_oauth_host_is_a_setting_read_once_with_the_runtime(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from socialgen.runtime import Runtime
+
+    assert oauth_url(NetworkSettings()) == DEFAULT_OAUTH_URL
+    monkeypatch.setenv("SOCIALGEN_LINKEDIN_OAUTH_URL", "http://127.0.0.1:9/")
+    runtime = Runtime()
+    settings = NetworkSettings.of(runtime.settings)
+    assert oauth_url(settings) == "http://127.0.0.1:9"
+    monkeypatch.setenv("SOCIALGEN_LINKEDIN_OAUTH_URL", "http://127.0.0.1:10")
+    assert oauth_url(NetworkSettings.of(runtime.settings)) == "http://127.0.0.1:9"  # kept
+
+
 def test_authorize_signs_in_through_the_loopback_redirect(fake: FakeLinkedIn) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -380,7 +405,7 @@ def test_authorize_signs_in_through_the_loopback_redirect(fake: FakeLinkedIn) ->
         {**options, "timeout": "10"},
         open_browser=False,
         announce=announce,
-        settings=SETTINGS,
+        settings=on_fake(fake),
     )
     assert connected.identity.handle == fake.member.urn
     assert set(connected.secret) == {

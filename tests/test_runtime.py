@@ -6,6 +6,7 @@ scripted model, and nothing else is patched."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,9 +42,10 @@ def test_the_root_callback_makes_a_runtime_for_each_invocation(
     model = ScriptedModel(responder=lambda call: REPLY)
     seen: list[Any] = []
 
-    def registry_model(settings: Any) -> ScriptedModel:
+    def registry_model(settings: Any, models: Path) -> ScriptedModel:
         seen.append(current_runtime())
         assert settings is current_runtime().settings  # the registry is handed them
+        assert models == current_runtime().models_dir  # and the models folder
         return model
 
     monkeypatch.setattr("socialgen.ai.registry.text_model", registry_model)

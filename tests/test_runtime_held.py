@@ -21,7 +21,7 @@ def built(monkeypatch: pytest.MonkeyPatch) -> list[ScriptedModel]:
     """Every model the registry builds, in order (a new one each call, as the real one)."""
     models: list[ScriptedModel] = []
 
-    def registry_model(settings: Any) -> ScriptedModel:
+    def registry_model(settings: Any, folder: Any) -> ScriptedModel:
         models.append(ScriptedModel(name="the-configured-model"))
         return models[-1]
 

@@ -36,6 +36,7 @@ from socialgen.kept import KEPT_RANKERS, Kept
 
 if TYPE_CHECKING:
     import asyncio
+    from pathlib import Path
 
     from sqlalchemy import Engine
 
@@ -129,6 +130,14 @@ class Runtime:
             self._store = get_settings()
         return self._store
 
+    @property
+    def models_dir(self) -> Path:
+        """Where `models pull` puts GGUFs and `local/NAME` finds them: the home's
+        models folder (ai/model_files.py), handed to whatever looks there."""
+        from socialgen.ai.model_files import models_dir
+
+        return models_dir(self.store_settings.home)
+
     def light_setting(self, name: str) -> Any:
         """One setting for a quick path (workspace, engine), without building the
         settings object unless it is already built or handed in."""
@@ -193,11 +202,11 @@ class Runtime:
             return self.given_text_model
         from socialgen.ai.registry import model_key, text_model
 
-        key = model_key(self.settings)
+        key = model_key(self.settings, self.models_dir)
         with self.held.lock:
             model = self.held.text_models.get(key)
             if model is None:
-                model = self.held.text_models[key] = text_model(self.settings)
+                model = self.held.text_models[key] = text_model(self.settings, self.models_dir)
         return model
 
     def image_model(self) -> ImageModel:

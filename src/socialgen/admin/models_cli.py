@@ -31,7 +31,8 @@ def list_(json_output: JsonOpt = False) -> None:
     from socialgen.ai.catalogue import readable_bytes, readable_parameters
     from socialgen.ai.model_listing import ollama_address, to_pull, usable_models
 
-    usable, ollama_running = usable_models(current_runtime().settings)
+    runtime = current_runtime()
+    usable, ollama_running = usable_models(runtime.settings, runtime.models_dir)
     available = to_pull(usable)
     data: dict[str, Any] = {
         "models": [model.as_json() for model in usable],
@@ -98,8 +99,9 @@ def pull(
     from socialgen.ai.model_files import short_name
     from socialgen.ai.pull_progress import NoBar, RichBar
 
+    models = current_runtime().models_dir
     target = hub_pull.pull_target(name, revision)
-    final = hub_pull.destination(target)
+    final = hub_pull.destination(target, models)
     if final.is_file():
         _report(json_output, _pulled_json(short_name(final), final, None, 0, already=True))
         return
@@ -117,6 +119,7 @@ def pull(
         pulled = hub_pull.download(
             target,
             remote,
+            models,
             NoBar if json_output else RichBar,
             on_check=status.start if status else lambda: None,
         )
@@ -185,7 +188,7 @@ def default(
     from socialgen.config import environment
     from socialgen.config_file import set_value
 
-    value = default_value(name)
+    value = default_value(name, current_runtime().models_dir)
     path = set_value("model", value)
     shadowed = environment("SOCIALGEN_MODEL")
     data = {"success": True, "model": value, "path": str(path), "shadowedBy": shadowed or None}

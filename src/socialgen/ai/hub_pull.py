@@ -7,6 +7,7 @@ after the sha256, so an interrupted pull resumes where it stopped, even in a new
 process (huggingface_hub's own cache starts over). The file becomes a model only
 once its sha256 matches the hub's: a mismatch is deleted and reported.
 HF_ENDPOINT (a mirror) is read on each pull, not once at import as the library does.
+The models folder is handed in (`Runtime.models_dir`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from socialgen.ai.catalogue import CATALOGUE, known_model, readable_bytes
-from socialgen.ai.model_files import GGUF, models_dir, short_name
+from socialgen.ai.model_files import GGUF, short_name
 from socialgen.errors import BadRequest
 from socialgen.local_files import make_private_folders, open_private
 
@@ -89,8 +90,8 @@ def hub_endpoint() -> str:
     return (environment("HF_ENDPOINT") or DEFAULT_ENDPOINT).rstrip("/")
 
 
-def destination(target: PullTarget) -> Path:
-    return models_dir() / target.local_name
+def destination(target: PullTarget, models: Path) -> Path:
+    return models / target.local_name
 
 
 def remote_file(target: PullTarget) -> RemoteFile:
@@ -132,9 +133,9 @@ def remote_file(target: PullTarget) -> RemoteFile:
     return RemoteFile(metadata.location, sha256, metadata.size, headers)
 
 
-def partial_path(target: PullTarget, remote: RemoteFile) -> Path:
+def partial_path(target: PullTarget, remote: RemoteFile, models: Path) -> Path:
     """Where the bytes gather; named by sha256 so a changed upstream file starts over."""
-    return models_dir() / f"{target.local_name}.{remote.sha256[:16]}.incomplete"
+    return models / f"{target.local_name}.{remote.sha256[:16]}.incomplete"
 
 
 def check_disk_space(needed: int, folder: Path, name: str) -> None:
@@ -147,14 +148,18 @@ def check_disk_space(needed: int, folder: Path, name: str) -> None:
 
 
 def download(
-    target: PullTarget, remote: RemoteFile, progress: type[Any], on_check: Callable[[], None]
+    target: PullTarget,
+    remote: RemoteFile,
+    models: Path,
+    progress: type[Any],
+    on_check: Callable[[], None],
 ) -> Pulled:
     """Fetch (or resume), check the sha256, move into place. `progress` is a tqdm-like
     class huggingface_hub drives; `on_check` runs before the sha256 is computed.
     One pull of a file at a time: two appending to one partial file would ruin it."""
     from filelock import FileLock, Timeout
 
-    partial = partial_path(target, remote)
+    partial = partial_path(target, remote, models)
     make_private_folders(partial.parent)  # SOCIALGEN_HOME/models: 0700 (local_files)
     lock = FileLock(f"{partial}.lock", timeout=0)
     try:
@@ -164,7 +169,7 @@ def download(
             f"Another pull of {target.local_name} is running: wait for it to finish"
         ) from None
     try:
-        return _fetch_and_check(target, remote, partial, progress, on_check)
+        return _fetch_and_check(target, remote, models, partial, progress, on_check)
     finally:
         Path(lock.lock_file).unlink(missing_ok=True)  # the folder holds models, not locks
         lock.release()
@@ -173,6 +178,7 @@ def download(
 def _fetch_and_check(
     target: PullTarget,
     remote: RemoteFile,
+    models: Path,
     partial: Path,
     progress: type[Any],
     on_check: Callable[[], None],
@@ -216,7 +222,7 @@ def _fetch_and_check(
             f"The download of {target.local_name} does not match the hub's sha256 "
             f"(expected {remote.sha256}, got {found}): the file was deleted; pull again"
         )
-    final = destination(target)
+    final = destination(target, models)
     partial.replace(final)
     return Pulled(short_name(final), final, remote.size, remote.sha256, resumed_from=have)
 

@@ -9,20 +9,22 @@ the remote model checks it before calling.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from socialgen.ai.remote import route_problem
 from socialgen.errors import SocialgenError
 
 LOCAL_PREFIX = "local/"
 
 
-def model_problem(model: str, api_base: str | None = None) -> str | None:
+def model_problem(model: str, api_base: str | None, models: Path) -> str | None:
     """Why a configured model value cannot write, or None: a local model not on this
-    machine, or a name litellm cannot route."""
+    machine (`models`: the models folder), or a name litellm cannot route."""
     from socialgen.ai.model_files import resolve_local
 
     if model.startswith(LOCAL_PREFIX):
         try:
-            resolve_local(model.removeprefix(LOCAL_PREFIX))
+            resolve_local(model.removeprefix(LOCAL_PREFIX), models)
         except SocialgenError as error:
             return error.message
         return None

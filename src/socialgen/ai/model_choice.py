@@ -8,6 +8,8 @@ written as is that fails every later command is the worst way to learn it was wr
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from socialgen.ai.catalogue import known_model
 from socialgen.ai.model_check import LOCAL_PREFIX
 from socialgen.ai.model_files import GGUF, resolve_local, short_name
@@ -15,8 +17,9 @@ from socialgen.ai.remote import route_problem
 from socialgen.errors import BadRequest
 
 
-def default_value(name: str) -> str:
-    """The model value for `name`, or a BadRequest saying which value to use."""
+def default_value(name: str, models: Path) -> str:
+    """The model value for `name` (`models`: the models folder), or a BadRequest saying
+    which value to use."""
     from socialgen.ai.hub_pull import destination, pull_target
 
     value = name.strip()
@@ -24,13 +27,13 @@ def default_value(name: str) -> str:
         raise BadRequest("Name a model: `socialgen models list` shows them")
     known = known_model(value)
     if known is not None or "/" not in value:  # a catalogue name, or a pulled file's
-        return _pulled(known.name if known else value)
+        return _pulled(known.name if known else value, models)
     if value.startswith(LOCAL_PREFIX):
-        resolve_local(value.removeprefix(LOCAL_PREFIX))  # else a message saying how
+        resolve_local(value.removeprefix(LOCAL_PREFIX), models)  # else a message saying how
         return value
     if value.lower().endswith(GGUF):  # what `models pull REPO/FILE.gguf` took
         target = pull_target(value)
-        path = destination(target)
+        path = destination(target, models)
         if not path.is_file():
             raise BadRequest(
                 f"{target.repo}/{target.filename} is not pulled yet: "
@@ -43,6 +46,6 @@ def default_value(name: str) -> str:
     return value
 
 
-def _pulled(name: str) -> str:
-    resolve_local(name)  # pulled? else "run `socialgen models pull NAME`"
+def _pulled(name: str, models: Path) -> str:
+    resolve_local(name, models)  # pulled? else "run `socialgen models pull NAME`"
     return f"{LOCAL_PREFIX}{name}"

@@ -1,5 +1,8 @@
 """Local GGUF models: the embedded one, and those pulled into $SOCIALGEN_HOME/models.
 
+The models folder is handed in (`Runtime.models_dir`: the Runtime's home, read once),
+never read from the settings here.
+
 `local/NAME` (SOCIALGEN_MODEL, `models default`) names one of them: a path to a
 .gguf file, a catalogue name (`local/qwen2.5-1.5b`), or a pulled file's name with
 or without `.gguf`. Whether a model plans as a small one follows its size.
@@ -12,7 +15,6 @@ from pathlib import Path
 
 from socialgen.ai.catalogue import EMBEDDED_NAME, known_by_file, known_model
 from socialgen.ai.gguf_header import NotGguf, parameter_count
-from socialgen.config import data_dir
 from socialgen.errors import BadRequest
 
 MODELS_FOLDER = "models"
@@ -34,8 +36,9 @@ class LocalModel:
         return f"local/{self.name}"
 
 
-def models_dir() -> Path:
-    return data_dir() / MODELS_FOLDER
+def models_dir(home: Path) -> Path:
+    """The models folder of a home (the Runtime's: `Runtime.models_dir`)."""
+    return home / MODELS_FOLDER
 
 
 def is_small(parameters: int | None) -> bool:
@@ -62,17 +65,17 @@ def embedded_model() -> LocalModel:
     return LocalModel(EMBEDDED_NAME, path, gguf_parameters(path), embedded=True)
 
 
-def pulled_models() -> list[LocalModel]:
+def pulled_models(folder: Path) -> list[LocalModel]:
     """The verified GGUFs in the models folder (partial downloads end in .incomplete)."""
-    folder = models_dir()
     if not folder.is_dir():
         return []
     found = sorted(path for path in folder.iterdir() if path.suffix == GGUF and path.is_file())
     return [LocalModel(short_name(path), path, gguf_parameters(path)) for path in found]
 
 
-def resolve_local(name: str) -> Path:
-    """The file `local/NAME` means; a clear error naming what exists otherwise."""
+def resolve_local(name: str, folder: Path) -> Path:
+    """The file `local/NAME` means (`folder`: the models folder); a clear error naming
+    what exists otherwise."""
     as_path = Path(name).expanduser()
     if as_path.is_file():
         return as_path
@@ -80,7 +83,6 @@ def resolve_local(name: str) -> Path:
     if bare.lower() == EMBEDDED_NAME:
         return embedded_model().path
     known = known_model(bare)
-    folder = models_dir()
     candidates = [] if "/" in bare else [folder / bare, folder / f"{bare}{GGUF}"]
     if known:
         candidates.insert(0, folder / known.filename)
@@ -91,7 +93,7 @@ def resolve_local(name: str) -> Path:
         raise BadRequest(
             f"Model {known.name} is not pulled yet: run `socialgen models pull {known.name}` first"
         )
-    names = ", ".join(model.name for model in pulled_models()) or "none yet"
+    names = ", ".join(model.name for model in pulled_models(folder)) or "none yet"
     raise BadRequest(
         f"Model file not found: {name} (pulled models: {names}; "
         "`socialgen models list` shows what can write)"

@@ -15,6 +15,8 @@ from socialgen.ai.settings import ai_settings
 from socialgen.errors import SocialgenError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from socialgen.config.loading import AppSettings
 
 EMBEDDED_LICENCE = "Apache-2.0"
@@ -43,12 +45,12 @@ class Usable:
         }
 
 
-def usable_models(settings: AppSettings) -> tuple[list[Usable], bool]:
-    """Every model that can write now (`settings`: a Runtime's), and whether an Ollama
-    server answered."""
+def usable_models(settings: AppSettings, models: Path) -> tuple[list[Usable], bool]:
+    """Every model that can write now (`settings`, `models`: a Runtime's settings and
+    models folder), and whether an Ollama server answered."""
     configured = ai_settings(settings)
     chosen = configured.model
-    chosen_path = _local_path(chosen)
+    chosen_path = _local_path(chosen, models)
     found: list[Usable] = []
     embedded = embedded_model()
     found.append(
@@ -61,7 +63,7 @@ def usable_models(settings: AppSettings) -> tuple[list[Usable], bool]:
             chosen is None or chosen_path == embedded.path.resolve(),
         )
     )
-    for pulled in pulled_models():
+    for pulled in pulled_models(models):
         known = known_by_file(pulled.path.name)
         found.append(
             Usable(
@@ -81,7 +83,7 @@ def usable_models(settings: AppSettings) -> tuple[list[Usable], bool]:
             )
         )
     if chosen and not any(usable.in_use for usable in found):
-        problem = model_problem(chosen, configured.api_base)
+        problem = model_problem(chosen, configured.api_base, models)
         found.append(Usable(chosen, "configured", None, None, None, True, problem))
     return found, served is not None
 
@@ -114,10 +116,10 @@ def _is_ollama(model: str | None) -> bool:
     return bool(model) and str(model).startswith(("ollama/", "ollama_chat/"))
 
 
-def _local_path(model: str | None) -> Any:
+def _local_path(model: str | None, models: Path) -> Any:
     if not model or not model.startswith("local/"):
         return None
     try:
-        return resolve_local(model[len("local/") :]).resolve()
+        return resolve_local(model[len("local/") :], models).resolve()
     except SocialgenError:
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from socialgen.ai.local import LlamaCppModel, embedded_model_path
@@ -18,12 +19,13 @@ if TYPE_CHECKING:
 
 LOCAL_PREFIX = "local/"
 
-ModelKey = tuple[str | None, str | None, float, bool | None, str | None]
+ModelKey = tuple[str | None, str | None, float, bool | None, str | None, Path]
 
 
-def model_key(configured: AppSettings) -> ModelKey:
-    """What tells two models apart: settings with the same key build the same model
-    (the Runtime keeps one per key)."""
+def model_key(configured: AppSettings, models: Path) -> ModelKey:
+    """What tells two models apart: settings (and a models folder, where `local/NAME`
+    is looked for) with the same key build the same model (the Runtime keeps one per
+    key)."""
     settings = ai_settings(configured)
     return (
         settings.model,
@@ -31,26 +33,33 @@ def model_key(configured: AppSettings) -> ModelKey:
         settings.timeout,
         settings.small_model,
         configured.engine,
+        models,
     )
 
 
-def text_model(configured: AppSettings) -> TextModel:
-    """`local/NAME` runs a GGUF in-process (a path, or a pulled model's name);
+def text_model(configured: AppSettings, models: Path) -> TextModel:
+    """`local/NAME` runs a GGUF in-process (a path, or a pulled model's name in
+    `models`, the Runtime's models folder: `Runtime.models_dir`);
     `openai/…` and `hosted_vllm/…` go to an OpenAI-compatible endpoint through httpx
     (openai_compatible.py); any other value is a litellm model string; unset means the
     embedded SmolLM2-135M-Instruct. A new model object each call: the Runtime keeps it."""
-    return _build(*model_key(configured))
+    return _build(*model_key(configured, models))
 
 
 def _build(
-    name: str | None, api_base: str | None, timeout: float, small: bool | None, engine: str | None
+    name: str | None,
+    api_base: str | None,
+    timeout: float,
+    small: bool | None,
+    engine: str | None,
+    models: Path,
 ) -> TextModel:
     """SOCIALGEN_SMALL_MODEL decides whether the model plans as a small one when set;
     otherwise its size does: a GGUF's header, an Ollama tag's parameter size."""
     if name is None:
         return LlamaCppModel(embedded_model_path(), embedded=True, small=small, engine=engine)
     if name.startswith(LOCAL_PREFIX):
-        path = resolve_local(name[len(LOCAL_PREFIX) :])
+        path = resolve_local(name[len(LOCAL_PREFIX) :], models)
         if small is None:
             small = is_small(gguf_parameters(path))
         return LlamaCppModel(path, small=small, engine=engine)

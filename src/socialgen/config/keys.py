@@ -162,6 +162,13 @@ KEYS: tuple[Key, ...] = (
     _k("linkedin_version", "text", "202610", "LinkedIn-Version of the Posts API (YYYYMM)"),
     _k("linkedin_timeout", "float", 10.0, "seconds per LinkedIn request", minimum=0.1),
     _k(
+        "linkedin_oauth_url",
+        "url",
+        None,
+        "LinkedIn's OAuth host; default: https://www.linkedin.com (tests: a fake server)",
+        schemes=_HTTP,
+    ),
+    _k(
         "timezone",
         "text",
         None,
@@ -190,7 +197,6 @@ OUTSIDE: dict[str, str] = {
     "AWS_SESSION_TOKEN": "the bucket's credentials (obstore reads them)",
     "AWS_REGION": "the bucket's region (obstore reads it)",
     "AWS_DEFAULT_REGION": "the bucket's region (obstore reads it)",
-    "SOCIALGEN_LINKEDIN_OAUTH_URL": "LinkedIn's OAuth host (tests: a fake server)",
     # The OpenAI-compatible client reads what litellm would read for its providers.
     "OPENAI_BASE_URL": "an OpenAI-compatible server's address (when api_base is unset)",
     "OPENAI_API_BASE": "an OpenAI-compatible server's address (when api_base is unset)",

@@ -37,7 +37,12 @@ from socialgen.publishing.networks.base import (
     SecretSaver,
 )
 from socialgen.publishing.networks.guarded_http import check_destination
-from socialgen.publishing.networks.linkedin.client import LinkedInClient, api_version, json_body
+from socialgen.publishing.networks.linkedin.client import (
+    LinkedInClient,
+    api_version,
+    json_body,
+    oauth_url,
+)
 from socialgen.publishing.networks.linkedin.history import read_history, refusal
 from socialgen.publishing.networks.linkedin.media import describe, post_content
 from socialgen.publishing.networks.linkedin.oauth import authorize_tokens
@@ -225,6 +230,7 @@ def authorize(
         announce=announce,
         timeout=settings.linkedin_timeout,
         allow_private=settings.allow_private_urls,
+        oauth_host=oauth_url(settings),
     )
     return _connected(service_url, secret, settings)
 

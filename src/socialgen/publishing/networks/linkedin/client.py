@@ -41,7 +41,7 @@ from socialgen.publishing.networks.guarded_http import guarded_httpx
 # can pin another with SOCIALGEN_LINKEDIN_VERSION meanwhile.
 VERSION_ENV = "SOCIALGEN_LINKEDIN_VERSION"
 DEFAULT_VERSION = "202610"
-OAUTH_URL_ENV = "SOCIALGEN_LINKEDIN_OAUTH_URL"  # LinkedIn's OAuth host (tests: a fake)
+# LinkedIn's OAuth host unless the linkedin_oauth_url setting names another (tests: a fake).
 DEFAULT_OAUTH_URL = "https://www.linkedin.com"
 TIMEOUT_ENV = "SOCIALGEN_LINKEDIN_TIMEOUT"  # seconds per connect, read or write
 DEFAULT_TIMEOUT = 10.0
@@ -57,10 +57,10 @@ def api_version(settings: NetworkSettings) -> str:
     return version
 
 
-def oauth_url() -> str:
-    from socialgen.config import environment
-
-    return (environment(OAUTH_URL_ENV) or DEFAULT_OAUTH_URL).rstrip("/")
+def oauth_url(settings: NetworkSettings) -> str:
+    """Where sign-in and token refresh go: the linkedin_oauth_url setting (handed in
+    with the Runtime's settings), else LinkedIn's own host."""
+    return (settings.linkedin_oauth_url.strip() or DEFAULT_OAUTH_URL).rstrip("/")
 
 
 class LinkedInClient:
@@ -149,7 +149,7 @@ class LinkedInClient:
             return False
         self._refreshed = True
         form = {"grant_type": "refresh_token", **{key: self.secret[key] for key in needed}}
-        base = self.secret.get("oauth_url") or oauth_url()
+        base = self.secret.get("oauth_url") or oauth_url(self.settings)
         what = "refreshing the access token"
         tokens = token_request(
             base,

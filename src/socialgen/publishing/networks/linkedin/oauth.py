@@ -24,7 +24,7 @@ from urllib.parse import urlencode
 
 from socialgen.errors import BadRequest
 from socialgen.publishing.loopback import authorize_in_browser
-from socialgen.publishing.networks.linkedin.client import oauth_url, token_request
+from socialgen.publishing.networks.linkedin.client import token_request
 from socialgen.publishing.networks.linkedin.history import HISTORY_SCOPES
 
 SCOPES = "openid profile email w_member_social"
@@ -40,11 +40,13 @@ def authorize_tokens(
     announce: Callable[[str], None],
     timeout: float,
     allow_private: bool,
+    oauth_host: str,
 ) -> dict[str, str]:
     """Run the browser round and the code exchange; the account's secret fields
     (access_token, client_id, client_secret, and refresh_token when LinkedIn gives
     the app one). `timeout`: the token call's (settings.linkedin_timeout);
-    `allow_private`: settings.allow_private_urls (the guard)."""
+    `allow_private`: settings.allow_private_urls (the guard); `oauth_host`: where
+    LinkedIn's sign-in is (client.oauth_url of the settings), unless options say."""
     client_id = (options.get("client_id") or "").strip()
     client_secret = (options.get("client_secret") or "").strip()
     if not client_id or not client_secret:
@@ -53,7 +55,7 @@ def authorize_tokens(
             "(linkedin.com/developers); or give an access token with --token-stdin"
         )
     port = _port(options.get("port"))
-    base = (options.get("oauth_url") or "").strip().rstrip("/") or oauth_url()
+    base = (options.get("oauth_url") or "").strip().rstrip("/") or oauth_host
 
     def build_url(redirect_uri: str, state: str, code_challenge: str) -> str:
         query = {
@@ -89,7 +91,7 @@ def authorize_tokens(
         base, form, secrets, what=what, timeout=timeout, allow_private=allow_private
     )
     secret = {**tokens, "client_id": client_id, "client_secret": client_secret}
-    if base != oauth_url():
+    if base != oauth_host:
         secret["oauth_url"] = base  # a refresh must go where the token came from
     return secret
 
