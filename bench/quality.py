@@ -20,7 +20,9 @@ Providers:
                Qwen2.5-Coder-0.5B-Instruct from ../shared/models/qwen05.sh
 
 Topics: `--topic-set tuned` (default) are the six the prompts were tuned on;
-`--topic-set heldout` six others, never used while tuning (issue 29's quality check).
+`--topic-set heldout` six others, never used while tuning prompts (issue 29's quality
+check); `--topic-set fresh` six more, chosen after the echo check was built from the
+held-out answers and never used to change the code.
 
 On topic: the post carries at least a third of the topic's content words (a word
 is carried by any word starting with its first five letters: "shipping" carries
@@ -79,6 +81,16 @@ HELDOUT_TOPICS = (
     "why we stopped doing estimates in story points",
     "hiring your first salesperson at a developer-tools company",
     "keeping a small open-source project alive for ten years",
+)
+# Chosen after the echo check was built from the held-out topics' answers, and never
+# used to change the code: the check that the held-out ones did not leak into it.
+FRESH_TOPICS = (
+    "what a year of pair programming did to our code reviews",
+    "pricing a handmade furniture business",
+    "moving a nonprofit's volunteers off spreadsheets",
+    "learning to say no as a new engineering manager",
+    "running a podcast on a shoestring budget",
+    "why our clinic switched to text-message reminders",
 )
 INTENT_SETS = ("chat_intent.jsonl", "chat_intent_heldout.jsonl")
 ENV_NAMES = ("SOCIALGEN_MODEL", "SOCIALGEN_API_BASE", "OPENAI_API_KEY", "SOCIALGEN_SMALL_MODEL")
@@ -347,7 +359,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--providers", default="embedded,llama-server,llama-json,json-object")
     parser.add_argument("--topics", type=int, default=len(TOPICS))
-    parser.add_argument("--topic-set", choices=("tuned", "heldout"), default="tuned")
+    parser.add_argument("--topic-set", choices=("tuned", "heldout", "fresh"), default="tuned")
     parser.add_argument("--gguf", type=Path, default=None, help="the GGUF of --providers gguf")
     parser.add_argument(
         "--intents", type=int, default=None, help="messages of each intent set (all)"
@@ -370,7 +382,7 @@ def main() -> None:
         os.environ.update(bench_env(home))
         caller = open_caller()
         for name in args.providers.split(","):
-            topics = HELDOUT_TOPICS if args.topic_set == "heldout" else TOPICS
+            topics = {"heldout": HELDOUT_TOPICS, "fresh": FRESH_TOPICS}.get(args.topic_set, TOPICS)
             with provider(name, args.gguf):
                 # One model per provider, built fresh: what the ladder learns about it
                 # (its profile) is its own, and a local GGUF loads once.

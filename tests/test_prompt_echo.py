@@ -105,9 +105,38 @@ def test_an_outline_that_was_no_json_plan_goes_to_a_line_list_not_slide_by_slide
     assert model.calls_for("carousel_slide") == []
 
 
+def test_a_slide_asked_alone_that_copies_its_example_is_never_the_models() -> None:
+    # Seen from Qwen2.5-Coder-0.5B: given the plain outline's angle as an example of a
+    # point to make, it titled the slide with it ("What Works Instead").
+    alone = iter(
+        [one_slide("The Common Mistake"), one_slide("Release on Friday"), one_slide("Start now")]
+    )
+
+    def answer(call: ScriptedCall) -> Any:
+        if call.schema_name == "carousel_outline":
+            return slides("Ship small", "Review daily")  # the first answer, and the top-up
+        return next(alone)
+
+    model = ScriptedModel(responder=answer)
+    outline = asyncio.run(outline_carousel(model, TOPIC, 4))
+    assert [s.title for s in outline.slides] == [
+        "Ship small",
+        "Review daily",
+        "Release on Friday",
+        "Start now",
+    ]
+    assert [s.source for s in outline.slides] == ["model"] * 4
+    first, second, _last = model.calls_for("carousel_slide")
+    assert 'for example "the common mistake"' in first.prompt
+    assert (first.temperature, second.temperature) == (0.2, 0.7)
+
+
 @pytest.mark.parametrize(
     "title",
     [
+        "Last Slide: Summarizes and Invites Followers",  # reworded, as Qwen wrote it
+        "Summarizes and Invites Followers",
+        "Conclusion",
         "Summing Up",  # "sums up", another form
         "Slides Will Make One Point",  # "will" is no content
         "Inviting readers to follow",

@@ -66,6 +66,9 @@ _PROMPT_WORDS = PromptWords.of(
         ),
         _LAST_ROLE,
         _MIDDLE_ROLE.format(angle=""),
+        # Rewordings of the instructions seen as titles from Qwen2.5-Coder-0.5B
+        # ("Last Slide: Summarizes and Invites Followers"): never sent to a model.
+        "The last slide summarizes, concludes and invites followers.",
     ]
 )
 # "1. Understand your goals": Qwen2.5-Coder-0.5B numbers its JSON slide titles now and
@@ -157,6 +160,7 @@ def _outline_spec(
         # Qwen2.5-Coder-0.5B wrote its first ones again, in full, until its tokens ran out.
         # Alone, it still titled slide after slide with the topic: each middle slide gets
         # the plain outline's angle for its place as an example of a point to make.
+        example = ""  # the plain outline's angle, given as an example
         if not planned:  # the first slide (a JSON outline whose titles all echoed)
             prompt = _prompts.render(
                 "carousel_slide_first", total=str(count), topic=topic, style=style
@@ -165,7 +169,8 @@ def _outline_spec(
             if position == count:
                 role = _LAST_ROLE
             else:
-                role = _MIDDLE_ROLE.format(angle=fallback.slides[position - 1].title.lower())
+                example = fallback.slides[position - 1].title
+                role = _MIDDLE_ROLE.format(angle=example.lower())
             prompt = _prompts.render(
                 "carousel_slide_next",
                 number=str(position),
@@ -189,6 +194,12 @@ def _outline_spec(
             if answer.failed:
                 return None
             slide = _slide(answer.value) if answer.value is not None else None
+            if slide is not None and example and same_key(slide.title) == same_key(example):
+                # The example copied ("What Works Instead"): the plain outline's title,
+                # not the model's; asked once more, warmer, and never kept.
+                logger.info("slide %d copies its example: %r", position, slide.title)
+                slide = None
+                continue
             # A repeat, or a title that echoes this prompt, is asked once more, warmer.
             fresh = slide is not None and not repeats(same_key(slide.title), taken)
             if slide is not None and fresh and usable_title(slide.title, topic):

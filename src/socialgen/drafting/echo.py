@@ -7,7 +7,8 @@ not the model's slide.
 The check is derived from the prompts themselves, so it follows them when they
 change: a title echoes when it carries no content word of the topic, every content
 word of it is a word of the prompts, and (titles of two words or more) two of its
-words stand side by side in a prompt too, as they do in a copied phrase. A real
+words stand side by side, or one word apart, in a prompt too, as they do in a copied
+phrase. A slice may add the rewordings its model was seen to make. A real
 title that happens to use prompt words ("Write short posts") pairs them as no
 prompt does; a title about hooks on a topic about hooks carries the topic's word."""
 
@@ -73,6 +74,10 @@ class PromptWords:
                 sequence = _sequence(sentence)
                 words.update(sequence)
                 pairs.update(map(frozenset, pairwise(sequence)))
+                # One word apart too: "invites the reader to follow" pairs "invites"
+                # with "follow" as a paraphrase ("Invites Followers") does.
+                apart = zip(sequence, sequence[2:], strict=False)
+                pairs.update(frozenset(pair) for pair in apart)
         return cls(frozenset(words), frozenset(pairs))
 
     def echoed_by(self, title: str, topic: str) -> bool:
