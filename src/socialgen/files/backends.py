@@ -14,19 +14,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from socialgen.config import s3_endpoint
-from socialgen.files.backend import FileBackend
-from socialgen.files.local import LocalFolder
-from socialgen.files.local_copy import LocalCopies
-from socialgen.files.store import FileStore
 
 if TYPE_CHECKING:
+    from socialgen.files.backend import FileBackend
+    from socialgen.files.local_copy import LocalCopies
+    from socialgen.files.store import FileStore
     from socialgen.runtime import Runtime
 
 
 def files_of(runtime: Runtime) -> FileStore:
     """Where `runtime` keeps its files: its settings' files_url, files_redirect and
     file_cache_mb (read once with them), the local folder under its data directory
-    otherwise; made at the first call for a configuration and kept in `runtime.held`."""
+    otherwise; made at the first call for a configuration and kept in `runtime.held`.
+
+    The store's modules load here, not with this one: every command group's CLI names
+    `files_of`, and `socialgen --help` should not pay for hashing and logging."""
+    from socialgen.files.local_copy import LocalCopies
+
     settings = runtime.settings
     url = (settings.files_url or "").strip() or None
     home = runtime.store_settings.home
@@ -55,6 +59,9 @@ def file_store(
     """The store for these settings: the bucket `url` names (s3://bucket/prefix, at
     `endpoint` when it is not AWS), or the local folder `root` when `url` is None.
     `copies`: where the CLI keeps its copies of a bucket's files, and how many."""
+    from socialgen.files.local import LocalFolder
+    from socialgen.files.store import FileStore
+
     url = (url or "").strip() or None
     if url is None:
         return FileStore(LocalFolder(root), root, copies=copies)
