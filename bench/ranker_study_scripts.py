@@ -99,8 +99,9 @@ def _words_s2(text: str) -> int:
 @contextmanager
 def per_character_counts() -> Iterator[None]:
     """S2's counts: "log words" and "words per sentence" count each unspaced-script
-    character as a word; a sentence also ends at 。！？."""
-    describe = ranker_features.describe
+    character as a word; a sentence also ends at the ideographic full stop and the
+    full-width ! and ?."""
+    describe = ranker_features.describe  # type: ignore[attr-defined]
 
     def described(text: str) -> Any:
         found = describe(text)
@@ -135,7 +136,8 @@ def s1(train: list[PublishedPost]) -> Scorer:
 
     def score(posts: list[PublishedPost]) -> np.ndarray:
         with per_character_tokens():
-            return scorer(posts)
+            scores: np.ndarray = scorer(posts)
+        return scores
 
     return score
 
@@ -146,7 +148,8 @@ def s2(train: list[PublishedPost]) -> Scorer:
 
     def score(posts: list[PublishedPost]) -> np.ndarray:
         with per_character_tokens(), per_character_counts():
-            return scorer(posts)
+            scores: np.ndarray = scorer(posts)
+        return scores
 
     return score
 
@@ -157,7 +160,8 @@ def _burst(posts: list[PublishedPost]) -> np.ndarray:
     window = BURST_HOURS * 3600.0
     starts = np.searchsorted(times, times - window, side="left")
     ends = np.searchsorted(times, times + window, side="right")
-    return np.log1p(ends - starts - 1).reshape(-1, 1)
+    column: np.ndarray = np.log1p(ends - starts - 1).reshape(-1, 1)
+    return column
 
 
 def hand_blend(control: bool) -> Fitter:
@@ -175,9 +179,7 @@ def hand_blend(control: bool) -> Fitter:
         std = Std(x)
         times, target = _times(train), _target(train)
         relative = target - local_median(times, target)
-        w = blend_weights(
-            sparse.csr_matrix(std(x)), target, relative, _pairs(train, rng), 0.1, rng
-        )
+        w = blend_weights(sparse.csr_matrix(std(x)), target, relative, _pairs(train, rng), 0.1, rng)
         if control:
             w = w[:-1]
             mean, scale = std.mean[:-1], std.scale[:-1]
