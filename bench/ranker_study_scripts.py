@@ -38,6 +38,23 @@ B0 the same way. Fresh author for this round, found before any model ran on it:
 Other archives found and left out, by the same test as round four: milahu/twitter-milahu104
 (26 original posts), eroija/twitter (6), denchi/lumeninferiusarchive (13);
 sean-parent/sean-parent.github.io's archive is not in the snapshot.
+
+What it found (docs/insights.md, fifth round), held out, 8 authors:
+
+  method                 mean    dsajgiouawj  smithjd  suitzero  mean difference (95%)
+  ranker as shipped      0.624   0.498        0.556    0.637
+  plain logistic         0.610   0.486        0.562    0.520     -0.014 (-0.044 to +0.016)
+  S1                     0.624   0.498        0.556    0.637     +0.000 (identical on all 8)
+  S2                     0.623   0.489        0.556    0.639     -0.001 (-0.007 to +0.005)
+  B0 (B's reference)     0.633   0.498        0.564    0.639     +0.009 (-0.002 to +0.031)
+  B, against B0          0.633   0.500        0.562    0.639     +0.001 (-0.004 to +0.005)
+
+None is kept. S1 and S2 fail rule (1). The ranker still leaves the n-grams out for
+dsajgiouawj: read per character, they order its inner validation pairs a little
+better (0.565 and 0.573 against 0.555), but not by the one-standard-error margin
+(0.042 with 143 validation posts). B passes the rule's letter by 0.001, noise, and
+not on smithjd, the history it was meant for. The shipped ranker is significantly
+ahead of the plain model on the fresh author, suitzero (+0.117, 95% +0.018 to +0.240).
 """
 
 from __future__ import annotations
