@@ -256,10 +256,19 @@ def recovery() -> list[str]:
     from socialgen.insights.analysis import analyse
 
     lines = []
-    runs, recovered, slot_first = 5, 0, 0
+    runs, recovered, slot_first, false_alarms = 5, 0, 0, 0
+    planted_scores = []
     for seed in range(runs):
-        analysis = analyse(synthetic_history(400, seed=500 + seed), ZoneInfo("UTC"))
-        view = analysis.view()
+        history = synthetic_history(400, seed=500 + seed)
+        view = analyse(history, ZoneInfo("UTC")).view()
+        planted = next(
+            slot
+            for slot in view["slots"]
+            if (slot["weekday"], slot["start"]) == (PLANTED.slot_weekday_name, PLANTED.slot_start)
+        )
+        planted_scores.append(planted)
+        noise = analyse(shuffled_engagement(history, seed), ZoneInfo("UTC")).view()
+        false_alarms += any(slot["low"] > 1 for slot in noise["bestSlots"])
         best = view["bestSlots"][0] if view["bestSlots"] else None
         if best:
             slot_first += (best["weekday"], best["start"]) == (
@@ -280,6 +289,16 @@ def recovery() -> list[str]:
         f"  question hook x{PLANTED.question_hook} and media x{PLANTED.media} inside their"
         f" intervals in {recovered}/{runs} runs; {PLANTED.slot_weekday_name}"
         f" {PLANTED.slot_start}-{PLANTED.slot_end} h first in {slot_first}/{runs}"
+    )
+    lines.append(
+        f"  the planted x{PLANTED.slot} slot scored "
+        + ", ".join(
+            f"x{p['score']} (x{p['low']} to x{p['high']}, n={p['n']})" for p in planted_scores
+        )
+    )
+    lines.append(
+        f"  engagement shuffled: a best slot with its 90% interval wholly above 1 in"
+        f" {false_alarms}/{runs} runs"
     )
     return lines
 

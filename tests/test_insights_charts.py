@@ -362,7 +362,7 @@ def test_a_stored_history_drawn_and_written(
     page = tmp_path / "insights.html"
     emit_charts(report, console=Console(file=out, width=80), html=page, open_page=False)
     printed = out.getvalue()
-    assert "120 posts;" in printed and "Best time (score vs your usual, Europe/Paris)" in printed
+    assert "120 posts;" in printed and "Best time (score vs your average, Europe/Paris)" in printed
     assert printed.count("*") >= len(report["bestSlots"]) + 1
     text = page.read_text(encoding="utf-8")
     assert remote_resources(text) == [] and "<script" not in text

@@ -214,7 +214,7 @@ def slot_grid(report: dict[str, Any], glyphs: Glyphs, width: int) -> list[Text]:
     by_cell = {_slot_key(slot): slot for slot in slots}
     best = {_slot_key(slot) for slot in report.get("bestSlots") or []}
     cell_width = max(8, min(16, (width - 10) // len(parts)))
-    lines = [Text.assemble(("Best time", "bold"), f" (score vs your usual, {zone})")]
+    lines = [Text.assemble(("Best time", "bold"), f" (score vs your average, {zone})")]
     header = Text(" " * 10)
     for start, end in parts:
         header.append(f"{start:02d}-{end:02d}h".ljust(cell_width))

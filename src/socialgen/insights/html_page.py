@@ -56,7 +56,7 @@ def render_page(report: dict[str, Any]) -> str:
             + _best_slots(best, report),
             "Each cell is a weekday and time of day in "
             f"{escape(str(report.get('timezone') or 'your time zone'))}: its score (a "
-            "multiple of your usual) and n, the posts it holds. Outlined: the best slots.",
+            "multiple of your average slot) and n, the posts it holds. Outlined: the best slots.",
         ),
         _section("Findings", _effects_table(report.get("findings") or [], report), ""),
         _section(

@@ -7,6 +7,12 @@ N(mu, tau^2) around the creator's overall level mu. sigma^2 is the pooled within
 variance, tau^2 the DerSimonian-Laird moment estimate of the between-slot variance
 (at least TAU_FLOOR^2, so no slot is ever taken as known to be exactly average). A
 slot's posterior is normal; the 90% interval is its mean +- 1.645 sd.
+
+A slot's score is its level against mu, the creator's average, not against the
+baseline the residual is taken from: that baseline is a median, and for a creator whose
+posts mostly get nothing the average sits well above it, so every slot, even in pure
+noise, would read "better than usual" with its whole interval above 1. A slot never
+tried scores exactly 1: no evidence either way.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ Z90 = 1.6448536269514722
 class SlotPosterior:
     weekday: int  # Monday is 0
     start: int  # local hours [start, start + 6)
-    mean: float  # posterior mean of the slot's level (log units, relative to baseline)
+    mean: float  # posterior mean of the slot's level (log units, against the creator's average)
     sd: float
     n: int
     hour: int  # when in the slot to post: the creator's own usual hour there, else a default
@@ -70,7 +76,9 @@ def slot_posteriors(
     sigma2 = max(float(within @ within) / spare if spare > 0 else 1.0, 1e-6)
     tau2 = max(_between_slots(means[tried], n[tried], sigma2), TAU_FLOOR**2)
     precision = 1 / tau2 + n / sigma2
-    post_mean = (overall / tau2 + sums / sigma2) / precision
+    # The level against mu: (mu / tau2 + sums / sigma2) / precision - mu, written so
+    # that a slot with no posts is exactly 0.
+    post_mean = (sums - n * overall) / sigma2 / precision
     post_sd = np.sqrt(1 / precision)
     hours = _usual_hours(slot, hour)
     return [

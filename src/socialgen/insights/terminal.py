@@ -59,7 +59,7 @@ def print_report(report: dict[str, Any], out: Console) -> None:
         out.print(
             Text.assemble(
                 ("Best times to post", "bold"),
-                " (90% intervals, shrunk toward your usual level):",
+                " (against your average slot; 90% intervals, shrunk toward it):",
             )
         )
         for slot in report["bestSlots"]:
