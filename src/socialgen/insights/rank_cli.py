@@ -69,17 +69,27 @@ def _snippets(session: Any, workspace_id: str, post_ids: list[str]) -> dict[str,
     }
 
 
+_TABLE_FRAME = 13  # four columns: five rules and a space either side of each cell
+
+
 def _print_ranking(out: Console, data: dict[str, Any], snippets: dict[str, str]) -> None:
     from rich.table import Table
 
     table = Table(title="Drafts, likeliest to do well first", title_justify="left")
-    # The id and score whole on a narrow terminal; the opening takes what is left.
-    table.add_column("#", no_wrap=True, min_width=2)
-    table.add_column("score", no_wrap=True, min_width=5)
+    # The place, score and id whole; the opening takes what is left of the width. Rich
+    # measures a no-wrap cell at its full length and, given a long opening, squeezed
+    # the place and the score to nothing at 80 columns: the opening's width is capped.
+    id_width = max(len(row["postId"]) for row in data["ranked"])
+    place_width = len(str(len(data["ranked"])))
+    table.add_column("#", no_wrap=True)
+    table.add_column("score", no_wrap=True)
+    table.add_column("post", no_wrap=True)
     table.add_column(
-        "post", no_wrap=True, min_width=max(len(row["postId"]) for row in data["ranked"])
+        "opening",
+        overflow="ellipsis",
+        no_wrap=True,
+        max_width=max(1, out.width - place_width - len("score") - id_width - _TABLE_FRAME),
     )
-    table.add_column("opening", overflow="ellipsis", no_wrap=True)
     for place, row in enumerate(data["ranked"], start=1):
         table.add_row(str(place), f"{row['score']:.2f}", row["postId"], snippets[row["postId"]])
     out.print(table)
