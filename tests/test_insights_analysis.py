@@ -59,14 +59,16 @@ def test_the_baseline_follows_the_accounts_growth() -> None:
 
 
 def test_planted_effects_are_recovered_and_nothing_else_in_the_text() -> None:
-    runs, recovered, spurious, slot_first = 12, 0, 0, 0
+    runs, recovered, spurious, slot_first, wrong_first = 12, 0, 0, 0, 0
     for seed in range(runs):
         analysis = analyse(synthetic_history(400, seed=500 + seed), UTC)
-        best = analysis.view()["bestSlots"][0]
-        slot_first += (best["weekday"], best["start"]) == (
-            PLANTED.slot_weekday_name,
-            PLANTED.slot_start,
-        )
+        for best in analysis.view()["bestSlots"][:1]:  # none when no slot stands out
+            planted = (best["weekday"], best["start"]) == (
+                PLANTED.slot_weekday_name,
+                PLANTED.slot_start,
+            )
+            slot_first += planted
+            wrong_first += not planted
         found = {effect.feature: effect for effect in analysis.findings.findings}
         question, media = found.get("question hook"), found.get("media")
         recovered += bool(
@@ -84,7 +86,11 @@ def test_planted_effects_are_recovered_and_nothing_else_in_the_text() -> None:
             assert effect.low <= 1 <= effect.high, effect
     assert recovered >= runs - 2, recovered
     assert spurious <= 1, spurious
-    assert slot_first >= runs - 2, slot_first  # the planted Tuesday morning is the best slot
+    # The planted x1.8 Tuesday morning is named the best time when it stands out from
+    # noise (8 of these 12 histories of 400 posts, whose slot holds 8 to 25 posts; 20
+    # of 20 at 1000 posts), and no other slot is ever named first.
+    assert slot_first >= runs - 5, slot_first
+    assert wrong_first == 0, wrong_first
 
 
 def test_honesty_shuffled_or_random_engagement_yields_no_findings() -> None:
@@ -167,3 +173,39 @@ def test_the_fast_text_patterns_find_what_the_plain_ones_did() -> None:
             assert getattr(text_features, name).findall(text) == pattern.findall(text), text
         assert text_features.has_link(text) == bool(plain["_URL"].search(text)), text
         assert text_features.has_emoji(text) == ("\U0001f680" in text), text
+
+
+def _mostly_nothing(seed: int) -> list[PublishedPost]:
+    """A creator like many on a young account (a public archive of 1064 posts has 93% of
+    them at 0): 1000 synthetic posts whose counts are dealt out at random, 93 in 100
+    at 0 and the rest 1 to 6. Nothing to find; and a feature that a dozen posts have
+    will often have only zeros among them (0.93^12 = 0.42)."""
+    rng = np.random.default_rng(seed)
+    counts = np.where(rng.random(1000) < 0.93, 0, rng.integers(1, 7, 1000))
+    posts = _with_engagement(synthetic_history(1000, seed=seed), [int(c) for c in counts])
+    # A dozen posted in the morning, the rest in the afternoon, evening and night.
+    hours = rng.choice([0, 1, 2, 3, 4, 5, 12, 14, 16, 18, 20, 22], size=1000)
+    hours[rng.choice(1000, size=12, replace=False)] = 8
+    return [
+        dataclasses.replace(post, published_at=post.published_at.replace(hour=int(hour)))
+        for post, hour in zip(posts, hours, strict=True)
+    ]
+
+
+def test_a_few_posts_that_all_got_nothing_are_no_finding() -> None:
+    # Robust (HC3) standard errors read a group's spread from the group alone: twelve
+    # posts at 0 have none, so "x0.95 (x0.93 to x0.98)" came out of pure noise in
+    # most runs. The conventional error, from every post's spread, is the floor.
+    runs = 20
+    with_finding = sum(
+        bool(analyse(_mostly_nothing(seed), UTC).view()["findings"]) for seed in range(runs)
+    )
+    assert with_finding <= 2, with_finding
+
+
+def test_noise_names_no_best_time() -> None:
+    runs = 20
+    named = sum(
+        bool(analyse(_mostly_nothing(seed), UTC).view()["bestSlots"]) for seed in range(runs)
+    )
+    assert named <= 2, named

@@ -61,7 +61,9 @@ def test_the_cli_and_the_api_give_the_same_report(store: Store, live_server: Liv
     assert (cli["posts"], cli["enough"], cli["needMore"]) == (60, True, 0)
     assert [point["postId"] for point in cli["series"]] == ids
     assert [point["engagement"] for point in cli["series"]] == [p.engagement for p in history]
-    assert len(cli["slots"]) == 28 and len(cli["bestSlots"]) == 3
+    # 60 posts are too few for the planted Tuesday morning to stand out from noise: the
+    # week's 28 slots are reported, and no best time is named.
+    assert len(cli["slots"]) == 28 and cli["bestSlots"] == []
     assert cli["findings"] or cli["inconclusive"]
     # --days keeps the recent posts only (the synthetic history ends 2026-06-01).
     recent = report_cli("--days", "1")
@@ -77,6 +79,15 @@ def test_the_terminal_report_shows_findings_and_best_times(store: Store) -> None
     assert "300 measured published posts" in text
     assert "question hook" in text and "Inconclusive" in text
     assert "Best times to post" in text and "Tuesday 06:00-12:00" in text
+
+
+def test_the_terminal_report_says_when_no_time_stands_out(store: Store) -> None:
+    put_history(store.engine, store.workspace_id, synthetic_history(60, seed=2))
+    result = run("insights", "--tz", "Europe/Paris")
+    assert result.exit_code == 0, result.output
+    text = flat(result.output)
+    assert "Best time to post: none stands out yet." in text
+    assert "Best times to post" not in text
 
 
 def test_below_the_floor_it_says_how_many_more_posts_are_needed(

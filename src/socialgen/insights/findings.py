@@ -10,6 +10,13 @@ is widened to the matching false-coverage-rate level 1 - R*q/m (Benjamini & Yeku
 2005; R findings of m tests): a finding's interval excludes no effect (1.0) and an
 inconclusive one's includes it, always.
 
+Each standard error is the larger of the HC3 one and the conventional one (Angrist &
+Pischke, "Mostly Harmless Econometrics", 2009, section 8.1): HC3 reads a feature's
+spread from that feature's own posts, and when a dozen posts that all got nothing are
+the feature (common for a creator whose posts mostly get nothing: 0.93^12 = 0.42), it
+sees no spread at all and calls a few percent "certain". The conventional error reads
+the spread from every post.
+
 The fit is numpy's least squares and the sandwich formula, checked against statsmodels'
 OLS(cov_type="HC3") in tests/test_insights_analysis.py: importing statsmodels costs
 more than a second, which `socialgen insights` cannot afford.
@@ -68,10 +75,13 @@ def find_effects(residual: NDArray[np.float64], categories: Sequence[Category]) 
         return Findings([], [])
     estimate, covariance = _ols_hc3(design, residual)
     degrees = count - design.shape[1]
+    conventional = _conventional_covariance(design, residual - design @ estimate, degrees)
     from scipy.special import stdtr, stdtrit  # at run time only
 
     values = np.array([test.contrast @ estimate for test in tests])
-    errors = np.sqrt(np.array([test.contrast @ covariance @ test.contrast for test in tests]))
+    robust = np.array([test.contrast @ covariance @ test.contrast for test in tests])
+    pooled = np.array([test.contrast @ conventional @ test.contrast for test in tests])
+    errors = np.sqrt(np.maximum(robust, pooled))
     with np.errstate(divide="ignore", invalid="ignore"):
         t_values = np.where(errors > 0, values / errors, 0.0)
     p_values = np.where(np.isfinite(t_values), 2 * stdtr(degrees, -np.abs(t_values)), 1.0)
@@ -125,6 +135,15 @@ def _ols_hc3(
     weight = residual**2 / np.clip(1 - leverage, 1e-8, None) ** 2
     meat = (design * weight[:, None]).T @ design
     return estimate, inverse @ meat @ inverse
+
+
+def _conventional_covariance(
+    design: NDArray[np.float64], residual: NDArray[np.float64], degrees: int
+) -> NDArray[np.float64]:
+    """s^2 (X'X)^-1: every post's spread pooled, the homoskedastic OLS covariance."""
+    spread = float(residual @ residual) / max(degrees, 1)
+    inverse = np.linalg.pinv(design.T @ design).astype(np.float64)
+    return inverse * spread
 
 
 def _design(

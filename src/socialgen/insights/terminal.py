@@ -68,6 +68,14 @@ def print_report(report: dict[str, Any], out: Console) -> None:
                 f"{_times(slot['score'])} ({_times(slot['low'])} to {_times(slot['high'])}), "
                 f"{slot['n']} posts"
             )
+    elif report["enough"]:
+        out.print(
+            Text.assemble(
+                ("Best time to post: none stands out yet.", "bold"),
+                " Your posts did no better in any slot than chance would give;"
+                " `posts schedule --at best` still tries the likelier ones.",
+            )
+        )
 
 
 def _times(multiplier: float) -> str:
