@@ -16,6 +16,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import numpy as np
+from numpy.typing import NDArray
 
 from socialgen.insights.baseline import RelativeEngagement, relative_engagement
 from socialgen.insights.candidates import candidate_categories
@@ -24,6 +25,8 @@ from socialgen.insights.history import PublishedPost
 from socialgen.insights.slots import SlotPosterior, best_slots, slot_posteriors
 
 FLOOR = 30
+EXACT_NULL_POSTS = 1000  # up to this many posts, the tests deal out the counts themselves
+NULL_DEALS = 200
 BASELINE_METHOD = (
     "median of log1p(engagement) over the posts within 28 days either side "
     "(the nearest 15 when fewer); mad: 1.4826 x median absolute deviation of the residuals"
@@ -84,13 +87,40 @@ def analyse(posts: Sequence[PublishedPost], zone: ZoneInfo, *, floor: int = FLOO
     local = local_times(posts, zone)
     weekday = np.array([moment.weekday() for moment in local], dtype=np.int64)
     hour = np.array([moment.hour for moment in local], dtype=np.int64)
-    slots = slot_posteriors(relative.residual, weekday, hour)
     enough = len(posts) >= floor
+    null = null_residuals(seconds, engagement) if enough else None
+    slots = slot_posteriors(relative.residual, weekday, hour, null)
     if enough:
-        findings = find_effects(relative.residual, candidate_categories(posts, local))
+        findings = find_effects(relative.residual, candidate_categories(posts, local), null)
     else:
         findings = Findings([], [])
     return Analysis(posts, relative, findings, slots, enough)
+
+
+def null_residuals(
+    seconds: NDArray[np.float64], engagement: NDArray[np.float64]
+) -> NDArray[np.float64] | None:
+    """For a history of at most EXACT_NULL_POSTS posts: NULL_DEALS rows of residuals,
+    each from the posts' counts dealt out at random over them, baseline and all (seeded:
+    the same history always gets the same answer). None for a longer one.
+
+    This is the honesty test itself made the yardstick: "nothing to find" means the
+    counts could have fallen on any post, and the tests ask how often such a deal
+    gives a finding or a best time as strong as the real one. Dealing out the residuals
+    instead assumes they are alike from post to post; they are not when the baseline
+    of a sparse, bursty history comes from a few posts months apart (a public archive of
+    408 posts over 14 years gave findings in 11% of shuffles, and best times in 10%).
+    A long history's baseline is steadier and its t-tests close to exact, and dealing
+    out its counts NULL_DEALS times would cost seconds."""
+    if seconds.size > EXACT_NULL_POSTS:
+        return None
+    rng = np.random.default_rng(0)
+    return np.array(
+        [
+            relative_engagement(seconds, rng.permutation(engagement)).residual
+            for _ in range(NULL_DEALS)
+        ]
+    )
 
 
 def _iso_many(moments: list[datetime]) -> list[str]:

@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 from socialgen.insights.candidates import MIN_SIDE, Category
 
 FDR_Q = 0.05
+NULL_ALPHA = 0.05  # with the deals at random: the chance that noise gives any finding
 
 
 @dataclass(frozen=True)
@@ -67,27 +68,42 @@ class _Test:
     n: int
 
 
-def find_effects(residual: NDArray[np.float64], categories: Sequence[Category]) -> Findings:
+def find_effects(
+    residual: NDArray[np.float64],
+    categories: Sequence[Category],
+    null: NDArray[np.float64] | None = None,
+) -> Findings:
+    """`null`: residuals of the same posts with their counts dealt out at random, one
+    row per deal (`analysis.null_residuals`). With it, a feature is a finding when its
+    |t| beats the largest |t| of any feature in all but NULL_ALPHA of the deals
+    (Westfall & Young's max-T), and every interval is widened to that same critical
+    value; without it, Benjamini-Hochberg on Student-t p-values."""
     count = residual.size
     columns, tests = _design(count, categories)
     design = np.column_stack([np.ones(count), *columns]) if count else np.empty((0, 1))
     if not tests or count - design.shape[1] < 2:
         return Findings([], [])
-    estimate, covariance = _ols_hc3(design, residual)
     degrees = count - design.shape[1]
-    conventional = _conventional_covariance(design, residual - design @ estimate, degrees)
+    contrasts = np.array([test.contrast for test in tests])
+    values, errors = _contrasts_and_errors(design, residual[:, None], contrasts, degrees)
+    values, errors = values[:, 0], errors[:, 0]
     from scipy.special import stdtr, stdtrit  # at run time only
 
-    values = np.array([test.contrast @ estimate for test in tests])
-    robust = np.array([test.contrast @ covariance @ test.contrast for test in tests])
-    pooled = np.array([test.contrast @ conventional @ test.contrast for test in tests])
-    errors = np.sqrt(np.maximum(robust, pooled))
     with np.errstate(divide="ignore", invalid="ignore"):
         t_values = np.where(errors > 0, values / errors, 0.0)
-    p_values = np.where(np.isfinite(t_values), 2 * stdtr(degrees, -np.abs(t_values)), 1.0)
-    found = benjamini_hochberg(p_values, FDR_Q)
-    level = max(int(found.sum()), 1) * FDR_Q / len(tests)
-    half = stdtrit(degrees, 1 - level / 2) * errors
+    if null is not None and len(null):
+        null_values, null_errors = _contrasts_and_errors(design, null.T, contrasts, degrees)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            null_t = np.where(null_errors > 0, np.abs(null_values / null_errors), 0.0)
+        largest = null_t.max(axis=0)
+        p_values = (largest[None, :] >= np.abs(t_values)[:, None]).mean(axis=1)
+        found = p_values < NULL_ALPHA
+        half = float(np.quantile(largest, 1 - NULL_ALPHA)) * errors
+    else:
+        p_values = np.where(np.isfinite(t_values), 2 * stdtr(degrees, -np.abs(t_values)), 1.0)
+        found = benjamini_hochberg(p_values, FDR_Q)
+        level = max(int(found.sum()), 1) * FDR_Q / len(tests)
+        half = stdtrit(degrees, 1 - level / 2) * errors
     effects = [
         Effect(
             test.label,
@@ -137,13 +153,25 @@ def _ols_hc3(
     return estimate, inverse @ meat @ inverse
 
 
-def _conventional_covariance(
-    design: NDArray[np.float64], residual: NDArray[np.float64], degrees: int
-) -> NDArray[np.float64]:
-    """s^2 (X'X)^-1: every post's spread pooled, the homoskedastic OLS covariance."""
-    spread = float(residual @ residual) / max(degrees, 1)
-    inverse = np.linalg.pinv(design.T @ design).astype(np.float64)
-    return inverse * spread
+def _contrasts_and_errors(
+    design: NDArray[np.float64],
+    responses: NDArray[np.float64],
+    contrasts: NDArray[np.float64],
+    degrees: int,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Each contrast's estimate and standard error (the larger of HC3 and the
+    conventional one), for each column of `responses` at once: (contrasts x columns)."""
+    inverse = np.linalg.pinv(design.T @ design)
+    estimate = inverse @ (design.T @ responses)
+    residual = responses - design @ estimate
+    leverage = np.einsum("ij,jk,ik->i", design, inverse, design)
+    weight = residual**2 / np.clip(1 - leverage, 1e-8, None)[:, None] ** 2
+    lever = design @ inverse @ contrasts.T  # how much each post moves each contrast
+    robust = (lever**2).T @ weight
+    spread = (residual**2).sum(axis=0) / max(degrees, 1)
+    pooled = np.einsum("mj,jk,mk->m", contrasts, inverse, contrasts)[:, None] * spread[None, :]
+    values: NDArray[np.float64] = contrasts @ estimate
+    return values, np.sqrt(np.maximum(robust, pooled))
 
 
 def _design(

@@ -74,9 +74,14 @@ def slot_index(weekday: NDArray[np.int64], hour: NDArray[np.int64]) -> NDArray[n
 
 
 def slot_posteriors(
-    residual: NDArray[np.float64], weekday: NDArray[np.int64], hour: NDArray[np.int64]
+    residual: NDArray[np.float64],
+    weekday: NDArray[np.int64],
+    hour: NDArray[np.int64],
+    null: NDArray[np.float64] | None = None,
 ) -> list[SlotPosterior]:
-    """Every slot of the week, Monday night first."""
+    """Every slot of the week, Monday night first. `null`: residuals of the same posts
+    with their counts dealt out at random, one row per deal (`analysis.null_residuals`);
+    without it, the stand-out test deals out the residuals themselves."""
     slot = slot_index(weekday, hour)
     n = np.bincount(slot, minlength=SLOT_COUNT).astype(np.float64)
     sums = np.bincount(slot, weights=residual, minlength=SLOT_COUNT)
@@ -94,7 +99,7 @@ def slot_posteriors(
     post_mean = (sums - n * overall) / sigma2 / precision
     post_sd = np.sqrt(1 / precision)
     hours = _usual_hours(slot, hour)
-    better = _better_than_the_rest(residual, slot)
+    better = _better_than_the_rest(residual, slot, null)
     return [
         SlotPosterior(
             weekday=index // len(PARTS),
@@ -110,7 +115,7 @@ def slot_posteriors(
 
 
 def _better_than_the_rest(
-    residual: NDArray[np.float64], slot: NDArray[np.int64]
+    residual: NDArray[np.float64], slot: NDArray[np.int64], null: NDArray[np.float64] | None
 ) -> NDArray[np.bool_]:
     """Per slot: did its posts beat the creator's other posts beyond chance? Each tried
     slot's lead (its mean minus the other posts' mean, over its standard error) against
@@ -122,18 +127,21 @@ def _better_than_the_rest(
     better = np.zeros(SLOT_COUNT, dtype=bool)
     if testable.sum() < 2:
         return better
-    total = float(residual.sum())
     scale = np.sqrt(1 / n[testable] + 1 / (count - n[testable]))
 
     def leads(values: NDArray[np.float64]) -> NDArray[np.float64]:
         sums = np.bincount(slot, weights=values, minlength=SLOT_COUNT)[testable]
         own = sums / n[testable]
-        rest = (total - sums) / (count - n[testable])
+        rest = (float(values.sum()) - sums) / (count - n[testable])
         return (own - rest) / scale
 
     observed = leads(residual)
-    rng = np.random.default_rng(0)
-    largest = np.array([leads(rng.permutation(residual)).max() for _ in range(PERMUTATIONS)])
+    if null is not None and len(null):
+        deals: list[NDArray[np.float64]] = list(null)
+    else:
+        rng = np.random.default_rng(0)
+        deals = [rng.permutation(residual) for _ in range(PERMUTATIONS)]
+    largest = np.array([leads(deal).max() for deal in deals])
     beaten_by = (largest[None, :] >= observed[:, None]).mean(axis=1)
     better[testable] = beaten_by < STAND_OUT_ALPHA
     return better
