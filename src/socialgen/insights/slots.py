@@ -17,12 +17,13 @@ tried scores exactly 1: no evidence either way.
 A slot is named a best time only if it `stands_out`: its posts did better than the
 creator's other posts by more than chance explains. The best of 28 slots always looks
 good, and without this test pure noise named a "best time" in every history. The test
-is a permutation one (Westfall & Young's max-T, 1993): the residuals dealt out at
-random over the posts PERMUTATIONS times, a slot stands out when its lead over the rest
-beats the best slot's lead in all but STAND_OUT_ALPHA of those deals. A t-test on the
-pooled variance was tried first and named a best time in 6 of 20 random histories
-whose posts mostly get nothing: their few non-zero counts make a slot's mean skewed
-far beyond what the t distribution allows; a deal at random has the same skew.
+is a permutation one (Westfall & Young's max-T, 1993): a slot stands out when its lead
+over the rest beats the best slot's lead in all but STAND_OUT_ALPHA of random deals.
+The deals are the analysis' deals of the counts themselves when it makes them (up to
+analysis.EXACT_NULL_POSTS posts; see analysis.null_residuals), else the residuals dealt
+out PERMUTATIONS times. A t-test on the pooled variance was tried first and named a
+best time in 6 of 20 random histories whose posts mostly get nothing: their few
+non-zero counts make a slot's mean skewed far beyond what the t distribution allows.
 """
 
 from __future__ import annotations
