@@ -4,11 +4,14 @@ pattern.
 One least-squares regression of the residual (log engagement relative to the rolling
 baseline) on every candidate feature at once, so "posts with media are also longer"
 is not counted twice, with HC3 heteroskedasticity-robust standard errors (MacKinnon &
-White 1985) and Student-t intervals. A dozen features are tested at once, so the
-Benjamini-Hochberg procedure at FDR q decides what is a finding, and every interval
-is widened to the matching false-coverage-rate level 1 - R*q/m (Benjamini & Yekutieli
-2005; R findings of m tests): a finding's interval excludes no effect (1.0) and an
-inconclusive one's includes it, always.
+White 1985). A dozen features are tested at once. Given the analysis' random deals of
+the counts (up to analysis.EXACT_NULL_POSTS posts), a finding is a |t| that beats the
+largest |t| of any feature in all but NULL_ALPHA of the deals (Westfall & Young's
+max-T), with every interval widened to that critical value. Otherwise Student-t
+p-values go through the Benjamini-Hochberg procedure at FDR q, and every interval is
+widened to the matching false-coverage-rate level 1 - R*q/m (Benjamini & Yekutieli
+2005; R findings of m tests). Either way a finding's interval excludes no effect (1.0)
+and an inconclusive one's includes it, always.
 
 Each standard error is the larger of the HC3 one and the conventional one (Angrist &
 Pischke, "Mostly Harmless Econometrics", 2009, section 8.1): HC3 reads a feature's
