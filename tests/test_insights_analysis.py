@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import pytest
 
-from socialgen.insights.analysis import FLOOR, analyse
+from socialgen.insights.analysis import EXACT_NULL_POSTS, FLOOR, analyse, null_residuals
 from socialgen.insights.baseline import relative_engagement
 from socialgen.insights.findings import benjamini_hochberg, ols_hc3
 from socialgen.insights.history import PublishedPost
@@ -209,3 +209,23 @@ def test_noise_names_no_best_time() -> None:
         bool(analyse(_mostly_nothing(seed), UTC).view()["bestSlots"]) for seed in range(runs)
     )
     assert named <= 2, named
+
+
+def test_a_long_history_is_judged_by_t_tests_and_still_finds_only_what_was_planted() -> None:
+    # Above EXACT_NULL_POSTS the counts are not dealt out (seconds of work): the
+    # t-tests and Benjamini-Hochberg decide, with intervals that agree with them.
+    posts = synthetic_history(EXACT_NULL_POSTS + 500, seed=9)
+    seconds = np.array([post.published_at.timestamp() for post in posts])
+    engagement = np.array([post.engagement for post in posts], dtype=np.float64)
+    assert null_residuals(seconds, engagement) is None
+    analysis = analyse(posts, UTC)
+    found = {effect.feature: effect for effect in analysis.findings.findings}
+    assert found["question hook"].low <= PLANTED.question_hook <= found["question hook"].high
+    assert found["media"].low <= PLANTED.media <= found["media"].high
+    # (A false discovery rate of 5% lets an unplanted feature in now and then beside
+    # true ones: this seed has hashtags at x1.08. The 400-post test above counts them.)
+    for effect in analysis.findings.findings:
+        assert effect.low > 1 or effect.high < 1, effect
+    for effect in analysis.findings.inconclusive:
+        assert effect.low <= 1 <= effect.high, effect
+    assert analyse(shuffled_engagement(posts, 3), UTC).findings.findings == []
