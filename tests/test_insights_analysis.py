@@ -228,4 +228,5 @@ def test_a_long_history_is_judged_by_t_tests_and_still_finds_only_what_was_plant
         assert effect.low > 1 or effect.high < 1, effect
     for effect in analysis.findings.inconclusive:
         assert effect.low <= 1 <= effect.high, effect
-    assert analyse(shuffled_engagement(posts, 3), UTC).findings.findings == []
+    shuffles = [analyse(shuffled_engagement(posts, seed), UTC) for seed in range(10)]
+    assert sum(bool(shuffled.findings.findings) for shuffled in shuffles) <= 2
