@@ -195,7 +195,8 @@ def _mostly_nothing(seed: int) -> list[PublishedPost]:
 def test_a_few_posts_that_all_got_nothing_are_no_finding() -> None:
     # Robust (HC3) standard errors read a group's spread from the group alone: twelve
     # posts at 0 have none, so "x0.95 (x0.93 to x0.98)" came out of pure noise in
-    # most runs. The conventional error, from every post's spread, is the floor.
+    # most runs. The conventional error, from every post's spread, is now the floor,
+    # and a history of this size is also judged against deals of its own counts.
     runs = 20
     with_finding = sum(
         bool(analyse(_mostly_nothing(seed), UTC).view()["findings"]) for seed in range(runs)

@@ -141,6 +141,7 @@ def slots_of(posts: Sequence[PublishedPost], zone: ZoneInfo) -> list[SlotPosteri
         relative_engagement(seconds, engagement).residual,
         np.array([moment.weekday() for moment in local], dtype=np.int64),
         np.array([moment.hour for moment in local], dtype=np.int64),
+        judge=False,  # a time is sampled from the slots; none is named best here
     )
 
 
