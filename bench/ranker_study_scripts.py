@@ -217,8 +217,8 @@ CANDIDATES: dict[str, tuple[Fitter, str]] = {  # name: (fit, what it is judged a
 }
 
 
-def held_out(
-    name: str, posts: list[PublishedPost]
+def held_out_for(
+    candidates: dict[str, tuple[Fitter, str]], name: str, posts: list[PublishedPost]
 ) -> tuple[dict[str, tuple[float, ...]], dict[str, np.ndarray]]:
     """Per method: (accuracy, low, high, difference to its reference, low, high), and
     the difference's bootstrap replicates (one per round, for the mean over authors)."""
@@ -227,13 +227,13 @@ def held_out(
     older, newest = posts[:cut], posts[cut:]
     pairs = close_pairs(_times(newest), _target(newest), cap=EVALUATION_PAIRS, rng=rng)
     weights = pair_weights(pairs, len(newest), np.random.default_rng(7))
-    rights = {m: right_per_pair(fit(older)(newest), pairs) for m, (fit, _) in CANDIDATES.items()}
+    rights = {m: right_per_pair(fit(older)(newest), pairs) for m, (fit, _) in candidates.items()}
     out: dict[str, tuple[float, ...]] = {}
     replicates: dict[str, np.ndarray] = {}
     totals = weights.sum(axis=1)
     for method, right in rights.items():
         low, high = interval(weights, right)
-        d = right - rights[CANDIDATES[method][1]]
+        d = right - rights[candidates[method][1]]
         d_low, d_high = interval(weights, d)
         out[method] = (right.mean(), low, high, d.mean(), d_low, d_high)
         replicates[method] = np.where(
@@ -243,33 +243,32 @@ def held_out(
     return out, replicates
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--tweets", type=Path, action="append", default=[])
-    parser.add_argument("--fresh", action="append", default=[], help="an archive never read")
-    options = parser.parse_args()
-    results: dict[str, dict[str, tuple[float, ...]]] = {}
-    rounds: dict[str, dict[str, np.ndarray]] = {}
-    for path in options.tweets:
-        results[path.stem], rounds[path.stem] = held_out(path.stem, read_tweets_js(path))
-    for method, (_, reference) in CANDIDATES.items():
+def report(
+    candidates: dict[str, tuple[Fitter, str]],
+    results: dict[str, dict[str, tuple[float, ...]]],
+    rounds: dict[str, dict[str, np.ndarray]],
+    fresh_authors: list[str],
+) -> None:
+    """Each method's held-out figures per author, its means over all and over the fresh
+    authors, and its mean paired difference to its reference with a 95% interval."""
+    for method, (_, reference) in candidates.items():
         print(f"\n{method}  (differences to: {reference})")
         for author, figures in results.items():
             acc, low, high, d, d_low, d_high = figures[method]
-            fresh = " (fresh)" if author in options.fresh else ""
+            fresh = " (fresh)" if author in fresh_authors else ""
             print(
                 f"  {author + fresh:40} {acc:.3f} ({low:.3f}-{high:.3f})"
                 f"   difference {d:+.3f} ({d_low:+.3f} to {d_high:+.3f})"
             )
         every = [figures[method][0] for figures in results.values()]
-        fresh_ones = [f[method][0] for a, f in results.items() if a in options.fresh]
+        fresh_ones = [f[method][0] for a, f in results.items() if a in fresh_authors]
         worst = min(figures[method][5] for figures in results.values())
         print(
             f"  mean over {len(every)}: {np.mean(every):.3f}; over the fresh"
             f" {len(fresh_ones)}: {np.mean(fresh_ones) if fresh_ones else float('nan'):.3f};"
             f" lowest upper end of a difference's interval {worst:+.3f}"
         )
-        for label, authors in (("all", list(rounds)), ("fresh", options.fresh)):
+        for label, authors in (("all", list(rounds)), ("fresh", fresh_authors)):
             if authors and method != reference:
                 mean = np.mean([rounds[a][method] for a in authors if a in rounds], axis=0)
                 low, high = np.quantile(mean, [0.025, 0.975])
@@ -277,7 +276,26 @@ def main() -> int:
                     f"  mean difference, {label}: {mean.mean():+.3f}"
                     f" (95% {low:+.3f} to {high:+.3f})"
                 )
+
+
+def study(candidates: dict[str, tuple[Fitter, str]]) -> int:
+    """Read the archives named on the command line and report `candidates` held out."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tweets", type=Path, action="append", default=[])
+    parser.add_argument("--fresh", action="append", default=[], help="an archive never read")
+    options = parser.parse_args()
+    results: dict[str, dict[str, tuple[float, ...]]] = {}
+    rounds: dict[str, dict[str, np.ndarray]] = {}
+    for path in options.tweets:
+        results[path.stem], rounds[path.stem] = held_out_for(
+            candidates, path.stem, read_tweets_js(path)
+        )
+    report(candidates, results, rounds, options.fresh)
     return 0
+
+
+def main() -> int:
+    return study(CANDIDATES)
 
 
 if __name__ == "__main__":
