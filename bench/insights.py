@@ -21,6 +21,12 @@ and three fresh authors added by bench/ranker_study_fresh.py (never read before 
   https://github.com/mkommar/twitter data/tweets.js (1064, 2009-2022; 93% at 0)
 and one fresh author added by bench/ranker_study_scripts.py (the fifth round):
   https://github.com/suitzero/prayGPT twitter-archive/data/tweets.js (408, 2011-2025)
+and four by bench/ranker_study_b0.py (the sixth round):
+  https://github.com/larsbrinkhoff/twitter-data data/tweet.js at 40fcef7 (456, 2015-2021)
+  https://github.com/dimaborbotko/twitterarchive src/data/tweet.js (1971, 2015-2020, Russian)
+  https://github.com/paramaggarwal/render-twitter-archive src/data/tweets.js (1576,
+    2011-2020; a JavaScript literal: quote its keys to read it as JSON)
+  https://github.com/boscomonkey/fitlog docs/data/tweets.js (1122, 2020-2024)
 (b) Synthetic: insights.synthetic's creator with planted effects, and the same with its
 engagement shuffled (nothing to learn).
 
@@ -55,9 +61,10 @@ difference (+0.117, 95% +0.013 to +0.252).
 
 After the table, the goal as written, over every real author with 300+ posts (the
 mean of their held-out accuracies and of the ranker minus the plain model, 95%
-intervals from the authors' independent bootstrap rounds). Last run, 7 authors: mean
-0.605 (0.546 to 0.667), undecided against 0.58; minus plain +0.017 (-0.015 to +0.047),
-not significant; 4 of 7 at or above 0.58.
+intervals from the authors' independent bootstrap rounds). Last run, 11 authors: mean
+0.606 (0.564 to 0.650), undecided against 0.58; minus plain +0.024 (-0.002 to +0.049),
+not significant; 7 of 11 at or above 0.58. The sixth round's four: ranker 0.639, 0.594,
+0.626, 0.570 against the plain model's 0.601, 0.543, 0.606, 0.537.
 """
 
 from __future__ import annotations
