@@ -90,6 +90,19 @@ def test_the_terminal_report_says_when_no_time_stands_out(store: Store) -> None:
     assert "Best times to post" not in text
 
 
+def test_an_empty_history_says_how_to_bring_one_in(store: Store) -> None:
+    result = run("insights")
+    assert result.exit_code == 0, result.output
+    text = flat(result.output)
+    assert "No measured published posts: nothing to learn from yet." in text
+    assert "socialgen posts import FILE" in text and "socialgen accounts history" in text
+    # An empty window of a longer history is not an empty history: no such advice.
+    put_history(store.engine, store.workspace_id, synthetic_history(12, seed=4))
+    recent = flat(run("insights", "--days", "1").output)
+    assert "No measured published posts in the last 1 day:" in recent
+    assert "posts import" not in recent
+
+
 def test_below_the_floor_it_says_how_many_more_posts_are_needed(
     store: Store, live_server: LiveServer
 ) -> None:

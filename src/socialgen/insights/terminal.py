@@ -11,14 +11,26 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
+# A first `insights` finds nothing: say how a history gets in (issue 26's two ways).
+BRING_HISTORY_IN = (
+    "Bring your history in: `socialgen posts import FILE` reads a .csv or .json of "
+    "published posts with their likes, reposts and comments, or X's archive "
+    "(data/tweets.js); `socialgen accounts history ACCOUNT` pulls a connected "
+    "account's own posts with their counts."
+)
+
+
 def print_report(report: dict[str, Any], out: Console) -> None:
     from rich.table import Table
     from rich.text import Text
 
     posts, zone = report["posts"], report["timezone"]
-    window = f" in the last {report['days']} days" if report["days"] else ""
+    days = report["days"]
+    window = f" in the last {days} day{'' if days == 1 else 's'}" if days else ""
     if not posts:
         out.print(f"No measured published posts{window}: nothing to learn from yet.")
+        if not window:
+            out.print(BRING_HISTORY_IN, style="yellow")
     else:
         typical = math.expm1(report["baseline"]["median"])
         latest = report["series"][-1]["baseline"]
