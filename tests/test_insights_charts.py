@@ -368,3 +368,14 @@ def test_a_stored_history_drawn_and_written(
     assert remote_resources(text) == [] and "<script" not in text
     assert "120 measured published posts" in text
     assert capsys.readouterr().err == ""
+
+
+def test_the_pages_headline_counts_in_words(tmp_path: Path) -> None:
+    path = tmp_path / "one.html"
+    one = {"series": [], "slots": [], "inconclusive": [], "posts": 1, "days": 1}
+    write_html({**one, "enough": True, "findings": [{}]}, path)
+    page = path.read_text(encoding="utf-8")
+    assert "1 measured published post from the last 1 day. 1 finding stands out" in page
+    write_html({**one, "posts": 40, "days": 7, "enough": True, "findings": [{}, {}]}, path)
+    page = path.read_text(encoding="utf-8")
+    assert "40 measured published posts from the last 7 days. 2 findings stand out" in page

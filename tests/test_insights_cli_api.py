@@ -4,6 +4,7 @@ real socket: the same report from both, members only, clear refusals."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -101,6 +102,28 @@ def test_an_empty_history_says_how_to_bring_one_in(store: Store) -> None:
     recent = flat(run("insights", "--days", "1").output)
     assert "No measured published posts in the last 1 day:" in recent
     assert "posts import" not in recent
+
+
+def test_a_history_that_mostly_got_nothing_says_how_many_posts_got_any(store: Store) -> None:
+    history = synthetic_history(40, seed=3)
+    counts = [2 if index % 4 == 0 else 0 for index in range(40)]  # 10 of 40 got any
+    put_history(
+        store.engine,
+        store.workspace_id,
+        [
+            replace(post, likes=n, reposts=0, comments=0)
+            for post, n in zip(history, counts, strict=True)
+        ],
+    )
+    text = flat(run("insights", "--tz", "UTC").output)
+    assert "Typical post: 0 likes + reposts + comments" in text
+    assert "10 of 40 (25%) got any." in text
+
+
+def test_a_typical_post_that_got_something_needs_no_share(store: Store) -> None:
+    put_history(store.engine, store.workspace_id, synthetic_history(40, seed=3))
+    text = flat(run("insights", "--tz", "UTC").output)
+    assert "Typical post:" in text and "got any" not in text
 
 
 def test_below_the_floor_it_says_how_many_more_posts_are_needed(

@@ -80,7 +80,7 @@ def _headline(report: dict[str, Any]) -> str:
         return escape(str(report["headline"]))
     posts = int(report.get("posts") or 0)
     days = report.get("days")
-    period = f"the last {int(days)} days" if days else "all your history"
+    period = f"the last {int(days)} day{'s' if days != 1 else ''}" if days else "all your history"
     text = f"{posts} measured published post{'s' if posts != 1 else ''} from {period}."
     if not report.get("enough"):
         text += (
@@ -90,7 +90,8 @@ def _headline(report: dict[str, Any]) -> str:
         )
     else:
         found = len(report.get("findings") or [])
-        text += f" {found} finding{'s' if found != 1 else ''} stand out from the noise."
+        stand = "findings stand" if found != 1 else "finding stands"
+        text += f" {found} {stand} out from the noise."
     return escape(text)
 
 

@@ -38,7 +38,8 @@ def print_report(report: dict[str, Any], out: Console) -> None:
             Text.assemble(
                 (str(posts), "bold"),
                 f" measured published posts{window} (times in {zone}). Typical post: "
-                f"{typical:.0f} likes + reposts + comments; lately {latest:.0f}.",
+                f"{typical:.0f} likes + reposts + comments; lately {latest:.0f}."
+                + _share_with_any(report, typical),
             )
         )
     if not report["enough"]:
@@ -92,3 +93,12 @@ def print_report(report: dict[str, Any], out: Console) -> None:
 
 def _times(multiplier: float) -> str:
     return f"x{multiplier:.2f}"
+
+
+def _share_with_any(report: dict[str, Any], typical: float) -> str:
+    """When the typical post got nothing, how many got anything: "typical 0" alone reads
+    the same for an account where 49% of posts got something and one where 2% did."""
+    if round(typical) > 0:
+        return ""
+    engaged = sum(1 for point in report["series"] if point["engagement"] > 0)
+    return f" {engaged} of {report['posts']} ({engaged / report['posts']:.0%}) got any."
