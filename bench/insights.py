@@ -27,6 +27,9 @@ and four by bench/ranker_study_b0.py (the sixth round):
   https://github.com/paramaggarwal/render-twitter-archive src/data/tweets.js (1576,
     2011-2020; a JavaScript literal: quote its keys to read it as JSON)
   https://github.com/boscomonkey/fitlog docs/data/tweets.js (1122, 2020-2024)
+Any author found after the sixth round (a search for one author's posts with counts in
+any format, converted to tweets.js) is added to the goal's summary as measured, and
+no change to the ranker follows from it: the shipped ranker is only read on them.
 (b) Synthetic: insights.synthetic's creator with planted effects, and the same with its
 engagement shuffled (nothing to learn).
 
