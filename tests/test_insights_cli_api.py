@@ -120,6 +120,12 @@ def test_a_history_that_mostly_got_nothing_says_how_many_posts_got_any(store: St
     assert "10 of 40 (25%) got any." in text
 
 
+def test_one_post_is_counted_in_the_singular(store: Store) -> None:
+    put_history(store.engine, store.workspace_id, synthetic_history(1, seed=3))
+    text = flat(run("insights", "--tz", "UTC").output)
+    assert "1 measured published post (times in UTC)" in text
+
+
 def test_a_typical_post_that_got_something_needs_no_share(store: Store) -> None:
     put_history(store.engine, store.workspace_id, synthetic_history(40, seed=3))
     text = flat(run("insights", "--tz", "UTC").output)

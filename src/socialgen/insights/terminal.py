@@ -37,7 +37,8 @@ def print_report(report: dict[str, Any], out: Console) -> None:
         out.print(
             Text.assemble(
                 (str(posts), "bold"),
-                f" measured published posts{window} (times in {zone}). Typical post: "
+                f" measured published post{'' if posts == 1 else 's'}{window}"
+                f" (times in {zone}). Typical post: "
                 f"{typical:.0f} likes + reposts + comments; lately {latest:.0f}."
                 + _share_with_any(report, typical),
             )
