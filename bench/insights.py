@@ -32,21 +32,23 @@ any format, converted to tweets.js) is added to the goal's summary as measured, 
 no change to the ranker follows from it: the shipped ranker is only read on them.
 Found, and fixed as the seventh set before the bench ran on any of them: one person's
 posts each (likes and retweets; no media flags, so no post has media), converted
-with their text, time and counts into tweets.js form:
-  https://github.com/debruine/30DCC-2022 data/tweets/tweet_activity_metrics_
+with their text, time and counts into tweets.js form by bench/insights_convert.py
+(KIND in brackets; its docstring has each format's rules for replies and retweets):
+  [analytics] https://github.com/debruine/30DCC-2022 data/tweets/tweet_activity_metrics_
     LisaDeBruine_2021*_en.csv (Twitter Analytics exports; 1077 originals, 2021; a
     text opening on @ is a reply; the time is read from the tweet id)
-  https://github.com/BryanChanPokJyu/twitter-scraper-aleabitoreddit tweets.json (1413,
-    2025-2026; scraped 2026-06-08, so the newest counts were still growing)
-  https://github.com/erikjoy/elon-twitter-research data/elonmusk.csv (1727, 2015-2020;
-    a reply is a post whose conversation is not its own)
-  https://github.com/Alisbasa/AMLOTweet tweets.csv (3249, 2017-2022, Spanish)
-  https://github.com/Syreus868389/bolsonaro-twitter bolsonaro-tweets.xlsx (2528,
+  [scraper-json] https://github.com/BryanChanPokJyu/twitter-scraper-aleabitoreddit
+    tweets.json (1413, 2025-2026; scraped 2026-06-08, so the newest counts were still
+    growing)
+  [twint] https://github.com/erikjoy/elon-twitter-research data/elonmusk.csv (1727,
+    2015-2020; a reply is a post whose conversation is not its own)
+  [columns] https://github.com/Alisbasa/AMLOTweet tweets.csv (3249, 2017-2022, Spanish)
+  [xlsx] https://github.com/Syreus868389/bolsonaro-twitter bolsonaro-tweets.xlsx (2528,
     2019-2020, Portuguese)
-  https://github.com/route7/his-tweets tweets.csv (750, 2025-2026, Korean; counts read
-    2026-07-26)
-  https://github.com/Brlaney/djt-tweets tweets.csv (2165, 2020; no ids, time zone
-    unknown)
+  [post-type] https://github.com/route7/his-tweets tweets.csv (750, 2025-2026, Korean;
+    counts read 2026-07-26)
+  [date-time] https://github.com/Brlaney/djt-tweets tweets.csv (2165, 2020; no ids,
+    time zone unknown)
 Left out: ropensci-org/ropensci-tweets, an organisation's account (many authors).
 (b) Synthetic: insights.synthetic's creator with planted effects, and the same with its
 engagement shuffled (nothing to learn).
