@@ -12,7 +12,9 @@ counts, impressions on half, postUrl on a third) imported into a fresh store (on
 and one metrics snapshot a row), then the same file again, where every row is a
 duplicate (the workspace's keys read once, then nothing written). And X's archive:
 a tweets.js of --posts tweets as X writes them (entities, counts as strings, emoji;
-1 in 10 a reply and 1 in 20 a retweet, skipped), which streams.
+1 in 10 a reply and 1 in 20 a retweet, skipped), which streams. And X's analytics
+content export (CSV of at most 60,000 rows: each post's time read from its id, counts
+over 999 written "1,234", 1 in 10 a reply, skipped).
 
 Stores: SQLite in a temporary SOCIALGEN_HOME, and with `--postgres URL` (a server
 where the user may create databases, e.g. postgresql://postgres@127.0.0.1:5432/test)
@@ -50,7 +52,30 @@ TARGET_SECONDS = 15.0
 TARGET_MB = 200.0
 HISTORY_TARGET_SECONDS = 20.0
 HISTORY_TARGET_MB = 300.0
-CASES = ("plan", "history", "tweets.js")
+CASES = ("plan", "history", "tweets.js", "x-analytics")
+# X's content export covers a chosen span of at most a year: 60,000 posts (11 MB) is
+# more than an account posts in one, and 100,000 would pass the 16 MB an import CSV
+# may have (an X archive streams; a CSV is read whole).
+ANALYTICS_ROWS = 60_000
+ANALYTICS_HEADER = [
+    "Post id",
+    "Date",
+    "Post text",
+    "Post Link",
+    "Impressions",
+    "Likes",
+    "Engagements",
+    "Bookmarks",
+    "Shares",
+    "New follows",
+    "Replies",
+    "Reposts",
+    "Profile visits",
+    "Detail Expands",
+    "URL Clicks",
+    "Hashtag Clicks",
+    "Permalink Clicks",
+]
 HISTORY_HEADER = [
     "status",
     "publishedAt",
@@ -151,6 +176,29 @@ def write_archive(path: Path, count: int) -> None:
         out.write("\n]")
 
 
+def write_analytics_export(path: Path, count: int) -> None:
+    """X's analytics content export: its header, ids that hold their post's time."""
+    from socialgen.posts.x_analytics import SNOWFLAKE_EPOCH
+
+    rng = random.Random(28)
+    start = datetime.now(UTC) - timedelta(days=730)
+    step = timedelta(days=729) / max(count, 1)
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(ANALYTICS_HEADER)
+        for number in range(count):
+            moment = start + step * number
+            post_id = int((moment - SNOWFLAKE_EPOCH).total_seconds() * 1000) << 22
+            text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 30)))
+            text = f"@friend {text}" if number % 10 == 3 else f"{text} #{number}"
+            likes = int(rng.lognormvariate(2.0, 1.2))
+            impressions = likes * rng.randint(20, 80)
+            link = f"https://x.com/me/status/{post_id}"
+            day = moment.strftime("%a, %b %d, %Y")
+            counts = [likes + 3, 0, 0, 0, likes // 6, likes // 4, 0, 0, 0, 0, 0]
+            writer.writerow([post_id, day, text, link, f"{impressions:,}", likes, *counts])
+
+
 def child_peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
@@ -213,7 +261,7 @@ def main() -> int:
         "--case",
         choices=CASES,
         action="append",
-        help="only this file (repeatable; default all three)",
+        help="only this file (repeatable; default all four)",
     )
     parser.add_argument(
         "--runs", type=int, default=1, help="fresh stores per case (the figures vary under load)"
@@ -227,13 +275,16 @@ def main() -> int:
     print(machine_line())
     with bench_home("socialgen-bench-import-") as home:
         plan, history = home / "posts.csv", home / "history.csv"
-        archive = home / "tweets.js"
+        archive, analytics = home / "tweets.js", home / "account_analytics_content.csv"
         write_csv(plan, args.posts)
         write_history_csv(history, args.posts)
         write_archive(archive, args.posts)
+        analytics_rows = min(args.posts, ANALYTICS_ROWS)
+        write_analytics_export(analytics, analytics_rows)
         print(f"CSV: {plan.stat().st_size / 1e6:.1f} MB (plan)", end=", ")
         print(f"{history.stat().st_size / 1e6:.1f} MB (published history)", end="; ")
-        print(f"X archive: {archive.stat().st_size / 1e6:.1f} MB\n")
+        print(f"X archive: {archive.stat().st_size / 1e6:.1f} MB", end="; ")
+        print(f"X analytics export: {analytics.stat().st_size / 1e6:.1f} MB\n")
         stores: list[tuple[str, str | None]] = [("sqlite", None)]
         if args.postgres:
             stores.append(("postgresql", args.postgres))
@@ -242,7 +293,9 @@ def main() -> int:
                 ("plan", [plan], TARGET_SECONDS, TARGET_MB),
                 ("history", [history, history], HISTORY_TARGET_SECONDS, HISTORY_TARGET_MB),
                 ("tweets.js", [archive], HISTORY_TARGET_SECONDS, HISTORY_TARGET_MB),
+                ("x-analytics", [analytics], HISTORY_TARGET_SECONDS, HISTORY_TARGET_MB),
             ]
+            rows = {"x-analytics": analytics_rows}
             chosen = [case for case in cases if case[0] in (args.case or CASES)]
             for (file_label, runs, seconds, mb), run in itertools.product(chosen, range(args.runs)):
                 with (
@@ -257,7 +310,7 @@ def main() -> int:
                         table.add(
                             label,
                             name,
-                            f"{args.posts:,}",
+                            f"{rows.get(file_label, args.posts):,}",
                             f"{took:.1f} s",
                             f"{cpu:.1f} s",
                             f"{peak:.0f} MB",

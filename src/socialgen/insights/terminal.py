@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 # A first `insights` finds nothing: say how a history gets in (issue 26's two ways).
 BRING_HISTORY_IN = (
     "Bring your history in: `socialgen posts import FILE` reads a .csv or .json of "
-    "published posts with their likes, reposts and comments, or X's archive "
-    "(data/tweets.js); `socialgen accounts history ACCOUNT` pulls a connected "
-    "account's own posts with their counts."
+    "published posts with their likes, reposts and comments, X's archive "
+    "(data/tweets.js) or X's analytics export; `socialgen accounts history ACCOUNT` "
+    "pulls a connected account's own posts with their counts."
 )
 
 

@@ -17,7 +17,9 @@ conversation. A published row the workspace already has is skipped
 (posts/import_dedup.py).
 
 X's archive file `tweets.js` is recognised by its content, whatever its name, and read
-as published rows (posts/x_archive.py); its items are named "tweet 3 (id ...)".
+as published rows (posts/x_archive.py); its items are named "tweet 3 (id ...)". X's
+analytics exports (CSV) are recognised by their header and read the same way
+(posts/x_analytics.py).
 
 The rows go in as batches (posts/import_rows.py, store.bulk: binary COPY on
 PostgreSQL, executemany on SQLite), conversation, post and first version alike,
@@ -52,7 +54,8 @@ from socialgen.posts.import_ids import normal_id, split_by_id, update_existing
 from socialgen.posts.import_rows import INSERT_BATCH_ROWS as INSERT_BATCH_ROWS
 from socialgen.posts.import_rows import Made, import_batches
 from socialgen.posts.rules import valid_content
-from socialgen.posts.x_archive import ArchiveRecords, open_x_archive
+from socialgen.posts.x_analytics import AnalyticsExport, analytics_export, export_record
+from socialgen.posts.x_archive import open_x_archive
 from socialgen.store.bulk import insert_batches
 from socialgen.store.tables import PostStatus
 
@@ -88,11 +91,22 @@ class ImportedPost:
 
 @dataclass
 class ImportFile:
-    """The posts of a file, and the archive posts left out (not the creator's own)."""
+    """The posts of a file, and the archive's or export's posts left out (not the
+    creator's own)."""
 
     posts: list[ImportedPost]
     skipped_replies: int = 0
     skipped_retweets: int = 0
+
+
+@dataclass
+class LeftOut:
+    """What reading an X analytics export left out and found wrong, filled in as its
+    rows are read."""
+
+    replies: int = 0
+    retweets: int = 0
+    problems: list[str] = field(default_factory=list)  # "row 3: ... is not an X post id"
 
 
 def parse_import(path: Path, *, now: datetime | None = None) -> list[ImportedPost]:
@@ -106,16 +120,18 @@ def read_import(path: Path, *, now: datetime | None = None) -> ImportFile:
     suffix = path.suffix.lower()
     archive = open_x_archive(path, MAX_ARCHIVE_BYTES)
     records: Iterator[tuple[str, dict[str, Any]]]
+    left_out = LeftOut()
     if archive is not None:
         records, suffix = archive.records(), ".js"
     else:
         text = _import_text(path, suffix)
-        records = _csv_records(text) if suffix == ".csv" else iter(_json_records(text))
+        records = _csv_records(text, left_out) if suffix == ".csv" else iter(_json_records(text))
         del text  # once read, the records are all that is kept of the file
     now = now or utcnow()
     posts: list[ImportedPost] = []
-    # An archive's own problems (a tweet it cannot read) join the list as they arise.
-    problems: list[str] = [] if archive is None else archive.problems
+    # An archive's or export's own problems (a tweet it cannot read) join the list as
+    # they arise.
+    problems: list[str] = left_out.problems if archive is None else archive.problems
     for where, record in records:
         try:
             posts.append(_valid_post(where, record, now))
@@ -131,12 +147,13 @@ def read_import(path: Path, *, now: datetime | None = None) -> ImportFile:
             f"Nothing imported from {path.name} ({len(problems)} invalid {unit}): "
             + "; ".join(shown)
         )
+    if archive is not None:
+        left_out = LeftOut(archive.replies, archive.retweets)
     if not posts:
-        skipped = "" if archive is None else f" ({_skipped_text(archive)})"
+        told = archive is not None or left_out.replies or left_out.retweets
+        skipped = f" ({_skipped_text(left_out)})" if told else ""
         raise BadRequest(f"Nothing to import: {path.name} has no posts{skipped}")
-    if archive is None:
-        return ImportFile(posts)
-    return ImportFile(posts, archive.replies, archive.retweets)
+    return ImportFile(posts, left_out.replies, left_out.retweets)
 
 
 @dataclass
@@ -197,10 +214,10 @@ def _import_text(path: Path, suffix: str) -> str:
     return _read_text(path)
 
 
-def _skipped_text(archive: ArchiveRecords) -> str:
+def _skipped_text(left_out: LeftOut) -> str:
     return (
-        f"{archive.replies} {'reply' if archive.replies == 1 else 'replies'} and "
-        f"{archive.retweets} {'retweet' if archive.retweets == 1 else 'retweets'} skipped"
+        f"{left_out.replies} {'reply' if left_out.replies == 1 else 'replies'} and "
+        f"{left_out.retweets} {'retweet' if left_out.retweets == 1 else 'retweets'} skipped"
     )
 
 
@@ -214,7 +231,7 @@ def _read_text(path: Path) -> str:
         ) from None
 
 
-def _csv_records(text: str) -> Iterator[tuple[str, dict[str, Any]]]:
+def _csv_records(text: str, left_out: LeftOut) -> Iterator[tuple[str, dict[str, Any]]]:
     """One record at a time, so that a large file is never held twice as dicts."""
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
@@ -222,6 +239,10 @@ def _csv_records(text: str) -> Iterator[tuple[str, dict[str, Any]]]:
         if header is None:
             raise BadRequest("Nothing to import: the CSV file is empty")
         columns = [name.strip().lower() for name in header]
+        export = analytics_export(columns)
+        if export is not None:
+            yield from _export_records(reader, columns, export, left_out)
+            return
         if not any(name in _FIELDS["content"] for name in columns):
             raise BadRequest(
                 "The CSV file has no content column: its first row must name the columns "
@@ -233,6 +254,31 @@ def _csv_records(text: str) -> Iterator[tuple[str, dict[str, Any]]]:
                 yield f"row {number}", dict(zip(columns, row, strict=False))
     except csv.Error as error:
         raise BadRequest(f"Not a valid CSV file (near line {reader.line_num}): {error}") from None
+
+
+def _export_records(
+    reader: Iterator[list[str]],
+    columns: list[str],
+    export: AnalyticsExport,
+    left_out: LeftOut,
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The published records of an X analytics export, its replies and retweets
+    counted and left out. A row that cannot be read is named, as any other row."""
+    for number, row in enumerate(reader, start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        where = f"row {number}"
+        try:
+            found = export_record(export, dict(zip(columns, row, strict=False)))
+        except BadRequest as error:  # reported with the other rows': nothing is imported
+            left_out.problems.append(f"{where}: {error.message}")
+            continue
+        if found == "reply":
+            left_out.replies += 1
+        elif found == "retweet":
+            left_out.retweets += 1
+        else:
+            yield where, found
 
 
 def _json_records(text: str) -> list[tuple[str, dict[str, Any]]]:

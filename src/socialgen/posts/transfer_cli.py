@@ -108,7 +108,8 @@ def import_posts_command(
     file: Annotated[
         Path,
         typer.Argument(
-            help="A .csv or .json file of posts, or X's archive file tweets.js.",
+            help="A .csv or .json file of posts, X's archive file tweets.js, or X's "
+            "analytics export (.csv).",
             show_default=False,
         ),
     ],
@@ -126,7 +127,8 @@ def import_posts_command(
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
-    """Import posts from a .csv or .json file, or X's archive tweets.js, all or nothing.
+    """Import posts from a .csv or .json file, X's archive tweets.js or X's analytics
+    export, all or nothing.
 
     Posts become drafts, scheduled posts where the file gives status scheduled and a
     future date, or published posts with their counts where it gives status published
