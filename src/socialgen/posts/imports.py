@@ -101,8 +101,8 @@ class ImportFile:
 
 @dataclass
 class LeftOut:
-    """What reading an X analytics export left out and found wrong, filled in as its
-    rows are read."""
+    """What reading a file left out (an X analytics export's or archive's replies and
+    retweets) and, for an export, found wrong, filled in as its rows are read."""
 
     replies: int = 0
     retweets: int = 0
