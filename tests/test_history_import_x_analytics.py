@@ -232,3 +232,14 @@ def test_bad_export_rows_are_named_and_nothing_is_imported(store: Store, tmp_pat
         "Nothing to import: replies.csv has no posts (1 reply and 0 retweets skipped)"
         in " ".join(result.output.split())
     )
+
+
+def test_the_exports_html_entities_are_decoded(store: Store, tmp_path: Path) -> None:
+    # A real tweet activity export writes "&amp;" and "&gt;" in its texts, as the
+    # archive does: the post is what the audience read.
+    row = content_row(KNOWN_ID, "Tests &amp; types &gt; hope", "10", "1", "0", "0")
+    path = write(tmp_path, "export.csv", csv_text(CONTENT_HEADER, row))
+
+    answer(run("posts", "import", path, "--json"))
+
+    assert list(published(store)) == ["Tests & types > hope"]

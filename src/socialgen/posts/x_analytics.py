@@ -11,9 +11,10 @@ their header whatever the file is called:
   `tweet_activity_metrics_*.csv` with `Tweet id,Tweet permalink,Tweet text,time,
   impressions,...,retweets,replies,likes,...`; `time` to the minute.
 
-Each row becomes the record of a published row (posts/history_rows.py): the text,
-likes, reposts (retweets), comments (replies), impressions, and the post's address in
-the archive's form (`https://x.com/i/web/status/ID`), so that an export and an archive
+Each row becomes the record of a published row (posts/history_rows.py): the text
+(its HTML entities decoded: the exports write `&amp;` as the archive does), likes,
+reposts (retweets), comments (replies), impressions, and the post's address in the
+archive's form (`https://x.com/i/web/status/ID`), so that an export and an archive
 of the same posts never make two posts of one. The moment of publication is read from
 the post id, an X "snowflake" that holds it to the millisecond: the content export
 gives only the day, and a day is no use for the best time to post. Counts may be
@@ -27,6 +28,7 @@ your own that opens on a mention is skipped with them; X writes no other sign.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -102,7 +104,7 @@ def export_record(export: AnalyticsExport, row: Mapping[str, str]) -> dict[str, 
         return "reply"
     post_id = (row.get(export.post_id) or "").strip()
     return {
-        "content": text,
+        "content": html.unescape(text),  # X writes &amp;, &lt;, &gt; here as in its archive
         "status": "published",
         "publishedat": _published_at(export, post_id, row),
         "likes": _count(row.get(export.likes)),
