@@ -32,7 +32,7 @@ from collections.abc import AsyncIterator
 
 from harness import Samples, Table, bench_env, bench_home, machine_line
 from socialgen.ai.model import Chunk, Message, Output, TextModel
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
 
 PHASES = ("outline", "images", "html", "pdf", "thumbnail", "save", "total")
 _RENDERED = re.compile(r"html ([\d.]+)s, pdf ([\d.]+)s, thumbnail ([\d.]+)s")

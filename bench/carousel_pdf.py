@@ -36,7 +36,7 @@ from harness import Samples, timed_runs
 from socialgen.carousels.slides import Brand, SlideContent, data_uri
 from socialgen.carousels.slides_html import render_slides
 from socialgen.carousels.templates import get_template, list_templates
-from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
+from socialgen.kit.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
 from socialgen.render.measure import text_overflow_px
 from socialgen.render.pdf import SlideRenderer, html_to_pdf
 from socialgen.render.thumbnail import first_page_png

@@ -61,7 +61,7 @@ from harness.fake import (
     pace_line,
     paced_responder,
 )
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
 
 if TYPE_CHECKING:
     from socialgen.ai.model import TextModel
@@ -355,7 +355,7 @@ def report_fake(results: FakeResults, floor: float) -> bool:
 
 async def embedded_part(max_tokens: int) -> None:
     from socialgen.ai.local import embedded_model_path
-    from socialgen.errors import SocialgenError
+    from socialgen.kit.errors import SocialgenError
 
     for name in ("SOCIALGEN_MODEL", "SOCIALGEN_API_BASE", "OPENAI_API_KEY"):
         os.environ.pop(name, None)

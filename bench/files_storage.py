@@ -39,8 +39,8 @@ import httpx
 from carousel_create import RenderTimes, ScriptedModel, one_run
 from carousel_pdf import build_slides
 from harness import Samples, bench_env, bench_home, create_key, environ, free_port, serve
+from socialgen.app.runtime import Runtime
 from socialgen.files.backends import files_of
-from socialgen.runtime import Runtime
 
 BUCKET_ENV = ("SOCIALGEN_FILES_URL", "SOCIALGEN_FILES_REDIRECT", "AWS_ENDPOINT_URL")
 TARGET_RATIO = 1.15
@@ -235,8 +235,8 @@ def _size(urls: dict[str, str]) -> str:
 
 
 def bench_migrate(bucket_env: dict[str, str], files: int) -> None:
+    from socialgen.app.runtime import Runtime
     from socialgen.files.migrate import migrate
-    from socialgen.runtime import Runtime
 
     payload = os.urandom(60_000)  # about a slide image
     with bench_home("socialgen-migrate-") as source, environment(bucket_env):

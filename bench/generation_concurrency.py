@@ -53,7 +53,7 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
 
 # isort: off
 # The harness first: it puts the repository (and so `tests`) on sys.path.

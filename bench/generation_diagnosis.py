@@ -56,8 +56,8 @@ remote.load_litellm = warmed
 """
 RUN_CLI = """
 import sys
-from socialgen.cli import main
-from socialgen.runtime import Runtime
+from socialgen.cli.main import main
+from socialgen.app.runtime import Runtime
 sys.argv = ["socialgen", *sys.argv[1:]]
 main()
 """
@@ -152,14 +152,14 @@ def profile_pipeline(fake: FakeOpenAI, home: Path, max_tokens: int) -> None:
     """cProfile one generate-post through the in-process service (store, plan, stream)."""
     os.environ.update(bench_env(home) | fake.env() | {"SOCIALGEN_MAX_TOKENS": str(max_tokens)})
     from socialgen.ai.registry import text_model
+    from socialgen.app.runtime import Runtime
     from socialgen.drafting.caller import Caller
     from socialgen.files.backends import files_of
     from socialgen.generation.plan import prepare_post
     from socialgen.generation.schemas import GeneratePostRequest
     from socialgen.generation.single import run_generate_post
-    from socialgen.runtime import Runtime
+    from socialgen.http.streaming import guarded
     from socialgen.store.engine import read_session
-    from socialgen.streaming import guarded
     from socialgen.workspaces.service import default_workspace
 
     runtime = Runtime()

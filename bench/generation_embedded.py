@@ -38,7 +38,7 @@ GOAL_MEMORY = 1.1  # peak memory, at most this x llama-cpp-python
 TIMED_CLI = """
 import atexit, json, resource, sys, time
 import socialgen.ai.engine as engine
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
 loader = type(engine.current_engine(Runtime().light_setting("engine")))  # this process's kind
 original = loader._load
 def timed(self, path):
@@ -51,7 +51,7 @@ def peak():
     kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     sys.stderr.write(json.dumps({"bench": "maxrss_kb", "t": kb}) + "\\n")
 atexit.register(peak)
-from socialgen.cli import main
+from socialgen.cli.main import main
 sys.argv = ["socialgen", *sys.argv[1:]]
 main()
 """

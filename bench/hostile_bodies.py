@@ -43,10 +43,10 @@ from tests.hostile_support import (
 
 
 def endpoint_cases(workspace_id: str, key: str) -> list[Hostile]:
-    from socialgen.limits import DEFAULT_BODY_LIMIT
-    from socialgen.request_body import body_limits
-    from socialgen.runtime import Runtime
-    from socialgen.server import create_app
+    from socialgen.app.runtime import Runtime
+    from socialgen.http.request_body import body_limits
+    from socialgen.http.server import create_app
+    from socialgen.kit.limits import DEFAULT_BODY_LIMIT
 
     ids = {"workspaceId": workspace_id, "postId": "p1", "styleId": "s1", "accountId": "a1"}
     cases: list[Hostile] = []

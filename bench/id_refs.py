@@ -68,9 +68,9 @@ def main() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from socialgen.cli_refs import kind
-    from socialgen.errors import BadRequest
-    from socialgen.runtime import Runtime
+    from socialgen.app.runtime import Runtime
+    from socialgen.cli.refs import kind
+    from socialgen.kit.errors import BadRequest
     from socialgen.store.engine import read_session, transaction
     from socialgen.store.refs import find_id, short_ids
     from socialgen.workspaces.service import create_workspace, default_workspace
@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
 
 def fill(engine: sa.Engine, workspace_id: str, count: int, *, twins: bool) -> list[str]:
     """`count` drafts; with `twins`, the first two share their first 8 characters."""
-    from socialgen.clock import utcnow
+    from socialgen.kit.clock import utcnow
     from socialgen.store.tables import Post
 
     now = utcnow()
@@ -178,7 +178,7 @@ def fill(engine: sa.Engine, workspace_id: str, count: int, *, twins: bool) -> li
 
 
 def explain(engine: sa.Engine, workspace_id: str) -> None:
-    from socialgen.short_ids import clashing_ids_query
+    from socialgen.kit.short_ids import clashing_ids_query
 
     sql, params = clashing_ids_query("post", "workspace_id", [f"{TWIN_HEAD}{'0' * 24}"])
     queries = {

@@ -105,6 +105,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import numpy as np
+from tests.insights_synthetic import PLANTED, shuffled_engagement, synthetic_history
 
 from harness import Table, bench_env, bench_home, environ, machine_line, socialgen_command
 from insights_data import read_tweets_js, seed_store
@@ -112,7 +113,6 @@ from socialgen.insights.history import PublishedPost
 from socialgen.insights.pairs import Pairs, close_pairs
 from socialgen.insights.ranker import EVALUATION_PAIRS, HELD_OUT_SHARE, train_ranker
 from socialgen.insights.ranker_features import PostText, hand_matrix
-from socialgen.insights.synthetic import PLANTED, shuffled_engagement, synthetic_history
 
 BOOTSTRAP_ROUNDS = 1000
 GOAL = 0.58  # issue 26: held-out pairwise accuracy on real authors with 300+ posts

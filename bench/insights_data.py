@@ -8,8 +8,8 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+from socialgen.app.runtime import Runtime
 from socialgen.insights.history import PublishedPost
-from socialgen.runtime import Runtime
 
 
 def read_tweets_js(path: Path) -> list[PublishedPost]:

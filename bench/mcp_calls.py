@@ -56,7 +56,7 @@ from harness import (
 )
 from harness.fake import FakeOpenAI, PacedResponder, post_text
 from posts_listing_store import build_store, plan_for
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
 
 WRITE_TARGET = 1.10
 LIST_TARGET_S = 0.020

@@ -28,7 +28,7 @@ from pathlib import Path
 import httpx
 
 from harness import bench_env, bench_home, serve
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
 
 HEAVY = "<table>" + "<tr><td>x</td></tr>" * 20000 + "</table>"
 ONE_LINE = "<p>One line</p>"

@@ -31,8 +31,8 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from harness import Samples, timed_runs
-from socialgen.errors import BadRequest
-from socialgen.limits import MAX_PDF_BYTES
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import MAX_PDF_BYTES
 from socialgen.sources.pdf import PdfSource, pdf_text, read_upload_capped
 
 TARGET_SECONDS = 5.0

@@ -76,10 +76,10 @@ from posts_listing_store import (
     plan_for,
     window_counts,
 )
+from socialgen.app.runtime import Runtime
 from socialgen.config import get_settings
 from socialgen.posts.listing import posts_timeline, recent_posts
 from socialgen.posts.views import post_views
-from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session
 from socialgen.store.types import UTCDateTime
 

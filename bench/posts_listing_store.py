@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from sqlalchemy import Engine, event
 from sqlmodel import Session, SQLModel, col, select
 
-from socialgen.clock import utcnow
-from socialgen.limits import POST_WINDOW_DAYS
+from socialgen.kit.clock import utcnow
+from socialgen.kit.limits import POST_WINDOW_DAYS
 from socialgen.posts.schemas import PostList
 from socialgen.posts.views import snippet
 from socialgen.store.engine import read_session, transaction

@@ -41,10 +41,10 @@ from tests.race_cli import COMMAND as RACE_COMMAND
 from tests.race_cli import runtime as race_runtime
 
 # isort: on
+from socialgen.app.runtime import Runtime
 from socialgen.files.backends import files_of
 from socialgen.publishing.registry import Networks
 from socialgen.publishing.secrets import SecretKeys
-from socialgen.runtime import Runtime
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -100,7 +100,7 @@ def latency(
     home: Path,
     count: int,
 ) -> None:
-    from socialgen.clock import utcnow
+    from socialgen.kit.clock import utcnow
 
     start = utcnow() + timedelta(seconds=4)
     due = {
@@ -125,7 +125,7 @@ def throughput(
     home: Path,
     count: int,
 ) -> None:
-    from socialgen.clock import utcnow
+    from socialgen.kit.clock import utcnow
 
     server.senders.clear()
     keys = [
@@ -156,7 +156,7 @@ def throughput(
 
 
 def overhead(engine: Engine, server: RecordingServer, account: str, count: int) -> None:
-    from socialgen.clock import utcnow
+    from socialgen.kit.clock import utcnow
     from socialgen.publishing.adapters import build_adapter
     from socialgen.publishing.networks.base import OutgoingPost
     from socialgen.publishing.outbox.claim import worker_name
@@ -204,7 +204,7 @@ def overhead(engine: Engine, server: RecordingServer, account: str, count: int) 
 def idle_cpu(
     engine: Engine, account: str, env: dict[str, str], home: Path, count: int, seconds: float
 ) -> None:
-    from socialgen.clock import utcnow
+    from socialgen.kit.clock import utcnow
 
     _bulk_scheduled(engine, account, count, utcnow() + timedelta(days=3))
     with serve(env, home / "serve-idle.log", cwd=REPO, program=RACE_COMMAND) as server:

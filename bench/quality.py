@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
 
 # isort: off
 # The harness first: it puts the repository (and so `tests`) on sys.path.

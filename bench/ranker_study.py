@@ -29,13 +29,19 @@ from typing import Any
 
 import numpy as np
 
+# isort: off
+# The harness first: it puts the repository (and so `tests`) on sys.path.
+import harness  # noqa: F401
+from tests.insights_synthetic import synthetic_history
+
+# isort: on
+
 from insights_data import read_tweets_js
 from socialgen.insights.history import PublishedPost
 from socialgen.insights.pairs import Pairs, close_pairs, ordered_share
 from socialgen.insights.ranker import train_ranker
 from socialgen.insights.ranker_features import PostText, hand_matrix
 from socialgen.insights.ranker_model import blend_weights, local_median
-from socialgen.insights.synthetic import synthetic_history
 from socialgen.insights.text_cues import CUES, cues
 
 FOLDS = ((0.48, 0.64), (0.64, 0.80))

@@ -29,6 +29,13 @@ from pathlib import Path
 
 import numpy as np
 
+# isort: off
+# The harness first: it puts the repository (and so `tests`) on sys.path.
+import harness  # noqa: F401
+from tests.insights_synthetic import synthetic_history
+
+# isort: on
+
 from insights import interval, pair_weights, right_per_pair
 from insights_data import read_tweets_js
 from ranker_study import FOLDS, Std, _target, _times, current, plain
@@ -37,7 +44,6 @@ from socialgen.insights.pairs import close_pairs, ordered_share
 from socialgen.insights.ranker import HELD_OUT_SHARE
 from socialgen.insights.ranker_features import PostText, readable_matrix
 from socialgen.insights.ranker_model import local_median
-from socialgen.insights.synthetic import synthetic_history
 
 Scorer = Callable[[list[PublishedPost]], np.ndarray]
 WEEK = 7 * 86400.0

@@ -91,7 +91,7 @@ from socialgen.styles.similarity import (
     style_similarity,
 )
 from socialgen.workspaces.service import default_workspace
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
 
 # isort: on
 

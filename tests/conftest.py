@@ -21,13 +21,13 @@ import pytest
 from sqlalchemy import Engine, create_engine, text
 from sqlmodel import select
 
+from socialgen.app.runtime import Runtime
 from socialgen.auth.service import create_api_key, create_token
-from socialgen.clock import utcnow
 from socialgen.config import normalise_database_url
 from socialgen.files.backends import files_of
 from socialgen.files.store import FileStore
+from socialgen.kit.clock import utcnow
 from socialgen.posts.service import create_draft
-from socialgen.runtime import Runtime
 from socialgen.store.engine import new_engine, transaction
 from socialgen.store.migrate import upgrade
 from socialgen.store.tables import Membership, Post, PostStatus, Role, User
@@ -236,7 +236,7 @@ def client(store: Store, networks: dict[str, Any]) -> Iterator[Any]:
     """The app in-process (fastapi TestClient) on the test's store."""
     from fastapi.testclient import TestClient
 
-    from socialgen.server import create_app
+    from socialgen.http.server import create_app
 
     with TestClient(create_app(Runtime(networks=networks))) as test_client:
         yield test_client
@@ -250,7 +250,7 @@ class LiveServer:
 @pytest.fixture
 def live_server(store: Store, networks: dict[str, Any]) -> Iterator[LiveServer]:
     """The real app behind a real uvicorn socket on 127.0.0.1."""
-    from socialgen.server import create_app
+    from socialgen.http.server import create_app
 
     with serving(create_app(Runtime(networks=networks))) as server:
         yield server

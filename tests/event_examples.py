@@ -11,11 +11,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from socialgen.app.features import streams
+from socialgen.app.registration import Feature
 from socialgen.events import Event
 from socialgen.events.payload import EventPayload
 from socialgen.events.registry import read
-from socialgen.features import streams
-from socialgen.registration import Feature
 
 
 def event_models(features: Sequence[Feature] = ()) -> list[type[EventPayload]]:

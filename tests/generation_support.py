@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from socialgen.app.features import streams
 from socialgen.events.registry import read
-from socialgen.features import streams
 
 
 @dataclass(frozen=True)

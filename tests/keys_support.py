@@ -4,8 +4,8 @@ its settings; a test that changes the variable asks again."""
 
 from __future__ import annotations
 
+from socialgen.app.runtime import Runtime
 from socialgen.publishing.secrets import SecretKeys
-from socialgen.runtime import Runtime
 
 
 def keys_now() -> SecretKeys:

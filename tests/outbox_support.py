@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from socialgen.clock import utcnow
+from socialgen.app.runtime import Runtime
 from socialgen.files.backends import files_of
+from socialgen.kit.clock import utcnow
 from socialgen.publishing.registry import Networks
 from socialgen.publishing.secrets import KEY_ENV, SecretKeys, encrypt_secret
 from socialgen.publishing.settings import PublishTerms
-from socialgen.runtime import Runtime
 from socialgen.store.engine import transaction
 from socialgen.store.tables import PostStatus, Publication, SocialAccount
 from tests.conftest import Store

@@ -19,9 +19,9 @@ import pytest
 from sqlmodel import select
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
+from socialgen.app.runtime import Runtime
+from socialgen.cli.main import app
 from socialgen.publishing.secrets import decrypt_secret
-from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session
 from socialgen.store.tables import SocialAccount
 from tests.conftest import Store

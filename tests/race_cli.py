@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import sys
 
-from socialgen.cli import app
-from socialgen.process_exit import end_now
+from socialgen.app.runtime import Runtime
+from socialgen.cli.main import app
+from socialgen.cli.process_exit import end_now
 from socialgen.publishing.registry import NetworkModule
-from socialgen.runtime import Runtime
 from tests.fakes import recording_network
 
 RACE_NETWORK = "racenet"
@@ -33,7 +33,7 @@ def main() -> None:
     try:
         app(obj=runtime())  # typer ends with SystemExit, whatever the command did
     except SystemExit as done:
-        end_now(done.code)  # as socialgen.cli.main does
+        end_now(done.code)  # as socialgen.cli.main.main does
         raise
 
 

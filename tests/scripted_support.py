@@ -19,10 +19,10 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from socialgen.ai.model import ModelError
+from socialgen.app.registration import Feature
+from socialgen.app.runtime import Runtime
 from socialgen.drafting.caller import Caller
 from socialgen.events import Event
-from socialgen.registration import Feature
-from socialgen.runtime import Runtime
 
 # The names from tests/*_replies.py are re-exported: tests imported them from here
 # before each feature's replies moved to its own module. A new feature's tests import
@@ -79,8 +79,8 @@ def scripted_client(
     """The `client` fixture's app, its endpoints given the scripted models."""
     from fastapi.testclient import TestClient
 
-    from socialgen.runtime import Runtime
-    from socialgen.server import create_app
+    from socialgen.app.runtime import Runtime
+    from socialgen.http.server import create_app
 
     runtime = Runtime(text_model=scripted_model, image_model=scripted_images, networks=networks)
     app = create_app(runtime=runtime)
@@ -148,7 +148,7 @@ class ScriptedAI:
         self, args: Sequence[str], input: str | None = None, features: tuple[Feature, ...] = ()
     ) -> Result:
         """The real CLI app, run with these models (typer's CliRunner)."""
-        from socialgen.cli import app
+        from socialgen.cli.main import app
 
         return _runner.invoke(app, list(args), input=input, obj=self.runtime(features))
 
@@ -167,7 +167,7 @@ def ai_client(store: Store, scripted_ai: ScriptedAI) -> Iterator[Any]:
     """The `client` fixture's app, given scripted_ai's models."""
     from fastapi.testclient import TestClient
 
-    from socialgen.server import create_app
+    from socialgen.http.server import create_app
 
     with TestClient(create_app(runtime=scripted_ai.runtime())) as test_client:
         yield test_client
@@ -176,7 +176,7 @@ def ai_client(store: Store, scripted_ai: ScriptedAI) -> Iterator[Any]:
 @pytest.fixture
 def ai_live_server(store: Store, scripted_ai: ScriptedAI) -> Iterator[LiveServer]:
     """The `live_server` fixture's real socket, the app given scripted_ai's models."""
-    from socialgen.server import create_app
+    from socialgen.http.server import create_app
     from tests.conftest import serving
 
     with serving(create_app(runtime=scripted_ai.runtime())) as server:

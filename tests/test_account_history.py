@@ -17,8 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from socialgen.clock import parse_iso
 from socialgen.insights.history import load_published
+from socialgen.kit.clock import parse_iso
 from socialgen.store.engine import read_session
 from socialgen.store.tables import MetricSnapshot, Post, Publication
 from tests.conftest import Store

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from socialgen.clock import parse_iso
 from socialgen.insights.history import load_published
+from socialgen.kit.clock import parse_iso
 from socialgen.publishing.networks.bluesky import adapter as bluesky
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Post, Publication

@@ -12,8 +12,8 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select
 
-from socialgen.clock import utcnow
-from socialgen.errors import SocialgenError
+from socialgen.kit.clock import utcnow
+from socialgen.kit.errors import SocialgenError
 from socialgen.publishing.accounts.history import pull_history
 from socialgen.publishing.accounts.service import add_account
 from socialgen.publishing.networks.base import Metrics, NetworkSettings, PastPost, PublishError

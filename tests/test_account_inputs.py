@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
+from socialgen.cli.main import app
 from socialgen.store.tables import SocialAccount
 from tests.conftest import Store
 from tests.fakes.linkedin_server import FakeLinkedIn

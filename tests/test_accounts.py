@@ -19,8 +19,9 @@ from fastapi.testclient import TestClient
 from sqlmodel import col
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
-from socialgen.errors import BadRequest, NotFound
+from socialgen.app.runtime import Runtime
+from socialgen.cli.main import app
+from socialgen.kit.errors import BadRequest, NotFound
 from socialgen.publishing.accounts import service as accounts
 from socialgen.publishing.networks.base import OutgoingPost, PublishError
 from socialgen.publishing.registry import Networks
@@ -32,7 +33,6 @@ from socialgen.publishing.secrets import (
     encrypt_secret,
     new_key,
 )
-from socialgen.runtime import Runtime
 from socialgen.sources.guard import ALLOW_PRIVATE_ENV, UrlNotAllowed
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Publication, SocialAccount
@@ -229,7 +229,7 @@ def test_processes_starting_together_agree_on_one_key(
     code = (
         "import sys\n"
         "from socialgen.publishing.secrets import SecretKeys, encrypt_secret as e\n"
-        "from socialgen.runtime import Runtime\n"
+        "from socialgen.app.runtime import Runtime\n"
         "from socialgen.store.engine import new_engine, read_session\n"
         "with read_session(new_engine(sys.argv[1])) as session:\n"
         "    print(e({'a': 'b'}, session, SecretKeys.of(Runtime())))\n"
@@ -435,8 +435,8 @@ def test_a_runtimes_networks_carry_what_its_settings_say_for_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The network modules read no settings: the Runtime's Networks hand them in."""
+    from socialgen.app.runtime import Runtime
     from socialgen.publishing.networks.base import NetworkSettings
-    from socialgen.runtime import Runtime
 
     monkeypatch.setenv("SOCIALGEN_LINKEDIN_VERSION", "202501")
     monkeypatch.setenv("SOCIALGEN_LINKEDIN_TIMEOUT", "2.5")

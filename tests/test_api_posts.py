@@ -12,8 +12,8 @@ from sqlmodel import select
 
 from socialgen.auth.secrets import hash_secret
 from socialgen.auth.service import authenticate_api_key, revoke_api_key, revoke_token
-from socialgen.clock import utcnow
-from socialgen.limits import MAX_POST_CHARS
+from socialgen.kit.clock import utcnow
+from socialgen.kit.limits import MAX_POST_CHARS
 from socialgen.store.engine import transaction
 from socialgen.store.tables import AccessToken, Conversation, Post, PostStatus, PostVersion
 from socialgen.workspaces.service import add_member

@@ -5,8 +5,9 @@ Repeat by hand: `.venv/bin/python -m pytest tests/test_architecture.py -q`. Each
 failure names the file and line of the import (or the cycle) that breaks the rule.
 
 Imports are read with `ast` from every file under src/socialgen: module-level
-imports and imports inside functions alike (a lazy import is still a dependency),
-but not those under `if TYPE_CHECKING:` (type names only, never run).
+imports, imports inside functions (a lazy import is still a dependency) and those
+under `if TYPE_CHECKING:` alike (a name a reader must look up is a dependency too,
+even if it never runs).
 """
 
 from __future__ import annotations
@@ -26,76 +27,38 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 ROOT = "socialgen"
 MAX_LINES = 400
 
-# Top to bottom. A module may import from its own layer (see the rules for peers
-# below) and from any layer under it, never from a layer above. Names are the first
-# part after `socialgen.` (a package or a top-level module); "" is socialgen/__init__.
+# Top to bottom, by folder: a module's layer is the layer of the folder it is in (the
+# first part after `socialgen.`; "" is socialgen/__init__). A module may import from
+# its own layer (see the rules for peers below) and from any layer under it, never
+# from a layer above. The top of src/socialgen holds no module but __init__ and
+# __main__ (test_the_top_holds_only_the_package_and_its_entry).
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
-    # The entry points, and what reads every feature (socialgen/*/feature.py).
-    ("entry points", frozenset({"cli", "__main__", "server", "features", "event_docs"})),
+    ("entry", frozenset({"__main__"})),
     # The slices, and the faces (FACES below) of every package under them.
     (
         "slices",
-        frozenset(
-            {"generation", "content_calendar", "carousels", "publishing", "admin", "mcp_server"}
-        ),
+        frozenset({"generation", "content_calendar", "carousels", "publishing", "admin"}),
     ),
-    # What the faces share: HTTP errors and bodies, SSE, the CLI's context and
-    # event rendering, start-up (migrations, the default workspace).
-    (
-        "face helpers",
-        frozenset(
-            {
-                "api_support",
-                "body_gate",
-                "cli_support",
-                "cli_events",
-                "cli_words",
-                "cli_wrap",
-                "cli_refs",
-                "form_parts",
-                "process_exit",
-                "registration",
-                "request_body",
-                "body_models",
-                "streaming",
-                "stream_endpoint",
-                "startup",
-                "runtime",
-            }
-        ),
-    ),
+    # What the faces share: the command line's (cli/), HTTP's (http/) and MCP's
+    # (mcp_server/). Their entry points (cli/main.py, http/server.py,
+    # mcp_server/build.py) reach the features only through app/.
+    ("faces' layers", frozenset({"cli", "http", "mcp_server"})),
+    # The Runtime, the features and how they are found, start-up, the event docs.
+    ("application", frozenset({"app"})),
     ("drafting core", frozenset({"drafting"})),
     # Domain services the core and the slices build on: drafting/persist.py saves
-    # through posts and workspaces.usage; plans read styles.guide; auth checks roles.
+    # through posts and workspaces.usage; plans read styles.guide; auth checks keys.
     ("domain services", frozenset({"posts", "styles", "workspaces", "auth", "insights"})),
     ("gateways", frozenset({"ai", "sources", "render", "files", "images"})),
-    (
-        "foundation",
-        frozenset(
-            {
-                "",
-                "store",
-                "errors",
-                "events",
-                "limits",
-                "config",
-                "config_file",
-                "clock",
-                "ids",
-                "short_ids",
-                "uploads",
-                "text_check",
-                "local_files",
-                "body_fields",
-                "kept",
-            }
-        ),
-    ),
+    ("foundation", frozenset({"store", "events", "config"})),
+    # Small foundations every layer may use (errors, clock, ids, limits ...).
+    ("kit", frozenset({"kit", ""})),
 )
-# A package's CLI commands and HTTP routes are a face: they sit with the slices,
-# whichever package they are in (posts/api.py, posts/cli.py, files/api.py ...), and so
-# does the declaration that registers them (feature.py).
-FACES = ("api", "cli", "*_cli", "*_api", "feature")
+# A package's CLI commands, HTTP routes and MCP tools are a face: they sit with the
+# slices, whichever package they are in (posts/api.py, posts/cli.py,
+# posts/mcp_tools.py, files/api.py ...), and so does the declaration that registers
+# them (feature.py).
+FACES = ("api", "cli", "*_cli", "*_api", "mcp_tools", "feature")
 SLICES = "slices"
 
 
@@ -132,7 +95,7 @@ def imports() -> tuple[Import, ...]:
 
 def _imports_of(module: str, path: Path) -> Iterator[Import]:
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _all_nodes(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if target := _known(alias.name):
@@ -147,22 +110,9 @@ def _imports_of(module: str, path: Path) -> Iterator[Import]:
                     yield Import(module, target, names, path, node.lineno)
 
 
-def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node except the bodies of `if TYPE_CHECKING:` (their else runs)."""
-    for node in ast.iter_child_nodes(tree):
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.orelse:
-                yield child
-                yield from _runtime_nodes(child)
-            continue
-        yield node
-        yield from _runtime_nodes(node)
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
+def _all_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node, the bodies of `if TYPE_CHECKING:` included."""
+    return ast.walk(tree)
 
 
 def _absolute(node: ast.ImportFrom, package: str) -> str:
@@ -225,18 +175,24 @@ def import_cycle(found: Iterable[Import]) -> list[str] | None:
     return find_cycle(graph)
 
 
+def node(module: str) -> str:
+    """A module's place in the package graph: its area, or its area's faces (a face is
+    in the slices' layer wherever it sits, so it is a node of its own)."""
+    return f"{area(module)}/faces" if is_face(module) else area(module)
+
+
 def package_cycle(found: tuple[Import, ...]) -> list[str]:
     """Hops of a cycle between areas, each with the import that makes it; [] if none."""
-    graph: dict[str, set[str]] = {area(module): set() for module in modules()}
+    graph: dict[str, set[str]] = {node(module): set() for module in modules()}
     for one in found:
-        if area(one.importer) != area(one.imported):
-            graph[area(one.importer)].add(area(one.imported))
+        if node(one.importer) != node(one.imported):
+            graph[node(one.importer)].add(node(one.imported))
     cycle = find_cycle(graph) or []
     return [
         next(
             f"{f.where()}: {f.importer} imports {f.imported}"
             for f in found
-            if (area(f.importer), area(f.imported)) == (a, b)
+            if (node(f.importer), node(f.imported)) == (a, b)
         )
         for a, b in itertools.pairwise(cycle)
     ]
@@ -280,10 +236,11 @@ def test_no_import_cycle() -> None:
 
 
 def test_no_cycle_between_packages() -> None:
-    """Packages (areas), faces included, import each other without a cycle: a face
-    inside a domain package that reaches up to what imports that package back
-    (workspaces/cli.py -> cli_support -> workspaces) would make one. Such a face belongs
-    in a slice (admin/ holds the commands of workspaces/ and auth/)."""
+    """Packages (areas) import each other without a cycle, type-only imports counted. A
+    package's faces (its cli.py, api.py, feature.py ...) are a node of their own: they
+    sit in the slices' layer and reach down to cli/, http/ and app/, which may reach
+    the package's services (files/cli.py -> cli/ -> http/ -> drafting/ -> files/store.py
+    is no cycle); a service that imported its own package's face would make one."""
     hops = package_cycle(imports())
     assert not hops, "package cycle:\n" + "\n".join(hops)
 
@@ -310,7 +267,7 @@ def test_peers_import_each_other_one_way() -> None:
 def test_each_check_fails_on_a_planted_violation() -> None:
     """The checks above pass on src/; each must fail once one bad import is added to
     what was read (no allow-list: a breach is fixed, never listed)."""
-    where = modules()["socialgen.clock"]
+    where = modules()["socialgen.kit.clock"]
 
     def planted(*edges: tuple[str, str, str]) -> tuple[Import, ...]:
         bad = [
@@ -319,29 +276,21 @@ def test_each_check_fails_on_a_planted_violation() -> None:
         ]
         return (*imports(), *bad)
 
-    assert uphill(planted(("store", "cli", "")))
-    assert import_cycle(planted(("clock", "ids", ""), ("ids", "clock", "")))
-    assert package_cycle(planted(("clock", "config", ""), ("config", "clock", "")))
-    assert private_across_areas(planted(("cli", "clock", "_private")))
+    assert uphill(planted(("store", "cli.main", "")))
+    assert import_cycle(planted(("kit.clock", "kit.ids", ""), ("kit.ids", "kit.clock", "")))
+    assert package_cycle(planted(("kit.clock", "config", ""), ("config", "kit.clock", "")))
+    assert private_across_areas(planted(("cli.main", "kit.clock", "_private")))
     assert peers_both_ways(planted(("ai", "render", ""), ("render", "ai", "")))
 
 
 def test_the_import_reader_sees_every_import_of_socialgen() -> None:
-    """Every import of socialgen outside `if TYPE_CHECKING:` is read, lazy ones too: a
-    reader that missed some would let the checks above pass on what it never saw."""
+    """Every import of socialgen is read, lazy ones and type-only ones too: a reader that
+    missed some would let the checks above pass on what it never saw."""
     read = {(one.path, one.line) for one in imports()}
     missed = []
     for path in modules().values():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        typing_only = {
-            id(child)
-            for node in ast.walk(tree)
-            if isinstance(node, ast.If) and _is_type_checking(node.test)
-            for stmt in node.body
-            for child in ast.walk(stmt)
-        }
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Import | ast.ImportFrom) or id(node) in typing_only:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Import | ast.ImportFrom):
                 continue
             relative = isinstance(node, ast.ImportFrom) and node.level > 0
             named = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
@@ -350,6 +299,44 @@ def test_the_import_reader_sees_every_import_of_socialgen() -> None:
                 missed.append(f"{path.relative_to(SRC.parent)}:{node.lineno}")
     assert len(read) > 500, len(read)
     assert not missed, "imports the checks never saw:\n" + "\n".join(missed)
+
+
+def test_the_faces_layers_name_no_feature() -> None:
+    """cli/, http/ and mcp_server/ build the faces from what the features declare
+    (app/features.py): none of their modules but their own faces imports a slice or a
+    domain package that declares a feature (holds a feature.py), so a new feature edits
+    none of them. (A gateway such as files/ may declare faces and still serve them all.)"""
+    named = {"slices", "domain services"}
+    declaring = {
+        area(name)
+        for name, path in modules().items()
+        if path.name == "feature.py"
+        and LAYERS[layer_of(name.rpartition(".")[0])][0] in named
+    }
+    assert {"generation", "posts", "styles", "insights", "publishing"} <= declaring, declaring
+    shared = {"cli", "http", "mcp_server"}
+    wrong = sorted(
+        f"{one.where()}: {one.importer} imports {one.imported}"
+        for one in imports()
+        if area(one.importer) in shared
+        and not is_face(one.importer)
+        and area(one.imported) in declaring - shared
+    )
+    assert not wrong, "a faces' layer naming a feature:\n" + "\n".join(wrong)
+
+
+def test_the_top_holds_only_the_package_and_its_entry() -> None:
+    """Every module lives in the folder of its layer: at the top of src/socialgen only
+    __init__.py and __main__.py."""
+    top = sorted(path.name for path in (SRC / ROOT).glob("*.py"))
+    assert top == ["__init__.py", "__main__.py"], top
+
+
+def test_every_layer_folder_exists() -> None:
+    """LAYERS names folders: one that no longer exists is a stale rule."""
+    for _, areas in LAYERS:
+        for name in areas - {"", "__main__"}:
+            assert (SRC / ROOT / name / "__init__.py").is_file(), name
 
 
 @pytest.mark.parametrize("path", sorted((SRC / ROOT).rglob("*.py")), ids=str)

@@ -1,4 +1,4 @@
-"""Settings are read in one place: config/ reads them, the Runtime (runtime.py) holds
+"""Settings are read in one place: config/ reads them, the Runtime (app/runtime.py) holds
 them, everything else is handed them (docs/architecture.md, "Settings").
 
 Read with `ast` from every file under src/socialgen:
@@ -13,7 +13,7 @@ Read with `ast` from every file under src/socialgen:
   is left is other tools' conventions (keys.OUTSIDE, the provider keys), each listed
   below.
 
-Outside config/ and runtime.py each one fails, unless ALLOWED lists its file with the
+Outside config/ and app/runtime.py each one fails, unless ALLOWED lists its file with the
 reason it stays. Each entry must still be needed: a fixed file leaves the list.
 """
 
@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "socialgen"
-READERS = ("config/", "runtime.py")  # where settings and the environment are read
+READERS = ("config/", "app/runtime.py")  # where settings and the environment are read
 # current_settings: gone (issue 29), still caught should it come back.
 GETTERS = frozenset({"current_settings", "data_dir", "get_settings", "light_setting"})
 CONFIG_MODULES = ("socialgen.config", "socialgen.config.__init__")  # where environment() is
@@ -164,7 +164,7 @@ def breaches(found: list[Finding]) -> list[str]:
 def test_settings_and_the_environment_are_read_only_in_config_and_the_runtime() -> None:
     wrong = breaches(all_findings())
     assert not wrong, (
-        "a settings getter or an environment read outside config/ and runtime.py: hand "
+        "a settings getter or an environment read outside config/ and app/runtime.py: hand "
         "the value in from the Runtime (or declare the variable in config/keys.py and "
         "read it with config.environment):\n" + "\n".join(wrong)
     )

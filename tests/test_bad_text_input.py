@@ -17,7 +17,7 @@ from sqlalchemy import func
 from sqlmodel import select
 from typer.testing import CliRunner
 
-from socialgen.cli import app as cli_app
+from socialgen.cli.main import app as cli_app
 from socialgen.store.engine import read_session
 from socialgen.store.tables import (
     ContentStyle,

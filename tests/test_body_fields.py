@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import pytest
 from pydantic import ConfigDict, Field, StrictStr, ValidationError
 
-from socialgen.body_fields import CheckedBody, ShownAs
+from socialgen.kit.body_fields import CheckedBody, ShownAs
 
 Name = Annotated[str, Field(min_length=1, max_length=20, pattern=r"\S")]
 

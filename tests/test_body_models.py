@@ -8,7 +8,7 @@ from typing import get_args
 
 import pytest
 
-from socialgen.body_models import body_schema, documented_body, parse_form, parse_json
+from socialgen.app.runtime import Runtime
 from socialgen.carousels.body import (
     CREATE_FORM,
     REGENERATE_FORM,
@@ -17,11 +17,11 @@ from socialgen.carousels.body import (
     RegenerateSlideBody,
 )
 from socialgen.content_calendar.body import CALENDAR_FORM, CalendarBody, CalendarDays
-from socialgen.errors import BadRequest
-from socialgen.form_parts import RequestBody
-from socialgen.limits import CALENDAR_LENGTHS
-from socialgen.runtime import Runtime
-from socialgen.server import create_app
+from socialgen.http.body_models import body_schema, documented_body, parse_form, parse_json
+from socialgen.http.form_parts import RequestBody
+from socialgen.http.server import create_app
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import CALENDAR_LENGTHS
 
 
 def test_each_form_takes_the_fields_it_always_took() -> None:

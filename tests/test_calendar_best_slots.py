@@ -9,11 +9,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from socialgen.clock import parse_iso
 from socialgen.insights.analysis import analyse
-from socialgen.insights.synthetic import synthetic_history
+from socialgen.kit.clock import parse_iso
 from tests.conftest import Store
 from tests.insights_support import put_history
+from tests.insights_synthetic import synthetic_history
 from tests.scripted_support import ScriptedAI
 
 ARGS = ["calendar", "7", "--prompt", "shipping weekly", "--start", "2027-03-01", "--json"]

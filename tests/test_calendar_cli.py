@@ -11,7 +11,7 @@ from icalendar import Calendar
 from sqlalchemy import func
 from sqlmodel import select
 
-from socialgen.clock import parse_iso
+from socialgen.kit.clock import parse_iso
 from socialgen.store.tables import Post
 from tests.conftest import Store
 from tests.generation_support import SseEvent

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from socialgen.server import create_app
+from socialgen.http.server import create_app
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Post
 from socialgen.workspaces.service import get_usage

@@ -25,8 +25,8 @@ import pytest
 from fpdf import FPDF
 
 from socialgen.ai.model import Chunk, Message
-from socialgen.errors import BadRequest
-from socialgen.limits import MAX_PDF_BYTES
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import MAX_PDF_BYTES
 from socialgen.sources import guard, video
 from socialgen.sources.condense import condense, cut_at_sentence, split_sentences, split_text
 from socialgen.sources.fetch import SourceError

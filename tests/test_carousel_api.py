@@ -14,8 +14,8 @@ from sqlmodel import select
 
 from socialgen.ai.image_types import ImageResult
 from socialgen.ai.model import ModelError
-from socialgen.runtime import Runtime
-from socialgen.server import create_app
+from socialgen.app.runtime import Runtime
+from socialgen.http.server import create_app
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Carousel, Post
 from socialgen.workspaces.service import set_post_quota
@@ -238,7 +238,7 @@ def test_bad_input_is_refused_before_anything_is_made(
 def test_an_oversized_image_is_refused(
     files_at: str, client: TestClient, store: Store, headers: dict[str, str]
 ) -> None:
-    from socialgen.limits import MAX_IMAGE_BYTES
+    from socialgen.kit.limits import MAX_IMAGE_BYTES
 
     big = png() + b"\0" * MAX_IMAGE_BYTES
     response = client.post(

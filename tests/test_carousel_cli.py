@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 from typer.testing import CliRunner
 
-from socialgen.cli import app
+from socialgen.cli.main import app
 from tests.carousel_support import counts, png
 from tests.conftest import Store
 from tests.scripted_support import ScriptedAI

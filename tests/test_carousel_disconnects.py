@@ -24,6 +24,7 @@ from sqlmodel import select
 from socialgen.ai.image_types import ImageResult
 from socialgen.ai.model import ModelError
 from socialgen.ai.procedural import procedural_image
+from socialgen.app.runtime import Runtime
 from socialgen.carousels import assets, repository
 from socialgen.carousels.plan import Artwork, prepare_carousel
 from socialgen.carousels.schemas import CarouselRequest
@@ -31,7 +32,6 @@ from socialgen.carousels.service import create_carousel
 from socialgen.drafting.caller import Caller
 from socialgen.files.store import FileStore
 from socialgen.render import pdf, thumbnail
-from socialgen.runtime import Runtime
 from socialgen.store.tables import Carousel
 from tests.carousel_support import CREATE_URL, counts, png, stored_keys
 from tests.conftest import Store
@@ -85,8 +85,8 @@ class Server:
 def server(
     store: Store, scripted_model: ScriptedModel, scripted_images: ScriptedImageModel
 ) -> Iterator[Server]:
-    from socialgen.api_support import get_image_model, get_text_model
-    from socialgen.server import create_app
+    from socialgen.http.server import create_app
+    from socialgen.http.support import get_image_model, get_text_model
 
     app = create_app(Runtime())
     app.dependency_overrides[get_text_model] = lambda: scripted_model

@@ -23,7 +23,7 @@ from socialgen.ai.images import (
 )
 from socialgen.ai.model import ModelError
 from socialgen.ai.procedural import ProceduralImageModel, procedural_image, reference_colours
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
 from socialgen.sources.guard import ALLOW_PRIVATE_ENV
 from tests.fakes.openai_server import FakeOpenAI, fake_image_png
 

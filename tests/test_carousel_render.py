@@ -38,8 +38,8 @@ from socialgen.carousels.templates import (
     get_template,
     list_templates,
 )
-from socialgen.errors import BadRequest
-from socialgen.limits import (
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import (
     DEFAULT_SLIDE_HEIGHT,
     DEFAULT_SLIDE_WIDTH,
     MAX_PDF_SLIDES,

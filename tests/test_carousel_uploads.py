@@ -24,8 +24,8 @@ from socialgen.carousels.uploads import (
     fetch_profile_image,
     read_image_file,
 )
-from socialgen.errors import BadRequest
-from socialgen.limits import MAX_IMAGE_BYTES, MAX_REFERENCE_IMAGES
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import MAX_IMAGE_BYTES, MAX_REFERENCE_IMAGES
 from socialgen.sources.guard import UrlNotAllowed
 
 NOT_AN_IMAGE = "is not a PNG, JPEG, WebP or GIF image"

@@ -17,9 +17,9 @@ from sqlmodel import SQLModel, col
 from typer.testing import CliRunner, Result
 
 from socialgen.auth.service import authenticate_api_key, authenticate_token
-from socialgen.cli import app
-from socialgen.clock import parse_iso, utcnow
-from socialgen.errors import NotAuthenticated
+from socialgen.cli.main import app
+from socialgen.kit.clock import parse_iso, utcnow
+from socialgen.kit.errors import NotAuthenticated
 from socialgen.store.engine import read_session
 from socialgen.store.tables import ApiKey, Membership, User, Workspace, WorkspaceUsage
 from socialgen.workspaces.bootstrap import LOCAL_OWNER_EMAIL

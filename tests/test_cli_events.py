@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 from socialgen.carousels.render_cli import CarouselPrinter
-from socialgen.cli_events import StreamResult, stream_in_terminal
+from socialgen.cli.events import StreamResult, stream_in_terminal
 from socialgen.content_calendar.render import CalendarPrinter
 from socialgen.events import Event
 from socialgen.events.batch import BatchComplete

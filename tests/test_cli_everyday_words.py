@@ -13,10 +13,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
-from socialgen.cli_words import cli_message
-from socialgen.cli_wrap import WordWrap
-from socialgen.clock import iso
+from socialgen.cli.main import app
+from socialgen.cli.words import cli_message
+from socialgen.cli.wrap import WordWrap
+from socialgen.kit.clock import iso
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Post
 from tests.conftest import Store

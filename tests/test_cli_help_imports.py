@@ -22,7 +22,7 @@ NOT_FOR_HELP = (
 def test_help_loads_no_statistics_store_or_file_store() -> None:
     code = (
         "import sys\n"
-        "from socialgen.cli import app\n"
+        "from socialgen.cli.main import app\n"
         "try:\n"
         "    app(['--help'])\n"
         "except SystemExit:\n"

@@ -21,11 +21,11 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner, Result
 
+from socialgen.app.runtime import Runtime
 from socialgen.auth.service import create_api_key, create_token
-from socialgen.cli import app
+from socialgen.cli.main import app
 from socialgen.publishing.accounts.service import add_account
 from socialgen.publishing.registry import Networks
-from socialgen.runtime import Runtime
 from socialgen.sources import guard
 from socialgen.store.engine import transaction
 from socialgen.store.tables import PostStatus

@@ -21,8 +21,8 @@ import sqlalchemy as sa
 from sqlmodel import SQLModel
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
-from socialgen.clock import iso, parse_iso, utcnow
+from socialgen.cli.main import app
+from socialgen.kit.clock import iso, parse_iso, utcnow
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Post, PostStatus, PostVersion, Workspace
 from tests.conftest import Store, days_ago, days_ahead

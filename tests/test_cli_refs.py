@@ -18,7 +18,7 @@ from typing import Any
 from sqlmodel import select
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
+from socialgen.cli.main import app
 from socialgen.publishing.secrets import encrypt_secret
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import (

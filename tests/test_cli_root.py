@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from socialgen.cli import app
+from socialgen.cli.main import app
 from tests.conftest import Store
 from tests.terminal_support import run_at_terminal
 
@@ -48,7 +48,7 @@ def test_version_prints_the_package_version_and_the_engine() -> None:
     from importlib.metadata import version
 
     from socialgen.ai.engine import engine_name, engine_version
-    from socialgen.runtime import Runtime
+    from socialgen.app.runtime import Runtime
 
     engine = engine_name(Runtime().light_setting("engine"))
     installed = engine_version(engine) or "(not installed)"

@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
-from socialgen.errors import BadRequest
-from socialgen.limits import MAX_IMAGE_BYTES, MAX_PDF_BYTES, MAX_SLIDE_HTML_BYTES
-from socialgen.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
+from socialgen.cli.main import app
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import MAX_IMAGE_BYTES, MAX_PDF_BYTES, MAX_SLIDE_HTML_BYTES
+from socialgen.kit.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
 from tests.conftest import Store
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
+from socialgen.cli.main import app
+from socialgen.config.file import set_value, unset_value
 from socialgen.config.loading import load
-from socialgen.config_file import set_value, unset_value
 from tests.s3_support import free_port, wait_for_port
 
 runner = CliRunner()

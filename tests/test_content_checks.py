@@ -14,10 +14,10 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
+from socialgen.cli.main import app
+from socialgen.kit.text_check import shows_nothing
 from socialgen.posts.rules import CONTENT_REQUIRED, valid_content
 from socialgen.store.tables import Post
-from socialgen.text_check import shows_nothing
 from tests.conftest import Store
 
 runner = CliRunner()

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from socialgen.ai.model import Chunk, Message, StreamCut
+from socialgen.app.runtime import Runtime
 from socialgen.drafting import persist, quota
 from socialgen.drafting.caller import Caller
 from socialgen.drafting.fanout import Emit
@@ -18,13 +19,12 @@ from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
 from socialgen.drafting.topic import on_topic, topic_coverage, topic_words
 from socialgen.drafting.writing import write_draft
-from socialgen.errors import BadRequest
 from socialgen.events import Event
 from socialgen.events.chat import ChatDelta
 from socialgen.generation.batch import run_batch
 from socialgen.generation.plan import prepare_batch
 from socialgen.generation.schemas import BatchRequest
-from socialgen.runtime import Runtime
+from socialgen.kit.errors import BadRequest
 from socialgen.store.engine import read_session, transaction
 from socialgen.workspaces.service import get_usage
 from socialgen.workspaces.usage import reserve_posts

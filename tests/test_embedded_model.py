@@ -17,9 +17,9 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
-from socialgen.cli_events import BETTER_MODEL_HINT
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
+from socialgen.cli.events import BETTER_MODEL_HINT
+from socialgen.cli.main import app
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Conversation, Message, Post, PostStatus
 from socialgen.workspaces.service import get_usage

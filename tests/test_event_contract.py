@@ -17,12 +17,12 @@ from fastapi.testclient import TestClient
 from rich.console import Console
 
 from socialgen.ai.model import ModelError
-from socialgen.event_docs import BEGIN, END, event_tables, main, with_tables
+from socialgen.app.event_docs import BEGIN, END, event_tables, main, with_tables
+from socialgen.app.features import streams
 from socialgen.events import Event, EventContractError
 from socialgen.events.chat import ChatDelta
 from socialgen.events.payload import WireObject
 from socialgen.events.registry import model_for, models, read
-from socialgen.features import streams
 from socialgen.sources.articles import Article
 from tests.carousel_support import CREATE_URL, typed_events
 from tests.conftest import Store
@@ -38,7 +38,7 @@ RENDERERS = (
     "src/socialgen/generation/render.py",
     "src/socialgen/content_calendar/render.py",
     "src/socialgen/carousels/render_cli.py",
-    "src/socialgen/cli_events.py",
+    "src/socialgen/cli/events.py",
 )
 
 
@@ -107,7 +107,7 @@ def test_a_drifting_event_fails_where_it_is_built(name: str, data: dict[str, Any
 def test_a_broken_event_is_not_turned_into_an_error_event() -> None:
     """guarded() turns failures into the stream's error event, but a contract break is a
     bug: it must reach the test, not hide as 'Generation failed unexpectedly'."""
-    from socialgen.streaming import guarded
+    from socialgen.http.streaming import guarded
 
     async def broken() -> AsyncIterator[Event]:
         yield Event.of(ChatDelta(text="fine"))
@@ -131,7 +131,7 @@ def headers(store: Store) -> dict[str, str]:
 @pytest.fixture
 def readable_links(monkeypatch: pytest.MonkeyPatch) -> None:
     """Links are "read" without a network: one page reads, any URL with 'gone' fails."""
-    from socialgen.errors import BadRequest
+    from socialgen.kit.errors import BadRequest
     from socialgen.sources import articles, guard
 
     async def extract(url: str, *, allow_private: bool = False) -> Article:
@@ -269,7 +269,7 @@ def test_every_example_renders(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from socialgen.carousels.render_cli import CarouselPrinter
-    from socialgen.cli_events import JsonLines
+    from socialgen.cli.events import JsonLines
     from socialgen.content_calendar.render import CalendarPrinter
     from socialgen.generation.render import BatchPrinter, StreamPrinter
 
@@ -300,7 +300,7 @@ def test_the_docs_event_tables_are_written_from_the_models() -> None:
     document = DOCS.read_text(encoding="utf-8")
     assert document.count(BEGIN) == document.count(END) == 1
     assert with_tables(document, event_tables()) == document, (
-        "docs/http-api.md is out of date: run `python -m socialgen.event_docs`"
+        "docs/http-api.md is out of date: run `python -m socialgen.app.event_docs`"
     )
     assert main(["--check", str(DOCS)]) == 0
 

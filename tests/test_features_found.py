@@ -1,4 +1,4 @@
-"""Every `feature.py` under src/socialgen is found by socialgen.features, a slice's one
+"""Every `feature.py` under src/socialgen is found by socialgen.app.features, a slice's one
 level down included (publishing/accounts/, publishing/outbox/): a declaration the scan
 missed would drop its routes, commands and lifespan work without an error."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from socialgen.features import PACKAGE, features
+from socialgen.app.features import PACKAGE, features
 
 
 def test_every_feature_py_is_found() -> None:
@@ -20,7 +20,7 @@ def test_every_feature_py_is_found() -> None:
     found = features()
     assert len(declared) >= 10
     missed = [feature.name for feature in declared if feature not in found]
-    assert not missed, f"feature.py files socialgen.features does not find: {missed}"
+    assert not missed, f"feature.py files socialgen.app.features does not find: {missed}"
 
 
 def test_publishing_slices_declare_their_own_faces() -> None:

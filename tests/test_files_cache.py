@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from socialgen.app.runtime import Runtime
 from socialgen.files.backends import files_of
 from socialgen.files.local_copy import MB, local_copy
 from socialgen.files.store import file_url
-from socialgen.runtime import Runtime
 from tests.conftest import Store
 from tests.s3_support import Bucket
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from socialgen.cli import app
+from socialgen.cli.main import app
 from tests.conftest import Store
 from tests.s3_support import Bucket
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from socialgen.errors import NotFound
 from socialgen.files.local import LocalFolder
+from socialgen.kit.errors import NotFound
 from tests.carousel_support import png
 from tests.conftest import LiveServer, Store
 

@@ -24,8 +24,8 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
+from socialgen.app.runtime import Runtime
 from socialgen.config import normalise_database_url
-from socialgen.runtime import Runtime
 from tests.carousel_support import CREATE_URL, REGENERATE_URL, typed_events
 from tests.fakes.openai_server import FakeOpenAI, Reply
 from tests.s3_support import Bucket, free_port, wait_for_port

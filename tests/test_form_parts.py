@@ -1,4 +1,4 @@
-"""The streaming multipart parser (socialgen.form_parts): the same fields and files
+"""The streaming multipart parser (socialgen.http.form_parts): the same fields and files
 however the body is cut into chunks (a boundary split across two chunks included),
 and every refusal made when the offending part arrives, not at the end."""
 
@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from socialgen.errors import BadRequest
-from socialgen.form_parts import FormParser, FormSpec, RequestBody
-from socialgen.limits import MAX_FORM_FIELD_BYTES
+from socialgen.http.form_parts import FormParser, FormSpec, RequestBody
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import MAX_FORM_FIELD_BYTES
 
 BOUNDARY = b"----b0undary"
 SPEC = FormSpec(

@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func
 from sqlmodel import select
 
-from socialgen.runtime import Runtime
-from socialgen.server import create_app
+from socialgen.app.runtime import Runtime
+from socialgen.http.server import create_app
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Message, Post, PostStatus, PostVersion
 from socialgen.workspaces.service import get_usage, set_post_quota

@@ -56,7 +56,7 @@ def plan_after_the_request(monkeypatch: pytest.MonkeyPatch, fake: FakeOpenAI, wa
 
 
 def post(*args: str) -> Result:
-    from socialgen.cli import app
+    from socialgen.cli.main import app
 
     return CliRunner().invoke(app, ["post", *args, "--json"])
 

@@ -13,9 +13,9 @@ import sqlalchemy as sa
 from sqlmodel import col
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
-from socialgen.clock import iso, utcnow
+from socialgen.cli.main import app
 from socialgen.insights.history import PublishedPost, load_published
+from socialgen.kit.clock import iso, utcnow
 from socialgen.store.engine import read_session
 from socialgen.store.tables import MetricSnapshot, Post, PostStatus
 from tests.conftest import Store, days_ago, days_ahead

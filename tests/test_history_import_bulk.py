@@ -12,8 +12,8 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from socialgen.clock import iso
-from socialgen.ids import new_ids
+from socialgen.kit.clock import iso
+from socialgen.kit.ids import new_ids
 from socialgen.posts.imports import INSERT_BATCH_ROWS
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Conversation, MetricSnapshot, Post, PostStatus, PostVersion

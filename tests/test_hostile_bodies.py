@@ -26,7 +26,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from socialgen.limits import (
+from socialgen.app.runtime import Runtime
+from socialgen.http.request_body import body_limits
+from socialgen.kit.limits import (
     CALENDAR_BODY,
     CAROUSEL_BODY,
     JSON_BODY,
@@ -34,8 +36,6 @@ from socialgen.limits import (
     PDF_BODY,
     REGENERATE_SLIDE_BODY,
 )
-from socialgen.request_body import body_limits
-from socialgen.runtime import Runtime
 from tests.conftest import Store
 from tests.hostile_support import MB, Case, issue_cases, measure
 

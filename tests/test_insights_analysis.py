@@ -15,7 +15,7 @@ from socialgen.insights.analysis import EXACT_NULL_POSTS, FLOOR, analyse, null_r
 from socialgen.insights.baseline import relative_engagement
 from socialgen.insights.findings import benjamini_hochberg, ols_hc3
 from socialgen.insights.history import PublishedPost
-from socialgen.insights.synthetic import (
+from tests.insights_synthetic import (
     NOTHING,
     PLANTED,
     shuffled_engagement,

@@ -13,7 +13,7 @@ from socialgen.insights.analysis import analyse
 from socialgen.insights.best_time import next_best_time, next_free_moment, thompson_pick
 from socialgen.insights.history import PublishedPost
 from socialgen.insights.slots import SlotPosterior, best_slots, slot_posteriors
-from socialgen.insights.synthetic import synthetic_history
+from tests.insights_synthetic import synthetic_history
 
 MONDAY, TUESDAY = 0, 1
 MORNING = 6

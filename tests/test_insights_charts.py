@@ -29,10 +29,10 @@ from socialgen.insights.charts_cli import OPEN_NEEDS_HTML, check_chart_options, 
 from socialgen.insights.charts_terminal import print_charts
 from socialgen.insights.html_page import PageNotWritten, write_html
 from socialgen.insights.report import build_report
-from socialgen.insights.synthetic import synthetic_history
 from socialgen.store.engine import read_session
 from tests.conftest import Store
 from tests.insights_support import put_history
+from tests.insights_synthetic import synthetic_history
 
 HOSTILE = "<script>alert('x')</script><img src=https://evil.example/a.png> & more"
 

@@ -11,12 +11,12 @@ import httpx
 import pytest
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
-from socialgen.insights.synthetic import synthetic_history
-from socialgen.runtime import Runtime
-from socialgen.server import create_app
+from socialgen.app.runtime import Runtime
+from socialgen.cli.main import app
+from socialgen.http.server import create_app
 from tests.conftest import LiveServer, Store, serving
 from tests.insights_support import put_history
+from tests.insights_synthetic import synthetic_history
 
 runner = CliRunner()
 

@@ -11,7 +11,7 @@ import numpy as np
 from socialgen.insights.pairs import close_pairs
 from socialgen.insights.ranker import train_ranker
 from socialgen.insights.ranker_features import PostText
-from socialgen.insights.synthetic import PLANTED, synthetic_history
+from tests.insights_synthetic import PLANTED, synthetic_history
 
 DAY = 86400.0
 

@@ -12,11 +12,11 @@ import pytest
 from socialgen.insights.history import PublishedPost
 from socialgen.insights.ranker import MIN_HELD_OUT_PAIRS, train_ranker
 from socialgen.insights.ranker_features import PostText
-from socialgen.insights.synthetic import PLANTED, shuffled_engagement, synthetic_history
 from tests.conftest import Store
 from tests.doubles.scripted_model import Reply, ScriptedCall
 from tests.generation_support import SseEvent, check_contract
 from tests.insights_support import put_history
+from tests.insights_synthetic import PLANTED, shuffled_engagement, synthetic_history
 from tests.scripted_support import ScriptedAI, variation_of
 
 QUESTION = PostText(

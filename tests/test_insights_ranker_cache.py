@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from socialgen.kept import Kept
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
+from socialgen.kit.kept import Kept
 
 
 def maker(made: list[str], name: str) -> Callable[[], str]:

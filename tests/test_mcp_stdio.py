@@ -101,7 +101,7 @@ def test_help_never_imports_the_sdk() -> None:
     """`socialgen --help` lists `mcp` but loads neither the SDK nor the server."""
     code = (
         "import sys\n"
-        "from socialgen.cli import app\n"
+        "from socialgen.cli.main import app\n"
         "try:\n"
         "    app(['--help'])\n"
         "except SystemExit:\n"

@@ -8,14 +8,14 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from socialgen.clock import parse_iso, utcnow
-from socialgen.insights.synthetic import synthetic_history
+from socialgen.kit.clock import parse_iso, utcnow
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Post
 from socialgen.workspaces.service import get_usage
 from tests.conftest import LiveServer, Store
 from tests.fakes.scripted_network import ScriptedNetwork
 from tests.insights_support import put_history
+from tests.insights_synthetic import synthetic_history
 from tests.mcp_support import error_of, http_session, run, structured, text_of
 from tests.outbox_support import add_account
 from tests.scripted_support import CHAT_TEXT, POST_TEXT, ScriptedAI

@@ -15,9 +15,9 @@ from typer.testing import CliRunner, Result
 
 from socialgen.ai.local import LlamaCppModel, embedded_model_path
 from socialgen.ai.remote import LiteLLMModel
-from socialgen.cli import app
-from socialgen.cli_events import BETTER_MODEL_HINT
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
+from socialgen.cli.events import BETTER_MODEL_HINT
+from socialgen.cli.main import app
 from tests.conftest import Store
 from tests.doubles.scripted_model import ScriptedModel
 from tests.fakes.hf_hub_server import FakeHub, running_hub
@@ -384,7 +384,7 @@ def test_the_models_folder_is_the_runtimes_home_read_once(
 def test_models_default_writes_the_config_and_the_hint_goes(
     hub: FakeHub, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from socialgen.config_file import config_path
+    from socialgen.config.file import config_path
 
     assert invoke("models", "pull", "qwen2.5-1.5b").exit_code == 0
     assert Runtime().text_model().name.endswith("(embedded)")
@@ -409,7 +409,7 @@ def test_models_default_writes_the_config_and_the_hint_goes(
 def test_models_default_takes_any_listed_value_and_says_when_the_environment_wins(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from socialgen.config_file import config_path
+    from socialgen.config.file import config_path
 
     monkeypatch.setenv("SOCIALGEN_MODEL", "openai/gpt-4o-mini")
 
@@ -436,7 +436,7 @@ def test_models_default_takes_any_listed_value_and_says_when_the_environment_win
     ],
 )
 def test_models_default_refuses_a_model_that_is_not_there(name: str, message: str) -> None:
-    from socialgen.config_file import config_path
+    from socialgen.config.file import config_path
 
     result = invoke("models", "default", name)
 
@@ -446,7 +446,7 @@ def test_models_default_refuses_a_model_that_is_not_there(name: str, message: st
 
 
 def test_models_default_takes_what_models_pull_took(hub: FakeHub) -> None:
-    from socialgen.config_file import config_path
+    from socialgen.config.file import config_path
 
     assert invoke("models", "pull", f"{OTHER_REPO}/{OTHER_FILE}").exit_code == 0
 

@@ -2,7 +2,7 @@
 ready and the quota lease belong to a Runtime (store/stores.py), which a test builds
 fresh instead of resetting anything.
 
-Read with `ast` from the store's modules, startup.py and runtime.py: no `global`
+Read with `ast` from the store's modules, app/startup.py and app/runtime.py: no `global`
 statement, no reset function (`forget_*`, `reset_*`), and no module-level mutable
 container (a dict, list or set, literal or built, a WeakSet ...) except a constant
 table, named in capitals.
@@ -19,8 +19,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "socialgen"
 MODULES = (
     *sorted((SRC / "store").glob("*.py")),
     *sorted((SRC / "store" / "tables").glob("*.py")),
-    SRC / "startup.py",
-    SRC / "runtime.py",
+    SRC / "app" / "startup.py",
+    SRC / "app" / "runtime.py",
 )
 MUTABLE_CALLS = frozenset(
     {"dict", "list", "set", "defaultdict", "OrderedDict", "WeakSet", "WeakValueDictionary"}
@@ -84,7 +84,7 @@ def test_the_store_startup_and_runtime_keep_nothing_per_process() -> None:
 
 def test_the_modules_checked_are_there() -> None:
     names = {path.relative_to(SRC).as_posix() for path in MODULES}
-    assert {"store/engine.py", "store/leases.py", "store/stores.py", "startup.py"} <= names
+    assert {"store/engine.py", "store/leases.py", "store/stores.py", "app/startup.py"} <= names
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@ never a 500 or "Unexpected error" from the database underneath.
 
 Unbounded, `page=461168601842738792` made (page - 1) * limit overflow SQLite's 64-bit
 OFFSET (OverflowError, a 500), and a quota of 10**20 overflowed its column. The
-bounds live in socialgen.limits; both faces are checked here against them.
+bounds live in socialgen.kit.limits; both faces are checked here against them.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from sqlalchemy import func
 from sqlmodel import select
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
-from socialgen.limits import (
+from socialgen.cli.main import app
+from socialgen.kit.limits import (
     MAX_PAGE,
     MAX_PAGE_LIMIT,
     MAX_POST_QUOTA,

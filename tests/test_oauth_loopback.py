@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import httpx
 import pytest
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.publishing.loopback import Authorization, LoopbackRedirect, authorize_in_browser
 
 AUTH_SERVER = "https://auth.example"

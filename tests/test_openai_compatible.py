@@ -20,7 +20,7 @@ from socialgen.ai.model import Chunk, FormatRefused, ModelError, Output, StreamC
 from socialgen.ai.openai_compatible import OpenAICompatibleModel
 from socialgen.ai.remote import LiteLLMModel
 from socialgen.ai.structured import ask_structured
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
 from tests.fakes.openai_server import FAKE_API_KEY, Reply
 from tests.provider_clients import CLIENTS, ClientFake
 
@@ -208,7 +208,7 @@ def test_a_post_through_an_openai_compatible_provider_never_imports_litellm(
         "import atexit, sys\n"
         "atexit.register(lambda: print('litellm imported:', 'litellm' in sys.modules,"
         " file=sys.stderr))\n"
-        "from socialgen.cli import main\n"
+        "from socialgen.cli.main import main\n"
         "sys.argv = ['socialgen', 'post', 'why small teams ship weekly', '--json']\n"
         "main()\n"
     )

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from socialgen.clock import utcnow
-from socialgen.errors import BadRequest
 from socialgen.files.backends import file_store
 from socialgen.files.local_copy import LocalCopies
+from socialgen.kit.clock import utcnow
+from socialgen.kit.errors import BadRequest
 from socialgen.posts.listing import recent_posts
 from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.networks.base import Metrics, OutgoingPost, PublishError

@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from socialgen.runtime import Runtime
-from socialgen.server import create_app
+from socialgen.app.runtime import Runtime
+from socialgen.http.server import create_app
 from tests.carousel_support import PDF_URL
 from tests.conftest import Store, serving
 

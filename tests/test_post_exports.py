@@ -21,8 +21,8 @@ from icalendar import Calendar, Component
 from sqlmodel import SQLModel, col
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
-from socialgen.clock import iso
+from socialgen.cli.main import app
+from socialgen.kit.clock import iso
 from socialgen.posts.exports import CSV_HEADER, ExportItem, to_csv, to_ics, to_json, to_markdown
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Conversation, Post, PostVersion
@@ -447,7 +447,7 @@ def test_import_refuses_bad_files_and_imports_nothing(store: Store, tmp_path: Pa
 
 
 def test_a_large_import_goes_in_whole_or_not_at_all(store: Store, tmp_path: Path) -> None:
-    from socialgen.errors import BadRequest
+    from socialgen.kit.errors import BadRequest
     from socialgen.posts.imports import INSERT_BATCH_ROWS, import_posts, parse_import
     from socialgen.store.engine import transaction
 

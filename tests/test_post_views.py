@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from socialgen.clock import iso
+from socialgen.kit.clock import iso
 from socialgen.posts import repository_listing
 from socialgen.posts.views import PostRow, raw_json, raw_timestamp
 

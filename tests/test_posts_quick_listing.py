@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from socialgen.clock import utcnow
-from socialgen.errors import BadRequest
+from socialgen.app.runtime import Runtime
+from socialgen.kit.clock import utcnow
+from socialgen.kit.errors import BadRequest
 from socialgen.posts import listing
 from socialgen.posts.quick_listing import quick_listing
-from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import PostStatus, Workspace
 from tests.conftest import Store, days_ago, days_ahead
@@ -121,7 +121,7 @@ def test_posts_recent_never_imports_heavy_modules_on_a_ready_store(sqlite_only: 
     sqlite_only.post("Shipping weekly")
     code = (
         "import sys\n"
-        "from socialgen.cli import app\n"
+        "from socialgen.cli.main import app\n"
         "try:\n"
         "    app(['posts', 'recent', '--json'])\n"
         "except SystemExit:\n"

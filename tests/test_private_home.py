@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from socialgen.cli import app
+from socialgen.app.runtime import Runtime
+from socialgen.cli.main import app
 from socialgen.config.file import write_atomically
 from socialgen.files.local import LocalFolder
 from socialgen.publishing.accounts import service as accounts
@@ -24,7 +25,6 @@ from socialgen.publishing.secrets import (
     decrypt_secret,
     encrypt_secret,
 )
-from socialgen.runtime import Runtime
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import SocialAccount
 from tests.conftest import Store

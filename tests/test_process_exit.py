@@ -1,4 +1,4 @@
-"""A finished CLI command ends its process at once (socialgen/process_exit.py): the
+"""A finished CLI command ends its process at once (socialgen/cli/process_exit.py): the
 exit handlers run and the exit code is kept, but the interpreter's teardown, which
 took 1-2 s after the last line on a busy machine, is skipped. A live non-daemon
 thread gets the ordinary exit, which waits for it. Real processes, `main()` as the
@@ -26,7 +26,7 @@ kept = FreedAtTeardown()
 atexit.register(lambda: print("exit handler ran", flush=True))
 if sys.argv[1] == "busy-thread":
     # A thread that runs until end_now has had its look (and returned).
-    import socialgen.process_exit as process_exit
+    import socialgen.cli.process_exit as process_exit
 
     looked = threading.Event()
     threading.Thread(target=looked.wait, args=(60,)).start()
@@ -37,7 +37,7 @@ if sys.argv[1] == "busy-thread":
         looked.set()
 
     process_exit.end_now = end_now_then_release
-from socialgen.cli import main
+from socialgen.cli.main import main
 sys.argv = ["socialgen", *sys.argv[2:]]
 main()
 """

@@ -22,8 +22,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from socialgen.errors import BadRequest
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
+from socialgen.kit.errors import BadRequest
 from socialgen.sources import guard
 from socialgen.sources.fetch import SourceError
 from socialgen.sources.guard import UrlNotAllowed

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
+from socialgen.cli.main import app
 from socialgen.config.provider_keys import keys_path
 from tests.conftest import Store
 from tests.fakes.openai_server import FakeOpenAI, Reply

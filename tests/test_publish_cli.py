@@ -14,9 +14,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
-from socialgen.clock import iso, utcnow
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
+from socialgen.cli.main import app
+from socialgen.kit.clock import iso, utcnow
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Publication
 from tests.conftest import Store
@@ -120,7 +120,7 @@ def test_dry_run_numbers_the_parts_of_a_thread_when_asked(
 
 
 def test_number_parts_reaches_the_network(store: Store, network: ScriptedNetwork) -> None:
-    from socialgen.server import create_app
+    from socialgen.http.server import create_app
 
     add_account(store, "@numbers.test")
     now_post, later_post, http_post, plain_post = (store.post(f"post {n}") for n in range(4))
@@ -290,7 +290,7 @@ def test_stats_refresh(store: Store, network: ScriptedNetwork) -> None:
 
 
 def test_http_publish_and_publications(store: Store, network: ScriptedNetwork) -> None:
-    from socialgen.server import create_app
+    from socialgen.http.server import create_app
 
     account = add_account(store, "@http.test")
     post = store.post("Over HTTP")
@@ -314,7 +314,7 @@ def test_http_publish_and_publications(store: Store, network: ScriptedNetwork) -
 def test_the_app_scheduler_publishes_unless_turned_off(
     store: Store, network: ScriptedNetwork, monkeypatch: pytest.MonkeyPatch, enabled: bool
 ) -> None:
-    from socialgen.server import create_app
+    from socialgen.http.server import create_app
 
     monkeypatch.setenv("SOCIALGEN_SCHEDULER_POLL", "0.1")
     monkeypatch.setenv("SOCIALGEN_SCHEDULER", "1" if enabled else "0")
@@ -371,7 +371,7 @@ def test_a_dry_run_needs_no_connected_account(
     assert [p["text"] for p in connected["parts"]] == [
         p["text"] for p in previews["bluesky"]["parts"]
     ]
-    from socialgen.server import create_app
+    from socialgen.http.server import create_app
 
     with TestClient(create_app(Runtime(networks=NETWORKS))) as client:
         headers = {"x-api-key": store.api_key(None), "Authorization": f"Bearer {store.token()}"}

@@ -21,15 +21,15 @@ from sqlalchemy import update
 from sqlmodel import col, select
 from typer.testing import CliRunner
 
-from socialgen.cli import app
-from socialgen.clock import utcnow
-from socialgen.errors import SocialgenError
+from socialgen.app.runtime import Runtime
+from socialgen.cli.main import app
 from socialgen.files.backends import files_of
+from socialgen.kit.clock import utcnow
+from socialgen.kit.errors import SocialgenError
 from socialgen.posts.service import update_content
 from socialgen.publishing.outbox.runner import publish_now, publish_pass
 from socialgen.publishing.registry import Networks
 from socialgen.publishing.settings import PublishTerms
-from socialgen.runtime import Runtime
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Post, PostVersion
 from tests.conftest import Store

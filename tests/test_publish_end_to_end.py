@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from socialgen.clock import iso, parse_iso, utcnow
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
+from socialgen.kit.clock import iso, parse_iso, utcnow
 from tests.bluesky_support import (
     POSTS,
     BlueskyNetwork,
@@ -224,7 +224,7 @@ def test_a_long_post_becomes_a_thread_on_bluesky(
 def test_a_member_publishes_over_http_to_mastodon(
     store: Store, mastodon: MastodonMock, witness: Witness
 ) -> None:
-    from socialgen.server import create_app
+    from socialgen.http.server import create_app
 
     user = mastodon.new_user("http")
     account = add_mastodon(witness, store, mastodon, user)

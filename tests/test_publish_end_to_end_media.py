@@ -16,7 +16,7 @@ import httpx
 import pytest
 from sqlmodel import col, select
 
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Carousel, CarouselSlide
 from tests.conftest import Store

@@ -28,7 +28,7 @@ import pytest
 from sqlalchemy import update
 from sqlmodel import select
 
-from socialgen.clock import iso, utcnow
+from socialgen.kit.clock import iso, utcnow
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Post, Publication
 from tests.conftest import BACKEND, Store

@@ -371,7 +371,7 @@ def test_metrics_come_from_social_actions_or_say_why_not(fake: FakeLinkedIn) -> 
 def test_the_oauth_host_is_a_setting_read_once_with_the_runtime(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from socialgen.runtime import Runtime
+    from socialgen.app.runtime import Runtime
 
     assert oauth_url(NetworkSettings()) == DEFAULT_OAUTH_URL
     monkeypatch.setenv("SOCIALGEN_LINKEDIN_OAUTH_URL", "http://127.0.0.1:9/")
@@ -424,7 +424,7 @@ def test_authorize_signs_in_through_the_loopback_redirect(fake: FakeLinkedIn) ->
 
 
 def test_authorize_without_the_app_credentials_is_a_bad_request(fake: FakeLinkedIn) -> None:
-    from socialgen.errors import BadRequest
+    from socialgen.kit.errors import BadRequest
 
     with pytest.raises(BadRequest, match="client id and client secret"):
         linkedin.authorize(fake.base_url, {}, open_browser=False, announce=lambda _: None)

@@ -16,7 +16,8 @@ import httpx
 import pytest
 from PIL import Image
 
-from socialgen.errors import BadRequest
+from socialgen.app.runtime import Runtime
+from socialgen.kit.errors import BadRequest
 from socialgen.publishing.networks.base import (
     AccountCredentials,
     MediaItem,
@@ -27,7 +28,6 @@ from socialgen.publishing.networks.base import (
 )
 from socialgen.publishing.networks.mastodon import adapter as mastodon
 from socialgen.publishing.networks.mastodon.text import count, split
-from socialgen.runtime import Runtime
 from tests.mastodon_support import MastodonMock, MockUser, free_port
 from tests.mastodon_support import mastodon_mock as mastodon_mock  # the fixture
 

@@ -20,7 +20,7 @@ import pytest
 from sqlalchemy import func, update
 from sqlmodel import col, select
 
-from socialgen.clock import utcnow
+from socialgen.kit.clock import utcnow
 from socialgen.publishing.outbox.service import idempotency_key
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Publication

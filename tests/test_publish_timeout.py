@@ -15,8 +15,8 @@ import sqlalchemy as sa
 from atproto_client import exceptions as xrpc  # type: ignore[import-untyped]
 from typer.testing import CliRunner
 
-from socialgen.cli import app
-from socialgen.clock import utcnow
+from socialgen.cli.main import app
+from socialgen.kit.clock import utcnow
 from socialgen.publishing.networks.bluesky.session import as_publish_error
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Publication

@@ -17,11 +17,11 @@ from fastapi.testclient import TestClient
 from sqlmodel import col, delete, func, select, update
 
 from socialgen.ai.model import ModelError
-from socialgen.clock import utcnow
+from socialgen.app.runtime import Runtime
 from socialgen.drafting import persist
 from socialgen.drafting.caller import Caller
 from socialgen.drafting.quota import Reservation
-from socialgen.runtime import Runtime
+from socialgen.kit.clock import utcnow
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.leases import LEASE_ENV
 from socialgen.store.tables import Post, ProcessLease, QuotaReservation

@@ -13,10 +13,10 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from socialgen.cli import app
-from socialgen.cli_support import current_runtime
-from socialgen.runtime import Runtime
-from socialgen.server import create_app
+from socialgen.app.runtime import Runtime
+from socialgen.cli.main import app
+from socialgen.cli.support import current_runtime
+from socialgen.http.server import create_app
 from tests.conftest import Store
 from tests.doubles.scripted_model import ScriptedModel
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from socialgen.ai.structured import current_rung, profile_of
-from socialgen.errors import BadRequest
+from socialgen.app.runtime import Runtime
+from socialgen.kit.errors import BadRequest
 from socialgen.publishing.registry import BUILT_IN, Networks
-from socialgen.runtime import Runtime
 from tests.doubles.scripted_model import ScriptedModel
 from tests.fakes.scripted_network import ScriptedNetwork
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from socialgen.server import create_app
+from socialgen.http.server import create_app
 from tests.conftest import Store
 from tests.scripted_support import ScriptedAI
 
@@ -71,7 +71,7 @@ def test_serve_hands_its_options_to_the_app_not_through_the_environment(
     import uvicorn.supervisors
     from typer.testing import CliRunner
 
-    from socialgen.cli import app
+    from socialgen.cli.main import app
 
     monkeypatch.delenv("SOCIALGEN_SCHEDULER", raising=False)
     served: list[Any] = []

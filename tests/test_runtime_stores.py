@@ -10,9 +10,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 from typer.testing import CliRunner
 
-from socialgen.cli import app
-from socialgen.runtime import Runtime
-from socialgen.server import create_app
+from socialgen.app.runtime import Runtime
+from socialgen.cli.main import app
+from socialgen.http.server import create_app
 from socialgen.store.engine import new_engine, transaction
 from socialgen.workspaces.usage import reserve_posts
 from tests.conftest import Store

@@ -11,16 +11,16 @@ from zoneinfo import ZoneInfo
 import httpx
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
-from socialgen.clock import parse_iso, utcnow
-from socialgen.insights.synthetic import synthetic_history
-from socialgen.runtime import Runtime
-from socialgen.server import create_app
+from socialgen.app.runtime import Runtime
+from socialgen.cli.main import app
+from socialgen.http.server import create_app
+from socialgen.kit.clock import parse_iso, utcnow
 from socialgen.store.engine import transaction
 from socialgen.store.tables import Post, PostStatus
 from socialgen.store.tables.publishing import SocialAccount
 from tests.conftest import LiveServer, Store, serving
 from tests.insights_support import put_history
+from tests.insights_synthetic import synthetic_history
 
 runner = CliRunner()
 

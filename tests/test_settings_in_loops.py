@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from socialgen.app.runtime import Runtime
 from socialgen.publishing.outbox import scheduler
-from socialgen.runtime import Runtime
 from socialgen.store import leases
 
 

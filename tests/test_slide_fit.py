@@ -25,7 +25,7 @@ from socialgen.carousels.plain_outline import MAX_TITLE_CHARS
 from socialgen.carousels.slides import Brand, SlideContent, data_uri
 from socialgen.carousels.slides_html import render_slides
 from socialgen.carousels.templates import TEMPLATES
-from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
+from socialgen.kit.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
 from socialgen.render.measure import text_overflow_px
 from socialgen.render.pdf import SlideRenderer, html_to_pdf
 

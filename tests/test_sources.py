@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.sources import fetch as fetch_module
 from socialgen.sources import guard
 from socialgen.sources.articles import clean_text, extract_article

@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, func, text
 from sqlmodel import SQLModel, select
 
 import socialgen.store.tables  # noqa: F401
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.migrate import HEAD_REVISION, MIGRATIONS_DIR
 from socialgen.store.tables import Post, PostVersion, User, Workspace
@@ -81,7 +81,7 @@ def test_timestamps_come_back_as_utc(store: Store) -> None:
 
 _FIRST_RUN = textwrap.dedent(
     """
-    from socialgen.runtime import Runtime
+    from socialgen.app.runtime import Runtime
     Runtime().open_store()
     """
 )
@@ -108,7 +108,7 @@ _WRITER = textwrap.dedent(
     """
     import sys
     from socialgen.posts.service import update_content
-    from socialgen.runtime import Runtime
+    from socialgen.app.runtime import Runtime
     from socialgen.store.engine import transaction
 
     workspace_id, post_id, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])

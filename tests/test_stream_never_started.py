@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from socialgen.runtime import Runtime
+from socialgen.app.runtime import Runtime
 from socialgen.store.engine import read_session
 from socialgen.store.tables import Post, QuotaReservation
 from socialgen.workspaces.service import get_usage
@@ -72,8 +72,8 @@ async def leave_before_the_stream_starts(app: Any, path: str, body: bytes, key: 
 def test_quota_reserved_for_a_stream_that_never_started_is_given_back(
     name: str, store: Store, scripted_model: ScriptedModel, scripted_images: ScriptedImageModel
 ) -> None:
-    from socialgen.api_support import get_image_model, get_text_model
-    from socialgen.server import create_app
+    from socialgen.http.server import create_app
+    from socialgen.http.support import get_image_model, get_text_model
 
     app = create_app(Runtime())
     app.dependency_overrides[get_text_model] = lambda: scripted_model

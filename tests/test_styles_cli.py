@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from sqlmodel import SQLModel, col
 from typer.testing import CliRunner, Result
 
-from socialgen.cli import app
+from socialgen.cli.main import app
 from socialgen.sources import guard
 from socialgen.store.tables import ContentStyle, StylePost
 from socialgen.styles.profile import derive_profile, describe_profile

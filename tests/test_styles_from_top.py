@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from socialgen.insights.relative import relative_scores
-from socialgen.limits import MAX_STYLE_POSTS_PER_CALL
+from socialgen.kit.limits import MAX_STYLE_POSTS_PER_CALL
 from socialgen.store.engine import transaction
 from socialgen.store.tables import ContentStyle, StylePost
 from socialgen.store.tables.posts import PostStatus

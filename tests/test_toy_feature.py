@@ -18,11 +18,11 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from socialgen.cli import app
+from socialgen.app.features import features, serve_start, streams
+from socialgen.app.runtime import Runtime
+from socialgen.cli.main import app
 from socialgen.events.registry import read
-from socialgen.features import features, serve_start, streams
-from socialgen.runtime import Runtime
-from socialgen.server import create_app
+from socialgen.http.server import create_app
 from tests import toy_feature
 from tests.doubles import scripted_replies as replies_module
 from tests.doubles.scripted_replies import reply_modules, scripted_replies
@@ -99,6 +99,40 @@ def test_serve_runs_the_toys_start_work(store: Any) -> None:
     started.clear()
     serve_start(store.engine, Runtime(features=(FEATURE,)))  # the sweep's too: nothing to sweep
     assert started == [store.engine]
+
+
+def test_the_toys_command_group_and_its_extension_load_when_named(store: Any) -> None:
+    # The same path as the groups found under socialgen/: listed by the help declared
+    # in feature.py, loaded when named, with the commands `extends` adds to it.
+    listed = runner.invoke(app, ["--help"], obj=_with_toy())
+    assert "Toy commands, loaded when named." in listed.stdout
+    echoed = runner.invoke(app, ["toy", "echo", "hello"], obj=_with_toy())
+    assert echoed.exit_code == 0 and echoed.stdout == "hello\n", echoed.output
+    shouted = runner.invoke(app, ["toy", "shout", "hello"], obj=_with_toy())
+    assert shouted.exit_code == 0 and shouted.stdout == "HELLO\n", shouted.output
+    plain = runner.invoke(app, ["toy", "echo", "hello"], obj=Runtime())
+    assert plain.exit_code == 2, plain.output  # no toy group without the Runtime's
+    assert "toy" not in runner.invoke(app, ["--help"], obj=Runtime()).stdout
+
+
+def test_an_mcp_client_runs_the_toys_tool_over_http(store: Any) -> None:
+    from tests.conftest import serving
+    from tests.mcp_support import http_session, run, structured
+
+    async def tools(with_toy: bool) -> tuple[list[str], dict[str, Any] | None]:
+        runtime = _with_toy() if with_toy else Runtime()
+        with serving(create_app(runtime)) as server:
+            async with http_session(server.base_url, {"x-api-key": store.api_key()}) as mcp:
+                names = [tool.name for tool in (await mcp.list_tools()).tools]
+                if not with_toy:
+                    return names, None
+                return names, structured(await mcp.call_tool("toy_count", {"n": 3}))
+
+    names, counted = run(lambda: tools(True))
+    assert "toy_count" in names and "write_post" in names  # the toy's beside the built-in
+    assert counted == {"success": True, "counted": 3}
+    plain, _ = run(lambda: tools(False))
+    assert "toy_count" not in plain and set(plain) == set(names) - {"toy_count"}
 
 
 def test_the_toys_events_are_in_the_event_contract_by_their_own_examples() -> None:

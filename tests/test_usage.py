@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from socialgen.errors import BadRequest, QuotaExceeded
+from socialgen.kit.errors import BadRequest, QuotaExceeded
 from socialgen.store.engine import read_session, transaction
 from socialgen.workspaces.service import get_usage, set_post_quota
 from socialgen.workspaces.usage import release_posts, reserve_posts

@@ -1,4 +1,5 @@
 """A toy feature, declared from tests/ alone: its own events, stream, routes, commands,
+a command group with a command added by `extends`, an MCP tool that runs its stream,
 lifespan and start work, and a model call of its own purpose (`toy_word`, answered
 by the scripted models as tests/toy_replies.py declares), handed in through a Runtime
 (tests/test_toy_feature.py).
@@ -13,23 +14,24 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
 import typer
 from fastapi import APIRouter, FastAPI
-from pydantic import Field
+from pydantic import BaseModel, Field
 from starlette.responses import StreamingResponse
 
 from socialgen.ai.model import TextModel, complete
-from socialgen.api_support import TextModelDep
-from socialgen.cli_events import stream_in_terminal
-from socialgen.cli_support import JsonOpt, current_runtime
+from socialgen.app.registration import Feature, Group
+from socialgen.cli.events import stream_in_terminal
+from socialgen.cli.support import JsonOpt, current_runtime
 from socialgen.events import Event
 from socialgen.events.common import Keepalive, StreamError
 from socialgen.events.payload import EventPayload
 from socialgen.events.stream import Stream
-from socialgen.registration import Feature
-from socialgen.streaming import sse_response
+from socialgen.http.streaming import sse_response
+from socialgen.http.support import TextModelDep
 
 # ------------------------------------------------------------------ its events
 
@@ -128,6 +130,64 @@ def toy_word(topic: Annotated[str, typer.Argument(help="What the word is about."
     typer.echo(asyncio.run(word_about(current_runtime().text_model(), topic)))
 
 
+toy_app = typer.Typer(help="Toy commands.", no_args_is_help=True)
+
+
+@toy_app.command("echo")
+def toy_echo(text: Annotated[str, typer.Argument(help="What to say back.")]) -> None:
+    """Say TEXT back."""
+    typer.echo(text)
+
+
+def extend_toy_group(group: typer.Typer) -> None:
+    """What `extends` hands a feature: another group's Typer app, to add commands to."""
+
+    @group.command("shout")
+    def toy_shout(text: Annotated[str, typer.Argument(help="What to shout back.")]) -> None:
+        """Shout TEXT back."""
+        typer.echo(text.upper())
+
+
+# --------------------------------------------------------------- its MCP tool
+
+
+class ToyCountInput(BaseModel):
+    n: int = Field(ge=0, le=20, description="How far to count.")
+
+
+@dataclass(frozen=True)
+class ToyPlan:
+    """What a streamed operation's plan carries (http.stream_endpoint.StreamPlan)."""
+
+    caller: Any
+    n: int
+    reservation_id: str | None = None  # the toy reserves no quota
+
+
+def register_tools(server: Any, face: Any) -> None:
+    """The toy's MCP tools (its feature's `mcp`): `toy_count` runs the same stream as
+    `toy-count` and GET /api/v1/toy/count/{n}, its result the completion event."""
+    from socialgen.mcp_server.access import KEY
+    from socialgen.mcp_server.running import run_stream
+    from socialgen.mcp_server.tooling import add_tool, hints, in_thread
+
+    async def toy_count_tool(context: Any, request: ToyCountInput) -> ToyDone:
+        who = await in_thread(face.caller, context, None, KEY)
+        return await run_stream(
+            context,
+            lambda caller, body: ToyPlan(caller, body.n),
+            who,
+            request,
+            lambda plan: count(plan.n),
+            ToyDone,
+        )
+
+    add_tool(
+        server, "toy_count", ToyCountInput, toy_count_tool, ToyDone, hints(read_only=True),
+        title="Count", description="Count to n, as the toy's stream does.",
+    )  # fmt: skip
+
+
 # ----------------------------------------------------- its lifespan and start work
 
 
@@ -155,7 +215,10 @@ FEATURE = Feature(
         ("toy-count", "tests.toy_feature:toy_count"),
         ("toy-word", "tests.toy_feature:toy_word"),
     ),
+    groups=(Group("toy", "tests.toy_feature:toy_app", "Toy commands, loaded when named."),),
+    extends=(("toy", "tests.toy_feature:extend_toy_group"),),
     streams="tests.toy_feature:STREAMS",
     lifespans=("tests.toy_feature:toy_lifespan",),
     serve_start=("tests.toy_feature:toy_start",),
+    mcp=("tests.toy_feature:register_tools",),
 )

@@ -1,3 +1,3 @@
-from socialgen.cli import main
+from socialgen.cli.main import main
 
 main()

@@ -169,7 +169,7 @@ def _seed_here(home: Path) -> None:
     """The child of `_seed`: runs the CLI commands in this process, prints the ids."""
     from typer.testing import CliRunner
 
-    from socialgen.cli import app
+    from socialgen.cli.main import app
 
     runner = CliRunner()
 

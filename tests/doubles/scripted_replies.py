@@ -5,7 +5,7 @@ model call its feature makes ("post", "carousel_outline" ...).
 They are found by their file name, the way socialgen finds every `*/feature.py`:
 nothing here or in tests/scripted_support.py names a purpose, so a new feature's
 model call is answered once its own `tests/<feature>_replies.py` says how
-(docs/architecture.md, "Add a feature", step 9). A responder answers by purpose,
+(docs/architecture.md, "Add a feature", step 7). A responder answers by purpose,
 never by the prompt's wording; a reply may still read a data value of its own
 feature's prompt (how many slides a plan asks for).
 """

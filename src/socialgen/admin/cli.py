@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from socialgen.cli_support import JsonOpt, command_group, emit, print_rows
-from socialgen.limits import POST_QUOTA
+from socialgen.cli.support import JsonOpt, command_group, emit, print_rows
+from socialgen.kit.limits import POST_QUOTA
 
 workspace_app = command_group()  # its help: the feature's Group (feature.py)
 user_app = command_group()  # its help: the feature's Group (feature.py)
@@ -24,7 +24,7 @@ def workspace_create(
     name: Annotated[str, typer.Argument(help="Workspace name.")], json_output: JsonOpt = False
 ) -> None:
     """Create a workspace."""
-    from socialgen.cli_support import open_store
+    from socialgen.cli.support import open_store
     from socialgen.store.engine import transaction
     from socialgen.workspaces.service import create_workspace
 
@@ -41,9 +41,9 @@ def workspace_create(
 @workspace_app.command("list")
 def workspace_list(json_output: JsonOpt = False) -> None:
     """All workspaces with their post quota."""
-    from socialgen.cli_refs import shortener
-    from socialgen.cli_support import open_store
-    from socialgen.clock import iso
+    from socialgen.cli.refs import shortener
+    from socialgen.cli.support import open_store
+    from socialgen.kit.clock import iso
     from socialgen.store.engine import read_session
     from socialgen.workspaces.repository import usage_by_workspace
     from socialgen.workspaces.service import list_workspaces
@@ -79,8 +79,8 @@ def workspace_quota(
     json_output: JsonOpt = False,
 ) -> None:
     """Set how many posts a workspace may generate."""
-    from socialgen.cli_support import open_store
-    from socialgen.errors import BadRequest
+    from socialgen.cli.support import open_store
+    from socialgen.kit.errors import BadRequest
     from socialgen.store.engine import transaction
     from socialgen.workspaces.service import resolve_workspace, set_post_quota
 
@@ -114,7 +114,7 @@ def user_create(
     json_output: JsonOpt = False,
 ) -> None:
     """Create a user (give them access with `member add`, a token with `token create`)."""
-    from socialgen.cli_support import open_store
+    from socialgen.cli.support import open_store
     from socialgen.store.engine import transaction
     from socialgen.workspaces.service import create_user
 
@@ -129,8 +129,8 @@ def user_create(
 @user_app.command("list")
 def user_list(json_output: JsonOpt = False) -> None:
     """All users."""
-    from socialgen.cli_support import open_store
-    from socialgen.clock import iso
+    from socialgen.cli.support import open_store
+    from socialgen.kit.clock import iso
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import list_users
 
@@ -150,7 +150,7 @@ def member_add(
     json_output: JsonOpt = False,
 ) -> None:
     """Add a user to a workspace (or change their role)."""
-    from socialgen.cli_support import open_store
+    from socialgen.cli.support import open_store
     from socialgen.store.engine import transaction
     from socialgen.workspaces.service import add_member, parse_role, resolve_workspace
 
@@ -165,7 +165,7 @@ def member_add(
 @member_app.command("remove")
 def member_remove(workspace: WorkspaceArg, email: EmailArg, json_output: JsonOpt = False) -> None:
     """Take a user out of a workspace."""
-    from socialgen.cli_support import open_store
+    from socialgen.cli.support import open_store
     from socialgen.store.engine import transaction
     from socialgen.workspaces.service import remove_member, resolve_workspace
 
@@ -179,7 +179,7 @@ def member_remove(workspace: WorkspaceArg, email: EmailArg, json_output: JsonOpt
 @member_app.command("list")
 def member_list(workspace: WorkspaceArg, json_output: JsonOpt = False) -> None:
     """Members of a workspace and their roles."""
-    from socialgen.cli_support import open_store
+    from socialgen.cli.support import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import list_members, resolve_workspace
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from socialgen.cli_support import JsonOpt, command_group, emit, styled
+from socialgen.cli.support import JsonOpt, command_group, emit, styled
 
 if TYPE_CHECKING:
     from socialgen.config.keys import Key

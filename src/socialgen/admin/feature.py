@@ -1,7 +1,7 @@
 """Workspaces, users, roles, API keys and bearer tokens; this installation's settings
 and provider keys (CLI only: the HTTP API acts inside a workspace)."""
 
-from socialgen.registration import Feature, Group
+from socialgen.app.registration import Feature, Group
 
 FEATURE = Feature(
     name="admin",
@@ -44,4 +44,7 @@ FEATURE = Feature(
             "Text models: list what can write, pull a better local one.",
         ),
     ),
+    # Abandoned quota given back while `serve` runs, before the other features' work
+    # (the lowest order of any feature with a lifespan).
+    lifespans=("socialgen.workspaces.quota_upkeep:quota_upkeep",),
 )

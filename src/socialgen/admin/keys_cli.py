@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, command_group, emit, print_rows
-from socialgen.limits import DEFAULT_TOKEN_DAYS, TOKEN_DAYS
+from socialgen.cli.support import JsonOpt, WorkspaceOpt, command_group, emit, print_rows
+from socialgen.kit.limits import DEFAULT_TOKEN_DAYS, TOKEN_DAYS
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -31,11 +31,11 @@ def key_create(
 ) -> None:
     """Create an API key, bound to a workspace by default. The key is printed once."""
     from socialgen.auth.service import create_api_key
-    from socialgen.cli_support import open_workspace
+    from socialgen.cli.support import open_workspace
     from socialgen.store.engine import transaction
 
     if any_workspace:
-        from socialgen.cli_support import open_store
+        from socialgen.cli.support import open_store
 
         engine, workspace_id = open_store(), None
     else:
@@ -61,9 +61,9 @@ def key_create(
 def key_list(json_output: JsonOpt = False) -> None:
     """API keys (never their secrets)."""
     from socialgen.auth.service import list_api_keys
-    from socialgen.cli_refs import shortener
-    from socialgen.cli_support import open_store
-    from socialgen.clock import iso
+    from socialgen.cli.refs import shortener
+    from socialgen.cli.support import open_store
+    from socialgen.kit.clock import iso
     from socialgen.store.engine import read_session
 
     engine = open_store()
@@ -95,9 +95,9 @@ def key_revoke(
 ) -> None:
     """Revoke an API key: requests with it are refused from now on."""
     from socialgen.auth.service import revoke_api_key
-    from socialgen.cli_refs import resolve
-    from socialgen.cli_support import open_store
-    from socialgen.clock import iso
+    from socialgen.cli.refs import resolve
+    from socialgen.cli.support import open_store
+    from socialgen.kit.clock import iso
     from socialgen.store.engine import transaction
 
     with transaction(open_store()) as session:
@@ -117,8 +117,8 @@ def token_create(
 ) -> None:
     """Create a bearer token for a user. The token is printed once."""
     from socialgen.auth.service import create_token
-    from socialgen.cli_support import open_store
-    from socialgen.clock import iso
+    from socialgen.cli.support import open_store
+    from socialgen.kit.clock import iso
     from socialgen.store.engine import transaction
 
     with transaction(open_store()) as session:
@@ -145,9 +145,9 @@ def token_create(
 def token_list(json_output: JsonOpt = False) -> None:
     """Bearer tokens (never their secrets)."""
     from socialgen.auth.service import list_tokens
-    from socialgen.cli_refs import shortener
-    from socialgen.cli_support import open_store
-    from socialgen.clock import iso
+    from socialgen.cli.refs import shortener
+    from socialgen.cli.support import open_store
+    from socialgen.kit.clock import iso
     from socialgen.store.engine import read_session
 
     engine = open_store()
@@ -175,9 +175,9 @@ def token_revoke(
 ) -> None:
     """Revoke a bearer token."""
     from socialgen.auth.service import revoke_token
-    from socialgen.cli_refs import resolve
-    from socialgen.cli_support import open_store
-    from socialgen.clock import iso
+    from socialgen.cli.refs import resolve
+    from socialgen.cli.support import open_store
+    from socialgen.kit.clock import iso
     from socialgen.store.engine import transaction
 
     with transaction(open_store()) as session:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from socialgen.cli_support import (
+from socialgen.cli.support import (
     JsonOpt,
     command_group,
     console,
@@ -186,7 +186,7 @@ def default(
     value `models list` prints; a value that cannot write is refused."""
     from socialgen.ai.model_choice import default_value
     from socialgen.config import environment
-    from socialgen.config_file import set_value
+    from socialgen.config.file import set_value
 
     value = default_value(name, current_runtime().models_dir)
     path = set_value("model", value)

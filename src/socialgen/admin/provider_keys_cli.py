@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from socialgen.cli_support import JsonOpt, command_group, emit, print_rows, styled
+from socialgen.cli.support import JsonOpt, command_group, emit, print_rows, styled
 from socialgen.config import environment
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def list_command(json_output: JsonOpt = False) -> None:
 def remove_command(provider: ProviderArg, json_output: JsonOpt = False) -> None:
     """Forget the stored key of a provider."""
     from socialgen.config.provider_keys import provider_named, remove_key
-    from socialgen.errors import NotFound
+    from socialgen.kit.errors import NotFound
 
     name = provider_named(provider)
     if not remove_key(name):

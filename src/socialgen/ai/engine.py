@@ -18,7 +18,7 @@ import importlib.util
 from importlib import metadata
 
 from socialgen.ai.engine_contract import Engine
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 
 XLLAMACPP = "xllamacpp"
 LLAMA_CPP = "llama-cpp"

@@ -25,8 +25,8 @@ from urllib.parse import urlsplit
 
 from socialgen.ai.catalogue import CATALOGUE, known_model, readable_bytes
 from socialgen.ai.model_files import GGUF, short_name
-from socialgen.errors import BadRequest
-from socialgen.local_files import make_private_folders, open_private
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.local_files import make_private_folders, open_private
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
 SHA256 = re.compile(r"^[0-9a-f]{64}$")

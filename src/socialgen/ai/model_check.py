@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from socialgen.ai.remote import route_problem
-from socialgen.errors import SocialgenError
+from socialgen.kit.errors import SocialgenError
 
 LOCAL_PREFIX = "local/"
 

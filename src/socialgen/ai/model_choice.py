@@ -14,7 +14,7 @@ from socialgen.ai.catalogue import known_model
 from socialgen.ai.model_check import LOCAL_PREFIX
 from socialgen.ai.model_files import GGUF, resolve_local, short_name
 from socialgen.ai.remote import route_problem
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 
 
 def default_value(name: str, models: Path) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from socialgen.ai.catalogue import EMBEDDED_NAME, known_by_file, known_model
 from socialgen.ai.gguf_header import NotGguf, parameter_count
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 
 MODELS_FOLDER = "models"
 GGUF = ".gguf"

@@ -12,7 +12,7 @@ from socialgen.ai.model_check import model_problem
 from socialgen.ai.model_files import embedded_model, is_small, pulled_models, resolve_local
 from socialgen.ai.ollama_tags import ollama_base, ollama_models
 from socialgen.ai.settings import ai_settings
-from socialgen.errors import SocialgenError
+from socialgen.kit.errors import SocialgenError
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -15,9 +15,9 @@ from socialgen.auth.secrets import (
     hash_secret,
     new_secret,
 )
-from socialgen.clock import utcnow
-from socialgen.errors import BadRequest, NotAuthenticated, NotFound
-from socialgen.limits import MAX_TOKEN_DAYS
+from socialgen.kit.clock import utcnow
+from socialgen.kit.errors import BadRequest, NotAuthenticated, NotFound
+from socialgen.kit.limits import MAX_TOKEN_DAYS
 from socialgen.store.tables import AccessToken, ApiKey, User
 from socialgen.workspaces.service import get_user_by_email
 

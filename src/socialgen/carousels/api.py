@@ -9,15 +9,6 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.responses import Response, StreamingResponse
 
-from socialgen.api_support import (
-    EngineDep,
-    ImageModelDep,
-    RuntimeDep,
-    TextModelDep,
-    error_responses,
-)
-from socialgen.auth.api import AuthenticatedUser, WorkspaceAccess, WorkspaceGuard
-from socialgen.body_models import documented_body, parse_json
 from socialgen.carousels.body import (
     CarouselBody,
     PdfBody,
@@ -31,11 +22,20 @@ from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
 from socialgen.drafting.caller import Caller
 from socialgen.files.backends import files_of
-from socialgen.limits import CAROUSEL_BODY, PDF_BODY, REGENERATE_SLIDE_BODY
-from socialgen.request_body import body_cap, json_object
+from socialgen.http.body_models import documented_body, parse_json
+from socialgen.http.guard import AuthenticatedUser, WorkspaceAccess, WorkspaceGuard
+from socialgen.http.request_body import body_cap, json_object
+from socialgen.http.stream_endpoint import plan_and_stream
+from socialgen.http.support import (
+    EngineDep,
+    ImageModelDep,
+    RuntimeDep,
+    TextModelDep,
+    error_responses,
+)
+from socialgen.kit.limits import CAROUSEL_BODY, PDF_BODY, REGENERATE_SLIDE_BODY
+from socialgen.kit.uploads import read_capped
 from socialgen.store.tables import Role
-from socialgen.stream_endpoint import plan_and_stream
-from socialgen.uploads import read_capped
 
 router = APIRouter(prefix="/api/v1/carousel", tags=["carousels"])
 

@@ -19,15 +19,6 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
-from socialgen.body_models import (
-    Blank,
-    BodyModel,
-    FormOnly,
-    HttpUrlText,
-    form_fields,
-    read_model,
-    reads,
-)
 from socialgen.carousels.plan import Artwork
 from socialgen.carousels.schemas import (
     MAX_PROMPT_CHARS,
@@ -46,8 +37,18 @@ from socialgen.carousels.uploads import (
     check_reference_images,
     fetch_profile_image,
 )
-from socialgen.errors import BadRequest
-from socialgen.limits import (
+from socialgen.http.body_models import (
+    Blank,
+    BodyModel,
+    FormOnly,
+    HttpUrlText,
+    form_fields,
+    read_model,
+    reads,
+)
+from socialgen.http.request_body import FormSpec, optional_text
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import (
     DEFAULT_SLIDE_HEIGHT,
     DEFAULT_SLIDE_WIDTH,
     DEFAULT_SLIDES,
@@ -60,7 +61,6 @@ from socialgen.limits import (
     NOT_BLANK_PATTERN,
     SPACE_CLASS,
 )
-from socialgen.request_body import FormSpec, optional_text
 
 REFERENCES = "referenceImages"
 LOGO = "brandLogo"

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from socialgen.cli_support import (
+from socialgen.cli.support import (
     JsonOpt,
     WorkspaceOpt,
     command_group,
@@ -18,7 +18,7 @@ from socialgen.cli_support import (
     emit,
 )
 from socialgen.files.backends import files_of
-from socialgen.limits import (
+from socialgen.kit.limits import (
     DEFAULT_SLIDE_HEIGHT,
     DEFAULT_SLIDE_WIDTH,
     DEFAULT_SLIDES,
@@ -75,17 +75,17 @@ def create(
     json_output: JsonOpt = False,
 ) -> None:
     """Plan the slides, make an image per slide, render the PDF and thumbnail."""
-    from socialgen.body_models import parse_json
     from socialgen.carousels.body import CarouselBody
     from socialgen.carousels.plan import prepare_carousel
     from socialgen.carousels.render_cli import CarouselPrinter
     from socialgen.carousels.schemas import display_name
     from socialgen.carousels.service import create_carousel
-    from socialgen.cli_events import current_model, stream_in_terminal
-    from socialgen.cli_refs import resolve_in
-    from socialgen.cli_support import open_workspace
+    from socialgen.cli.events import current_model, stream_in_terminal
+    from socialgen.cli.refs import resolve_in
+    from socialgen.cli.support import open_workspace
     from socialgen.drafting.caller import Caller
     from socialgen.events.carousel import CarouselComplete
+    from socialgen.http.body_models import parse_json
 
     path_for_url = files_of(current_runtime()).path_for_url  # the command's file store
 
@@ -154,12 +154,12 @@ def regenerate_slide(
     """Replace one slide's image, then render the PDF and thumbnail again."""
     import asyncio
 
-    from socialgen.body_models import parse_fields
     from socialgen.carousels.body import RegenerateSlideBody
     from socialgen.carousels.regenerate import CarouselLocks
     from socialgen.carousels.regenerate import regenerate_slide as regenerate
-    from socialgen.cli_refs import open_ref
+    from socialgen.cli.refs import open_ref
     from socialgen.drafting.caller import Caller
+    from socialgen.http.body_models import parse_fields
 
     path_for_url = files_of(current_runtime()).path_for_url  # the command's file store
 
@@ -202,8 +202,8 @@ def pdf(
     json_output: JsonOpt = False,
 ) -> None:
     """Render slide HTML files to one vector PDF. Only data: URIs load (no files, no network)."""
-    from socialgen.errors import BadRequest
-    from socialgen.limits import MAX_SLIDE_HTML_BYTES
+    from socialgen.kit.errors import BadRequest
+    from socialgen.kit.limits import MAX_SLIDE_HTML_BYTES
     from socialgen.render.checks import check_pdf_request
 
     if not output.parent.is_dir():
@@ -232,7 +232,7 @@ def templates(json_output: JsonOpt = False) -> None:
     records = [template.as_dict() for template in list_templates()]
 
     def show(out: Any) -> None:
-        from socialgen.cli_support import print_rows
+        from socialgen.cli.support import print_rows
 
         print_rows(
             out,
@@ -255,10 +255,10 @@ def templates(json_output: JsonOpt = False) -> None:
 def list_(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     """Carousels of the workspace, newest first."""
     from socialgen.carousels.repository import list_carousels
-    from socialgen.cli_refs import shortener
-    from socialgen.cli_support import open_workspace, print_rows
-    from socialgen.clock import iso
+    from socialgen.cli.refs import shortener
+    from socialgen.cli.support import open_workspace, print_rows
     from socialgen.files.store import file_url
+    from socialgen.kit.clock import iso
 
     engine, workspace_id = open_workspace(workspace)
     rows = [
@@ -295,8 +295,8 @@ def show(
     """A carousel, its slides and where its files are."""
     from socialgen.carousels.repository import load_carousel
     from socialgen.carousels.schemas import carousel_view
-    from socialgen.cli_refs import open_ref
-    from socialgen.cli_support import print_rows
+    from socialgen.cli.refs import open_ref
+    from socialgen.cli.support import print_rows
 
     path_for_url = files_of(current_runtime()).path_for_url  # the command's file store
 
@@ -365,8 +365,8 @@ def _artwork(profile_image: str | None, references: list[Path], logo: Path | Non
 
 def _references(paths: list[Path]) -> list[CheckedImage]:
     from socialgen.carousels.uploads import read_image_file
-    from socialgen.errors import BadRequest
-    from socialgen.limits import MAX_REFERENCE_IMAGES
+    from socialgen.kit.errors import BadRequest
+    from socialgen.kit.limits import MAX_REFERENCE_IMAGES
 
     if len(paths) > MAX_REFERENCE_IMAGES:
         raise BadRequest(f"At most {MAX_REFERENCE_IMAGES} reference images are allowed")
@@ -374,8 +374,8 @@ def _references(paths: list[Path]) -> list[CheckedImage]:
 
 
 def _read_text(path: Path, limit: int) -> str:
-    from socialgen.local_files import read_regular_file
-    from socialgen.text_check import check_text
+    from socialgen.kit.local_files import read_regular_file
+    from socialgen.kit.text_check import check_text
 
     data = read_regular_file(path, limit)
 

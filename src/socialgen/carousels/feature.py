@@ -1,6 +1,6 @@
 """Carousels: AI slides with images, rendered to a vector PDF."""
 
-from socialgen.registration import Feature, Group
+from socialgen.app.registration import Feature, Group
 
 FEATURE = Feature(
     name="carousels",
@@ -16,4 +16,6 @@ FEATURE = Feature(
     streams="socialgen.carousels.streams:STREAMS",
     # Folders left by a killed process, removed when `serve` starts.
     serve_start=("socialgen.carousels.sweep:sweep_before_serving",),
+    # Its MCP tools (and resources, prompts): carousels/mcp_tools.py.
+    mcp=("socialgen.carousels.mcp_tools:register",),
 )

@@ -10,8 +10,8 @@ from socialgen.carousels.schemas import CarouselRequest
 from socialgen.carousels.templates import DEFAULT_TEMPLATE, SlideTemplate, get_template
 from socialgen.carousels.uploads import CheckedImage
 from socialgen.drafting.caller import Caller
-from socialgen.ids import new_id
-from socialgen.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
+from socialgen.kit.ids import new_id
+from socialgen.kit.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
 from socialgen.store.engine import transaction
 from socialgen.store.tables import User
 from socialgen.styles.guide import style_guide

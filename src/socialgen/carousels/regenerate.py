@@ -20,8 +20,8 @@ from socialgen.carousels.schemas import RegenerateSlideRequest, carousel_view, p
 from socialgen.carousels.thread_work import ThreadWork, finish
 from socialgen.carousels.uploads import CheckedImage
 from socialgen.drafting.caller import Caller
-from socialgen.errors import BadRequest
 from socialgen.files.store import FileStore
+from socialgen.kit.errors import BadRequest
 from socialgen.store.tables import CarouselSlide
 
 SAVE_ATTEMPTS = 3

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from socialgen.cli_support import styled
+from socialgen.cli.support import styled
 from socialgen.events import Event
 from socialgen.events.carousel import (
     CarouselComplete,

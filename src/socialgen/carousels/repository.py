@@ -12,9 +12,9 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from socialgen.clock import utcnow
 from socialgen.drafting.persist import write_post
-from socialgen.errors import NotFound, SocialgenError
+from socialgen.kit.clock import utcnow
+from socialgen.kit.errors import NotFound, SocialgenError
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Carousel, CarouselSlide, Post
 

@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from socialgen.errors import BadRequest
 from socialgen.files.store import file_url
-from socialgen.limits import (
+from socialgen.http.request_body import optional_text as text
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import (
     DEFAULT_SLIDES,
     MAX_SLIDES,
     MIN_SLIDES,
 )
-from socialgen.request_body import optional_text as text
 from socialgen.store.tables import Carousel, CarouselSlide
 
 # --- requests ---------------------------------------------------------------------

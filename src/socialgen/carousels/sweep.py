@@ -20,7 +20,7 @@ from socialgen.files.layout import CAROUSELS_FOLDER, carousel_folder
 from socialgen.files.store import FileStore
 
 if TYPE_CHECKING:
-    from socialgen.runtime import Runtime
+    from socialgen.app.runtime import Runtime
 
 QUIET_SECONDS = 3600.0
 

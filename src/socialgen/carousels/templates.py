@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from socialgen.carousels.slides import Theme
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from socialgen.errors import BadRequest
 from socialgen.images.check import CheckedImage, check_image, read_image_file
-from socialgen.limits import MAX_IMAGE_BYTES, MAX_REFERENCE_IMAGES
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import MAX_IMAGE_BYTES, MAX_REFERENCE_IMAGES
 from socialgen.sources.fetch import fetch
 
 # The image checks live in socialgen.images (the image gateway needs them too);

@@ -2,9 +2,16 @@
 
 Every setting comes from config/loading.py (`load()`: a command-line option, the
 environment, the config file, the default, in that order), read once by the Runtime
-(runtime.py); `light_setting` and `get_settings` read a few the same way without
+(app/runtime.py); `light_setting` and `get_settings` read a few the same way without
 pydantic-settings, for what every command needs first (the Runtime calls them).
 Nothing here imports a heavy module at import time.
+
+`keys.py` declares every setting (key, variable, kind, default, strict and lenient
+reading) and every other environment variable socialgen reads (`keys.OUTSIDE`:
+`OLLAMA_HOST`, `HF_ENDPOINT`, `TZ`, the S3 endpoint ...), read through
+`environment(name)`. `file.py` reads and writes `config.toml` (`set_value`,
+`unset_value`); `provider_keys.py` keeps provider API keys beside it. Their commands are
+in `admin/`.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from socialgen.config.keys import ENV_PREFIX, Key, UnknownKey, key_named, strict
-from socialgen.errors import SocialgenError
+from socialgen.kit.errors import SocialgenError
 
 CONFIG_ENV = ENV_PREFIX + "CONFIG"
 FILENAME = "config.toml"
@@ -181,7 +181,7 @@ def write_atomically(path: Path, text: str, mode: int | None = None) -> None:
     old file or the new one, never half of it. `mode`: else the old file's (the
     owner's choice; a new one is 0600, as mkstemp makes it); a folder made for it is
     0700."""
-    from socialgen.local_files import make_private_folders  # writes only, as tempfile
+    from socialgen.kit.local_files import make_private_folders  # writes only, as tempfile
 
     try:
         make_private_folders(path.parent)

@@ -14,15 +14,6 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import ConfigDict, Field
 from starlette.requests import Request
 
-from socialgen.body_models import (
-    Blank,
-    BodyModel,
-    FormOnly,
-    HttpUrlText,
-    form_fields,
-    read_model,
-    reads,
-)
 from socialgen.content_calendar.plan import calendar_length
 from socialgen.content_calendar.schemas import (
     CALENDAR_LENGTH_INVALID,
@@ -31,9 +22,18 @@ from socialgen.content_calendar.schemas import (
     CalendarRequest,
     article_urls,
 )
-from socialgen.errors import BadRequest
-from socialgen.limits import MAX_PDF_BYTES, NOT_BLANK_PATTERN, SPACE_CLASS
-from socialgen.request_body import FormSpec, optional_text
+from socialgen.http.body_models import (
+    Blank,
+    BodyModel,
+    FormOnly,
+    HttpUrlText,
+    form_fields,
+    read_model,
+    reads,
+)
+from socialgen.http.request_body import FormSpec, optional_text
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import MAX_PDF_BYTES, NOT_BLANK_PATTERN, SPACE_CLASS
 
 TOO_LARGE = "The PDF is larger than 10 MB"
 CalendarDays = Literal[7, 30]  # limits.CALENDAR_LENGTHS (tests/test_body_models.py checks)

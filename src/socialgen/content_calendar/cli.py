@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from socialgen.cli_events import current_model, stream_in_terminal
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
+from socialgen.cli.events import current_model, stream_in_terminal
+from socialgen.cli.support import JsonOpt, WorkspaceOpt, console
 from socialgen.files.backends import files_of
 
 
@@ -37,15 +37,15 @@ def calendar(
     json_output: JsonOpt = False,
 ) -> None:
     """A content calendar: one draft per day from a prompt, a video, articles and/or a PDF."""
-    from socialgen.cli_refs import resolve_in
-    from socialgen.cli_support import current_runtime, open_workspace
+    from socialgen.cli.refs import resolve_in
+    from socialgen.cli.support import current_runtime, open_workspace
     from socialgen.content_calendar.plan import prepare_calendar
     from socialgen.content_calendar.render import CalendarPrinter
     from socialgen.content_calendar.schemas import CalendarRequest
     from socialgen.content_calendar.service import run_calendar
     from socialgen.drafting.caller import Caller
-    from socialgen.errors import BadRequest
     from socialgen.events.content_calendar import CalendarComplete
+    from socialgen.kit.errors import BadRequest
 
     for target in (ics, csv, markdown):
         if target is not None and not target.parent.is_dir():
@@ -96,9 +96,9 @@ def _export(
 
 
 def _read_pdf(path: Path) -> bytes:
-    from socialgen.limits import MAX_PDF_BYTES
-    from socialgen.local_files import read_regular_file
-    from socialgen.uploads import size_text
+    from socialgen.kit.limits import MAX_PDF_BYTES
+    from socialgen.kit.local_files import read_regular_file
+    from socialgen.kit.uploads import size_text
 
     too_large = f"The PDF is larger than {size_text(MAX_PDF_BYTES)}"
     return read_regular_file(path, MAX_PDF_BYTES, too_large=too_large)
@@ -109,7 +109,7 @@ def _start_date(text: str | None) -> Any:
         return None
     from datetime import date
 
-    from socialgen.errors import BadRequest
+    from socialgen.kit.errors import BadRequest
 
     try:
         return date.fromisoformat(text.strip())

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from socialgen.clock import parse_iso
-from socialgen.errors import BadRequest
+from socialgen.kit.clock import parse_iso
+from socialgen.kit.errors import BadRequest
 
 
 def write_exports(

@@ -10,8 +10,8 @@ from typing import Any
 from socialgen.content_calendar.rhythm import calendar_dates, tomorrow
 from socialgen.content_calendar.schemas import MAX_ARTICLE_URLS, MAX_PROMPT_CHARS, CalendarRequest
 from socialgen.drafting.caller import Caller
-from socialgen.errors import BadRequest
-from socialgen.limits import CALENDAR_LENGTHS
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import CALENDAR_LENGTHS
 from socialgen.store.engine import transaction
 from socialgen.styles.guide import style_guide
 from socialgen.workspaces.usage import reserve_posts
@@ -57,7 +57,7 @@ def prepare_calendar(caller: Caller, request: CalendarRequest) -> CalendarPlan:
     articles = [check_url(url, allow_private=allow_private) for url in request.article_urls]
     pdf = None
     if request.pdf is not None:
-        from socialgen.limits import MAX_PDF_BYTES
+        from socialgen.kit.limits import MAX_PDF_BYTES
         from socialgen.sources.pdf import pdf_text
 
         if len(request.pdf) > MAX_PDF_BYTES:

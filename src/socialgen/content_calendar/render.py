@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from socialgen.cli_support import styled
+from socialgen.cli.support import styled
 from socialgen.events import Event
 from socialgen.events.common import StreamError
 from socialgen.events.content_calendar import (

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 
 # --- requests ---------------------------------------------------------------------
 

@@ -11,7 +11,6 @@ from functools import partial
 from typing import TypedDict, Unpack
 
 from socialgen.ai.model import TextModel, complete
-from socialgen.clock import iso
 from socialgen.content_calendar.plan import CalendarPlan
 from socialgen.content_calendar.rhythm import suggested_dates
 from socialgen.content_calendar.sources import SourceReading
@@ -24,7 +23,6 @@ from socialgen.drafting.post_prompt import post_system
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
 from socialgen.drafting.writing import finished_post
-from socialgen.errors import SocialgenError
 from socialgen.events import Event
 from socialgen.events.common import StreamError, Summary
 from socialgen.events.content_calendar import (
@@ -36,6 +34,8 @@ from socialgen.events.content_calendar import (
     GenerationStarted,
 )
 from socialgen.events.payload import Source
+from socialgen.kit.clock import iso
+from socialgen.kit.errors import SocialgenError
 
 FAILED = "failed to generate content calendar"
 

@@ -8,7 +8,6 @@ is told."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -21,7 +20,6 @@ from socialgen.drafting.planning import PlanSpec, looks_like_junk, named, plan_i
 from socialgen.drafting.prompts import Prompts
 
 prompts = Prompts("socialgen.content_calendar")
-logger = logging.getLogger("socialgen.content_calendar")
 
 # Used when the model cannot give a usable plan: classic post formats applied to the
 # topic, so every day still has a different angle.
@@ -61,14 +59,6 @@ def echoes_prompt(theme: str, topic: str, material: str) -> bool:
     """Whether a theme only echoes the plan's instructions ("Stories", "Theme 1"): the
     format, not a theme (drafting.echo); such a theme goes through the top-up."""
     return _PROMPT_WORDS.echoed_by(theme, f"{topic} {material}")
-
-
-def _echo_dropped(theme: str, topic: str, material: str) -> bool:
-    if not echoes_prompt(theme, topic, material):
-        return False
-    # Why a day went to the top-up (bench/quality.py --log).
-    logger.info("calendar theme echoes the prompt: %r", theme)
-    return True
 
 
 class PlannedTheme(BaseModel):

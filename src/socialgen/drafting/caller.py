@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine
 
-from socialgen.kept import KEPT_RANKERS, Kept
+from socialgen.kit.kept import KEPT_RANKERS, Kept
 
 if TYPE_CHECKING:
     from socialgen.config.loading import AppSettings

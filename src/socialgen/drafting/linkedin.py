@@ -6,7 +6,7 @@ import html
 import re
 
 from socialgen.drafting.separators import strip_separators
-from socialgen.limits import MAX_HOOK_CHARS, MAX_POST_CHARS
+from socialgen.kit.limits import MAX_HOOK_CHARS, MAX_POST_CHARS
 
 _TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
 _BOLD = re.compile(r"(\*\*|__)(.+?)\1", re.DOTALL)

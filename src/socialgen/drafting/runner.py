@@ -19,8 +19,8 @@ from typing import Generic, TypeVar
 from socialgen.ai.model import StreamCut
 from socialgen.drafting.fanout import Emit, fan_out
 from socialgen.drafting.quota import Reservation
-from socialgen.errors import SocialgenError
 from socialgen.events import Event
+from socialgen.kit.errors import SocialgenError
 
 logger = logging.getLogger("socialgen.drafting")
 

@@ -11,6 +11,12 @@ text=...))`. The model checks the payload where it is built (a drift raises
 EventContractError at the line that caused it, whichever face or test consumes the
 stream), the event carries the model (printers read its attributes, no second
 check), and the wire dict is dumped from it once, when a face first asks for it.
+
+The payload models are in one module per stream (`chat.py`, `batch.py`, `carousel.py`,
+`content_calendar.py`; what several share in `common.py`), on `payload.py`'s base; each
+declares its name, which registers it (`registry.py`). `stream.py`'s `Stream` says which
+events an endpoint sends; each slice lists its own in `streams.py`. `errors.py` holds
+`EventContractError`.
 """
 
 from __future__ import annotations

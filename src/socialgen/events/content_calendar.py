@@ -9,7 +9,7 @@ from pydantic import AfterValidator, Field, model_validator
 
 from socialgen.events.common import Summary
 from socialgen.events.payload import EventPayload, Source, WireObject
-from socialgen.limits import CALENDAR_LENGTHS
+from socialgen.kit.limits import CALENDAR_LENGTHS
 
 MAX_DAYS = max(CALENDAR_LENGTHS)
 DayStatus = Literal["generating", "saving", "completed", "failed"]

@@ -7,7 +7,7 @@ so a client can read them before anything sends them; a feature's own events liv
 in its own package and count once defined (every lookup scans the models), so adding
 a feature edits nothing here. Which stream
 sends which events is the streams' own business: each slice declares its streams
-(`<slice>/streams.py`), and the features list them (`socialgen.features`).
+(`<slice>/streams.py`), and the features list them (`socialgen.app.features`).
 """
 
 from __future__ import annotations

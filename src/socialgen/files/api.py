@@ -7,11 +7,11 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from starlette.responses import FileResponse, Response
 
-from socialgen.api_support import RuntimeDep, error_responses
-from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.files.backends import files_of
 from socialgen.files.serving import file_response
 from socialgen.files.store import FILES_URL_PREFIX, MEDIA_TYPES, FileStore
+from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
+from socialgen.http.support import RuntimeDep, error_responses
 
 router = APIRouter(prefix=FILES_URL_PREFIX, tags=["files"])
 

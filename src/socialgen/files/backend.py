@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Protocol
 
-from socialgen.errors import SocialgenError
+from socialgen.kit.errors import SocialgenError
 
 FILE_NOT_FOUND = "File not found"
 STORAGE_UNAVAILABLE = "File storage is unavailable right now; try again shortly"

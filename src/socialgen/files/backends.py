@@ -10,19 +10,43 @@ A test that wants other settings builds another Runtime.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from socialgen.config import s3_endpoint
 
 if TYPE_CHECKING:
+    from socialgen.config import Settings
+    from socialgen.config.loading import AppSettings
     from socialgen.files.backend import FileBackend
     from socialgen.files.local_copy import LocalCopies
     from socialgen.files.store import FileStore
-    from socialgen.runtime import Runtime
+
+T = TypeVar("T")
 
 
-def files_of(runtime: Runtime) -> FileStore:
+class Keeps(Protocol):
+    """Where a Runtime keeps what lives as long as it does (app/runtime.py's `Held`)."""
+
+    def keep(self, key: tuple[Any, ...], make: Callable[[], T]) -> T: ...
+
+
+class FilesHost(Protocol):
+    """What `files_of` reads of a Runtime (app/runtime.py), which sits above this
+    package: its settings, where its store is, and where it keeps file stores."""
+
+    @property
+    def settings(self) -> AppSettings: ...
+
+    @property
+    def store_settings(self) -> Settings: ...
+
+    @property
+    def held(self) -> Keeps: ...
+
+
+def files_of(runtime: FilesHost) -> FileStore:
     """Where `runtime` keeps its files: its settings' files_url, files_redirect and
     file_cache_mb (read once with them), the local folder under its data directory
     otherwise; made at the first call for a configuration and kept in `runtime.held`.
@@ -37,15 +61,13 @@ def files_of(runtime: Runtime) -> FileStore:
     root = home / "files"
     endpoint = s3_endpoint() if url else None
     copies = LocalCopies.under(home, settings.file_cache_mb)
-    key = (root, url, settings.files_redirect, endpoint, copies)
-    held = runtime.held
-    with held.file_stores_lock:
-        found = held.file_stores.get(key)
-        if found is None:
-            found = held.file_stores[key] = file_store(
-                root, url, copies=copies, redirect=settings.files_redirect, endpoint=endpoint
-            )
-    return found
+    key = ("files", root, url, settings.files_redirect, endpoint, copies)
+    return runtime.held.keep(
+        key,
+        lambda: file_store(
+            root, url, copies=copies, redirect=settings.files_redirect, endpoint=endpoint
+        ),
+    )
 
 
 def file_store(

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from socialgen.cli_support import (
+from socialgen.cli.support import (
     JsonOpt,
     command_group,
     console,

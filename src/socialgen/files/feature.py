@@ -1,6 +1,6 @@
 """Stored files: carousel images, PDFs and thumbnails."""
 
-from socialgen.registration import Feature, Group
+from socialgen.app.registration import Feature, Group
 
 FEATURE = Feature(
     name="files",

@@ -17,9 +17,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import BinaryIO
 
-from socialgen.errors import NotFound
 from socialgen.files.backend import FILE_NOT_FOUND, StoredObject
-from socialgen.local_files import make_private_folders, open_private
+from socialgen.kit.errors import NotFound
+from socialgen.kit.local_files import make_private_folders, open_private
 
 PARTIAL_SUFFIX = ".partial"
 # What opening a stored name can meet that means "no such file" to a reader: gone,

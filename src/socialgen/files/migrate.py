@@ -12,10 +12,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from socialgen.errors import NotFound
 from socialgen.files.backend import FileBackend, StorageUnavailable, StoredObject
 from socialgen.files.local import LocalFolder
 from socialgen.files.store import object_key
+from socialgen.kit.errors import NotFound
 
 # Each copy waits on the network (obstore releases the GIL), so threads overlap them.
 COPY_THREADS = 16

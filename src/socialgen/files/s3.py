@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 import obstore
 from obstore.exceptions import BaseError
 
-from socialgen.errors import NotFound
 from socialgen.files.backend import FILE_NOT_FOUND, StorageUnavailable, StoredObject
+from socialgen.kit.errors import NotFound
 
 if TYPE_CHECKING:
     from obstore.store import ClientConfig, RetryConfig, S3Store

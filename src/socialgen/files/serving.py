@@ -14,10 +14,10 @@ from typing import BinaryIO
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response, StreamingResponse
 
-from socialgen.errors import NotFound
 from socialgen.files.backend import FILE_NOT_FOUND, FileBackend
 from socialgen.files.local import LocalFolder
 from socialgen.files.store import MEDIA_TYPES, FileStore, object_key
+from socialgen.kit.errors import NotFound
 
 # Long enough for a slow client to start the download, short enough that a leaked
 # link soon stops working; the redirect itself is cached for less than that.

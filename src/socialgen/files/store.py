@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from socialgen.errors import NotFound
 from socialgen.files.backend import FILE_NOT_FOUND, FileBackend, StorageUnavailable
+from socialgen.kit.errors import NotFound
 
 if TYPE_CHECKING:
     from socialgen.files.local_copy import LocalCopies

@@ -7,14 +7,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Body, Depends
 from starlette.responses import StreamingResponse
 
-from socialgen.api_support import (
-    EngineDep,
-    RuntimeDep,
-    SettingsDep,
-    TextModelDep,
-    error_responses,
-)
-from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.drafting.caller import Caller
 from socialgen.files.backends import files_of
 from socialgen.generation.batch import run_batch
@@ -22,12 +14,20 @@ from socialgen.generation.chat import run_chat
 from socialgen.generation.plan import prepare_batch, prepare_chat, prepare_post
 from socialgen.generation.schemas import BatchRequest, ChatRequest, GeneratePostRequest
 from socialgen.generation.single import run_generate_post
-from socialgen.request_body import body_cap
-from socialgen.stream_endpoint import plan_and_stream
+from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
+from socialgen.http.request_body import body_cap
+from socialgen.http.stream_endpoint import plan_and_stream
+from socialgen.http.support import (
+    EngineDep,
+    RuntimeDep,
+    SettingsDep,
+    TextModelDep,
+    error_responses,
+)
 
 if TYPE_CHECKING:
+    from socialgen.app.runtime import Runtime
     from socialgen.config.loading import AppSettings
-    from socialgen.runtime import Runtime
 
 router = APIRouter(prefix="/api/v1/ai-conversation", tags=["generation"])
 

@@ -17,7 +17,6 @@ from socialgen.drafting.post_prompt import post_messages
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
 from socialgen.drafting.writing import write_draft
-from socialgen.errors import SocialgenError
 from socialgen.events import Event
 from socialgen.events.batch import (
     BatchComplete,
@@ -32,6 +31,7 @@ from socialgen.events.chat import ChatDelta
 from socialgen.events.common import Summary
 from socialgen.generation.plan import BatchItem, BatchPlan
 from socialgen.generation.url_context import UrlContext
+from socialgen.kit.errors import SocialgenError
 
 
 class _Outcome(TypedDict, total=False):

@@ -9,7 +9,6 @@ from socialgen.ai.model import TextModel
 from socialgen.drafting import persist
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.writing import TextWriter
-from socialgen.errors import SocialgenError
 from socialgen.events import Event
 from socialgen.events.chat import ChatResponse, HistoryItem
 from socialgen.events.common import StreamError
@@ -23,6 +22,7 @@ from socialgen.generation.writing import (
     content_delta,
     suggested_questions,
 )
+from socialgen.kit.errors import SocialgenError
 from socialgen.store.engine import transaction
 from socialgen.workspaces.usage import reserve_posts
 

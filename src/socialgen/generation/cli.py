@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from socialgen.cli_events import (
+from socialgen.cli.events import (
     StreamResult,
     announce_model,
     current_model,
     hint_better_model,
     stream_in_terminal,
 )
-from socialgen.cli_refs import resolve_each, resolve_in
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, console
+from socialgen.cli.refs import resolve_each, resolve_in
+from socialgen.cli.support import JsonOpt, WorkspaceOpt, console
 from socialgen.files.backends import files_of
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ def post(
     json_output: JsonOpt = False,
 ) -> None:
     """Write one post; it streams as it is written and is saved as a draft."""
-    from socialgen.cli_support import current_runtime
+    from socialgen.cli.support import current_runtime
     from socialgen.generation.head_start import head_start
 
     # The provider request first, when the prompt needs nothing from the store: it
@@ -150,12 +150,12 @@ def batch(
     json_output: JsonOpt = False,
 ) -> None:
     """Five drafts: Story-driven, Educational, Thought-provoking, Actionable, Conversational."""
-    from socialgen.errors import BadRequest
     from socialgen.events.batch import BatchComplete
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import prepare_batch
     from socialgen.generation.render import BatchPrinter
     from socialgen.generation.schemas import BatchRequest
+    from socialgen.kit.errors import BadRequest
 
     if extra_ids and not regenerate:
         raise BadRequest(f"Unexpected arguments {' '.join(extra_ids)}: quote the topic")
@@ -178,7 +178,7 @@ def batch(
 
 
 def _caller(workspace: str | None) -> Caller:
-    from socialgen.cli_support import current_runtime, open_workspace
+    from socialgen.cli.support import current_runtime, open_workspace
     from socialgen.drafting.caller import Caller
 
     engine, workspace_id = open_workspace(workspace)

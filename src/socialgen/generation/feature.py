@@ -1,6 +1,6 @@
 """Posts written by the model: chat, post and batch, in the terminal and over HTTP."""
 
-from socialgen.registration import Feature
+from socialgen.app.registration import Feature
 
 FEATURE = Feature(
     name="generation",
@@ -12,4 +12,6 @@ FEATURE = Feature(
         ("batch", "socialgen.generation.cli:batch"),
     ),
     streams="socialgen.generation.streams:STREAMS",
+    # Its MCP tools (and resources, prompts): generation/mcp_tools.py.
+    mcp=("socialgen.generation.mcp_tools:register",),
 )

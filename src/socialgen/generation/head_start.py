@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from socialgen.ai.early_stream import EarlyStream
 
 if TYPE_CHECKING:
-    from socialgen.runtime import Runtime
+    from socialgen.app.runtime import Runtime
 
 
 def head_start(runtime: Runtime, topic: str) -> EarlyStream | None:
@@ -46,7 +46,7 @@ def head_start(runtime: Runtime, topic: str) -> EarlyStream | None:
     is dropped."""
     from socialgen.ai.openai_compatible import OpenAICompatibleModel, prepare_client, serves
     from socialgen.drafting.post_prompt import post_messages
-    from socialgen.limits import MAX_INPUT_CHARS
+    from socialgen.kit.limits import MAX_INPUT_CHARS
     from socialgen.sources.urls import find_urls
 
     values = _light_settings(runtime)

@@ -11,7 +11,6 @@ from sqlmodel import Session
 from socialgen.drafting.caller import Caller
 from socialgen.drafting.persist import history
 from socialgen.drafting.prompts import variations
-from socialgen.errors import BadRequest, NotFound
 from socialgen.events.batch import BATCH_SIZE
 from socialgen.generation.schemas import (
     USER_INPUT_REQUIRED,
@@ -19,7 +18,8 @@ from socialgen.generation.schemas import (
     ChatRequest,
     GeneratePostRequest,
 )
-from socialgen.limits import MAX_INPUT_CHARS
+from socialgen.kit.errors import BadRequest, NotFound
+from socialgen.kit.limits import MAX_INPUT_CHARS
 from socialgen.posts.repository import conversation_id_in, drafts_by_id, latest_editable_post_id
 from socialgen.posts.rules import ensure_editable
 from socialgen.posts.service import get_post

@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from socialgen.cli_support import styled
-from socialgen.cli_wrap import WordWrap
+from socialgen.cli.support import styled
+from socialgen.cli.wrap import WordWrap
 from socialgen.events import Event
 from socialgen.events.batch import BatchComplete, BatchProgress
 from socialgen.events.chat import (

@@ -12,9 +12,9 @@ from typing import Annotated, ClassVar
 
 from pydantic import ConfigDict, Field, StrictStr
 
-from socialgen.body_fields import CheckedBody, ShownAs
 from socialgen.events.batch import BATCH_SIZE
-from socialgen.limits import MAX_INPUT_CHARS, NOT_BLANK_PATTERN
+from socialgen.kit.body_fields import CheckedBody, ShownAs
+from socialgen.kit.limits import MAX_INPUT_CHARS, NOT_BLANK_PATTERN
 
 USER_INPUT_REQUIRED = "userInput is required"
 

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from socialgen.ai.model import ModelError, TextModel, complete
 from socialgen.drafting.prompts import render
-from socialgen.errors import SocialgenError
 from socialgen.events import Event
 from socialgen.events.chat import (
     ExtractionCompleted,
@@ -18,6 +17,7 @@ from socialgen.events.chat import (
     UrlFailure,
     UrlProcessingStart,
 )
+from socialgen.kit.errors import SocialgenError
 
 if TYPE_CHECKING:
     from socialgen.sources.articles import Article

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
-from socialgen.errors import BadRequest
-from socialgen.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_WEBP_PIXELS
-from socialgen.local_files import read_regular_file
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_WEBP_PIXELS
+from socialgen.kit.local_files import read_regular_file
 
 # Pillow format name -> media type. Nothing else is accepted (no SVG, TIFF, BMP ...).
 MEDIA_TYPES = {
@@ -109,7 +109,7 @@ def read_image_file(path: Path, what: str) -> CheckedImage:
     """Read and check an image file for the CLI; `what` names it ("brand logo").
 
     Regular files only, and the read is capped whatever the file's size claims, so
-    pointing at a huge file, a device or a FIFO costs nothing (socialgen.local_files).
+    pointing at a huge file, a device or a FIFO costs nothing (socialgen.kit.local_files).
     """
     data = read_regular_file(path, MAX_IMAGE_BYTES, what=f"{what} file")
     return check_image(data, f"{what} file {path}")

@@ -7,10 +7,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 
-from socialgen.api_support import EngineDep, RuntimeDep, error_responses, fails_with
-from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
+from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
+from socialgen.http.support import EngineDep, RuntimeDep, error_responses, fails_with
 from socialgen.insights.schemas import InsightsResponse
-from socialgen.limits import INSIGHTS_DAYS
+from socialgen.kit.limits import INSIGHTS_DAYS
 
 # The shape of an IANA name ("UTC", "Europe/Paris", "America/Argentina/Buenos_Aires",
 # "Etc/GMT+5"); whether the database knows it is checked when the report is built.

@@ -27,7 +27,7 @@ OPEN_NEEDS_HTML = "--open opens the page written by --html: give --html FILE too
 def check_chart_options(html: Path | None, open_page: bool) -> None:
     """The refusals of --html and --open, for the command to make before it builds a
     report (emit_charts makes them again, so calling this is only quicker)."""
-    from socialgen.cli_support import fail
+    from socialgen.cli.support import fail
     from socialgen.insights.html_page import PageNotWritten, check_destination
 
     if open_page and html is None:
@@ -45,7 +45,7 @@ def emit_charts(
     """Draw `report`'s charts on `console` (None with --json: stdout is the JSON's),
     write the page to `html` when given and open it in a browser with `open_page`.
     A page that cannot be written is an error (exit 1) naming the file and why."""
-    from socialgen.cli_support import fail
+    from socialgen.cli.support import fail
     from socialgen.insights.html_page import PageNotWritten, write_html
 
     check_chart_options(html, open_page)  # refused before anything is drawn

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from socialgen.cli_support import (
+from socialgen.cli.support import (
     JsonOpt,
     WorkspaceOpt,
     console,
@@ -15,7 +15,7 @@ from socialgen.cli_support import (
     open_workspace,
 )
 from socialgen.insights.charts_cli import HtmlOpt, OpenOpt, check_chart_options, emit_charts
-from socialgen.limits import INSIGHTS_DAYS
+from socialgen.kit.limits import INSIGHTS_DAYS
 
 # The group runs the report when no sub-command is named (`insights rank ...` is one).
 app = typer.Typer(invoke_without_command=True, no_args_is_help=False, rich_markup_mode=None)

@@ -1,6 +1,6 @@
 """Insights: what works in the creator's own published posts, and when to post."""
 
-from socialgen.registration import Feature, Group
+from socialgen.app.registration import Feature, Group
 
 FEATURE = Feature(
     name="insights",
@@ -14,4 +14,6 @@ FEATURE = Feature(
         ),
     ),
     extends=(("insights", "socialgen.insights.rank_cli:extend_insights_group"),),
+    # Its MCP tools (and resources, prompts): insights/mcp_tools.py.
+    mcp=("socialgen.insights.mcp_tools:register",),
 )

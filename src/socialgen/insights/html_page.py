@@ -17,7 +17,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from socialgen.errors import SocialgenError
+from socialgen.kit.errors import SocialgenError
 
 SNIPPET_CHARS = 160
 TOP_POSTS = 5

@@ -8,12 +8,12 @@ from typing import Annotated, Any, ClassVar
 from fastapi import APIRouter, Body, Depends
 from pydantic import Field
 
-from socialgen.api_support import EngineDep, RuntimeDep, error_responses, fails_with
-from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
-from socialgen.body_fields import CheckedBody, ShownAs
-from socialgen.errors import BadRequest
-from socialgen.limits import MAX_RANKED_POSTS
-from socialgen.request_body import body_cap
+from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
+from socialgen.http.request_body import body_cap
+from socialgen.http.support import EngineDep, RuntimeDep, error_responses, fails_with
+from socialgen.kit.body_fields import CheckedBody, ShownAs
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import MAX_RANKED_POSTS
 from socialgen.store.engine import read_session
 
 router = APIRouter(prefix="/api/v1/insights", tags=["insights"])

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from socialgen.cli_support import (
+from socialgen.cli.support import (
     JsonOpt,
     WorkspaceOpt,
     current_runtime,
@@ -18,7 +18,7 @@ from socialgen.cli_support import (
     open_workspace,
     styled,
 )
-from socialgen.limits import MAX_RANKED_POSTS
+from socialgen.kit.limits import MAX_RANKED_POSTS
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -43,13 +43,13 @@ def rank_command(
 
     Shows next to the order how often the ranker ordered your latest posts right
     (heldOutAccuracy; 0.5 is chance) and whether that is enough to trust it."""
-    from socialgen.cli_refs import resolve_each
+    from socialgen.cli.refs import resolve_each
     from socialgen.insights.ranking import rank_posts
     from socialgen.store.engine import read_session
 
     if len(post_ids) > MAX_RANKED_POSTS:  # before finding each one
-        from socialgen.errors import BadRequest
         from socialgen.insights.ranking import TOO_MANY_POST_IDS
+        from socialgen.kit.errors import BadRequest
 
         raise BadRequest(TOO_MANY_POST_IDS)
     engine, workspace_id = open_workspace(workspace)

@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING, Any
 
 from sqlmodel import Session
 
-from socialgen.errors import BadRequest, NotFound
 from socialgen.insights import repository
 from socialgen.insights.history import PublishedPost, load_published
 from socialgen.insights.ranker_features import PostText
-from socialgen.limits import MAX_RANKED_POSTS
+from socialgen.kit.errors import BadRequest, NotFound
+from socialgen.kit.limits import MAX_RANKED_POSTS
 from socialgen.posts.service import POST_NOT_FOUND
 
 if TYPE_CHECKING:
     from socialgen.insights.ranker import Ranker
-    from socialgen.kept import Kept
+    from socialgen.kit.kept import Kept
 
     # Trained rankers by (workspace, hash of the history they learnt from).
     Rankers = Kept[tuple[str, int], Ranker]

@@ -8,10 +8,10 @@ from typing import Any
 
 from sqlmodel import Session
 
-from socialgen.clock import iso, utcnow
 from socialgen.insights.history import load_published
 from socialgen.insights.zones import resolve_zone
-from socialgen.limits import INSIGHTS_DAYS
+from socialgen.kit.clock import iso, utcnow
+from socialgen.kit.limits import INSIGHTS_DAYS
 
 
 def build_report(

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 from sqlmodel import Session
 
-from socialgen.clock import utcnow
-from socialgen.errors import BadRequest
 from socialgen.insights import repository
 from socialgen.insights.history import load_published
 from socialgen.insights.zones import resolve_zone
+from socialgen.kit.clock import utcnow
+from socialgen.kit.errors import BadRequest
 
 if TYPE_CHECKING:
     import numpy as np

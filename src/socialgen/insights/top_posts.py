@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from sqlmodel import Session
 
-from socialgen.errors import BadRequest
 from socialgen.insights.history import load_published
 from socialgen.insights.relative import relative_scores
-from socialgen.limits import MAX_POST_CHARS
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import MAX_POST_CHARS
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from socialgen.config import environment
 from socialgen.config.keys import is_time_zone
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 
 
 def resolve_zone(asked: str | None, setting: str | None = None) -> ZoneInfo:

@@ -21,7 +21,7 @@ from socialgen.store.tables import Role
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-    from socialgen.runtime import Runtime
+    from socialgen.app.runtime import Runtime
 
 EVERY_ROLE = frozenset(Role)
 WRITERS = frozenset({Role.OWNER, Role.ADMIN, Role.MEMBER})

@@ -30,11 +30,11 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from socialgen.auth.api import WorkspaceGuard, authenticated_user
 from socialgen.auth.secrets import hash_secret
 from socialgen.drafting.caller import Caller
-from socialgen.errors import BadRequest, NotAuthenticated, SocialgenError
 from socialgen.files.backends import files_of
+from socialgen.http.guard import WorkspaceGuard, authenticated_user
+from socialgen.kit.errors import BadRequest, NotAuthenticated, SocialgenError
 from socialgen.mcp_server.access import Need
 from socialgen.store.engine import read_session
 
@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from sqlalchemy import Engine
 
-    from socialgen.runtime import Runtime
+    from socialgen.app.registration import Feature
+    from socialgen.app.runtime import Runtime
 
 PATH = "/mcp"
 UNBOUND_KEY = "workspaceId is required: this API key is not bound to a workspace"
@@ -51,7 +52,7 @@ UNBOUND_KEY = "workspaceId is required: this API key is not bound to a workspace
 @asynccontextmanager
 async def _lifespan(app: Any) -> AsyncIterator[None]:
     async with anyio.create_task_group() as group:
-        app.state.mcp = McpHost(group)
+        app.state.mcp = McpHost(group, app.state.runtime)
         try:
             yield
         finally:
@@ -61,26 +62,29 @@ async def _lifespan(app: Any) -> AsyncIterator[None]:
 class McpHost:
     """The app's MCP server and its session manager, made at first use."""
 
-    def __init__(self, group: TaskGroup) -> None:
+    def __init__(self, group: TaskGroup, runtime: Runtime) -> None:
         self.group = group
+        self.runtime = runtime
         self.lock = anyio.Lock()
         self.session_manager: StreamableHTTPSessionManager | None = None
 
     async def manager(self) -> StreamableHTTPSessionManager:
         async with self.lock:
             if self.session_manager is None:
-                manager = await run_in_threadpool(_make_manager)  # the imports: off the loop
+                manager = await run_in_threadpool(
+                    _make_manager, self.runtime.features
+                )  # the imports: off the loop
                 await self.group.start(_keep_running, manager)
                 self.session_manager = manager
             return self.session_manager
 
 
-def _make_manager() -> StreamableHTTPSessionManager:
+def _make_manager(handed_in: tuple[Feature, ...]) -> StreamableHTTPSessionManager:
     from mcp.server.transport_security import TransportSecuritySettings
 
     from socialgen.mcp_server.build import build_server
 
-    server = build_server(HttpFace())
+    server = build_server(HttpFace(), handed_in)
     # No DNS-rebinding check on the Host header: `serve` answers on any interface and
     # behind proxies, and a rebound page cannot send the API key every request needs.
     server.streamable_http_app(

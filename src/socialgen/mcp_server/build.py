@@ -1,4 +1,6 @@
-"""One MCP server: every tool, resource and prompt, for one face (stdio or HTTP)."""
+"""One MCP server: every feature's tools, resources and prompts, for one face (stdio
+or HTTP). Each feature declares its own in its feature.py (`mcp`: "module:register"
+targets, each `register(server, face)`); this module names none of them."""
 
 from __future__ import annotations
 
@@ -7,13 +9,8 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 
 from socialgen import __version__
-from socialgen.mcp_server import (
-    insight_tools,
-    post_tools,
-    resources,
-    style_tools,
-    writing_tools,
-)
+from socialgen.app.features import features
+from socialgen.app.registration import Feature, resolve
 from socialgen.mcp_server.access import Face
 
 INSTRUCTIONS = """socialgen writes, schedules and publishes LinkedIn-style posts.
@@ -24,7 +21,9 @@ with insights. Drafts stay private until published. Without
 workspaceId every tool works in the server's workspace."""
 
 
-def build_server(face: Face) -> MCPServer[Any]:
+def build_server(face: Face, handed_in: tuple[Feature, ...] = ()) -> MCPServer[Any]:
+    """The server with the tools of every feature found and of those `handed_in` (the
+    Runtime's: a test's toy feature)."""
     server: MCPServer[Any] = MCPServer(
         "socialgen",
         title="socialgen",
@@ -32,9 +31,7 @@ def build_server(face: Face) -> MCPServer[Any]:
         instructions=INSTRUCTIONS,
         log_level="WARNING",
     )
-    writing_tools.register(server, face)
-    post_tools.register(server, face)
-    style_tools.register(server, face)
-    insight_tools.register(server, face)
-    resources.register(server, face)
+    for feature in features(handed_in):
+        for target in feature.mcp:
+            resolve(target)(server, face)
     return server

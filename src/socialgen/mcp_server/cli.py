@@ -7,17 +7,18 @@ to stderr. The SDK is imported when the command runs, never by `socialgen --help
 
 from __future__ import annotations
 
-from socialgen.cli_support import WorkspaceOpt
+from socialgen.cli.support import WorkspaceOpt
 
 
 def mcp(workspace: WorkspaceOpt = None) -> None:
     """Serve the MCP tools over stdio (for AI assistants; see docs/mcp.md)."""
     import anyio
 
-    from socialgen.cli_support import current_runtime, open_workspace
+    from socialgen.cli.support import current_runtime, open_workspace
     from socialgen.mcp_server.access import LocalFace
     from socialgen.mcp_server.build import build_server
 
     engine, workspace_id = open_workspace(workspace)
-    server = build_server(LocalFace(current_runtime(), engine, workspace_id))
+    runtime = current_runtime()
+    server = build_server(LocalFace(runtime, engine, workspace_id), runtime.features)
     anyio.run(server.run_stdio_async)

@@ -1,6 +1,6 @@
 """The MCP server for AI assistants: `socialgen mcp` (stdio) and `/mcp` on `serve`."""
 
-from socialgen.registration import Feature
+from socialgen.app.registration import Feature
 
 FEATURE = Feature(
     name="mcp",

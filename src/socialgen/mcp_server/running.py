@@ -28,9 +28,9 @@ from socialgen.events.carousel import GeneratingPdf, ImageGenerated, PlanGenerat
 from socialgen.events.common import StreamError
 from socialgen.events.content_calendar import CalendarProgress, GenerationStarted
 from socialgen.events.payload import EventPayload
+from socialgen.http.stream_endpoint import StreamPlan
+from socialgen.http.streaming import guarded
 from socialgen.mcp_server.tooling import in_thread
-from socialgen.stream_endpoint import StreamPlan
-from socialgen.streaming import guarded
 
 P = TypeVar("P", bound=EventPayload)
 PlanT = TypeVar("PlanT", bound=StreamPlan)

@@ -25,9 +25,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
-from socialgen.body_models import without_readers
-from socialgen.errors import SocialgenError
-from socialgen.text_check import check_text
+from socialgen.http.body_models import without_readers
+from socialgen.kit.errors import SocialgenError
+from socialgen.kit.text_check import check_text
 
 logger = logging.getLogger("socialgen.mcp")
 
@@ -46,6 +46,9 @@ def hints(
         idempotent_hint=idempotent if not read_only else None,
         open_world_hint=False,
     )
+
+
+WRITES = hints(read_only=False)  # each call writes new drafts: not idempotent
 
 
 def add_tool(

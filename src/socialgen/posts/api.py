@@ -7,11 +7,12 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Path, Query
 from pydantic import Field
 
-from socialgen.api_support import EngineDep, error_responses, fails_with
-from socialgen.auth.api import ACCESS_DENIED, WorkspaceAccess, WorkspaceGuard
-from socialgen.body_fields import ShownAs
 from socialgen.files.api import FilesDep
-from socialgen.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT, POST_LIST_LIMIT
+from socialgen.http.guard import ACCESS_DENIED, WorkspaceAccess, WorkspaceGuard
+from socialgen.http.request_body import body_cap
+from socialgen.http.support import EngineDep, error_responses, fails_with
+from socialgen.kit.body_fields import ShownAs
+from socialgen.kit.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT, POST_LIST_LIMIT
 from socialgen.posts import listing, service
 from socialgen.posts.cursor import CURSOR_PATTERN
 from socialgen.posts.removal import remove_post
@@ -23,7 +24,6 @@ from socialgen.posts.schemas import (
     UpdatePostBody,
     UpdatePostResponse,
 )
-from socialgen.request_body import body_cap
 from socialgen.store.engine import read_session, transaction
 
 router = APIRouter(prefix="/api/v1/ai-conversation", tags=["posts and conversations"])

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
-from socialgen.cli_refs import open_ref
-from socialgen.cli_support import (
+from socialgen.cli.refs import open_ref
+from socialgen.cli.support import (
     IdShortener,
     JsonOpt,
     WorkspaceOpt,
@@ -20,7 +20,7 @@ from socialgen.cli_support import (
     open_workspace,
     styled,
 )
-from socialgen.limits import (
+from socialgen.kit.limits import (
     DEFAULT_PAGE,
     DEFAULT_PAGE_LIMIT,
     DEFAULT_TABLE_POSTS,
@@ -92,7 +92,7 @@ def _list_posts(
     """The table shows the newest DEFAULT_TABLE_POSTS unless --limit or --all says
     otherwise; --json gives the whole window (SPEC.md's shape) unless --limit or
     --cursor asks for a page."""
-    from socialgen.errors import BadRequest
+    from socialgen.kit.errors import BadRequest
     from socialgen.posts.quick_listing import quick_listing
 
     if show_all and limit is not None:
@@ -137,7 +137,7 @@ def _post_shortener(workspace: str | None) -> IdShortener:
         quick = quick_short_ids(workspace, ids, database_url=database_url)
         if quick is not None:
             return quick
-        from socialgen.cli_refs import shortener
+        from socialgen.cli.refs import shortener
 
         engine, workspace_id = open_workspace(workspace)
         return shortener(engine, "post", workspace_id)(ids)
@@ -187,7 +187,7 @@ def edit(
     json_output: JsonOpt = False,
 ) -> None:
     """Replace the text of a draft or scheduled post (kept as a new version)."""
-    from socialgen.errors import BadRequest
+    from socialgen.kit.errors import BadRequest
     from socialgen.posts.service import get_post, update_content
     from socialgen.store.engine import read_session, transaction
 
@@ -202,7 +202,7 @@ def edit(
         content = _edit_in_editor(current)
         if content.strip() == current.strip():
             raise BadRequest("Edit cancelled: the text was not changed")
-        from socialgen.text_check import check_text
+        from socialgen.kit.text_check import check_text
 
         check_text(content, "The edited text")
     with transaction(engine) as session:
@@ -213,15 +213,15 @@ def edit(
 
 def _edit_in_editor(text: str) -> str:
     """The text after $EDITOR saved it. The file is read back as any user's file
-    (socialgen.local_files): an editor that leaves a FIFO or a link to a device
+    (socialgen.kit.local_files): an editor that leaves a FIFO or a link to a device
     in its place gets a clear refusal, not a hang or a read without end."""
     import tempfile
     from pathlib import Path
 
     import click
 
-    from socialgen.errors import BadRequest
-    from socialgen.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
+    from socialgen.kit.errors import BadRequest
+    from socialgen.kit.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
 
     # A private folder, not a bare temp file: whatever the editor leaves beside or
     # in place of the file (a backup, a swap file) goes with it.
@@ -275,7 +275,7 @@ def schedule(
     json_output: JsonOpt = False,
 ) -> None:
     """Schedule a draft (or move a scheduled post) to a future time."""
-    from socialgen.clock import iso
+    from socialgen.kit.clock import iso
     from socialgen.posts import service
     from socialgen.store.engine import transaction
 
@@ -310,7 +310,7 @@ def mark_published(
     json_output: JsonOpt = False,
 ) -> None:
     """Record that a scheduled post went out (published is final)."""
-    from socialgen.clock import iso
+    from socialgen.kit.clock import iso
     from socialgen.posts import service
     from socialgen.store.engine import transaction
 
@@ -342,7 +342,7 @@ def conversations(
     engine, workspace_id = open_workspace(workspace)
     with read_session(engine) as session:
         data = conversations_page(session, workspace_id, page, limit)
-    from socialgen.cli_refs import shortener
+    from socialgen.cli.refs import shortener
     from socialgen.posts.tables_cli import print_conversations
 
     shorten = shortener(engine, "conversation", workspace_id)
@@ -350,8 +350,8 @@ def conversations(
 
 
 def _parse_moment(text: str) -> Any:
-    from socialgen.clock import parse_iso
-    from socialgen.errors import BadRequest
+    from socialgen.kit.clock import parse_iso
+    from socialgen.kit.errors import BadRequest
 
     try:
         return parse_iso(text)

@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlmodel import Session
 
-from socialgen.clock import iso, utcnow
-from socialgen.limits import PAGE, PAGE_LIMIT
+from socialgen.kit.clock import iso, utcnow
+from socialgen.kit.limits import PAGE, PAGE_LIMIT
 from socialgen.posts.repository_conversations import (
     conversation_count,
     conversations_by_update,

@@ -18,7 +18,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 
 BAD_CURSOR = "cursor is not valid: pass the nextCursor of the previous page"
 # 17 digits: up to year 5138, always a valid datetime.

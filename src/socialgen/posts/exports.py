@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from socialgen.clock import iso
+from socialgen.kit.clock import iso
 from socialgen.posts.export_item import ExportItem, one_line
 
 __all__ = ["ExportItem", "to_csv", "to_ics", "to_json", "to_markdown"]

@@ -1,6 +1,6 @@
 """Posts and conversations: list, read, edit, schedule, export, delete."""
 
-from socialgen.registration import Feature, Group
+from socialgen.app.registration import Feature, Group
 
 FEATURE = Feature(
     name="posts",
@@ -10,4 +10,6 @@ FEATURE = Feature(
         Group("posts", "socialgen.posts.cli:app", "List, read, edit, schedule and delete posts."),
     ),
     commands=(("conversations", "socialgen.posts.cli:conversations"),),
+    # Its MCP tools (and resources, prompts): posts/mcp_tools.py.
+    mcp=("socialgen.posts.mcp_tools:register",),
 )

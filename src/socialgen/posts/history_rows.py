@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from socialgen.clock import iso, parse_iso
-from socialgen.errors import BadRequest
+from socialgen.kit.clock import iso, parse_iso
+from socialgen.kit.errors import BadRequest
 from socialgen.store.tables import PostStatus
 
 MAX_URL_CHARS = 2048  # Post.post_url

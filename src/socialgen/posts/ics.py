@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 from icalendar import Calendar, Event, vText
 
-from socialgen.clock import utcnow
+from socialgen.kit.clock import utcnow
 from socialgen.posts.export_item import EVENT_MINUTES, ICS_PRODID, ExportItem, as_utc
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # TEXT allows HTAB, no other control

@@ -22,7 +22,7 @@ from sqlmodel import Session
 from socialgen.posts.repository_imports import published_keys
 
 if TYPE_CHECKING:
-    from socialgen.posts.imports import ImportedPost
+    from socialgen.posts.imported import ImportedPost
 
 ContentKey = tuple[bytes, datetime]
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from sqlmodel import Session
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.posts.conversations import TITLE_CHARS, find_conversation
 from socialgen.posts.repository_imports import post_owners
 from socialgen.posts.service import update_content
@@ -32,7 +32,7 @@ from socialgen.store.tables import Post
 from socialgen.store.tables.posts import EDITABLE_STATUSES
 
 if TYPE_CHECKING:
-    from socialgen.posts.imports import ImportedPost
+    from socialgen.posts.imported import ImportedPost
 
 _HEX_ID = re.compile(r"^[0-9a-f]{32}$")
 _COPIES = uuid.UUID("5b1d7e0c-8f3a-4c7e-9d2b-6a0f4e1c2d3b")  # namespace of copy_id

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from socialgen.clock import iso
-from socialgen.errors import BadRequest
-from socialgen.ids import new_ids
+from socialgen.kit.clock import iso
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.ids import new_ids
 from socialgen.posts.conversations import TITLE_CHARS
 from socialgen.posts.history_rows import history_snapshot
 from socialgen.posts.views import snippet
@@ -20,7 +20,7 @@ from socialgen.store.bulk import Batch, table_of
 from socialgen.store.tables import Conversation, MetricSnapshot, Post, PostStatus, PostVersion
 
 if TYPE_CHECKING:
-    from socialgen.posts.imports import ImportedPost
+    from socialgen.posts.imported import ImportedPost
 
 INSERT_BATCH_ROWS = 2000  # posts per batch: bounded memory, few round trips
 

@@ -41,11 +41,10 @@ from typing import Any
 
 from sqlmodel import Session
 
-from socialgen.clock import iso, parse_iso, utcnow
-from socialgen.errors import BadRequest
-from socialgen.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
+from socialgen.kit.clock import iso, parse_iso, utcnow
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
 from socialgen.posts.history_rows import (
-    PublishedHistory,
     implied_status,
     published_history,
 )
@@ -53,6 +52,7 @@ from socialgen.posts.import_dedup import without_duplicates
 from socialgen.posts.import_ids import normal_id, split_by_id, update_existing
 from socialgen.posts.import_rows import INSERT_BATCH_ROWS as INSERT_BATCH_ROWS
 from socialgen.posts.import_rows import Made, import_batches
+from socialgen.posts.imported import ImportedPost as ImportedPost
 from socialgen.posts.rules import valid_content
 from socialgen.posts.x_analytics import AnalyticsExport, analytics_export, export_record
 from socialgen.posts.x_archive import open_x_archive
@@ -73,20 +73,6 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "theme": ("theme",),
     "id": ("post_id", "postid", "id"),
 }
-
-
-@dataclass(frozen=True, slots=True)
-class ImportedPost:
-    """One valid post of an import file. `date` is set for scheduled posts only,
-    `history` for published ones."""
-
-    where: str  # "row 3" / "item 2", for messages
-    content: str
-    status: str = PostStatus.DRAFT
-    date: datetime | None = None
-    theme: str | None = None
-    history: PublishedHistory | None = None
-    post_id: str | None = None  # the id the file gives, as the store writes ids
 
 
 @dataclass

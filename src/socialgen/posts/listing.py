@@ -18,8 +18,8 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from socialgen.clock import iso, utcnow
-from socialgen.limits import POST_LIST_LIMIT, POST_WINDOW_DAYS
+from socialgen.kit.clock import iso, utcnow
+from socialgen.kit.limits import POST_LIST_LIMIT, POST_WINDOW_DAYS
 from socialgen.posts.conversations import check_page as check_page
 from socialgen.posts.conversations import conversations_page as conversations_page
 from socialgen.posts.cursor import Position, decode_cursor, encode_cursor

@@ -19,8 +19,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from socialgen.clock import iso, utcnow
-from socialgen.limits import POST_LIST_LIMIT, POST_WINDOW_DAYS
+from socialgen.kit.clock import iso, utcnow
+from socialgen.kit.limits import POST_LIST_LIMIT, POST_WINDOW_DAYS
+from socialgen.kit.short_ids import shortest_unique
 from socialgen.posts.cursor import Position, decode_cursor, encode_cursor
 from socialgen.posts.repository_quick_listing import (
     begin_snapshot,
@@ -35,7 +36,6 @@ from socialgen.posts.repository_quick_listing import (
     workspace_ids_named,
 )
 from socialgen.posts.views import PostRow, post_views, stored_moment
-from socialgen.short_ids import shortest_unique
 from socialgen.store.revision import HEAD_REVISION
 
 if TYPE_CHECKING:

@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from socialgen.kit.short_ids import chunks, clashing_ids_query
 from socialgen.posts.cursor import Position
 from socialgen.posts.views import PostRow
-from socialgen.short_ids import chunks, clashing_ids_query
 
 SQLITE_PREFIX = "sqlite:///"
 BUSY_TIMEOUT_SECONDS = 30  # as store.engine: wait for a writer, never fail on a lock

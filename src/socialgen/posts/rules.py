@@ -5,11 +5,11 @@ store sees the text (PostgreSQL refuses NUL in text, SQLite keeps it)."""
 
 from __future__ import annotations
 
-from socialgen.errors import BadRequest, SocialgenError
-from socialgen.limits import MAX_POST_CHARS
+from socialgen.kit.errors import BadRequest, SocialgenError
+from socialgen.kit.limits import MAX_POST_CHARS
+from socialgen.kit.text_check import bad_char, bad_char_message, shows_nothing
 from socialgen.store.tables import Publication, PublicationState, SocialAccount
 from socialgen.store.tables.posts import EDITABLE_STATUSES, Post
-from socialgen.text_check import bad_char, bad_char_message, shows_nothing
 
 CONTENT_REQUIRED = "Content is required"
 

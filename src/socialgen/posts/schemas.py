@@ -11,8 +11,8 @@ from typing import Annotated, Any, ClassVar, NotRequired
 from pydantic import ConfigDict, Field, StrictStr
 from typing_extensions import TypedDict
 
-from socialgen.body_fields import CheckedBody, ShownAs
-from socialgen.limits import MAX_POST_CHARS, NOT_BLANK_PATTERN
+from socialgen.kit.body_fields import CheckedBody, ShownAs
+from socialgen.kit.limits import MAX_POST_CHARS, NOT_BLANK_PATTERN
 from socialgen.posts.rules import CONTENT_REQUIRED
 
 

@@ -9,8 +9,8 @@ from urllib.parse import urlparse
 
 from sqlmodel import Session
 
-from socialgen.clock import iso, utcnow
-from socialgen.errors import BadRequest, NotFound
+from socialgen.kit.clock import iso, utcnow
+from socialgen.kit.errors import BadRequest, NotFound
 from socialgen.posts.conversations import (
     conversation_title,
     delete_conversation,

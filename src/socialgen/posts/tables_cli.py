@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from socialgen.cli_support import IdShortener, notes, piped, print_plain_rows, styled
+from socialgen.cli.support import IdShortener, notes, piped, print_plain_rows, styled
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -1,6 +1,6 @@
 """`socialgen posts export` and `socialgen posts import`, registered in posts/cli.py.
 
-Imports only typer and cli_support (plus the standard library) at module level:
+Imports only typer and cli.support (plus the standard library) at module level:
 `socialgen --help` loads this module.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from socialgen.cli_support import JsonOpt, WorkspaceOpt, emit, notes, open_workspace, styled
+from socialgen.cli.support import JsonOpt, WorkspaceOpt, emit, notes, open_workspace, styled
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -65,7 +65,7 @@ def export_posts(
     Newest first, each dated by when it is scheduled, was published or (drafts) was
     created. `socialgen posts import` reads csv and json exports back. With --json the
     export comes inside one JSON object (as "content", or "output" names the file)."""
-    from socialgen.errors import BadRequest
+    from socialgen.kit.errors import BadRequest
     from socialgen.posts import exports
     from socialgen.posts.repository import export_items
     from socialgen.store.engine import read_session

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from socialgen.clock import iso
+from socialgen.kit.clock import iso
 
 if TYPE_CHECKING:  # not at run time: the CLI's quick read path stays free of pydantic
     from socialgen.posts.schemas import PostView, SocialAccount

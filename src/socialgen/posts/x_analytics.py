@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.posts.x_archive import POST_ADDRESS
 
 # Twitter's snowflake ids: milliseconds since this moment, above 22 bits of sequence.

@@ -29,8 +29,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from socialgen.errors import BadRequest
-from socialgen.local_files import regular_file_chunks
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.local_files import regular_file_chunks
 
 ARCHIVE_OPENING = re.compile(r"\s*window\.YTD\.[A-Za-z_]+\.part\d+\s*=\s*")
 POST_ADDRESS = "https://x.com/i/web/status/{}"

@@ -32,7 +32,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from types import TracebackType
 from urllib.parse import parse_qs, urlsplit
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 
 HOST = "127.0.0.1"
 CALLBACK_PATH = "/callback"

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def command_networks() -> Networks:
-    from socialgen.cli_support import current_runtime
+    from socialgen.cli.support import current_runtime
     from socialgen.publishing.registry import Networks
 
     return Networks.of(current_runtime())

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol, cast
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.publishing.networks.base import (
     DEFAULT_NETWORK_SETTINGS,
     AccountCredentials,
@@ -27,7 +27,7 @@ from socialgen.publishing.networks.base import (
 from socialgen.publishing.secrets import SecretKeys
 
 if TYPE_CHECKING:
-    from socialgen.runtime import Runtime
+    from socialgen.app.runtime import Runtime
 
 BUILT_IN = ("bluesky", "mastodon", "linkedin")
 
@@ -72,7 +72,7 @@ class Networks:
 
     def __init__(
         self,
-        extra: Mapping[str, NetworkModule] | None = None,
+        extra: Mapping[str, object] | None = None,
         settings: NetworkSettings = DEFAULT_NETWORK_SETTINGS,
         *,
         keys: SecretKeys,
@@ -88,7 +88,7 @@ class Networks:
         """The module for `name`; a BadRequest naming the networks there are otherwise."""
         key = name.strip().lower()
         if key in self._extra:
-            return self._extra[key]
+            return _network_module(key, self._extra[key])
         if key not in BUILT_IN:
             raise BadRequest(f"Unknown network {name!r}: use one of {', '.join(BUILT_IN)}")
         return cast(
@@ -104,3 +104,12 @@ class Networks:
             NetworkSettings.of(runtime.settings),
             keys=SecretKeys.of(runtime),
         )
+
+
+def _network_module(name: str, module: object) -> NetworkModule:
+    """`module` as a network module, once it can build an adapter (a Runtime carries the
+    modules handed in without knowing their type; a test's network may offer no way to
+    connect, only to publish)."""
+    if not callable(getattr(module, "build", None)):
+        raise TypeError(f"the network module handed in as {name!r} has no build()")
+    return cast(NetworkModule, module)

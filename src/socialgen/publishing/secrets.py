@@ -29,14 +29,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from socialgen.errors import SocialgenError
-from socialgen.local_files import make_private_folders
+from socialgen.kit.errors import SocialgenError
+from socialgen.kit.local_files import make_private_folders
 
 if TYPE_CHECKING:
     from cryptography.fernet import MultiFernet
     from sqlmodel import Session
 
-    from socialgen.runtime import Runtime
+    from socialgen.app.runtime import Runtime
 
 logger = logging.getLogger("socialgen.publishing")
 

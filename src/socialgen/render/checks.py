@@ -4,8 +4,8 @@ would otherwise happen on the server's event loop)."""
 
 from __future__ import annotations
 
-from socialgen.errors import BadRequest
-from socialgen.limits import (
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import (
     MAX_PDF_SLIDES,
     MAX_SLIDE_HTML_BYTES,
     MAX_SLIDE_SIDE,

@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from typing import Any, TypeVar
 
-from socialgen.errors import SocialgenError
+from socialgen.kit.errors import SocialgenError
 
 logger = logging.getLogger("socialgen.render")
 

@@ -22,7 +22,7 @@ import threading
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 
 logger = logging.getLogger("socialgen.render")
 

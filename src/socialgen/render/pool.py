@@ -30,7 +30,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from socialgen.errors import SocialgenError
+from socialgen.kit.errors import SocialgenError
 from socialgen.render.isolated import WorkerSlot
 
 if TYPE_CHECKING:

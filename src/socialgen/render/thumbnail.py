@@ -6,8 +6,8 @@ import io
 
 import pypdfium2
 
-from socialgen.errors import BadRequest
-from socialgen.limits import MAX_SLIDE_SIDE
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import MAX_SLIDE_SIDE
 
 
 def first_page_png(pdf: bytes, width: int = 540) -> bytes:

@@ -18,7 +18,7 @@ from functools import cached_property
 import httpx
 
 from socialgen import __version__
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.sources.guard import Destination, UrlNotAllowed, destination
 
 MAX_REDIRECTS = 5

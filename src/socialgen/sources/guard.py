@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 
 # The setting's variable, named for tests: config/ reads it, never this module.
 ALLOW_PRIVATE_ENV = "SOCIALGEN_ALLOW_PRIVATE_URLS"

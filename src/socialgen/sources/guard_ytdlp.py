@@ -30,7 +30,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from socialgen.errors import SocialgenError
+from socialgen.kit.errors import SocialgenError
 from socialgen.sources.fetch import SourceError
 from socialgen.sources.guard import destination
 

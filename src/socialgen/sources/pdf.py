@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from io import BytesIO
 from typing import TYPE_CHECKING
 
-from socialgen.errors import BadRequest
-from socialgen.limits import MAX_PDF_BYTES
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import MAX_PDF_BYTES
+from socialgen.kit.uploads import read_capped, size_text
 from socialgen.sources.condense import cut_at_sentence
-from socialgen.uploads import read_capped, size_text
 
 if TYPE_CHECKING:
     from pypdf import PdfReader

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.sources.fetch import SourceError, fetch
 from socialgen.sources.guard import check_url_async
 from socialgen.sources.guard_ytdlp import YtdlpGuard, guarded_youtube_dl

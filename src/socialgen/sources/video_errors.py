@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.sources.fetch import SourceError
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")

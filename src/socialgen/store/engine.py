@@ -18,7 +18,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 
-from socialgen.local_files import make_private_folders, open_private
+from socialgen.kit.local_files import make_private_folders, open_private
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 _WRITE_OPTION = "socialgen_write"

@@ -29,8 +29,8 @@ from typing import Any
 from sqlalchemy import Engine, update
 from sqlmodel import Session, col
 
-from socialgen.clock import utcnow
-from socialgen.ids import new_id
+from socialgen.kit.clock import utcnow
+from socialgen.kit.ids import new_id
 from socialgen.store.engine import transaction
 from socialgen.store.tables import ProcessLease
 

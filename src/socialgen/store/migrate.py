@@ -15,7 +15,7 @@ from pathlib import Path
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
-from socialgen.local_files import open_private
+from socialgen.kit.local_files import open_private
 from socialgen.store.revision import HEAD_REVISION as HEAD_REVISION
 
 _PG_LOCK_KEY = 0x50C1A1  # arbitrary, constant: "socialgen migrations"

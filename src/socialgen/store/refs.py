@@ -5,7 +5,7 @@ the name equal (then lower-cased), the id LIKE 'prefix%' (for a hex prefix also 
 of the primary key, which its index answers: short_ids.hex_range). No table is read
 into memory; on 100,000 posts a prefix costs about a millisecond (bench/id_refs.py).
 
-The CLI's part (the kinds it names, how it opens the store) is socialgen.cli_refs;
+The CLI's part (the kinds it names, how it opens the store) is socialgen.cli.refs;
 the HTTP API keeps taking whole ids only.
 """
 
@@ -18,8 +18,8 @@ from typing import Any
 from sqlalchemy import and_, func, or_, text
 from sqlmodel import Session, select
 
-from socialgen.errors import BadRequest, NotFound
-from socialgen.short_ids import (
+from socialgen.kit.errors import BadRequest, NotFound
+from socialgen.kit.short_ids import (
     MIN_PREFIX_CHARS,
     chunks,
     clashing_ids_query,

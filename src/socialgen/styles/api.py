@@ -7,12 +7,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Path, Query
 from pydantic import Field
 
-from socialgen.api_support import EngineDep, SettingsDep, error_responses, fails_with
-from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
-from socialgen.body_models import BodyModel, HttpUrlText, reads
-from socialgen.errors import BadRequest
-from socialgen.limits import STYLE_FROM_TOP
-from socialgen.request_body import body_cap
+from socialgen.http.body_models import BodyModel, HttpUrlText, reads
+from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
+from socialgen.http.request_body import body_cap
+from socialgen.http.support import EngineDep, SettingsDep, error_responses, fails_with
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import STYLE_FROM_TOP
 from socialgen.store.engine import read_session, transaction
 from socialgen.styles import service
 from socialgen.styles.from_top import teach_from_top

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from socialgen.cli_refs import open_ref, resolve, shortener
-from socialgen.cli_support import (
+from socialgen.cli.refs import open_ref, resolve, shortener
+from socialgen.cli.support import (
     JsonOpt,
     WorkspaceOpt,
     command_group,
@@ -19,7 +19,7 @@ from socialgen.cli_support import (
     open_workspace,
     styled,
 )
-from socialgen.limits import STYLE_FROM_TOP as FROM_TOP
+from socialgen.kit.limits import STYLE_FROM_TOP as FROM_TOP
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -81,7 +81,7 @@ def create(
 @app.command("list")
 def list_(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     """The workspace's styles."""
-    from socialgen.cli_support import print_rows
+    from socialgen.cli.support import print_rows
     from socialgen.store.engine import read_session
     from socialgen.styles import service
 
@@ -139,7 +139,7 @@ def edit(
     json_output: JsonOpt = False,
 ) -> None:
     """Rename a style or change its description."""
-    from socialgen.errors import BadRequest
+    from socialgen.kit.errors import BadRequest
     from socialgen.store.engine import transaction
     from socialgen.styles import service
 
@@ -199,8 +199,8 @@ def add_posts(
     json_output: JsonOpt = False,
 ) -> None:
     """Teach a style with example posts (at most 5 per call)."""
-    from socialgen.errors import BadRequest
-    from socialgen.limits import MAX_STYLE_POSTS_PER_CALL
+    from socialgen.kit.errors import BadRequest
+    from socialgen.kit.limits import MAX_STYLE_POSTS_PER_CALL
     from socialgen.store.engine import transaction
     from socialgen.styles import service
 
@@ -285,15 +285,15 @@ def import_(
 
 
 def read_posts_file(path: Path) -> list[str]:
-    from socialgen.errors import BadRequest
-    from socialgen.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
+    from socialgen.kit.errors import BadRequest
+    from socialgen.kit.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
 
     data = read_regular_file(path, MAX_TEXT_FILE_BYTES)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise BadRequest(f"Cannot read {path}: not UTF-8 text (byte {error.start + 1})") from None
-    from socialgen.text_check import check_text
+    from socialgen.kit.text_check import check_text
 
     check_text(text, str(path))
     chunks: list[str] = []

@@ -1,6 +1,6 @@
 """Writing styles learned from example posts."""
 
-from socialgen.registration import Feature, Group
+from socialgen.app.registration import Feature, Group
 
 FEATURE = Feature(
     name="styles",
@@ -9,4 +9,6 @@ FEATURE = Feature(
     groups=(
         Group("style", "socialgen.styles.cli:app", "Writing styles learned from example posts."),
     ),
+    # Its MCP tools (and resources, prompts): styles/mcp_tools.py.
+    mcp=("socialgen.styles.mcp_tools:register",),
 )

@@ -7,8 +7,8 @@ from typing import Annotated, Any, ClassVar
 from pydantic import ConfigDict, Field, StrictInt, StrictStr
 from typing_extensions import TypedDict
 
-from socialgen.body_fields import CheckedBody, ShownAs
-from socialgen.limits import (
+from socialgen.kit.body_fields import CheckedBody, ShownAs
+from socialgen.kit.limits import (
     MAX_POST_CHARS,
     MAX_STYLE_POSTS_PER_CALL,
     NOT_BLANK_PATTERN,

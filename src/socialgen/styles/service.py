@@ -12,9 +12,9 @@ from typing import Any
 
 from sqlmodel import Session
 
-from socialgen.clock import iso, utcnow
-from socialgen.errors import BadRequest, NotFound
-from socialgen.limits import MAX_POST_CHARS, MAX_STYLE_POSTS_PER_CALL
+from socialgen.kit.clock import iso, utcnow
+from socialgen.kit.errors import BadRequest, NotFound
+from socialgen.kit.limits import MAX_POST_CHARS, MAX_STYLE_POSTS_PER_CALL
 from socialgen.store.tables import ContentStyle, StylePost
 from socialgen.styles import repository
 from socialgen.styles.schemas import (

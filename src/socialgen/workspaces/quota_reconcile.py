@@ -7,7 +7,7 @@ refreshed. Reconciling refunds the unspent posts of every reservation whose owne
 lease has lapsed, and deletes those rows: posts_used comes back to what was saved.
 
 It runs whenever a process opens the store (startup.open_store) and, in `serve`,
-every half lease (startup.quota_upkeep). A live owner's rows are never touched, even
+every half lease (quota_upkeep.py). A live owner's rows are never touched, even
 by another process sharing a PostgreSQL database: the test is the owner's lease,
 read in the same statement that picks the rows.
 """

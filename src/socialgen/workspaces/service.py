@@ -7,7 +7,7 @@ import re
 
 from sqlmodel import Session
 
-from socialgen.errors import BadRequest, NotFound
+from socialgen.kit.errors import BadRequest, NotFound
 from socialgen.store.refs import RefKind, find_id
 from socialgen.store.tables import Membership, Role, User, Workspace, WorkspaceUsage
 from socialgen.workspaces.repository import (

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from socialgen.errors import QuotaExceeded
+from socialgen.kit.errors import QuotaExceeded
 from socialgen.store.leases import hold_lease
 from socialgen.store.tables import QuotaReservation
 from socialgen.workspaces.repository_quota import (

@@ -13,11 +13,12 @@ from typing import Annotated, Any, ClassVar, Literal, cast
 from fastapi import APIRouter, Body, Depends, Path
 from pydantic import ConfigDict, Field, StrictStr, StringConstraints
 
-from socialgen.api_support import EngineDep, RuntimeDep, error_responses
-from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
-from socialgen.body_fields import CheckedBody, ShownAs
-from socialgen.errors import BadRequest
-from socialgen.limits import NOT_BLANK_PATTERN
+from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
+from socialgen.http.request_body import body_cap
+from socialgen.http.support import EngineDep, RuntimeDep, error_responses
+from socialgen.kit.body_fields import CheckedBody, ShownAs
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.limits import NOT_BLANK_PATTERN
 from socialgen.publishing.accounts import service as accounts
 from socialgen.publishing.accounts.history import parse_since, pull_history
 from socialgen.publishing.accounts.schemas import (
@@ -34,7 +35,6 @@ from socialgen.publishing.accounts.service import (
     MAX_SERVICE_URL,
 )
 from socialgen.publishing.registry import BUILT_IN, Networks
-from socialgen.request_body import body_cap
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Role
 

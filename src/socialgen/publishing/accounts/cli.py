@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from socialgen.cli_refs import open_ref, shortener
-from socialgen.cli_support import (
+from socialgen.cli.refs import open_ref, shortener
+from socialgen.cli.support import (
     JsonOpt,
     WorkspaceOpt,
     command_group,
@@ -164,7 +164,7 @@ def add_linkedin(
     """Connect a LinkedIn member: sign in through your own LinkedIn app (scopes
     openid profile w_member_social; redirect http://127.0.0.1:PORT/callback), or give
     an access token."""
-    from socialgen.errors import BadRequest
+    from socialgen.kit.errors import BadRequest
     from socialgen.publishing.accounts.service import authorize_account, connect_account
 
     if token_stdin and client_secret_stdin:

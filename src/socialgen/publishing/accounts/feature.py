@@ -1,6 +1,6 @@
 """Social accounts: connecting one, its past posts brought in."""
 
-from socialgen.registration import Feature, Group
+from socialgen.app.registration import Feature, Group
 
 FEATURE = Feature(
     name="accounts",
@@ -13,4 +13,6 @@ FEATURE = Feature(
             "Connect the social accounts posts are published to; bring their past posts in.",
         ),
     ),
+    # Its MCP tools (and resources, prompts): publishing/accounts/mcp_tools.py.
+    mcp=("socialgen.publishing.accounts.mcp_tools:register",),
 )

@@ -25,9 +25,9 @@ from datetime import datetime
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from socialgen.clock import parse_iso, utcnow
-from socialgen.errors import BadRequest, NotFound
-from socialgen.ids import new_id
+from socialgen.kit.clock import parse_iso, utcnow
+from socialgen.kit.errors import BadRequest, NotFound
+from socialgen.kit.ids import new_id
 from socialgen.posts.import_dedup import content_key, known_posts
 from socialgen.publishing.accounts.history_rows import insert_pulled
 from socialgen.publishing.accounts.repository_history import (

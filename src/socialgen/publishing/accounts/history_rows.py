@@ -16,8 +16,8 @@ from typing import Any
 
 from sqlmodel import Session
 
-from socialgen.errors import BadRequest
-from socialgen.ids import new_id
+from socialgen.kit.errors import BadRequest
+from socialgen.kit.ids import new_id
 from socialgen.posts.conversations import TITLE_CHARS
 from socialgen.posts.rules import valid_content
 from socialgen.posts.views import snippet

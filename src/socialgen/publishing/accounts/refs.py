@@ -1,12 +1,12 @@
 """How the CLI names a social account: as the publishing services do (whole id,
 handle with or without its @ in any case, `network:handle`), then by display name
-in any case or by a unique id prefix (store/refs.py, cli_refs.py)."""
+in any case or by a unique id prefix (store/refs.py, cli.refs.py)."""
 
 from __future__ import annotations
 
 from sqlmodel import Session
 
-from socialgen.errors import NotFound
+from socialgen.kit.errors import NotFound
 from socialgen.publishing.accounts.service import get_account
 from socialgen.store.refs import RefKind
 from socialgen.store.tables import SocialAccount

@@ -10,7 +10,7 @@ import typer
 def read_stdin(what: str) -> str:
     """The first line of stdin, read as bytes: text mode takes a lone CR for a line
     end and would cut a secret there silently; here it stays in, to be refused."""
-    from socialgen.errors import BadRequest
+    from socialgen.kit.errors import BadRequest
 
     stream = getattr(sys.stdin, "buffer", None)
     raw = stream.readline() if stream is not None else sys.stdin.readline().encode()

@@ -20,8 +20,9 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import object_session
 from sqlmodel import Session
 
-from socialgen.clock import iso, utcnow
-from socialgen.errors import BadRequest, NotFound, SocialgenError
+from socialgen.kit.clock import iso, utcnow
+from socialgen.kit.errors import BadRequest, NotFound, SocialgenError
+from socialgen.kit.text_check import secret_problem
 from socialgen.publishing.accounts import repository
 from socialgen.publishing.accounts.schemas import AccountView, CheckView, IdentityView
 from socialgen.publishing.networks.base import (
@@ -36,7 +37,6 @@ from socialgen.publishing.secrets import SecretKeys, decrypt_secret, encrypt_sec
 from socialgen.sources.guard import check_url
 from socialgen.store.engine import transaction
 from socialgen.store.tables import SocialAccount
-from socialgen.text_check import secret_problem
 
 logger = logging.getLogger("socialgen.publishing")
 

@@ -153,7 +153,7 @@ class HistoryReader(Protocol):
     history service asks `isinstance(adapter, HistoryReader)`). Newest first, each
     post once, only the account's own posts (no reposts of others, no replies), down
     to `since` when given. A network that cannot (LinkedIn without the analytics
-    permission) raises `socialgen.errors.Forbidden` saying what is missing."""
+    permission) raises `socialgen.kit.errors.Forbidden` saying what is missing."""
 
     def history(self, since: datetime | None) -> Iterator[PastPost]: ...
 
@@ -231,4 +231,4 @@ class Connected:
 # `settings` (NetworkSettings) is what the Runtime's settings say for the networks;
 # a module that needs none still accepts it.
 #
-# Errors are PublishError (the network's words) or socialgen.errors.BadRequest.
+# Errors are PublishError (the network's words) or socialgen.kit.errors.BadRequest.

@@ -33,7 +33,7 @@ import requests
 from requests.adapters import HTTPAdapter
 from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.publishing.networks.base import PublishError, brief
 from socialgen.sources.guard import Destination, UrlNotAllowed, destination
 

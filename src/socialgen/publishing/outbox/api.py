@@ -14,9 +14,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Path
 
-from socialgen.api_support import EngineDep, RuntimeDep, error_responses, fails_with
-from socialgen.auth.api import WorkspaceAccess, WorkspaceGuard
 from socialgen.files.backends import files_of
+from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
+from socialgen.http.request_body import body_cap
+from socialgen.http.support import EngineDep, RuntimeDep, error_responses, fails_with
 from socialgen.publishing.outbox.schemas import (
     PublicationsData,
     PublicationsResponse,
@@ -26,7 +27,6 @@ from socialgen.publishing.outbox.schemas import (
     ScheduledResponse,
 )
 from socialgen.publishing.registry import Networks
-from socialgen.request_body import body_cap
 from socialgen.store.tables import Role
 
 router = APIRouter(prefix="/api/v1/ai-conversation", tags=["publishing"])
@@ -106,7 +106,7 @@ def schedule_post_at(
     """Schedule a draft (or move a scheduled post) to `at`; with accountIds it goes out
     then. `"best"` takes the next free best time, or answers 400 saying how many more
     measured published posts that needs."""
-    from socialgen.clock import iso
+    from socialgen.kit.clock import iso
     from socialgen.publishing.outbox.schedule_time import parse_at, resolve_at
     from socialgen.publishing.outbox.service import schedule_post, views
     from socialgen.store.engine import transaction

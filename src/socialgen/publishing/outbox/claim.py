@@ -24,8 +24,8 @@ from datetime import datetime
 
 from sqlalchemy import Engine
 
-from socialgen.clock import iso, parse_iso, utcnow
-from socialgen.ids import new_id
+from socialgen.kit.clock import iso, parse_iso, utcnow
+from socialgen.kit.ids import new_id
 from socialgen.publishing.outbox import repository_claim
 from socialgen.publishing.outbox.service import FIRST_ATTEMPT, SENT_TEXT, UNSETTLED_TEXT
 from socialgen.publishing.registry import Networks

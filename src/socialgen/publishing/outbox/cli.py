@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from socialgen.cli_refs import open_ref, resolve_each, resolve_in
-from socialgen.cli_support import (
+from socialgen.cli.refs import open_ref, resolve_each, resolve_in
+from socialgen.cli.support import (
     JsonOpt,
     WorkspaceOpt,
     current_runtime,
@@ -93,7 +93,7 @@ def publish(
     json_output: JsonOpt = False,
 ) -> None:
     """Publish a post now to one or more accounts (exit 1 if one did not go out)."""
-    from socialgen.errors import BadRequest
+    from socialgen.kit.errors import BadRequest
     from socialgen.publishing.accounts.refs import ACCOUNT_REF
 
     if not to:
@@ -158,7 +158,7 @@ def schedule(
     json_output: JsonOpt = False,
 ) -> None:
     """Schedule a draft (or move a scheduled post); with --to it goes out at that time."""
-    from socialgen.clock import iso
+    from socialgen.kit.clock import iso
     from socialgen.publishing.accounts.refs import ACCOUNT_REF
     from socialgen.publishing.outbox.schedule_time import parse_local_at, resolve_at
     from socialgen.publishing.outbox.service import schedule_post, views
@@ -274,7 +274,7 @@ def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False)
     missed."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from socialgen.cli_support import open_store
+    from socialgen.cli.support import open_store
     from socialgen.publishing.outbox.claim import worker_name
     from socialgen.publishing.outbox.runner import THREADS, pass_summary, publish_pass
     from socialgen.publishing.settings import PublishTerms

@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from socialgen.errors import NotFound
 from socialgen.files.store import FileStore
+from socialgen.kit.errors import NotFound
 from socialgen.posts.service import get_post
 from socialgen.publishing.accounts.service import get_account
 from socialgen.publishing.adapters import build_adapter

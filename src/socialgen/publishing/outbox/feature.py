@@ -1,6 +1,6 @@
 """The outbox: posts published to social accounts now or on time, with their metrics."""
 
-from socialgen.registration import Feature
+from socialgen.app.registration import Feature
 
 FEATURE = Feature(
     name="outbox",
@@ -11,4 +11,6 @@ FEATURE = Feature(
     extends=(("posts", "socialgen.publishing.outbox.cli:extend_posts_group"),),
     # Publishes due posts while `serve` runs (the `scheduler` setting, --no-scheduler).
     lifespans=("socialgen.publishing.outbox.scheduler:publishing_scheduler",),
+    # Its MCP tools (and resources, prompts): publishing/outbox/mcp_tools.py.
+    mcp=("socialgen.publishing.outbox.mcp_tools:register",),
 )

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import Engine
 
-from socialgen.clock import utcnow
+from socialgen.kit.clock import utcnow
 from socialgen.publishing.outbox.claim import Claim
 from socialgen.publishing.outbox.repository_claim import extend_claims, give_back
 from socialgen.store.engine import transaction

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from socialgen.clock import iso, utcnow
+from socialgen.kit.clock import iso, utcnow
 from socialgen.posts.service import get_post
 from socialgen.publishing.accounts.service import scrub
 from socialgen.publishing.adapters import build_adapter

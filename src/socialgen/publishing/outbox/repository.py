@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
-from socialgen.clock import utcnow
+from socialgen.kit.clock import utcnow
 from socialgen.store.tables import (
     Carousel,
     CarouselSlide,

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from socialgen.clock import utcnow
+from socialgen.kit.clock import utcnow
 from socialgen.publishing.outbox.claim import (
     DEFAULT_BATCH,
     Claim,

@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 
 from sqlmodel import Session
 
-from socialgen.clock import parse_iso
-from socialgen.errors import BadRequest
+from socialgen.kit.clock import parse_iso
+from socialgen.kit.errors import BadRequest
 
 BEST = "best"
 

@@ -30,7 +30,7 @@ from socialgen.publishing.registry import Networks
 from socialgen.publishing.settings import PublishTerms, poll_interval
 
 if TYPE_CHECKING:
-    from socialgen.runtime import Runtime
+    from socialgen.app.runtime import Runtime
 
 logger = logging.getLogger("socialgen.publishing")
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlmodel import Session
 
-from socialgen.clock import iso, utcnow
-from socialgen.errors import BadRequest
+from socialgen.kit.clock import iso, utcnow
+from socialgen.kit.errors import BadRequest
 from socialgen.posts.rules import UNSETTLED_TEXT as UNSETTLED_TEXT  # for publishing/
 from socialgen.posts.service import get_post, schedule, unschedule
 from socialgen.publishing.accounts.service import get_account

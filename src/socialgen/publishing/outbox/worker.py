@@ -16,10 +16,10 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import Engine
 
-from socialgen.clock import iso, utcnow
-from socialgen.errors import SocialgenError
 from socialgen.files.backend import StorageUnavailable
 from socialgen.files.store import FileStore
+from socialgen.kit.clock import iso, utcnow
+from socialgen.kit.errors import SocialgenError
 from socialgen.posts.rules import valid_content
 from socialgen.publishing.accounts.service import credentials_for, scrub, secret_saver
 from socialgen.publishing.networks.base import OutgoingPost, Published, PublishError

@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from socialgen.clock import utcnow
-from socialgen.errors import BadRequest
+from socialgen.kit.clock import utcnow
+from socialgen.kit.errors import BadRequest
 from socialgen.sources.articles import clean_text
 from socialgen.sources.guard import MAX_URL_LENGTH
 from socialgen.sources.profiles.base import NoPostsFound, RawPost

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 from urllib.parse import SplitResult
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.sources.fetch import FetchedPage, SourceError, fetch
 
 if TYPE_CHECKING:

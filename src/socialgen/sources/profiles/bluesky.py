@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, quote, unquote, urlencode, urlsplit
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.sources.fetch import SourceError
 from socialgen.sources.profiles.base import Adapter, RawPost, get_json, host_of
 from socialgen.sources.profiles.dates import parse_date

@@ -24,7 +24,7 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, quote, urlsplit
 
-from socialgen.errors import BadRequest, SocialgenError
+from socialgen.kit.errors import BadRequest, SocialgenError
 from socialgen.sources.fetch import SourceError
 from socialgen.sources.profiles.base import Adapter, RawPost, get_json, host_of, text_field
 from socialgen.sources.profiles.dates import parse_date

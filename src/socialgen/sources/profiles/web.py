@@ -7,7 +7,7 @@ import asyncio
 from typing import TYPE_CHECKING
 from urllib.parse import SplitResult
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.sources.fetch import SourceError
 from socialgen.sources.profiles import feeds, html
 from socialgen.sources.profiles.base import Adapter, RawPost, get

@@ -8,8 +8,8 @@ from typing import Any
 from sqlalchemy import JSON, Column, ForeignKey, Index, String, Text
 from sqlmodel import Field, SQLModel
 
-from socialgen.clock import utcnow
-from socialgen.ids import new_id
+from socialgen.kit.clock import utcnow
+from socialgen.kit.ids import new_id
 from socialgen.store.types import UTCDateTime
 
 

@@ -120,10 +120,6 @@ def _identity(session: BlueskySession) -> AccountIdentity:
     )
 
 
-def _now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 class BlueskyAdapter:
     network = NETWORK
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
-from socialgen.clock import parse_iso
+from socialgen.kit.clock import parse_iso
 from socialgen.publishing.networks.base import Metrics, PastPost
 from socialgen.publishing.networks.bluesky.session import BlueskySession
 

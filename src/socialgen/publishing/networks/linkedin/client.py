@@ -26,7 +26,7 @@ from typing import Any
 
 import httpx
 
-from socialgen.clock import utcnow
+from socialgen.kit.clock import utcnow
 from socialgen.publishing.networks.base import (
     DEFAULT_NETWORK_SETTINGS,
     NetworkSettings,

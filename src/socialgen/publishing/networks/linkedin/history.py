@@ -28,7 +28,7 @@ from urllib.parse import quote
 
 import httpx
 
-from socialgen.errors import Forbidden
+from socialgen.kit.errors import Forbidden
 from socialgen.publishing.networks.base import Metrics, PastPost, PublishError
 from socialgen.publishing.networks.linkedin.client import (
     SCOPE_FIELD,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import urlencode
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.publishing.loopback import authorize_in_browser
 from socialgen.publishing.networks.linkedin.client import token_request
 from socialgen.publishing.networks.linkedin.history import HISTORY_SCOPES

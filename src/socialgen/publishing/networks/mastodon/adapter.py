@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from mastodon import Mastodon, MastodonError, MastodonNotFoundError
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.publishing.loopback import authorize_in_browser
 from socialgen.publishing.networks.base import (
     DEFAULT_NETWORK_SETTINGS,

@@ -18,7 +18,7 @@ from typing import Any
 
 from mastodon import Mastodon
 
-from socialgen.clock import parse_iso
+from socialgen.kit.clock import parse_iso
 from socialgen.publishing.networks.base import Metrics, PastPost
 from socialgen.sources.profiles.text import html_to_text
 

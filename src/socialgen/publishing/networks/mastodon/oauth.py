@@ -14,7 +14,7 @@ from urllib.parse import urlencode, urlsplit
 
 import httpx
 
-from socialgen.errors import BadRequest
+from socialgen.kit.errors import BadRequest
 from socialgen.publishing.loopback import Authorization
 from socialgen.publishing.networks.base import brief
 from socialgen.publishing.networks.guarded_http import guarded_httpx

@@ -1,0 +1,129 @@
+"""The MCP tools over posts: list_posts, get_post, edit_post, delete_post, and a post
+as a resource. Each is what its command or endpoint does (posts/cli.py,
+posts/api.py), in a worker thread. Registered by this package's feature.py."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from pydantic import ConfigDict, Field, StrictStr
+
+from socialgen.drafting.caller import Caller
+from socialgen.kit.limits import DEFAULT_PAGE_LIMIT, POST_LIST_LIMIT
+from socialgen.mcp_server.access import KEY, MEMBER_WITH_BEARER, RECENT, Face, Need
+from socialgen.mcp_server.inputs import InWorkspace, OnePost
+from socialgen.mcp_server.resources import read_resource
+from socialgen.mcp_server.tooling import add_tool, hints, in_thread
+from socialgen.posts import listing, service
+from socialgen.posts.removal import remove_post
+from socialgen.posts.schemas import DeletedPost, PostDetail, PostList, UpdatedPost, UpdatePostBody
+from socialgen.store.engine import read_session, transaction
+
+
+class ListPostsInput(InWorkspace):
+    model_config = ConfigDict(strict=True)
+
+    view: Literal["recent", "timeline"] = Field(
+        default="recent",
+        description="recent: drafts, scheduled and published posts of the last 90 days and "
+        "future scheduled ones; timeline: the same without drafts.",
+    )
+    limit: int = Field(
+        # A page an assistant can read whole: SPEC.md's default page size.
+        default=DEFAULT_PAGE_LIMIT,
+        ge=POST_LIST_LIMIT.low,
+        le=POST_LIST_LIMIT.high,
+        description="At most this many posts, latest first.",
+    )
+    cursor: StrictStr | None = Field(
+        default=None, description="The nextCursor of the previous page: the posts after it."
+    )
+
+
+class EditPostInput(UpdatePostBody, OnePost):
+    """PUT post's body."""
+
+
+def register(server: MCPServer[Any], face: Face) -> None:
+    async def caller(context: Context[Any, Any], ref: str | None, need: Need) -> Caller:
+        return await in_thread(face.caller, context, ref, need)
+
+    async def list_posts(context: Context[Any, Any], request: ListPostsInput) -> PostList:
+        recent = request.view == "recent"
+        who = await caller(context, request.workspaceId, RECENT if recent else KEY)
+        return await in_thread(_list, who, recent, request.limit, request.cursor)
+
+    async def get_post(context: Context[Any, Any], request: OnePost) -> PostDetail:
+        who = await caller(context, request.workspaceId, KEY)
+        return await in_thread(_show, who, request.postId)
+
+    async def edit_post(context: Context[Any, Any], request: EditPostInput) -> UpdatedPost:
+        who = await caller(context, request.workspaceId, MEMBER_WITH_BEARER)
+        return await in_thread(_edit, who, request.postId, request.content)
+
+    async def delete_post(context: Context[Any, Any], request: OnePost) -> DeletedPost:
+        who = await caller(context, request.workspaceId, MEMBER_WITH_BEARER)
+        return await in_thread(remove_post, who.engine, who.files, who.workspace_id, request.postId)
+
+    reads = hints(read_only=True)
+    add_tool(
+        server, "list_posts", ListPostsInput, list_posts, PostList, reads,
+        title="List posts",
+        description="Posts of the last 90 days and those scheduled ahead, latest first, a "
+        "page at a time (pass nextCursor back as cursor). view: recent (with drafts) or "
+        "timeline (scheduled and published only).",
+    )  # fmt: skip
+    add_tool(
+        server, "get_post", OnePost, get_post, PostDetail, reads,
+        title="Read a post", description="One post in full, with its versions.",
+    )  # fmt: skip
+    add_tool(
+        server, "edit_post", EditPostInput, edit_post, UpdatedPost,
+        hints(read_only=False, idempotent=True),
+        title="Edit a post",
+        description="Replace the text of a draft or scheduled post (at most 3000 "
+        "characters); the old text stays as a version.",
+    )  # fmt: skip
+    add_tool(
+        server, "delete_post", OnePost, delete_post, DeletedPost,
+        hints(read_only=False, destructive=True, idempotent=True),
+        title="Delete a post",
+        description="Delete a draft or scheduled post with all its versions and its "
+        "conversation, for good. A published post is deleted on its network.",
+    )  # fmt: skip
+
+    @server.resource(
+        "socialgen://posts/{postId}",
+        name="post",
+        title="A post",
+        description="One post in full, with its versions (JSON).",
+        mime_type="application/json",
+    )
+    async def post(postId: str, context: Context[Any, Any]) -> str:
+        def read() -> str:
+            who = face.caller(context, None, KEY)
+            with read_session(who.engine) as session:
+                return json.dumps(
+                    service.show_post(session, who.workspace_id, postId), ensure_ascii=False
+                )
+
+        return await read_resource(read)
+
+
+def _list(who: Caller, recent: bool, limit: int, cursor: str | None) -> PostList:
+    read = listing.recent_posts if recent else listing.posts_timeline
+    with read_session(who.engine) as session:
+        return read(session, who.workspace_id, limit=limit, cursor=cursor)
+
+
+def _show(who: Caller, post_id: str) -> PostDetail:
+    with read_session(who.engine) as session:
+        return service.show_post(session, who.workspace_id, post_id)
+
+
+def _edit(who: Caller, post_id: str, content: str | None) -> UpdatedPost:
+    with transaction(who.engine) as session:
+        post = service.update_content(session, who.workspace_id, post_id, content)
+        return {"postId": post.id, "content": post.content}
