@@ -310,8 +310,7 @@ def test_the_faces_layers_name_no_feature() -> None:
     declaring = {
         area(name)
         for name, path in modules().items()
-        if path.name == "feature.py"
-        and LAYERS[layer_of(name.rpartition(".")[0])][0] in named
+        if path.name == "feature.py" and LAYERS[layer_of(name.rpartition(".")[0])][0] in named
     }
     assert {"generation", "posts", "styles", "insights", "publishing"} <= declaring, declaring
     shared = {"cli", "http", "mcp_server"}
