@@ -90,10 +90,10 @@ async def one_run(
     runtime: Runtime, model: TextModel, slides: int, template: str, times: RenderTimes
 ) -> dict[str, float]:
     from socialgen.ai.procedural import ProceduralImageModel
+    from socialgen.app.caller import Caller
     from socialgen.carousels.plan import Artwork, prepare_carousel
     from socialgen.carousels.schemas import CarouselRequest
     from socialgen.carousels.service import create_carousel
-    from socialgen.drafting.caller import Caller
     from socialgen.files.backends import files_of
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import resolve_workspace

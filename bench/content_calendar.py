@@ -65,7 +65,7 @@ from socialgen.app.runtime import Runtime
 
 if TYPE_CHECKING:
     from socialgen.ai.model import TextModel
-    from socialgen.drafting.caller import Caller
+    from socialgen.app.caller import Caller
 
 TOPIC = "why small teams ship weekly"
 RATIO_TARGET = 1.3
@@ -128,7 +128,7 @@ class Series:
 
 
 def open_caller(runtime: Runtime) -> Caller:
-    from socialgen.drafting.caller import Caller
+    from socialgen.app.caller import Caller
     from socialgen.files.backends import files_of
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace

@@ -141,7 +141,7 @@ def direct_pair(fake: FakeOpenAI, responder: PacedResponder) -> tuple[Timed, Tim
 
 def inproc_pair(runtime: Runtime, responder: PacedResponder) -> tuple[Timed, Timed]:
     """One Runtime's store and text model for every run, as `serve` keeps one."""
-    from socialgen.drafting.caller import Caller
+    from socialgen.app.caller import Caller
     from socialgen.files.backends import files_of
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import prepare_batch, prepare_post

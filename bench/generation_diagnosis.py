@@ -152,8 +152,8 @@ def profile_pipeline(fake: FakeOpenAI, home: Path, max_tokens: int) -> None:
     """cProfile one generate-post through the in-process service (store, plan, stream)."""
     os.environ.update(bench_env(home) | fake.env() | {"SOCIALGEN_MAX_TOKENS": str(max_tokens)})
     from socialgen.ai.registry import text_model
+    from socialgen.app.caller import Caller
     from socialgen.app.runtime import Runtime
-    from socialgen.drafting.caller import Caller
     from socialgen.files.backends import files_of
     from socialgen.generation.plan import prepare_post
     from socialgen.generation.schemas import GeneratePostRequest

@@ -91,7 +91,7 @@ def main() -> int:
 
 
 def _write_post(url: str, key: str, workspace_id: str, runs: int, report: Report) -> bool:
-    from socialgen.drafting.caller import Caller
+    from socialgen.app.caller import Caller
     from socialgen.files.backends import files_of
     from socialgen.generation.plan import prepare_post
     from socialgen.generation.schemas import GeneratePostRequest

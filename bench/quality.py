@@ -252,7 +252,7 @@ def provider(name: str, gguf_path: Path | None = None) -> Iterator[None]:
 
 
 def open_caller() -> Any:
-    from socialgen.drafting.caller import Caller
+    from socialgen.app.caller import Caller
     from socialgen.files.backends import files_of
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import default_workspace

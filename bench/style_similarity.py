@@ -76,7 +76,7 @@ from harness import Samples, Table, bench_home, machine_line
 
 # socialgen reads its environment on each call, so importing it here is safe.
 from socialgen.ai.settings import ai_settings
-from socialgen.drafting.caller import Caller
+from socialgen.app.caller import Caller
 from socialgen.files.backends import files_of
 from socialgen.generation.plan import prepare_post
 from socialgen.generation.schemas import GeneratePostRequest

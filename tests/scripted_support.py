@@ -19,9 +19,9 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from socialgen.ai.model import ModelError
+from socialgen.app.caller import Caller
 from socialgen.app.registration import Feature
 from socialgen.app.runtime import Runtime
-from socialgen.drafting.caller import Caller
 from socialgen.events import Event
 
 # The names from tests/*_replies.py are re-exported: tests imported them from here

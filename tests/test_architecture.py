@@ -43,9 +43,10 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # (mcp_server/). Their entry points (cli/main.py, http/server.py,
     # mcp_server/build.py) reach the features only through app/.
     ("faces' layers", frozenset({"cli", "http", "mcp_server"})),
-    # The Runtime, the features and how they are found, start-up, the event docs.
-    ("application", frozenset({"app"})),
     ("drafting core", frozenset({"drafting"})),
+    # The Runtime and who a call runs as (Caller), the features and how they are
+    # found, start-up, the event docs. It names nothing above it.
+    ("application", frozenset({"app"})),
     # Domain services the core and the slices build on: drafting/persist.py saves
     # through posts and workspaces.usage; plans read styles.guide; auth checks keys.
     ("domain services", frozenset({"posts", "styles", "workspaces", "auth", "insights"})),
@@ -56,7 +57,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 )
 # A package's CLI commands, HTTP routes and MCP tools are a face: they sit with the
 # slices, whichever package they are in (posts/api.py, posts/cli.py,
-# posts/mcp_tools.py, files/api.py ...), and so does the declaration that registers
+# posts/mcp_tools.py, admin/files_api.py ...), and so does the declaration that registers
 # them (feature.py).
 FACES = ("api", "cli", "*_cli", "*_api", "mcp_tools", "feature")
 SLICES = "slices"
@@ -175,24 +176,18 @@ def import_cycle(found: Iterable[Import]) -> list[str] | None:
     return find_cycle(graph)
 
 
-def node(module: str) -> str:
-    """A module's place in the package graph: its area, or its area's faces (a face is
-    in the slices' layer wherever it sits, so it is a node of its own)."""
-    return f"{area(module)}/faces" if is_face(module) else area(module)
-
-
 def package_cycle(found: tuple[Import, ...]) -> list[str]:
     """Hops of a cycle between areas, each with the import that makes it; [] if none."""
-    graph: dict[str, set[str]] = {node(module): set() for module in modules()}
+    graph: dict[str, set[str]] = {area(module): set() for module in modules()}
     for one in found:
-        if node(one.importer) != node(one.imported):
-            graph[node(one.importer)].add(node(one.imported))
+        if area(one.importer) != area(one.imported):
+            graph[area(one.importer)].add(area(one.imported))
     cycle = find_cycle(graph) or []
     return [
         next(
             f"{f.where()}: {f.importer} imports {f.imported}"
             for f in found
-            if (node(f.importer), node(f.imported)) == (a, b)
+            if (area(f.importer), area(f.imported)) == (a, b)
         )
         for a, b in itertools.pairwise(cycle)
     ]
@@ -236,11 +231,12 @@ def test_no_import_cycle() -> None:
 
 
 def test_no_cycle_between_packages() -> None:
-    """Packages (areas) import each other without a cycle, type-only imports counted. A
-    package's faces (its cli.py, api.py, feature.py ...) are a node of their own: they
-    sit in the slices' layer and reach down to cli/, http/ and app/, which may reach
-    the package's services (files/cli.py -> cli/ -> http/ -> drafting/ -> files/store.py
-    is no cycle); a service that imported its own package's face would make one."""
+    """Packages (areas), faces included, import each other without a cycle, type-only
+    imports counted: a face inside a package that reaches up to what reaches that
+    package back (files/cli.py -> cli/ -> ... -> files/) would make one. Such a face
+    belongs in a slice: admin/ holds the faces of files/, workspaces/ and auth/, and
+    the faces' layers (cli/, http/, mcp_server/) and app/ never reach drafting/ or a
+    domain package that has faces."""
     hops = package_cycle(imports())
     assert not hops, "package cycle:\n" + "\n".join(hops)
 

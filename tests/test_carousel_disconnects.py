@@ -24,12 +24,12 @@ from sqlmodel import select
 from socialgen.ai.image_types import ImageResult
 from socialgen.ai.model import ModelError
 from socialgen.ai.procedural import procedural_image
+from socialgen.app.caller import Caller
 from socialgen.app.runtime import Runtime
 from socialgen.carousels import assets, repository
 from socialgen.carousels.plan import Artwork, prepare_carousel
 from socialgen.carousels.schemas import CarouselRequest
 from socialgen.carousels.service import create_carousel
-from socialgen.drafting.caller import Caller
 from socialgen.files.store import FileStore
 from socialgen.render import pdf, thumbnail
 from socialgen.store.tables import Carousel

@@ -11,12 +11,12 @@ import pytest
 from socialgen.ai.images import ImageResult
 from socialgen.ai.model import ModelError
 from socialgen.ai.procedural import procedural_image
+from socialgen.app.caller import Caller
 from socialgen.app.runtime import Runtime
 from socialgen.carousels.outline import outline_carousel, plain_outline
 from socialgen.carousels.plan import Artwork, prepare_carousel
 from socialgen.carousels.schemas import CarouselRequest
 from socialgen.carousels.service import create_carousel
-from socialgen.drafting.caller import Caller
 from socialgen.events import Event
 from socialgen.kit.limits import MAX_SLIDES, MIN_SLIDES
 from tests.carousel_support import counts

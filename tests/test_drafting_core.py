@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from socialgen.ai.model import Chunk, Message, StreamCut
+from socialgen.app.caller import Caller
 from socialgen.app.runtime import Runtime
 from socialgen.drafting import persist, quota
-from socialgen.drafting.caller import Caller
 from socialgen.drafting.fanout import Emit
 from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
@@ -26,6 +26,7 @@ from socialgen.generation.plan import prepare_batch
 from socialgen.generation.schemas import BatchRequest
 from socialgen.kit.errors import BadRequest
 from socialgen.store.engine import read_session, transaction
+from socialgen.workspaces import usage
 from socialgen.workspaces.service import get_usage
 from socialgen.workspaces.usage import reserve_posts
 from tests.conftest import Store
@@ -62,13 +63,13 @@ def save(caller: Caller, ledger_id: str) -> None:
 
 def test_the_refund_runs_off_the_event_loop(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[str] = []
-    real_give_back = persist.give_back
+    real_give_back = usage.give_back
 
     def watched(*args: Any) -> int:
         threads.append(threading.current_thread().name)
         return real_give_back(*args)
 
-    monkeypatch.setattr(quota.persist, "give_back", watched)
+    monkeypatch.setattr(quota.usage, "give_back", watched)
     caller, ledger_id = reserve(store, 3)
 
     async def run() -> None:

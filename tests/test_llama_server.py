@@ -121,7 +121,7 @@ def test_a_batch_through_a_local_server_writes_every_post(
     small model's drafts are written one at a time; a capable model's five start
     together, and those cut short are written again, alone, after the others: none
     is lost either way (bench/quality.py saw 6 of 30 before)."""
-    from socialgen.drafting.caller import Caller
+    from socialgen.app.caller import Caller
     from socialgen.generation.batch import run_batch
     from socialgen.generation.plan import prepare_batch
     from socialgen.generation.schemas import BatchRequest

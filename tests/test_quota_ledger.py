@@ -17,14 +17,15 @@ from fastapi.testclient import TestClient
 from sqlmodel import col, delete, func, select, update
 
 from socialgen.ai.model import ModelError
+from socialgen.app.caller import Caller
 from socialgen.app.runtime import Runtime
 from socialgen.drafting import persist
-from socialgen.drafting.caller import Caller
 from socialgen.drafting.quota import Reservation
 from socialgen.kit.clock import utcnow
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.leases import LEASE_ENV
 from socialgen.store.tables import Post, ProcessLease, QuotaReservation
+from socialgen.workspaces import usage
 from socialgen.workspaces.quota_reconcile import reconcile_abandoned
 from socialgen.workspaces.service import get_usage
 from socialgen.workspaces.usage import reserve_posts
@@ -99,10 +100,10 @@ def test_a_saved_post_spends_its_reservation_and_the_give_back_refunds_the_rest(
     assert ledger(store)[0].spent == 1
     assert used(store) == 3
 
-    assert persist.give_back(store.engine, reservation_id) == 2
+    assert usage.give_back(store.engine, reservation_id) == 2
     assert used(store) == 1
     assert ledger(store) == []
-    assert persist.give_back(store.engine, reservation_id) == 0  # never twice
+    assert usage.give_back(store.engine, reservation_id) == 0  # never twice
     assert used(store) == 1
 
 
@@ -210,7 +211,7 @@ def test_a_post_saved_after_its_reservation_was_reclaimed_still_counts(store: St
     assert reconcile_abandoned(store.engine, LEASE) == 2
     save(store, reservation_id)
     assert used(store) == 1
-    assert persist.give_back(store.engine, reservation_id) == 0
+    assert usage.give_back(store.engine, reservation_id) == 0
     assert used(store) == 1
 
 
@@ -270,7 +271,7 @@ def test_each_stream_spends_its_reservation_as_it_saves(
         return standard_reply(call)
 
     scripted_model.responder = one_variation_fails
-    monkeypatch.setattr(persist, "give_back", lambda *_args: 0)  # "killed" first
+    monkeypatch.setattr(usage, "give_back", lambda *_args: 0)  # "killed" first
     path, body, saved = STREAMS[kind]
     response = scripted_client.post(
         f"{path}/{store.workspace_id}", headers={"x-api-key": store.api_key()}, json=body

@@ -6,6 +6,8 @@ from socialgen.app.registration import Feature, Group
 FEATURE = Feature(
     name="admin",
     order=40,
+    # Stored files served to members of their workspace (the file store is files/).
+    routers=("socialgen.admin.files_api:router",),
     groups=(
         Group(
             "workspace",
@@ -37,6 +39,11 @@ FEATURE = Feature(
             "provider-key",
             "socialgen.admin.provider_keys_cli:app",
             "Store AI provider API keys (OpenAI, Anthropic, Gemini ...) for litellm.",
+        ),
+        Group(
+            "files",
+            "socialgen.admin.files_cli:app",
+            "Stored files: carousel images, PDFs and thumbnails.",
         ),
         Group(
             "models",

@@ -9,6 +9,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.responses import Response, StreamingResponse
 
+from socialgen.app.caller import Caller
 from socialgen.carousels.body import (
     CarouselBody,
     PdfBody,
@@ -20,7 +21,6 @@ from socialgen.carousels.plan import prepare_carousel
 from socialgen.carousels.regenerate import CarouselLocks, regenerate_slide
 from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
-from socialgen.drafting.caller import Caller
 from socialgen.files.backends import files_of
 from socialgen.http.body_models import documented_body, parse_json
 from socialgen.http.guard import AuthenticatedUser, WorkspaceAccess, WorkspaceGuard

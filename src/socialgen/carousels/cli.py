@@ -75,6 +75,7 @@ def create(
     json_output: JsonOpt = False,
 ) -> None:
     """Plan the slides, make an image per slide, render the PDF and thumbnail."""
+    from socialgen.app.caller import Caller
     from socialgen.carousels.body import CarouselBody
     from socialgen.carousels.plan import prepare_carousel
     from socialgen.carousels.render_cli import CarouselPrinter
@@ -83,7 +84,6 @@ def create(
     from socialgen.cli.events import current_model, stream_in_terminal
     from socialgen.cli.refs import resolve_in
     from socialgen.cli.support import open_workspace
-    from socialgen.drafting.caller import Caller
     from socialgen.events.carousel import CarouselComplete
     from socialgen.http.body_models import parse_json
 
@@ -154,11 +154,11 @@ def regenerate_slide(
     """Replace one slide's image, then render the PDF and thumbnail again."""
     import asyncio
 
+    from socialgen.app.caller import Caller
     from socialgen.carousels.body import RegenerateSlideBody
     from socialgen.carousels.regenerate import CarouselLocks
     from socialgen.carousels.regenerate import regenerate_slide as regenerate
     from socialgen.cli.refs import open_ref
-    from socialgen.drafting.caller import Caller
     from socialgen.http.body_models import parse_fields
 
     path_for_url = files_of(current_runtime()).path_for_url  # the command's file store

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from socialgen.app.caller import Caller
 from socialgen.carousels.schemas import CarouselRequest
 from socialgen.carousels.templates import DEFAULT_TEMPLATE, SlideTemplate, get_template
 from socialgen.carousels.uploads import CheckedImage
-from socialgen.drafting.caller import Caller
 from socialgen.kit.ids import new_id
 from socialgen.kit.limits import DEFAULT_SLIDE_HEIGHT, DEFAULT_SLIDE_WIDTH
 from socialgen.store.engine import transaction

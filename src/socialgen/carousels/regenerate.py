@@ -15,11 +15,11 @@ from datetime import datetime
 from typing import Any
 
 from socialgen.ai.images import ImageModel
+from socialgen.app.caller import Caller
 from socialgen.carousels import assets, repository
 from socialgen.carousels.schemas import RegenerateSlideRequest, carousel_view, post_reference
 from socialgen.carousels.thread_work import ThreadWork, finish
 from socialgen.carousels.uploads import CheckedImage
-from socialgen.drafting.caller import Caller
 from socialgen.files.store import FileStore
 from socialgen.kit.errors import BadRequest
 from socialgen.store.tables import CarouselSlide

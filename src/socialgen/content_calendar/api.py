@@ -7,16 +7,15 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import StreamingResponse
 
+from socialgen.app.caller import Caller
 from socialgen.content_calendar.body import CalendarBody, read_calendar_request
 from socialgen.content_calendar.plan import prepare_calendar
 from socialgen.content_calendar.service import run_calendar
-from socialgen.drafting.caller import Caller
-from socialgen.files.api import FilesDep
 from socialgen.http.body_models import documented_body
 from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
 from socialgen.http.request_body import body_cap
 from socialgen.http.stream_endpoint import plan_and_stream
-from socialgen.http.support import EngineDep, SettingsDep, TextModelDep, error_responses
+from socialgen.http.support import EngineDep, FilesDep, SettingsDep, TextModelDep, error_responses
 from socialgen.kit.limits import CALENDAR_BODY
 
 router = APIRouter(prefix="/api/v1/content-calendar", tags=["content calendar"])

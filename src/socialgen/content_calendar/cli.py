@@ -37,13 +37,13 @@ def calendar(
     json_output: JsonOpt = False,
 ) -> None:
     """A content calendar: one draft per day from a prompt, a video, articles and/or a PDF."""
+    from socialgen.app.caller import Caller
     from socialgen.cli.refs import resolve_in
     from socialgen.cli.support import current_runtime, open_workspace
     from socialgen.content_calendar.plan import prepare_calendar
     from socialgen.content_calendar.render import CalendarPrinter
     from socialgen.content_calendar.schemas import CalendarRequest
     from socialgen.content_calendar.service import run_calendar
-    from socialgen.drafting.caller import Caller
     from socialgen.events.content_calendar import CalendarComplete
     from socialgen.kit.errors import BadRequest
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from socialgen.app.caller import Caller
 from socialgen.content_calendar.rhythm import calendar_dates, tomorrow
 from socialgen.content_calendar.schemas import MAX_ARTICLE_URLS, MAX_PROMPT_CHARS, CalendarRequest
-from socialgen.drafting.caller import Caller
 from socialgen.kit.errors import BadRequest
 from socialgen.kit.limits import CALENDAR_LENGTHS
 from socialgen.store.engine import transaction

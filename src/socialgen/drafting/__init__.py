@@ -2,7 +2,7 @@
 carousels): the model caller that streams text, structured plans, fan-out of
 several drafts with one refund, saving drafts, prompts and post cleaning.
 
-Who a generation runs for, and with what, is `caller.py`'s `Caller`. `writing.py`'s
+Who a generation runs for, and with what, is `app/caller.py`'s `Caller`. `writing.py`'s
 `TextWriter` streams the model's text and reasoning events, and `finished_post` cleans
 the result; a refusal (`refusal.py`) is no post. The model's framing (`---` rules, code
 fences, "Here is your post:") is taken off first (`separators.py`); `linkedin.py` fits a

@@ -14,7 +14,7 @@ from socialgen.posts.service import create_draft, update_content
 from socialgen.posts.views import snippet
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import Conversation, Post
-from socialgen.workspaces.usage import give_back_reserved, spend_reserved
+from socialgen.workspaces.usage import spend_reserved
 
 
 @dataclass(frozen=True)
@@ -133,12 +133,6 @@ def write_post(
         # With the post, or not at all: a kill after this commit must not refund it.
         spend_reserved(session, workspace_id, reservation_id)
     return post
-
-
-def give_back(engine: Engine, reservation_id: str) -> int:
-    """End a quota reservation: refund its unspent posts, delete its ledger row."""
-    with transaction(engine) as session:
-        return give_back_reserved(session, reservation_id)
 
 
 def _conversation(

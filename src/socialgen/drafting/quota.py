@@ -14,11 +14,10 @@ stream's own count, kept for the callers; the row is the truth."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from types import TracebackType
 
-from socialgen.drafting import persist
-from socialgen.drafting.caller import Caller
+from socialgen.app.caller import Caller
+from socialgen.workspaces import usage
 
 
 class Reservation:
@@ -57,18 +56,5 @@ class Reservation:
         self.given_back = True
         self.reserved = self.spent
         # Even if all was spent: the ledger row goes.
-        refund = asyncio.to_thread(persist.give_back, self.caller.engine, self.ledger_id)
+        refund = asyncio.to_thread(usage.give_back, self.caller.engine, self.ledger_id)
         await asyncio.shield(asyncio.ensure_future(refund))
-
-
-def leftover_release(caller: Caller, reservation_id: str | None) -> Callable[[], Awaitable[None]]:
-    """For a stream's response to run once it is over: give back whatever the plan's
-    reservation still holds. The stream gives back its own as it ends; this covers a
-    client that left before the stream started, when the stream's code never ran.
-    A reservation already given back is a no-op (the ledger row is gone)."""
-
-    async def release() -> None:
-        if reservation_id is not None:
-            await asyncio.to_thread(persist.give_back, caller.engine, reservation_id)
-
-    return release

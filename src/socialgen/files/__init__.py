@@ -7,8 +7,9 @@ through obstore), both behind `backend.py`'s protocol. `layout.py` says where ea
 owner's files live; `folders.py` lists the owner folders, with their newest file, for
 the sweep of abandoned carousels.
 
-`GET /api/v1/files/...` is `api.py`, answered by `serving.py` (the file, its bytes
-streamed, or a presigned redirect). `local_copy.py` makes local copies of a bucket's
-files for the CLI, and `socialgen files migrate` copies a local folder into the bucket
-(`migrate.py`, `cli.py`); `feature.py` declares the faces.
+`serving.py` answers `GET /api/v1/files/...` (the file, its bytes streamed, or a
+presigned redirect); `local_copy.py` makes local copies of a bucket's files for the
+CLI, and `migrate.py` copies a local folder into the bucket. The faces are the admin
+slice's (`admin/files_api.py`, `admin/files_cli.py`: `socialgen files migrate`): this
+package is a gateway every layer above uses, so it holds none.
 """

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Body, Depends
 from starlette.responses import StreamingResponse
 
-from socialgen.drafting.caller import Caller
+from socialgen.app.caller import Caller
 from socialgen.files.backends import files_of
 from socialgen.generation.batch import run_batch
 from socialgen.generation.chat import run_chat

@@ -9,8 +9,8 @@ from functools import partial
 from typing import TypedDict, Unpack
 
 from socialgen.ai.model import TextModel
+from socialgen.app.caller import Caller
 from socialgen.drafting import persist
-from socialgen.drafting.caller import Caller
 from socialgen.drafting.fanout import Emit
 from socialgen.drafting.planning import drafts_at_once, short_prompts, variation_prompt
 from socialgen.drafting.post_prompt import post_messages

@@ -19,7 +19,7 @@ from socialgen.cli.support import JsonOpt, WorkspaceOpt, console
 from socialgen.files.backends import files_of
 
 if TYPE_CHECKING:
-    from socialgen.drafting.caller import Caller
+    from socialgen.app.caller import Caller
     from socialgen.events import Event
     from socialgen.events.chat import ChatResponse, PostIds
     from socialgen.generation.plan import PostPlan
@@ -178,8 +178,8 @@ def batch(
 
 
 def _caller(workspace: str | None) -> Caller:
+    from socialgen.app.caller import Caller
     from socialgen.cli.support import current_runtime, open_workspace
-    from socialgen.drafting.caller import Caller
 
     engine, workspace_id = open_workspace(workspace)
     runtime = current_runtime()

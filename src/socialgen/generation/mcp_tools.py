@@ -9,7 +9,7 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel, Field
 
-from socialgen.drafting.caller import Caller
+from socialgen.app.caller import Caller
 from socialgen.events.batch import BatchComplete
 from socialgen.events.chat import ChatResponse, PostIds
 from socialgen.generation.batch import run_batch

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from sqlmodel import Session
 
-from socialgen.drafting.caller import Caller
+from socialgen.app.caller import Caller
 from socialgen.drafting.persist import history
 from socialgen.drafting.prompts import variations
 from socialgen.events.batch import BATCH_SIZE

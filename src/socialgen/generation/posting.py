@@ -14,8 +14,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from socialgen.ai.model import TextModel
+from socialgen.app.caller import Caller
 from socialgen.drafting import persist
-from socialgen.drafting.caller import Caller
 from socialgen.drafting.persist import SavedPost
 from socialgen.drafting.planning import short_prompts
 from socialgen.drafting.post_prompt import post_messages

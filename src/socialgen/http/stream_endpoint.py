@@ -14,10 +14,10 @@ from typing import Protocol, TypeVar
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
 
-from socialgen.drafting.caller import Caller
-from socialgen.drafting.quota import leftover_release
+from socialgen.app.caller import Caller
 from socialgen.events import Event
 from socialgen.http.streaming import sse_response
+from socialgen.workspaces.usage import leftover_release
 
 
 class StreamPlan(Protocol):
@@ -47,5 +47,5 @@ async def plan_and_stream(
         run(plan),
         keepalive=plan.caller.settings.keepalive_seconds,
         typed=typed,
-        on_close=leftover_release(plan.caller, plan.reservation_id),
+        on_close=leftover_release(plan.caller.engine, plan.reservation_id),
     )

@@ -16,6 +16,8 @@ from socialgen.ai.image_types import ImageModel
 from socialgen.ai.model import TextModel
 from socialgen.app.runtime import Runtime
 from socialgen.config.loading import AppSettings
+from socialgen.files.backends import files_of
+from socialgen.files.store import FileStore
 from socialgen.kit.errors import SocialgenError
 
 logger = logging.getLogger("socialgen.api")
@@ -94,3 +96,13 @@ def fails_with(message: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
         return wrapper
 
     return decorate
+
+
+def runtime_files(runtime: RuntimeDep) -> FileStore:
+    """Where the app keeps its files (its Runtime's, made at the first use). Sync: the
+    first call may build the settings, in FastAPI's thread pool. Routes declare it
+    after their workspace guard: a misconfigured bucket answers after auth does."""
+    return files_of(runtime)
+
+
+FilesDep = Annotated[FileStore, Depends(runtime_files)]

@@ -9,7 +9,7 @@ from typing import Any, cast
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from socialgen.drafting.caller import Caller
+from socialgen.app.caller import Caller
 from socialgen.insights.schemas import InsightsReport
 from socialgen.kit.limits import MAX_RANKED_POSTS
 from socialgen.mcp_server.access import KEY, Face

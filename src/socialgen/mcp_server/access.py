@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from socialgen.drafting.caller import Caller
+from socialgen.app.caller import Caller
 from socialgen.files.backends import files_of
 from socialgen.store.tables import Role
 

@@ -30,8 +30,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from socialgen.app.caller import Caller
 from socialgen.auth.secrets import hash_secret
-from socialgen.drafting.caller import Caller
 from socialgen.files.backends import files_of
 from socialgen.http.guard import WorkspaceGuard, authenticated_user
 from socialgen.kit.errors import BadRequest, NotAuthenticated, SocialgenError

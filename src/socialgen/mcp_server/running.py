@@ -20,8 +20,7 @@ import anyio
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
-from socialgen.drafting.caller import Caller
-from socialgen.drafting.persist import give_back
+from socialgen.app.caller import Caller
 from socialgen.events import Event
 from socialgen.events.batch import BatchProgress
 from socialgen.events.carousel import GeneratingPdf, ImageGenerated, PlanGenerated
@@ -31,6 +30,7 @@ from socialgen.events.payload import EventPayload
 from socialgen.http.stream_endpoint import StreamPlan
 from socialgen.http.streaming import guarded
 from socialgen.mcp_server.tooling import in_thread
+from socialgen.workspaces.usage import give_back
 
 P = TypeVar("P", bound=EventPayload)
 PlanT = TypeVar("PlanT", bound=StreamPlan)

@@ -7,10 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Path, Query
 from pydantic import Field
 
-from socialgen.files.api import FilesDep
 from socialgen.http.guard import ACCESS_DENIED, WorkspaceAccess, WorkspaceGuard
 from socialgen.http.request_body import body_cap
-from socialgen.http.support import EngineDep, error_responses, fails_with
+from socialgen.http.support import EngineDep, FilesDep, error_responses, fails_with
 from socialgen.kit.body_fields import ShownAs
 from socialgen.kit.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT, POST_LIST_LIMIT
 from socialgen.posts import listing, service

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import ConfigDict, Field, StrictStr
 
-from socialgen.drafting.caller import Caller
+from socialgen.app.caller import Caller
 from socialgen.kit.limits import DEFAULT_PAGE_LIMIT, POST_LIST_LIMIT
 from socialgen.mcp_server.access import KEY, MEMBER_WITH_BEARER, RECENT, Face, Need
 from socialgen.mcp_server.inputs import InWorkspace, OnePost

@@ -11,9 +11,14 @@ The statements are repository_quota.py's.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from sqlalchemy import Engine
 from sqlmodel import Session
 
 from socialgen.kit.errors import QuotaExceeded
+from socialgen.store.engine import transaction
 from socialgen.store.leases import hold_lease
 from socialgen.store.tables import QuotaReservation
 from socialgen.workspaces.repository_quota import (
@@ -78,3 +83,22 @@ def settle(session: Session, reservation: QuotaReservation) -> int:
     if unspent:
         release_posts(session, reservation.workspace_id, unspent)
     return unspent
+
+
+def give_back(engine: Engine, reservation_id: str) -> int:
+    """End a quota reservation: refund its unspent posts, delete its ledger row."""
+    with transaction(engine) as session:
+        return give_back_reserved(session, reservation_id)
+
+
+def leftover_release(engine: Engine, reservation_id: str | None) -> Callable[[], Awaitable[None]]:
+    """For a stream's response to run once it is over: give back whatever the plan's
+    reservation still holds. The stream gives back its own as it ends; this covers a
+    client that left before the stream started, when the stream's code never ran.
+    A reservation already given back is a no-op (the ledger row is gone)."""
+
+    async def release() -> None:
+        if reservation_id is not None:
+            await asyncio.to_thread(give_back, engine, reservation_id)
+
+    return release

@@ -8,7 +8,7 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel, Field
 
-from socialgen.drafting.caller import Caller
+from socialgen.app.caller import Caller
 from socialgen.mcp_server.access import KEY, Face
 from socialgen.mcp_server.inputs import InWorkspace
 from socialgen.mcp_server.tooling import add_tool, hints, in_thread

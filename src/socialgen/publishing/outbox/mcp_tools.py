@@ -9,8 +9,8 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel, ConfigDict, Field
 
+from socialgen.app.caller import Caller
 from socialgen.app.runtime import Runtime
-from socialgen.drafting.caller import Caller
 from socialgen.kit.clock import iso
 from socialgen.mcp_server.access import KEY, WRITER, Face, Need
 from socialgen.mcp_server.inputs import AnId, InWorkspace, OnePost

@@ -1,4 +1,7 @@
-"""GET /api/v1/files/{workspaceId}/{key}: a stored file, for members of its workspace."""
+"""GET /api/v1/files/{workspaceId}/{key}: a stored file, for members of its workspace.
+
+The file store itself is a gateway (socialgen.files); its faces live in this slice, so
+that the packages every face uses never reach back to a face."""
 
 from __future__ import annotations
 
@@ -7,25 +10,14 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from starlette.responses import FileResponse, Response
 
-from socialgen.files.backends import files_of
 from socialgen.files.serving import file_response
-from socialgen.files.store import FILES_URL_PREFIX, MEDIA_TYPES, FileStore
+from socialgen.files.store import FILES_URL_PREFIX, MEDIA_TYPES
 from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
-from socialgen.http.support import RuntimeDep, error_responses
+from socialgen.http.support import FilesDep, error_responses
 
 router = APIRouter(prefix=FILES_URL_PREFIX, tags=["files"])
 
 FileReader = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
-
-
-def runtime_files(runtime: RuntimeDep) -> FileStore:
-    """Where the app keeps its files (its Runtime's, made at the first use). Sync: the
-    first call may build the settings, in FastAPI's thread pool. Routes declare it
-    after their workspace guard: a misconfigured bucket answers after auth does."""
-    return files_of(runtime)
-
-
-FilesDep = Annotated[FileStore, Depends(runtime_files)]
 
 
 @router.get(

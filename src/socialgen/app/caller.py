@@ -7,7 +7,7 @@ starts an empty cache of its own)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 
@@ -16,7 +16,6 @@ from socialgen.kit.kept import KEPT_RANKERS, Kept
 if TYPE_CHECKING:
     from socialgen.config.loading import AppSettings
     from socialgen.files.store import FileStore
-    from socialgen.insights.ranking import Rankers
 
 
 @dataclass(frozen=True)
@@ -26,4 +25,5 @@ class Caller:
     user_id: str | None
     settings: AppSettings
     files: FileStore = field(kw_only=True)
-    rankers: Rankers = field(default_factory=lambda: Kept(KEPT_RANKERS))
+    # insights.ranking.Rankers: named by insights, which sits below and knows its type.
+    rankers: Kept[Any, Any] = field(default_factory=lambda: Kept(KEPT_RANKERS))
