@@ -82,6 +82,7 @@ from harness import (
     machine_line,
     serve,
     socialgen_command,
+    tree_command,
 )
 from harness.fake import FakeOpenAI, PacedResponder, litellm_stream
 
@@ -373,16 +374,20 @@ def remote(args: argparse.Namespace, home: Path, report: Report) -> bool:
                 }
                 if before is not None:
                     old_env = before
-                    old_key, old_workspace = create_key(old_env)  # makes its store
-                    old_server = stack.enter_context(serve(old_env, home / "serve-before.log"))
+                    old_program = tree_command(args.before_src.resolve(), home)
+                    old_command = [*old_program, "post", TOPIC, "--json"]
+                    old_key, old_workspace = create_key(old_env, old_program)  # its store
+                    old_server = stack.enter_context(
+                        serve(old_env, home / "serve-before.log", program=old_program)
+                    )
                     old_url = f"{old_server.url}{API_PREFIX}/generate-post/{old_workspace}"
                     old_headers = {"x-api-key": old_key}
                     sse_once(client, old_url, old_headers, responder)  # warm-up
                     cases[SSE_BEFORE_LABEL] = lambda: sse_once(
                         client, old_url, old_headers, responder
                     )
-                    cli_once(command, old_env, responder)  # warm-up
-                    cases[BEFORE_LABEL] = lambda: cli_once(command, old_env, responder)
+                    cli_once(old_command, old_env, responder)  # warm-up
+                    cases[BEFORE_LABEL] = lambda: cli_once(old_command, old_env, responder)
                 cases[CLI_LABEL] = lambda: cli_once(command, env, responder)
                 runs = interleave(cases, args.repeats)
         finally:

@@ -55,6 +55,7 @@ from harness import (
     machine_line,
     socialgen_command,
     timed,
+    tree_command,
 )
 
 HEAVY_MODULES = (
@@ -149,6 +150,7 @@ def before_cases(
     before_home = home / "before"
     before_home.mkdir()
     before_env = env | {"PYTHONPATH": str(before_src), "SOCIALGEN_HOME": str(before_home)}
+    socialgen = tree_command(before_src, home)  # that tree's own entry point
     small_store(socialgen, before_env, before_home)
     return {
         f"{BEFORE}{label}": ([*socialgen, *label.split()[1:]], before_env)

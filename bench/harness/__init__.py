@@ -46,6 +46,7 @@ from harness.servers import (  # noqa: E402
     socialgen_command,
     start_server,
     stop_server,
+    tree_command,
 )
 from harness.timing import Samples, interleave, repeat_calls, timed, timed_runs  # noqa: E402
 
@@ -76,4 +77,5 @@ __all__ = [
     "stop_server",
     "timed",
     "timed_runs",
+    "tree_command",
 ]

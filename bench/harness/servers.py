@@ -30,6 +30,26 @@ def socialgen_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "socialgen"]
 
 
+def tree_command(src: Path, where: Path) -> list[str]:
+    """`socialgen` as another checkout (its src/ is `src`, put first on PYTHONPATH by the
+    caller) installs it: a console script written into `where` from that checkout's own
+    pyproject.toml, since the installed script names this tree's entry point, which an
+    older tree may not have (socialgen.cli:main before cli/ was a package). Written as
+    pip writes one, so both trees pay the same start-up."""
+    import tomllib
+
+    project = tomllib.loads((src.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    module, _, function = project["project"]["scripts"]["socialgen"].partition(":")
+    script = where / "socialgen-of-tree"
+    script.write_text(
+        f"#!{sys.executable}\nimport sys\nfrom {module} import {function}\n"
+        f"if __name__ == '__main__':\n    sys.exit({function}())\n",
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
+    return [str(script)]
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -84,9 +104,14 @@ def bench_env(home: Path, database_url: str | None = None, **extra: str) -> dict
     return env | extra
 
 
-def _cli_json(arguments: list[str], env: Mapping[str, str]) -> dict[str, str]:
+def _cli_json(
+    arguments: list[str], env: Mapping[str, str], program: Sequence[str] | None = None
+) -> dict[str, str]:
     done = subprocess.run(
-        [*socialgen_command(), *arguments], env=dict(env), capture_output=True, timeout=60
+        [*(program or socialgen_command()), *arguments],
+        env=dict(env),
+        capture_output=True,
+        timeout=60,
     )
     if done.returncode != 0:
         error = done.stderr.decode(errors="replace")
@@ -95,10 +120,11 @@ def _cli_json(arguments: list[str], env: Mapping[str, str]) -> dict[str, str]:
     return data
 
 
-def create_key(env: Mapping[str, str]) -> tuple[str, str]:
-    """(API key, workspace id) from `socialgen key create --json`, bound to the default
-    workspace; it creates and migrates the store when there is none yet."""
-    data = _cli_json(["key", "create", "--name", "bench", "--json"], env)
+def create_key(env: Mapping[str, str], program: Sequence[str] | None = None) -> tuple[str, str]:
+    """(API key, workspace id) from `socialgen key create --json` (`program`'s, for
+    another tree), bound to the default workspace; it creates and migrates the store
+    when there is none yet."""
+    data = _cli_json(["key", "create", "--name", "bench", "--json"], env, program)
     return str(data["apiKey"]), str(data["workspaceId"])
 
 
