@@ -1,9 +1,11 @@
 """docs/architecture.md's "Add a feature", proven: a toy feature declared in tests/
-alone (tests/toy_feature.py: its own events, stream, routes, commands, lifespan and
-start work), handed in through the Runtime, runs through the command line (rich and
---json, its completion event deciding the exit code) and through the API (SSE, its
-lifespan around the app). Nothing under src/ names it: a central list that had to
-name a feature's event, command or route would fail one of these. Its model call has
+alone (tests/toy_feature.py: its own events, stream, routes, a body route with its
+cap and a quota plan behind the workspace guard, commands, a command group and an
+`extends` of it, an MCP tool, lifespan and start work), handed in through the Runtime,
+runs through the command line (rich and --json, its completion event deciding the exit
+code), through the API (SSE, its lifespan around the app) and through an MCP client.
+Nothing under src/ names it: a central list that had to name a feature's event,
+command, route or tool would fail one of these. Its model call has
 a purpose of its own, answered by the scripted models as the toy's tests/toy_replies.py
 declares: tests/scripted_support.py names no purpose."""
 
@@ -92,6 +94,40 @@ def test_the_api_streams_the_toy_over_sse_inside_its_lifespan(store: Any) -> Non
         assert payloads == [ToyTick(n=1), ToyTick(n=2), ToyDone(success=True, counted=2)]
         assert "/api/v1/toy/count/{n}" in client.get("/openapi.json").json()["paths"]
     assert built.state.toy == "stopped"
+
+
+def test_the_toys_body_route_has_its_cap_its_guard_and_its_quota_plan(store: Any) -> None:
+    """The body gate reads the cap and the quota the toy's route declares, the guard
+    checks the key, the plan reserves the quota and the stream spends it: all from
+    tests/ alone."""
+    from socialgen.store.engine import read_session, transaction
+    from socialgen.workspaces.service import get_usage, set_post_quota
+
+    url = f"/api/v1/toy/notes/{store.workspace_id}"
+    key = {"x-api-key": store.api_key()}
+    with TestClient(create_app(_with_toy())) as client:
+        assert client.post(url, json={"notes": ["a"]}).status_code == 401  # the guard
+        big = client.post(url, headers=key, json={"notes": ["x" * 2000]})
+        assert big.status_code == 413, big.text
+        assert big.json()["message"] == "The toy's body is larger than 1 KB"  # its own cap
+        with transaction(store.engine) as session:
+            set_post_quota(session, store.workspace_id, 1)
+        over = client.post(url, headers=key, json={"notes": ["one", "two"]})
+        assert over.status_code == 403, over.text  # the plan: 2 asked, 1 left
+        assert over.json()["message"] == "Post quota exceeded: 2 requested, 1 left of 1"
+        done = client.post(url, headers=key, json={"notes": ["one"]})
+        assert done.status_code == 200, done.text
+        payloads = [
+            read(name, data) for name, data in _sse_events(done.text) if name != "keepalive"
+        ]
+        assert payloads == [ToyTick(n=1), ToyDone(success=True, counted=1)]
+        gated = client.post(url, headers=key, json={"notes": ["two"]})
+        assert gated.status_code == 403, gated.text  # the gate: none left, body unread
+    with read_session(store.engine) as session:
+        usage = get_usage(session, store.workspace_id)
+    assert (usage.posts_used, usage.post_quota) == (1, 1)  # spent once, nothing leaked
+    with TestClient(create_app(Runtime())) as plain:
+        assert plain.post(url, headers=key, json={"notes": ["a"]}).status_code == 404
 
 
 def test_serve_runs_the_toys_start_work(store: Any) -> None:

@@ -1,5 +1,7 @@
 """A toy feature, declared from tests/ alone: its own events, stream, routes, commands,
-a command group with a command added by `extends`, an MCP tool that runs its stream,
+a body route behind the workspace guard with its own cap and a quota plan (its notes
+saved as drafts, each spending the post it reserved), a command group with a command
+added by `extends`, an MCP tool that runs its stream,
 lifespan and start work, and a model call of its own purpose (`toy_word`, answered
 by the scripted models as tests/toy_replies.py declares), handed in through a Runtime
 (tests/test_toy_feature.py).
@@ -18,20 +20,29 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
 import typer
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, Body, Depends, FastAPI
 from pydantic import BaseModel, Field
 from starlette.responses import StreamingResponse
 
 from socialgen.ai.model import TextModel, complete
+from socialgen.app.caller import Caller
 from socialgen.app.registration import Feature, Group
 from socialgen.cli.events import stream_in_terminal
 from socialgen.cli.support import JsonOpt, current_runtime
+from socialgen.drafting.persist import save_post
+from socialgen.drafting.quota import Reservation
 from socialgen.events import Event
 from socialgen.events.common import Keepalive, StreamError
 from socialgen.events.payload import EventPayload
 from socialgen.events.stream import Stream
+from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
+from socialgen.http.request_body import body_cap
+from socialgen.http.stream_endpoint import plan_and_stream
 from socialgen.http.streaming import sse_response
-from socialgen.http.support import TextModelDep
+from socialgen.http.support import EngineDep, FilesDep, SettingsDep, TextModelDep
+from socialgen.kit.limits import BodyLimit
+from socialgen.store.engine import transaction
+from socialgen.workspaces.usage import reserve_posts
 
 # ------------------------------------------------------------------ its events
 
@@ -86,6 +97,52 @@ async def word_about(model: TextModel, topic: str) -> str:
     return (await complete(model, messages, max_tokens=8, purpose=WORD_PURPOSE)).strip()
 
 
+# ------------------------------------------------- its plan and its quota'd service
+
+TOY_BODY = BodyLimit(
+    json_bytes=1024, json_too_large="The toy's body is larger than 1 KB", needs_posts=1
+)
+
+
+class ToyNotesBody(BaseModel):
+    notes: list[str] = Field(min_length=1, max_length=5, description="Drafts to save.")
+
+
+@dataclass(frozen=True)
+class ToyNotesPlan:
+    caller: Caller
+    notes: tuple[str, ...]
+    reservation_id: str | None
+
+
+def prepare_notes(caller: Caller, body: ToyNotesBody) -> ToyNotesPlan:
+    """Reserve one post per note (403 with the quota's message when there are not
+    that many left), before the stream opens."""
+    with transaction(caller.engine) as session:
+        reservation_id = reserve_posts(session, caller.workspace_id, len(body.notes))
+    return ToyNotesPlan(caller, tuple(body.notes), reservation_id)
+
+
+async def save_notes(plan: ToyNotesPlan) -> AsyncIterator[Event]:
+    """Each note a draft, spending its reserved post; a toy_tick per note saved."""
+    caller = plan.caller
+    assert plan.reservation_id is not None
+    async with Reservation(caller, len(plan.notes), plan.reservation_id) as quota:
+        for number, note in enumerate(plan.notes, start=1):
+            save_post(
+                caller.engine,
+                workspace_id=caller.workspace_id,
+                user_id=caller.user_id,
+                conversation_id=None,
+                user_input="toy",
+                content=note,
+                reservation_id=plan.reservation_id,
+            )
+            quota.spend()
+            yield Event.of(ToyTick(n=number))
+    yield Event.of(ToyDone(success=True, counted=len(plan.notes)))
+
+
 # ------------------------------------------------------------------ its faces
 
 router = APIRouter()
@@ -94,6 +151,27 @@ router = APIRouter()
 @router.get("/api/v1/toy/count/{n}")
 async def count_route(n: int) -> StreamingResponse:
     return sse_response(count(n), keepalive=15.0)
+
+
+ToyWriter = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
+
+
+@router.post("/api/v1/toy/notes/{workspaceId}", dependencies=[body_cap(TOY_BODY)])
+async def notes_route(
+    access: ToyWriter,
+    engine: EngineDep,
+    settings: SettingsDep,
+    files: FilesDep,
+    body: Annotated[ToyNotesBody, Body()],
+) -> StreamingResponse:
+    caller = Caller(
+        engine=engine,
+        workspace_id=access.workspace_id,
+        user_id=access.user_id,
+        settings=settings,
+        files=files,
+    )
+    return await plan_and_stream(prepare_notes, caller, body, save_notes)
 
 
 @router.get("/api/v1/toy/word")
