@@ -30,10 +30,6 @@ class Settings:
     home: Path
     database_url: str
 
-    @property
-    def is_sqlite(self) -> bool:
-        return self.database_url.startswith("sqlite")
-
 
 def light_setting(name: str) -> Any:
     """One setting, read as load() reads it (environment, then the config
