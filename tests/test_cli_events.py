@@ -13,15 +13,15 @@ import pytest
 import typer
 from rich.console import Console
 
+from socialgen.carousels.events import CarouselComplete
 from socialgen.carousels.render_cli import CarouselPrinter
 from socialgen.cli.events import StreamResult, stream_in_terminal
+from socialgen.content_calendar.events import CalendarComplete
 from socialgen.content_calendar.render import CalendarPrinter
 from socialgen.events import Event
-from socialgen.events.batch import BatchComplete
-from socialgen.events.carousel import CarouselComplete
 from socialgen.events.chat import ChatResponse, PostIds
-from socialgen.events.content_calendar import CalendarComplete
 from socialgen.events.registry import read
+from socialgen.generation.batch_events import BatchComplete
 from socialgen.generation.render import BatchPrinter, StreamPrinter
 from tests.event_examples import EXAMPLES
 

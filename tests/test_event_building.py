@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from socialgen.events import Event, EventContractError
-from socialgen.events.batch import NumberedPostIds
 from socialgen.events.chat import ChatDelta, HistoryItem
 from socialgen.events.registry import model_for, models
+from socialgen.generation.batch_events import NumberedPostIds
 from tests.event_examples import EXAMPLES
 from tests.test_event_contract import RENDERERS
 

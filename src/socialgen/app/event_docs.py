@@ -29,7 +29,7 @@ def event_tables() -> str:
     """The Markdown between the markers: which stream sends what, then each event once
     (under the first stream that sends it) with its fields."""
     lines = [
-        "<!-- Written by `python -m socialgen.app.event_docs` from socialgen/events/*.py;"
+        "<!-- Written by `python -m socialgen.app.event_docs` from the streams' event models;"
         " edit the models, not this. -->",
         "",
         "| Stream | Endpoint | Events |",

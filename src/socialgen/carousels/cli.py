@@ -77,6 +77,7 @@ def create(
     """Plan the slides, make an image per slide, render the PDF and thumbnail."""
     from socialgen.app.caller import Caller
     from socialgen.carousels.body import CarouselBody
+    from socialgen.carousels.events import CarouselComplete
     from socialgen.carousels.plan import prepare_carousel
     from socialgen.carousels.render_cli import CarouselPrinter
     from socialgen.carousels.schemas import display_name
@@ -84,7 +85,6 @@ def create(
     from socialgen.cli.events import current_model, stream_in_terminal
     from socialgen.cli.refs import resolve_in
     from socialgen.cli.support import open_workspace
-    from socialgen.events.carousel import CarouselComplete
     from socialgen.http.body_models import parse_json
 
     path_for_url = files_of(current_runtime()).path_for_url  # the command's file store

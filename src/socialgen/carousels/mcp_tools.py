@@ -11,9 +11,9 @@ from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
 from socialgen.carousels.body import SLIDE_COUNT, CarouselBody, JsonSlideCount, ProfileUrl
+from socialgen.carousels.events import CarouselComplete, StoredCarousel
 from socialgen.carousels.plan import Artwork, prepare_carousel
 from socialgen.carousels.service import create_carousel
-from socialgen.events.carousel import CarouselComplete, StoredCarousel
 from socialgen.kit.limits import DEFAULT_SLIDES
 from socialgen.mcp_server.access import KEY, Face
 from socialgen.mcp_server.inputs import InWorkspace

@@ -8,15 +8,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from socialgen.cli.support import styled
-from socialgen.events import Event
-from socialgen.events.carousel import (
+from socialgen.carousels.events import (
     CarouselComplete,
     GeneratingPdf,
     ImageGenerated,
     PlanGenerated,
     StoredCarousel,
 )
+from socialgen.cli.support import styled
+from socialgen.events import Event
 from socialgen.events.common import StreamError
 
 if TYPE_CHECKING:

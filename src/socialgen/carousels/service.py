@@ -22,6 +22,14 @@ from typing import cast
 from socialgen.ai.images import ImageModel, ImageResult
 from socialgen.ai.model import TextModel
 from socialgen.carousels import assets, repository
+from socialgen.carousels.events import (
+    CarouselComplete,
+    GeneratingPdf,
+    ImageGenerated,
+    PlanGenerated,
+    StoredCarousel,
+    StreamedSlide,
+)
 from socialgen.carousels.outline import outline_carousel
 from socialgen.carousels.plain_outline import Outline
 from socialgen.carousels.plan import CarouselPlan
@@ -30,14 +38,6 @@ from socialgen.carousels.thread_work import ThreadWork, finish
 from socialgen.drafting.fanout import Emit, fan_out
 from socialgen.drafting.quota import Reservation
 from socialgen.events import Event
-from socialgen.events.carousel import (
-    CarouselComplete,
-    GeneratingPdf,
-    ImageGenerated,
-    PlanGenerated,
-    StoredCarousel,
-    StreamedSlide,
-)
 from socialgen.files.store import FileStore, file_url
 from socialgen.store.tables import Carousel, CarouselSlide
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from socialgen.events.carousel import CarouselComplete, GeneratingPdf, ImageGenerated, PlanGenerated
+from socialgen.carousels.events import (
+    CarouselComplete,
+    GeneratingPdf,
+    ImageGenerated,
+    PlanGenerated,
+)
 from socialgen.events.common import Keepalive, StreamError
 from socialgen.events.stream import Stream
 

@@ -40,11 +40,11 @@ def calendar(
     from socialgen.app.caller import Caller
     from socialgen.cli.refs import resolve_in
     from socialgen.cli.support import current_runtime, open_workspace
+    from socialgen.content_calendar.events import CalendarComplete
     from socialgen.content_calendar.plan import prepare_calendar
     from socialgen.content_calendar.render import CalendarPrinter
     from socialgen.content_calendar.schemas import CalendarRequest
     from socialgen.content_calendar.service import run_calendar
-    from socialgen.events.content_calendar import CalendarComplete
     from socialgen.kit.errors import BadRequest
 
     for target in (ics, csv, markdown):

@@ -10,9 +10,9 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic.json_schema import SkipJsonSchema
 
 from socialgen.content_calendar.body import CalendarBody
+from socialgen.content_calendar.events import CalendarComplete
 from socialgen.content_calendar.plan import prepare_calendar
 from socialgen.content_calendar.service import run_calendar
-from socialgen.events.content_calendar import CalendarComplete
 from socialgen.mcp_server.access import KEY, Face
 from socialgen.mcp_server.inputs import InWorkspace
 from socialgen.mcp_server.running import run_stream

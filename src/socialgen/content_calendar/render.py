@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from socialgen.cli.support import styled
-from socialgen.events import Event
-from socialgen.events.common import StreamError
-from socialgen.events.content_calendar import (
+from socialgen.content_calendar.events import (
     CalendarComplete,
     CalendarProgress,
     GenerationStarted,
     SourceProcessing,
 )
+from socialgen.events import Event
+from socialgen.events.common import StreamError
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -11,6 +11,14 @@ from functools import partial
 from typing import TypedDict, Unpack
 
 from socialgen.ai.model import TextModel, complete
+from socialgen.content_calendar.events import (
+    CalendarComplete,
+    CalendarPost,
+    CalendarProgress,
+    CalendarSource,
+    DayStatus,
+    GenerationStarted,
+)
 from socialgen.content_calendar.plan import CalendarPlan
 from socialgen.content_calendar.rhythm import suggested_dates
 from socialgen.content_calendar.sources import SourceReading
@@ -25,14 +33,6 @@ from socialgen.drafting.runner import DraftRunner
 from socialgen.drafting.writing import finished_post
 from socialgen.events import Event
 from socialgen.events.common import StreamError, Summary
-from socialgen.events.content_calendar import (
-    CalendarComplete,
-    CalendarPost,
-    CalendarProgress,
-    CalendarSource,
-    DayStatus,
-    GenerationStarted,
-)
 from socialgen.events.payload import Source
 from socialgen.kit.clock import iso
 from socialgen.kit.errors import SocialgenError

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from socialgen.ai.model import TextModel
+from socialgen.content_calendar.events import SourceProcessing
 from socialgen.content_calendar.plan import CalendarPlan
 from socialgen.events import Event
-from socialgen.events.content_calendar import SourceProcessing
 
 MATERIAL_CHARS = 6000  # all sources together, condensed to fit a small model's context
 # Read at most this much of one source before condensing: a long transcript would

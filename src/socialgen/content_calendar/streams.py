@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from socialgen.events.common import Keepalive, StreamError
-from socialgen.events.content_calendar import (
+from socialgen.content_calendar.events import (
     CalendarComplete,
     CalendarProgress,
     GenerationStarted,
     SourceProcessing,
 )
+from socialgen.events.common import Keepalive, StreamError
 from socialgen.events.stream import Stream
 
 CALENDAR = Stream(

@@ -12,9 +12,11 @@ EventContractError at the line that caused it, whichever face or test consumes t
 stream), the event carries the model (printers read its attributes, no second
 check), and the wire dict is dumped from it once, when a face first asks for it.
 
-The payload models are in one module per stream (`chat.py`, `batch.py`, `carousel.py`,
-`content_calendar.py`; what several share in `common.py`), on `payload.py`'s base; each
-declares its name, which registers it (`registry.py`). `stream.py`'s `Stream` says which
+The payload models are on `payload.py`'s base; each declares its name, which registers
+it (`registry.py`), and says what it tells of its stream's progress (`progress`). Here
+are the drafting core's (`chat.py`) and those several streams share (`common.py`); a
+feature's own live in its package (`generation/batch_events.py`,
+`carousels/events.py`, `content_calendar/events.py`). `stream.py`'s `Stream` says which
 events an endpoint sends; each slice lists its own in `streams.py`. `errors.py` holds
 `EventContractError`.
 """

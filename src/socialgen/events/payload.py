@@ -9,6 +9,7 @@ built, so no stream turns it into an `error` event and hides it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
@@ -55,11 +56,22 @@ class WireObject(BaseModel):
         return self.model_dump(mode="json", exclude_unset=True)
 
 
+@dataclass
+class Tally:
+    """A stream's progress so far, as its events report it (`EventPayload.progress`):
+    how many items are done of how many (None: not known yet)."""
+
+    done: int = 0
+    total: int | None = None
+
+
 class EventPayload(WireObject):
     """The data of one event; `event_name` is its SSE/JSON-lines name (a pattern with
     {N} for post_{N}_post_ids)."""
 
     event_name: ClassVar[str]
+    # A pattern name's highest N (post_{N}_post_ids: a batch's size); 0 for a name.
+    max_index: ClassVar[int] = 0
     # Payloads as a service sends them, each optional field given in one at least
     # (for a pattern name, as event 1): the contract tests read every one back through
     # the model and render it, so an event declares its own and no list elsewhere
@@ -84,6 +96,13 @@ class EventPayload(WireObject):
         failures): what `--json` makes the command's exit code. A stream's completion
         event says it, so the terminal lists none of them."""
         return False
+
+    def progress(self, tally: Tally) -> str | None:
+        """What this event says of its stream's progress, `tally` brought up to date:
+        a status line (an MCP progress notification's message), or None when it says
+        nothing of progress (a text delta). Each event says its own, so the faces
+        that report progress name none of them."""
+        return None
 
 
 def _subclasses(base: type[EventPayload]) -> list[type[EventPayload]]:

@@ -2,12 +2,13 @@
 client's, a test's).
 
 Every payload model declares its own name (`event_name`); defining it is what
-registers it. The modules below (the events of the built-in streams) are imported
-so a client can read them before anything sends them; a feature's own events live
-in its own package and count once defined (every lookup scans the models), so adding
-a feature edits nothing here. Which stream
-sends which events is the streams' own business: each slice declares its streams
-(`<slice>/streams.py`), and the features list them (`socialgen.app.features`).
+registers it. The events the drafting core sends (`chat.py`) and those several
+streams share (`common.py`) are here; a feature's own events live in its own package
+(generation/batch_events.py, carousels/events.py, content_calendar/events.py, a test's
+toy) and count once their module is imported (every lookup scans the models; the
+features' streams import them, `socialgen.app.features.streams`), so adding a feature
+edits nothing here. Which stream sends which events is the streams' own business:
+each slice declares its streams (`<slice>/streams.py`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 # Imported for their models: defining a payload model registers its event name.
-from socialgen.events import batch, carousel, chat, common, content_calendar  # noqa: F401
-from socialgen.events.batch import BATCH_SIZE
+from socialgen.events import chat, common  # noqa: F401
 from socialgen.events.errors import EventContractError
 from socialgen.events.payload import EventPayload
 
@@ -70,7 +70,7 @@ def model_for(name: str) -> Model:
         if "{N}" not in declared:
             continue
         matched = re.fullmatch(_pattern(declared), name)
-        if matched and int(matched.group(1)) <= BATCH_SIZE:  # N: a 1-based index in the batch
+        if matched and int(matched.group(1)) <= candidate.max_index:  # N: 1 to its highest
             return candidate
     raise EventContractError(f"event {name!r} is not one SPEC.md (or socialgen) declares")
 

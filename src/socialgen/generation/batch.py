@@ -18,7 +18,9 @@ from socialgen.drafting.quota import Reservation
 from socialgen.drafting.runner import DraftRunner
 from socialgen.drafting.writing import write_draft
 from socialgen.events import Event
-from socialgen.events.batch import (
+from socialgen.events.chat import ChatDelta
+from socialgen.events.common import Summary
+from socialgen.generation.batch_events import (
     BatchComplete,
     BatchFailure,
     BatchPost,
@@ -27,8 +29,6 @@ from socialgen.events.batch import (
     BatchStatus,
     NumberedPostIds,
 )
-from socialgen.events.chat import ChatDelta
-from socialgen.events.common import Summary
 from socialgen.generation.plan import BatchItem, BatchPlan
 from socialgen.generation.url_context import UrlContext
 from socialgen.kit.errors import SocialgenError

@@ -150,8 +150,8 @@ def batch(
     json_output: JsonOpt = False,
 ) -> None:
     """Five drafts: Story-driven, Educational, Thought-provoking, Actionable, Conversational."""
-    from socialgen.events.batch import BatchComplete
     from socialgen.generation.batch import run_batch
+    from socialgen.generation.batch_events import BatchComplete
     from socialgen.generation.plan import prepare_batch
     from socialgen.generation.render import BatchPrinter
     from socialgen.generation.schemas import BatchRequest

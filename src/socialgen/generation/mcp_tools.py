@@ -10,9 +10,9 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel, Field
 
 from socialgen.app.caller import Caller
-from socialgen.events.batch import BatchComplete
 from socialgen.events.chat import ChatResponse, PostIds
 from socialgen.generation.batch import run_batch
+from socialgen.generation.batch_events import BatchComplete
 from socialgen.generation.chat import run_chat
 from socialgen.generation.plan import prepare_batch, prepare_chat, prepare_post
 from socialgen.generation.schemas import BatchRequest, ChatRequest, GeneratePostRequest

@@ -11,7 +11,7 @@ from sqlmodel import Session
 from socialgen.app.caller import Caller
 from socialgen.drafting.persist import history
 from socialgen.drafting.prompts import variations
-from socialgen.events.batch import BATCH_SIZE
+from socialgen.generation.batch_events import BATCH_SIZE
 from socialgen.generation.schemas import (
     USER_INPUT_REQUIRED,
     BatchRequest,

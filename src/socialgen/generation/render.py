@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from socialgen.cli.support import styled
 from socialgen.cli.wrap import WordWrap
 from socialgen.events import Event
-from socialgen.events.batch import BatchComplete, BatchProgress
 from socialgen.events.chat import (
     ChatDelta,
     ChatResponse,
@@ -28,6 +27,7 @@ from socialgen.events.chat import (
     UrlProcessingStart,
 )
 from socialgen.events.common import StreamError
+from socialgen.generation.batch_events import BatchComplete, BatchProgress
 
 if TYPE_CHECKING:
     from rich.console import Console

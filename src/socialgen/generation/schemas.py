@@ -12,7 +12,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import ConfigDict, Field, StrictStr
 
-from socialgen.events.batch import BATCH_SIZE
+from socialgen.generation.batch_events import BATCH_SIZE
 from socialgen.kit.body_fields import CheckedBody, ShownAs
 from socialgen.kit.limits import MAX_INPUT_CHARS, NOT_BLANK_PATTERN
 

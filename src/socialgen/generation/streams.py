@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from socialgen.events.batch import BatchComplete, BatchProgress, NumberedPostIds
 from socialgen.events.chat import (
     ChatDelta,
     ChatResponse,
@@ -18,6 +17,7 @@ from socialgen.events.chat import (
 )
 from socialgen.events.common import Keepalive, StreamError
 from socialgen.events.stream import Stream
+from socialgen.generation.batch_events import BatchComplete, BatchProgress, NumberedPostIds
 
 _URLS = (UrlProcessingStart, ScrapingUrl, SummarizingContent, ExtractionCompleted)
 _REASONING = (ReasoningStarted, ReasoningDelta, ReasoningEnded)

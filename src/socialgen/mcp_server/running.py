@@ -22,11 +22,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from socialgen.app.caller import Caller
 from socialgen.events import Event
-from socialgen.events.batch import BatchProgress
-from socialgen.events.carousel import GeneratingPdf, ImageGenerated, PlanGenerated
 from socialgen.events.common import StreamError
-from socialgen.events.content_calendar import CalendarProgress, GenerationStarted
-from socialgen.events.payload import EventPayload
+from socialgen.events.payload import EventPayload, Tally
 from socialgen.http.stream_endpoint import StreamPlan
 from socialgen.http.streaming import guarded
 from socialgen.mcp_server.tooling import in_thread
@@ -78,39 +75,14 @@ async def run_stream(
 
 class Progress:
     """Our events as MCP progress: how many items are done of how many, and what the
-    event says. Events that say nothing of progress (text deltas) send nothing."""
+    event says (each event says its own, `EventPayload.progress`). Events that say
+    nothing of progress (text deltas) send nothing."""
 
     def __init__(self, context: Context[Any, Any]) -> None:
         self.context = context
-        self.done = 0
-        self.total: int | None = None
+        self.tally = Tally()
 
     async def report(self, payload: EventPayload) -> None:
-        step = self._step(payload)
+        step = payload.progress(self.tally)
         if step is not None:
-            await self.context.report_progress(self.done, self.total, step)
-
-    def _step(self, payload: EventPayload) -> str | None:
-        match payload:
-            case BatchProgress(total=total, status=status, variationName=name):
-                self.total = total
-                if status != "generating":
-                    self.done += 1
-                return f"{name}: {status}"
-            case GenerationStarted(calendarLength=length, message=message):
-                self.total = length
-                return message
-            case CalendarProgress(total=total, status=status, message=message):
-                self.total = total
-                if status in ("completed", "failed"):
-                    self.done += 1
-                return message
-            case PlanGenerated(prompts=prompts):
-                self.total = len(prompts) + 1  # every slide's image, then the PDF
-                return f"Planned {len(prompts)} slides"
-            case ImageGenerated(slideIndex=index):
-                self.done += 1
-                return f"Slide {index + 1}: image ready"
-            case GeneratingPdf(message=message):
-                return message
-        return None
+            await self.context.report_progress(self.tally.done, self.tally.total, step)

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from socialgen.events.payload import EventPayload, Source, WireObject
+from socialgen.events.payload import EventPayload, Source, Tally, WireObject
 
 
 class PlanGenerated(EventPayload):
@@ -30,6 +30,10 @@ class PlanGenerated(EventPayload):
         ge=0,
         description="How many slides the built-in template wrote (socialgen's addition).",
     )
+
+    def progress(self, tally: Tally) -> str | None:
+        tally.total = len(self.prompts) + 1  # every slide's image, then the PDF
+        return f"Planned {len(self.prompts)} slides"
 
 
 class StreamedSlide(WireObject):
@@ -61,6 +65,10 @@ class ImageGenerated(EventPayload):
     slideIndex: int = Field(ge=0, description="The slide, counting from 0.")
     slide: StreamedSlide = Field(description="The slide so far.")
 
+    def progress(self, tally: Tally) -> str | None:
+        tally.done += 1
+        return f"Slide {self.slideIndex + 1}: image ready"
+
 
 class GeneratingPdf(EventPayload):
     """Every image is made; the slides are being rendered to a PDF."""
@@ -68,6 +76,9 @@ class GeneratingPdf(EventPayload):
     event_name: ClassVar[str] = "generating_pdf"
     examples: ClassVar[tuple[dict[str, Any], ...]] = ({"message": "Rendering 1 slides to PDF"},)
     message: str = Field(description='A status line, e.g. "Rendering 4 slides to PDF".')
+
+    def progress(self, tally: Tally) -> str | None:
+        return self.message
 
 
 class ProfileImage(WireObject):

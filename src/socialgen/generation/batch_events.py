@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal, Self
 from pydantic import Field, model_validator
 
 from socialgen.events.common import Summary
-from socialgen.events.payload import EventPayload, WireObject
+from socialgen.events.payload import EventPayload, Tally, WireObject
 
 BATCH_SIZE = 5  # SPEC.md: a batch is 5 variations; a regeneration at most 5 drafts
 BatchStatus = Literal["generating", "completed", "failed"]
@@ -44,6 +44,12 @@ class BatchProgress(EventPayload):
         default=None, description="Why it failed; only on failed (socialgen's addition)."
     )
 
+    def progress(self, tally: Tally) -> str | None:
+        tally.total = self.total
+        if self.status != "generating":
+            tally.done += 1
+        return f"{self.variationName}: {self.status}"
+
     @model_validator(mode="after")
     def _fields_of_the_status(self) -> Self:
         if (self.postId is not None) != (self.status == "completed"):
@@ -58,6 +64,7 @@ class NumberedPostIds(EventPayload):
     does not show the fields."""
 
     event_name: ClassVar[str] = "post_{N}_post_ids"
+    max_index: ClassVar[int] = BATCH_SIZE  # N: a 1-based index in the batch
     examples: ClassVar[tuple[dict[str, Any], ...]] = (
         {"postId": "p1", "conversationId": "c1", "variationName": "Story-driven"},
     )

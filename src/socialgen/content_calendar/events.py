@@ -8,7 +8,7 @@ from typing import Annotated, Any, ClassVar, Literal, Self
 from pydantic import AfterValidator, Field, model_validator
 
 from socialgen.events.common import Summary
-from socialgen.events.payload import EventPayload, Source, WireObject
+from socialgen.events.payload import EventPayload, Source, Tally, WireObject
 from socialgen.kit.limits import CALENDAR_LENGTHS
 
 MAX_DAYS = max(CALENDAR_LENGTHS)
@@ -44,6 +44,10 @@ class GenerationStarted(EventPayload):
     calendarLength: CalendarLength = Field(description="Days: 7 or 30.")
     sources: list[CalendarSource] = Field(description="What the calendar is made from.")
     message: str = Field(description="A status line for the user.")
+
+    def progress(self, tally: Tally) -> str | None:
+        tally.total = self.calendarLength
+        return self.message
 
 
 class SourceProcessing(EventPayload):
@@ -95,6 +99,12 @@ class CalendarProgress(EventPayload):
         if self.source is not None and self.status != "generating":
             raise ValueError("source is sent only when status is generating")
         return self
+
+    def progress(self, tally: Tally) -> str | None:
+        tally.total = self.total
+        if self.status in ("completed", "failed"):
+            tally.done += 1
+        return self.message
 
 
 class CalendarPost(WireObject):
