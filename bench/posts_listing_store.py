@@ -19,15 +19,14 @@ from sqlmodel import Session, SQLModel, col, select
 
 from socialgen.kit.clock import utcnow
 from socialgen.kit.limits import POST_WINDOW_DAYS
-from socialgen.posts.schemas import PostList
-from socialgen.posts.views import snippet
+from socialgen.posts.views import PostListJson, snippet
 from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import PostStatus, Workspace
 from socialgen.workspaces.bootstrap import LOCAL_OWNER_EMAIL
 from socialgen.workspaces.service import create_workspace, default_workspace
 
 OTHER_WORKSPACE_NAME = "bench-other"
-Listing = Callable[..., PostList]  # (session, workspace_id, *, limit=, cursor=)
+Listing = Callable[..., PostListJson]  # (session, workspace_id, *, limit=, cursor=)
 
 
 @dataclass(frozen=True)

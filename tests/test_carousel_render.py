@@ -374,7 +374,7 @@ def test_registry() -> None:
     assert DEFAULT_TEMPLATE in TEMPLATES
     for name in names:
         assert (TEMPLATES_DIR / f"{name}.html").is_file()  # shipped beside the code
-    record = get_template("minimal").as_dict()
+    record = get_template("minimal").view().wire()
     assert set(record) == {"name", "label", "description", "theme"}
     assert record["name"] == "minimal"
     assert set(record["theme"]) == {"primaryColor", "backgroundColor", "font"}

@@ -356,7 +356,7 @@ def test_a_stored_history_drawn_and_written(
     posts[60] = dataclasses.replace(posts[60], content=HOSTILE, likes=5000)
     put_history(store.engine, store.workspace_id, posts)
     with read_session(store.engine) as session:
-        report = build_report(session, store.workspace_id, None, "Europe/Paris")
+        report = build_report(session, store.workspace_id, None, "Europe/Paris").json_data()
     assert report["posts"] == 120 and report["enough"] is True
     out = io.StringIO()
     page = tmp_path / "insights.html"

@@ -162,13 +162,40 @@ def test_an_mcp_client_runs_the_toys_tool_over_http(store: Any) -> None:
                 names = [tool.name for tool in (await mcp.list_tools()).tools]
                 if not with_toy:
                     return names, None
-                return names, structured(await mcp.call_tool("toy_count", {"n": 3}))
+                counted = structured(await mcp.call_tool("toy_count", {"n": 3}))
+                # The declared operation, as a tool: the notes saved, its result the
+                # stream's completion event.
+                saved = structured(await mcp.call_tool("toy_notes", {"notes": ["via mcp"]}))
+                return names, {"count": counted, "notes": saved}
 
-    names, counted = run(lambda: tools(True))
-    assert "toy_count" in names and "write_post" in names  # the toy's beside the built-in
-    assert counted == {"success": True, "counted": 3}
+    names, called = run(lambda: tools(True))
+    assert {"toy_count", "toy_notes", "write_post"} <= set(names)  # beside the built-in
+    assert called == {
+        "count": {"success": True, "counted": 3},
+        "notes": {"success": True, "counted": 1},
+    }
+    assert _drafts(store) == ["via mcp"]
     plain, _ = run(lambda: tools(False))
-    assert "toy_count" not in plain and set(plain) == set(names) - {"toy_count"}
+    assert set(plain) == set(names) - {"toy_count", "toy_notes"}
+
+
+def test_the_command_line_runs_the_toys_declared_operation(store: Any) -> None:
+    """`toy-notes` streams the same operation the API's route and the MCP tool serve:
+    the plan reserves, the run saves and spends, the completion event ends it."""
+    result = runner.invoke(app, ["toy-notes", "first", "second"], obj=_with_toy())
+    assert result.exit_code == 0, result.output
+    assert result.stdout.split("\n")[:3] == ["tick 1", "tick 2", "counted 2"]
+    assert sorted(_drafts(store)) == ["first", "second"]
+
+
+def _drafts(store: Any) -> list[str]:
+    from sqlmodel import select
+
+    from socialgen.store.engine import read_session
+    from socialgen.store.tables import Post
+
+    with read_session(store.engine) as session:
+        return list(session.exec(select(Post.content)).all())
 
 
 def test_the_toys_events_are_in_the_event_contract_by_their_own_examples() -> None:

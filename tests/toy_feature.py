@@ -1,6 +1,7 @@
 """A toy feature, declared from tests/ alone: its own events, stream, routes, commands,
-a body route behind the workspace guard with its own cap and a quota plan (its notes
-saved as drafts, each spending the post it reserved), a command group with a command
+a streamed operation declared once (TOY_NOTES: its notes saved as drafts, each
+spending the post it reserved; served as a body route behind the workspace guard with
+its own cap, as an MCP tool and as a command), a command group with a command
 added by `extends`, an MCP tool that runs its stream,
 lifespan and start work, and a model call of its own purpose (`toy_word`, answered
 by the scripted models as tests/toy_replies.py declares), handed in through a Runtime
@@ -20,27 +21,27 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
 import typer
-from fastapi import APIRouter, Body, Depends, FastAPI
+from fastapi import APIRouter, FastAPI
 from pydantic import BaseModel, Field
 from starlette.responses import StreamingResponse
 
 from socialgen.ai.model import TextModel, complete
 from socialgen.app.caller import Caller
+from socialgen.app.operations import AsTool, OverHttp, StreamedOperation
 from socialgen.app.registration import Feature, Group
-from socialgen.cli.events import stream_in_terminal
-from socialgen.cli.support import JsonOpt, current_runtime
+from socialgen.cli.events import command_resources, stream_in_terminal
+from socialgen.cli.support import JsonOpt, current_runtime, open_workspace
 from socialgen.drafting.persist import save_post
 from socialgen.drafting.quota import Reservation
 from socialgen.events import Event
 from socialgen.events.common import Keepalive, StreamError
 from socialgen.events.payload import EventPayload
 from socialgen.events.stream import Stream
-from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
-from socialgen.http.request_body import body_cap
-from socialgen.http.stream_endpoint import plan_and_stream
+from socialgen.files.backends import files_of
 from socialgen.http.streaming import sse_response
-from socialgen.http.support import EngineDep, FilesDep, SettingsDep, TextModelDep
+from socialgen.http.support import TextModelDep
 from socialgen.kit.limits import BodyLimit
+from socialgen.mcp_server.inputs import InWorkspace
 from socialgen.store.engine import transaction
 from socialgen.workspaces.usage import reserve_posts
 
@@ -108,6 +109,10 @@ class ToyNotesBody(BaseModel):
     notes: list[str] = Field(min_length=1, max_length=5, description="Drafts to save.")
 
 
+class ToyNotesInput(ToyNotesBody, InWorkspace):
+    """The tool's arguments: the body, and the workspace (default: the key's)."""
+
+
 @dataclass(frozen=True)
 class ToyNotesPlan:
     caller: Caller
@@ -153,25 +158,28 @@ async def count_route(n: int) -> StreamingResponse:
     return sse_response(count(n), keepalive=15.0)
 
 
-ToyWriter = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
-
-
-@router.post("/api/v1/toy/notes/{workspaceId}", dependencies=[body_cap(TOY_BODY)])
-async def notes_route(
-    access: ToyWriter,
-    engine: EngineDep,
-    settings: SettingsDep,
-    files: FilesDep,
-    body: Annotated[ToyNotesBody, Body()],
-) -> StreamingResponse:
-    caller = Caller(
-        engine=engine,
-        workspace_id=access.workspace_id,
-        user_id=access.user_id,
-        settings=settings,
-        files=files,
-    )
-    return await plan_and_stream(prepare_notes, caller, body, save_notes)
+# One declaration: the API's POST route (its cap, the workspace guard), the MCP tool
+# `toy_notes` and the command `toy-notes` all serve it; nothing else is written.
+TOY_NOTES = StreamedOperation(
+    prepare=prepare_notes,
+    run=lambda plan, _using: save_notes(plan),
+    completed=(ToyDone,),
+    http=OverHttp(
+        name="toy_notes",
+        path="/api/v1/toy/notes/{workspaceId}",
+        tag="toy",
+        doc="The notes saved as drafts: a toy_tick each, then toy_done.",
+        body=ToyNotesBody,
+        cap=TOY_BODY,
+    ),
+    tool=AsTool(
+        name="toy_notes",
+        title="Save notes",
+        description="Each note saved as a draft.",
+        arguments=ToyNotesInput,
+        result=ToyDone,
+    ),
+)
 
 
 @router.get("/api/v1/toy/word")
@@ -200,6 +208,23 @@ def toy_count(
     """Count to N, as a stream."""
     stream_in_terminal(
         count(n), json_output=json_output, printer=ToyPrinter, completed=ToyDone, announce=False
+    ).exit_if_failed()
+
+
+def toy_notes(
+    notes: Annotated[list[str], typer.Argument(help="Drafts to save.")],
+    json_output: JsonOpt = False,
+) -> None:
+    """Save NOTES as drafts, as a stream."""
+    engine, workspace_id = open_workspace(None)
+    runtime = current_runtime()
+    caller = Caller(engine, workspace_id, None, runtime.settings, files=files_of(runtime))
+    stream_in_terminal(
+        TOY_NOTES.stream(caller, ToyNotesBody(notes=notes), command_resources()),
+        json_output=json_output,
+        printer=ToyPrinter,
+        completed=ToyDone,
+        announce=False,
     ).exit_if_failed()
 
 
@@ -235,7 +260,7 @@ class ToyCountInput(BaseModel):
 
 @dataclass(frozen=True)
 class ToyPlan:
-    """What a streamed operation's plan carries (http.stream_endpoint.StreamPlan)."""
+    """What a streamed operation's plan carries (app.operations.StreamPlan)."""
 
     caller: Any
     n: int
@@ -292,6 +317,7 @@ FEATURE = Feature(
     commands=(
         ("toy-count", "tests.toy_feature:toy_count"),
         ("toy-word", "tests.toy_feature:toy_word"),
+        ("toy-notes", "tests.toy_feature:toy_notes"),
     ),
     groups=(Group("toy", "tests.toy_feature:toy_app", "Toy commands, loaded when named."),),
     extends=(("toy", "tests.toy_feature:extend_toy_group"),),
@@ -299,4 +325,5 @@ FEATURE = Feature(
     lifespans=("tests.toy_feature:toy_lifespan",),
     serve_start=("tests.toy_feature:toy_start",),
     mcp=("tests.toy_feature:register_tools",),
+    operations=("tests.toy_feature:TOY_NOTES",),
 )

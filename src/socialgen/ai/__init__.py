@@ -12,7 +12,8 @@ keeps it); `early_stream.py` hands out later an answer started early (for
 `generation/head_start.py`).
 
 Structured answers on any provider are `structured.py`'s: the format ladder json_schema
--> json_object -> text, remembered on the model object, which the Runtime keeps.
+-> json_object -> text, remembered on the model object, which the Runtime keeps, in its
+profile (`model_profile.py`: where every small-model choice is read).
 `json_text.py` finds the JSON in prose, `json_repair.py` closes a cut answer and
 `json_salvage.py` keeps an answer's valid items. Plans from small models come as line
 lists under a llama.cpp grammar (`line_lists.py`).

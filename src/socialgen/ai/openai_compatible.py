@@ -67,12 +67,14 @@ def serves(name: str) -> bool:
 
 class OpenAICompatibleModel:
     def __init__(
-        self, name: str, *, api_base: str | None, timeout: float, small: bool = False
+        self, name: str, *, api_base: str | None, timeout: float, small: bool | None = None
     ) -> None:
         self.name = name
         self.api_base = api_base
         self.timeout = timeout
-        self.small = small
+        # small: the small_model setting; unset is not small (these servers do not say
+        # how large their model is). Read through its profile (ai/model_profile.py).
+        self.small = bool(small)
         prefix, _, self.model_id = name.partition("/")
         self.provider = prefix.lower()
 

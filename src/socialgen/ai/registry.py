@@ -63,8 +63,9 @@ def _build(
         if small is None:
             small = is_small(gguf_parameters(path))
         return LlamaCppModel(path, small=small, engine=engine)
+    if serves(name):  # no litellm import: ~3 s of every command's start-up
+        # The setting as it is (head_start.py builds the same model before the store).
+        return OpenAICompatibleModel(name, api_base=api_base, timeout=timeout, small=small)
     if small is None:
         small = name.startswith(OLLAMA_PREFIXES) and is_small(ollama_parameters(name, api_base))
-    if serves(name):  # no litellm import: ~3 s of every command's start-up
-        return OpenAICompatibleModel(name, api_base=api_base, timeout=timeout, small=small)
     return LiteLLMModel(name, api_base=api_base, timeout=timeout, small=small)

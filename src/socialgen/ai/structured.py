@@ -6,8 +6,9 @@
 
 A provider that refuses a format (FormatRefused: its error names response_format)
 steps down one rung at once, without spending an attempt, and the rung that worked
-is remembered in the model's profile (`profile_of`) for the life of the model object
-(the Runtime keeps its model; a test's fresh model starts from the first rung).
+is remembered in the model's profile (model_profile.py's `profile_of`) for the life of
+the model object (the Runtime keeps its model; a test's fresh model starts from the
+first rung).
 The answer is validated with pydantic; an answer with some wrong items keeps the
 valid ones (json_salvage); None means the model gave nothing usable and the caller
 must say so.
@@ -19,7 +20,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -34,59 +35,15 @@ from socialgen.ai.model import (
     TextModel,
     complete,
 )
+from socialgen.ai.model_profile import RUNGS, profile_of
 
 logger = logging.getLogger("socialgen.ai")
 T = TypeVar("T", bound=BaseModel)
 
-RUNGS: tuple[OutputMode, ...] = ("json_schema", "json_object", "text")
-PlanFormat = Literal["json", "lines"]
-
-
-@dataclass
-class ModelProfile:
-    """What this process knows about one model, chosen once, when the model is first
-    asked for something, and updated only by what the model does:
-
-    rung: the structured-output format to ask first (the last one it accepted);
-    plan_format: "lines" for small models (they can write a short list, not a JSON
-        plan), and for models whose JSON plans were unusable twice in a row
-        (JSON_MISSES_TO_LINES) while their lists were not; "json" otherwise;
-    json_plan_misses: JSON plans in a row that held nothing usable (a usable one
-        resets it): one junk answer must not switch the whole process to lists;
-    takes_grammar: False once its provider refused a llama.cpp grammar.
-
-    Every `small` decision about plans and formats reads this profile (`profile_of`),
-    never `model.small` directly."""
-
-    small: bool
-    rung: int = 0
-    plan_format: PlanFormat = "json"
-    json_plan_misses: int = 0
-    takes_grammar: bool = True
-
-    @property
-    def output_mode(self) -> OutputMode:
-        return RUNGS[self.rung]
-
-
-PROFILE_ATTRIBUTE = "_socialgen_profile"
 # Qwen2.5-Coder-0.5B (llama_cpp.server, json_object) writes most plans as good JSON and
 # now and then one it cannot: after one miss the rest of the process got lists, whose
 # slide texts it echoes ("Slide 2: <title>"), so whole outlines came from the template.
 JSON_MISSES_TO_LINES = 2
-
-
-def profile_of(model: TextModel) -> ModelProfile:
-    """The model's profile, made at the first call and kept on the model object itself:
-    what we learn about a model lives as long as the model (the Runtime's, for a server
-    or a command), and no table in this module outlives a test."""
-    attributes = getattr(model, "__dict__", None)
-    found = attributes.get(PROFILE_ATTRIBUTE) if attributes is not None else None
-    if found is None or found.small != model.small:
-        found = ModelProfile(small=model.small, plan_format="lines" if model.small else "json")
-        if attributes is not None:  # a model with __slots__ is asked afresh each time
-            attributes[PROFILE_ATTRIBUTE] = found
-    return found
 
 
 def current_rung(model: TextModel) -> OutputMode:

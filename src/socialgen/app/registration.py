@@ -47,6 +47,10 @@ class Feature:
     # (socialgen.mcp_server.access.Face) that adds the feature's tools, resources and
     # prompts (its `mcp_tools.py`); every feature's, in the features' order.
     mcp: tuple[str, ...] = ()
+    # "module:OPERATION": a streamed operation (app.operations.StreamedOperation), which
+    # the API serves as a POST route and MCP as a tool from its declaration alone,
+    # before the feature's own routers and tools.
+    operations: tuple[str, ...] = ()
 
 
 def resolve(target: str) -> Any:

@@ -151,14 +151,13 @@ class Runtime:
 
     def light_setting(self, name: str) -> Any:
         """One setting for a quick path (workspace, engine), without building the
-        settings object unless it is already built or handed in."""
+        settings object unless it is already built or handed in: this Runtime's options,
+        then the environment, the file, the default, as the settings object decides."""
         if self._settings is not None:
             return getattr(self._settings, name)
-        if name in self.options:
-            return self.options[name]
         from socialgen.config import light_setting
 
-        return light_setting(name)
+        return light_setting(name, self.options)
 
     @property
     def stores(self) -> Stores:

@@ -1,4 +1,5 @@
-"""The carousel endpoints (prefix /api/v1/carousel)."""
+"""The carousel endpoints (prefix /api/v1/carousel) but the streamed one,
+generate-with-images, which operations.py declares."""
 
 from __future__ import annotations
 
@@ -7,39 +8,32 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 
 from socialgen.app.caller import Caller
 from socialgen.carousels.body import (
-    CarouselBody,
     PdfBody,
     RegenerateSlideBody,
-    read_create_body,
     read_regenerate_body,
 )
-from socialgen.carousels.plan import prepare_carousel
 from socialgen.carousels.regenerate import CarouselLocks, regenerate_slide
-from socialgen.carousels.service import create_carousel
 from socialgen.carousels.templates import list_templates
 from socialgen.files.backends import files_of
 from socialgen.http.body_models import documented_body, parse_json
 from socialgen.http.guard import AuthenticatedUser, WorkspaceAccess, WorkspaceGuard
 from socialgen.http.request_body import body_cap, json_object
-from socialgen.http.stream_endpoint import plan_and_stream
 from socialgen.http.support import (
     EngineDep,
     ImageModelDep,
     RuntimeDep,
-    TextModelDep,
     error_responses,
 )
-from socialgen.kit.limits import CAROUSEL_BODY, PDF_BODY, REGENERATE_SLIDE_BODY
+from socialgen.kit.limits import PDF_BODY, REGENERATE_SLIDE_BODY
 from socialgen.kit.uploads import read_capped
 from socialgen.store.tables import Role
 
 router = APIRouter(prefix="/api/v1/carousel", tags=["carousels"])
 
-CarouselCaller = Annotated[WorkspaceAccess, Depends(WorkspaceGuard(bearer_required=False))]
 SlideEditor = Annotated[
     WorkspaceAccess,
     Depends(
@@ -48,43 +42,6 @@ SlideEditor = Annotated[
         )
     ),
 ]
-
-
-@router.post(
-    "/generate-with-images/{workspaceId}",
-    response_class=StreamingResponse,
-    openapi_extra=documented_body(CarouselBody, takes_files=True),
-    responses={
-        200: {"content": {"text/event-stream": {}}, "description": "Stream of {type, data}"},
-        **error_responses(400, 401, 403, 404, 413),
-    },
-    dependencies=[body_cap(CAROUSEL_BODY)],
-)
-async def generate_with_images(
-    access: CarouselCaller,
-    engine: EngineDep,
-    model: TextModelDep,
-    images: ImageModelDep,
-    runtime: RuntimeDep,
-    request: Request,
-) -> StreamingResponse:
-    """A carousel with an AI image per slide, streamed as JSON events {type, data}:
-    plan_generated, image_generated (per slide), generating_pdf, complete."""
-    body = await read_create_body(request, allow_private=runtime.settings.allow_private_urls)
-    caller = Caller(
-        engine=engine,
-        workspace_id=access.workspace_id,
-        user_id=access.user_id,
-        settings=runtime.settings,
-        files=files_of(runtime),
-    )
-    return await plan_and_stream(
-        lambda caller, body: prepare_carousel(caller, body.request, body.artwork),
-        caller,
-        body,
-        lambda plan: create_carousel(plan, model, images, runtime.held.cleanups),
-        typed=True,
-    )
 
 
 async def carousel_locks(request: Request) -> CarouselLocks:
@@ -123,7 +80,7 @@ async def regenerate(
     )
     cleanups = runtime.held.cleanups
     data = await regenerate_slide(caller, body.request, body.references, images, locks, cleanups)
-    return {"success": True, "data": data}
+    return {"success": True, "data": data.wire()}
 
 
 @router.post(
@@ -174,7 +131,7 @@ async def generate_pdf(user: AuthenticatedUser, runtime: RuntimeDep, request: Re
 @router.get("/templates")
 def templates() -> dict[str, Any]:
     """The built-in slide templates (public): name, label, description, default theme."""
-    return {"success": True, "data": [template.as_dict() for template in list_templates()]}
+    return {"success": True, "data": [template.view().wire() for template in list_templates()]}
 
 
 def _pdf_request(raw: bytes) -> tuple[list[str], int, int]:

@@ -78,11 +78,11 @@ def create(
     from socialgen.app.caller import Caller
     from socialgen.carousels.body import CarouselBody
     from socialgen.carousels.events import CarouselComplete
+    from socialgen.carousels.operations import CREATE_CAROUSEL
     from socialgen.carousels.plan import prepare_carousel
     from socialgen.carousels.render_cli import CarouselPrinter
     from socialgen.carousels.schemas import display_name
-    from socialgen.carousels.service import create_carousel
-    from socialgen.cli.events import current_model, stream_in_terminal
+    from socialgen.cli.events import command_resources, stream_in_terminal
     from socialgen.cli.refs import resolve_in
     from socialgen.cli.support import open_workspace
     from socialgen.http.body_models import parse_json
@@ -122,13 +122,9 @@ def create(
         artwork,
         display_name=author,
     )
+    # The operation's run; its plan is the command's own (the author's --name).
     result = stream_in_terminal(
-        create_carousel(
-            plan,
-            current_model(),
-            current_runtime().image_model(),
-            current_runtime().held.cleanups,
-        ),
+        CREATE_CAROUSEL.run(plan, command_resources()),
         json_output=json_output,
         printer=partial(CarouselPrinter, path_for_url=path_for_url),
         completed=CarouselComplete,
@@ -181,12 +177,12 @@ def regenerate_slide(
     data = asyncio.run(regenerate(caller, request, references, images, CarouselLocks(), cleanups))
 
     def show(out: Any) -> None:
-        out.print(f"slide {data['slideIndex']}: {data['slide']['title']}")
-        out.print(f"image:     {path_for_url(data['slide']['image'])}", soft_wrap=True)
-        out.print(f"PDF:       {path_for_url(data['pdfUrl'])}", soft_wrap=True)
-        out.print(f"thumbnail: {path_for_url(data['thumbnailUrl'])}", soft_wrap=True)
+        out.print(f"slide {data.slideIndex}: {data.slide.title}")
+        out.print(f"image:     {path_for_url(data.slide.image)}", soft_wrap=True)
+        out.print(f"PDF:       {path_for_url(data.pdfUrl)}", soft_wrap=True)
+        out.print(f"thumbnail: {path_for_url(data.thumbnailUrl)}", soft_wrap=True)
 
-    emit(json_output, data, show)
+    emit(json_output, data.wire(), show)
 
 
 @app.command()
@@ -229,7 +225,7 @@ def templates(json_output: JsonOpt = False) -> None:
     """The built-in slide templates."""
     from socialgen.carousels.templates import list_templates
 
-    records = [template.as_dict() for template in list_templates()]
+    records = [template.view() for template in list_templates()]
 
     def show(out: Any) -> None:
         from socialgen.cli.support import print_rows
@@ -239,16 +235,16 @@ def templates(json_output: JsonOpt = False) -> None:
             "Templates",
             [
                 {
-                    "name": r["name"],
-                    "description": r["description"],
-                    "colours": f"{r['theme']['primaryColor']} on {r['theme']['backgroundColor']}",
-                    "font": r["theme"]["font"],
+                    "name": r.name,
+                    "description": r.description,
+                    "colours": f"{r.theme.primaryColor} on {r.theme.backgroundColor}",
+                    "font": r.theme.font,
                 }
                 for r in records
             ],
         )
 
-    emit(json_output, records, show)
+    emit(json_output, [record.wire() for record in records], show)
 
 
 @app.command("list")
@@ -305,25 +301,25 @@ def show(
     view = carousel_view(record.carousel, record.slides)
 
     def render(out: Any) -> None:
-        out.print(f"{view['name']}  ({view['carouselId']}, {view['status']}, {view['template']})")
-        out.print(f"post:      {view['postId']}")
-        out.print(f"PDF:       {path_for_url(view['pdfUrl'])}", soft_wrap=True)
-        out.print(f"thumbnail: {path_for_url(view['thumbnailUrl'])}", soft_wrap=True)
+        out.print(f"{view.name}  ({view.carouselId}, {view.status}, {view.template})")
+        out.print(f"post:      {view.postId}")
+        out.print(f"PDF:       {path_for_url(view.pdfUrl)}", soft_wrap=True)
+        out.print(f"thumbnail: {path_for_url(view.thumbnailUrl)}", soft_wrap=True)
         print_rows(
             out,
             "Slides",
             [
                 {
-                    "index": s["slideIndex"],
-                    "title": s["title"],
-                    "content": s["content"],
-                    "image": str(path_for_url(s["image"])),
+                    "index": s.slideIndex,
+                    "title": s.title,
+                    "content": s.content,
+                    "image": str(path_for_url(s.image)),
                 }
-                for s in view["slides"]
+                for s in view.slides
             ],
         )
 
-    emit(json_output, view, render)
+    emit(json_output, view.wire(), render)
 
 
 def _slide_index(text: str) -> str:

@@ -12,12 +12,16 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
-from typing import Any
 
 from socialgen.ai.images import ImageModel
 from socialgen.app.caller import Caller
 from socialgen.carousels import assets, repository
-from socialgen.carousels.schemas import RegenerateSlideRequest, carousel_view, post_reference
+from socialgen.carousels.schemas import (
+    RegeneratedSlide,
+    RegenerateSlideRequest,
+    carousel_view,
+    post_reference,
+)
 from socialgen.carousels.thread_work import ThreadWork, finish
 from socialgen.carousels.uploads import CheckedImage
 from socialgen.files.store import FileStore
@@ -56,7 +60,7 @@ async def regenerate_slide(
     images: ImageModel,
     locks: CarouselLocks,
     cleanups: set[asyncio.Task[None]],
-) -> dict[str, Any]:
+) -> RegeneratedSlide:
     """The updated slide with the carousel's new pdfUrl and thumbnailUrl. `locks`: the
     app's (or the command's) carousel locks; `cleanups`: where a cleanup outliving a
     cancelled request is kept (the Runtime's `held.cleanups`)."""
@@ -106,7 +110,7 @@ async def regenerate_slide(
             engine,
             changed,
             read_at=read_at,
-            reference=post_reference(changed.carousel, changed.slides),
+            reference=post_reference(changed.carousel, changed.slides).wire(),
         )
         # Committed: the new files are the carousel's now, even if the request was
         # cancelled meanwhile; the ones it no longer uses go.
@@ -139,13 +143,13 @@ async def regenerate_slide(
                         raise
                     continue
                 view = carousel_view(changed.carousel, changed.slides)
-                return {
-                    "carouselId": carousel.id,
-                    "slideIndex": request.slide_index,
-                    "slide": view["slides"][request.slide_index],
-                    "pdfUrl": view["pdfUrl"],
-                    "thumbnailUrl": view["thumbnailUrl"],
-                }
+                return RegeneratedSlide(
+                    carouselId=carousel.id,
+                    slideIndex=request.slide_index,
+                    slide=view.slides[request.slide_index],
+                    pdfUrl=view.pdfUrl,
+                    thumbnailUrl=view.thumbnailUrl,
+                )
             raise AssertionError("unreachable")
     finally:
         unused = _remove_unused(work, files, workspace_id, written, kept, existing)

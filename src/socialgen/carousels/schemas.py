@@ -1,5 +1,6 @@
-"""The carousel's data shapes: its requests, its rows as SPEC.md shows them, and the
-field readers (SPEC.md's messages) that the CLI and the HTTP bodies' models
+"""The carousel's data shapes: its requests, its rows as SPEC.md shows them (the
+models of carousels/events.py, which the complete event carries too), and the field
+readers (SPEC.md's messages) that the CLI and the HTTP bodies' models
 (carousels/body.py) share.
 
 Text is trimmed, and a blank or null optional field is the same as leaving it out;
@@ -11,8 +12,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from pydantic import Field
+
+from socialgen.carousels.events import (
+    CarouselSlide,
+    ProfileImage,
+    SlideTheme,
+    SlideUser,
+    StoredCarousel,
+)
+from socialgen.events.errors import EventContractError
+from socialgen.events.payload import Source, WireObject
 from socialgen.files.store import file_url
 from socialgen.http.request_body import optional_text as text
 from socialgen.kit.errors import BadRequest
@@ -21,7 +33,8 @@ from socialgen.kit.limits import (
     MAX_SLIDES,
     MIN_SLIDES,
 )
-from socialgen.store.tables import Carousel, CarouselSlide
+from socialgen.store.tables import Carousel
+from socialgen.store.tables import CarouselSlide as SlideRow
 
 # --- requests ---------------------------------------------------------------------
 
@@ -120,7 +133,29 @@ def whole_number(value: Any, name: str, *, text: bool = False) -> int:
 # --- rows as SPEC.md shows them ----------------------------------------------------
 
 
-def slide_view(carousel: Carousel, slide: CarouselSlide) -> dict[str, Any]:
+class CarouselReference(WireObject):
+    """What the carousel's post carries: SPEC.md's timeline shape {id, name,
+    thumbnailUrl, pdfUrl}, plus status and slides so the post alone shows it."""
+
+    id: str
+    name: str
+    status: str
+    thumbnailUrl: str
+    pdfUrl: str
+    slides: list[CarouselSlide]
+
+
+class RegeneratedSlide(WireObject):
+    """A slide with a new image, and the carousel's files rendered again."""
+
+    carouselId: str
+    slideIndex: int = Field(ge=0)
+    slide: CarouselSlide
+    pdfUrl: str
+    thumbnailUrl: str
+
+
+def slide_view(carousel: Carousel, slide: SlideRow) -> CarouselSlide:
     """A slide: id, title, content, source, image (URL), user {name, profileImage {url}},
     theme."""
     profile = (
@@ -128,44 +163,44 @@ def slide_view(carousel: Carousel, slide: CarouselSlide) -> dict[str, Any]:
         if carousel.profile_image_file
         else ""
     )
-    return {
-        "id": slide.id,
-        "slideIndex": slide.position,
-        "title": slide.title,
-        "content": slide.content,
-        "source": slide.source,
-        "image": file_url(carousel.workspace_id, slide.image_file),
-        "user": {
-            "name": carousel.author_name or carousel.handle or "",
-            "profileImage": {"url": profile},
-        },
-        "theme": dict(carousel.theme),
-    }
+    return CarouselSlide(
+        id=slide.id,
+        slideIndex=slide.position,
+        title=slide.title,
+        content=slide.content,
+        source=cast(Source, slide.source),  # the model refuses any other word
+        image=file_url(carousel.workspace_id, slide.image_file),
+        user=SlideUser(
+            name=carousel.author_name or carousel.handle or "",
+            profileImage=ProfileImage(url=profile),
+        ),
+        theme=SlideTheme(**carousel.theme),
+    )
 
 
-def carousel_view(carousel: Carousel, slides: Sequence[CarouselSlide]) -> dict[str, Any]:
-    """The complete event's data: carouselId, name, status, pdfUrl, thumbnailUrl, slides."""
-    return {
-        "carouselId": carousel.id,
-        "name": carousel.name,
-        "status": carousel.status,
-        "template": carousel.template,
-        "postId": carousel.post_id,
-        "pdfUrl": file_url(carousel.workspace_id, carousel.pdf_file),
-        "thumbnailUrl": file_url(carousel.workspace_id, carousel.thumbnail_file),
-        "slides": [slide_view(carousel, slide) for slide in slides],
-    }
+def carousel_view(carousel: Carousel, slides: Sequence[SlideRow]) -> StoredCarousel:
+    """A stored carousel (its post saved: `postId` is set), as the complete event and
+    `carousels show` give it."""
+    if carousel.post_id is None:  # stored with its post, in one transaction
+        raise EventContractError(f"carousel {carousel.id} has no post yet")
+    return StoredCarousel(
+        carouselId=carousel.id,
+        name=carousel.name,
+        status=carousel.status,
+        template=carousel.template,
+        postId=carousel.post_id,
+        pdfUrl=file_url(carousel.workspace_id, carousel.pdf_file),
+        thumbnailUrl=file_url(carousel.workspace_id, carousel.thumbnail_file),
+        slides=[slide_view(carousel, slide) for slide in slides],
+    )
 
 
-def post_reference(carousel: Carousel, slides: Sequence[CarouselSlide]) -> dict[str, Any]:
-    """What the carousel's post carries: SPEC.md's timeline shape {id, name,
-    thumbnailUrl, pdfUrl}, plus status and slides so the post alone shows it."""
-    view = carousel_view(carousel, slides)
-    return {
-        "id": carousel.id,
-        "name": carousel.name,
-        "status": carousel.status,
-        "thumbnailUrl": view["thumbnailUrl"],
-        "pdfUrl": view["pdfUrl"],
-        "slides": view["slides"],
-    }
+def post_reference(carousel: Carousel, slides: Sequence[SlideRow]) -> CarouselReference:
+    return CarouselReference(
+        id=carousel.id,
+        name=carousel.name,
+        status=carousel.status,
+        thumbnailUrl=file_url(carousel.workspace_id, carousel.thumbnail_file),
+        pdfUrl=file_url(carousel.workspace_id, carousel.pdf_file),
+        slides=[slide_view(carousel, slide) for slide in slides],
+    )

@@ -27,7 +27,6 @@ from socialgen.carousels.events import (
     GeneratingPdf,
     ImageGenerated,
     PlanGenerated,
-    StoredCarousel,
     StreamedSlide,
 )
 from socialgen.carousels.outline import outline_carousel
@@ -137,7 +136,6 @@ async def create_carousel(
         )
         carousel.pdf_file = rendered.pdf_file
         carousel.thumbnail_file = rendered.thumbnail_file
-        view = carousel_view(carousel, slides)
         record = repository.CarouselRecord(carousel, slides)
 
         def save() -> None:
@@ -149,13 +147,12 @@ async def create_carousel(
                 user_id=caller.user_id,
                 prompt=plan.request.prompt,
                 caption=outline.caption,
-                reference=post_reference(carousel, slides),
+                reference=post_reference(carousel, slides).wire(),
                 reservation_id=plan.reservation_id,
             )
 
-        await work.run(save)
-        view["postId"] = saved.post_id
-        yield Event.of(CarouselComplete(success=True, data=StoredCarousel.from_wire(view)))
+        await work.run(save)  # sets the carousel's post_id
+        yield Event.of(CarouselComplete(success=True, data=carousel_view(carousel, slides)))
     finally:
         # Runs on failure, on cancellation (client gone) and on early close.
         await finish(_settle(plan, work, quota, saved), cleanups)

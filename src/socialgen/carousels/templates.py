@@ -7,9 +7,12 @@ one `<name>.html` per template (see `slides_html`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from pydantic import Field
+
+from socialgen.carousels.events import SlideTheme
 from socialgen.carousels.slides import Theme
+from socialgen.events.payload import WireObject
 from socialgen.kit.errors import BadRequest
 
 
@@ -20,14 +23,21 @@ class SlideTemplate:
     description: str
     theme: Theme  # the default theme; a carousel may bring its own
 
-    def as_dict(self) -> dict[str, Any]:
+    def view(self) -> TemplateView:
         """The template record of GET /api/v1/carousel/templates."""
-        return {
-            "name": self.name,
-            "label": self.label,
-            "description": self.description,
-            "theme": self.theme.as_dict(),
-        }
+        return TemplateView(
+            name=self.name,
+            label=self.label,
+            description=self.description,
+            theme=SlideTheme(**self.theme.as_dict()),
+        )
+
+
+class TemplateView(WireObject):
+    name: str
+    label: str
+    description: str
+    theme: SlideTheme = Field(description="The theme it looks best in.")
 
 
 DEFAULT_TEMPLATE = "bold"

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from socialgen.ai.model import TextModel
+    from socialgen.app.operations import Resources
     from socialgen.events import Event
     from socialgen.events.payload import EventPayload
 
@@ -48,6 +49,13 @@ class JsonLines:
 def current_model() -> TextModel:
     """The running command's text model (its Runtime's: a test may hand one in)."""
     return current_runtime().text_model()
+
+
+def command_resources() -> Resources:
+    """What a streamed operation's run uses, from the running command's Runtime."""
+    from socialgen.app.operations import resources_of
+
+    return resources_of(current_runtime())
 
 
 BETTER_MODEL_HINT = (

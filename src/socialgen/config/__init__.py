@@ -1,10 +1,11 @@
 """Where things live and how they are configured.
 
-Every setting comes from config/loading.py (`load()`: a command-line option, the
-environment, the config file, the default, in that order), read once by the Runtime
-(app/runtime.py); `light_setting` and `get_settings` read a few the same way without
-pydantic-settings, for what every command needs first (the Runtime calls them).
-Nothing here imports a heavy module at import time.
+Every setting comes from config/loading.py (`load()`), read once by the Runtime
+(app/runtime.py); `light_setting` and `get_settings` read a few without
+pydantic-settings, for what every command needs first (the Runtime calls them). Both
+ask `precedence.decide` which source wins (a command-line option, the environment, the
+config file, the default, in that order), so they cannot disagree. Nothing here
+imports a heavy module at import time.
 
 `keys.py` declares every setting (key, variable, kind, default, strict and lenient
 reading) and every other environment variable socialgen reads (`keys.OUTSIDE`:
@@ -17,6 +18,7 @@ in `admin/`.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,20 +33,18 @@ class Settings:
     database_url: str
 
 
-def light_setting(name: str) -> Any:
-    """One setting, read as load() reads it (environment, then the config
-    file, then the default; no command-line option sets these), without building the
-    settings object: pydantic-settings stays unimported. For what every command needs
-    first (where the store is, which workspace), so a quick command stays quick."""
-    from socialgen.config.file import config_path, read_values
-    from socialgen.config.keys import BY_NAME, lenient
+def light_setting(name: str, options: Mapping[str, Any] | None = None) -> Any:
+    """One setting, decided as load() decides it (precedence.decide: `options`, the
+    command-line options given, then the environment, the config file, the default),
+    without building the settings object: pydantic-settings stays unimported. For what
+    every command needs first (where the store is, which workspace), so a quick
+    command stays quick."""
+    from socialgen.config.file import read_config
+    from socialgen.config.keys import BY_NAME
+    from socialgen.config.precedence import decide
 
     key = BY_NAME[name]
-    text = os.environ.get(key.env) or ""
-    if text:  # as the settings object: an empty variable is not set
-        return lenient(key, text)
-    found = read_values(config_path()).get(name)
-    return key.default if found is None else found.value
+    return decide(key, options=options or {}, environ=os.environ, read_file=read_config).value
 
 
 def environment(name: str) -> str:

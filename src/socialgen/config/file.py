@@ -53,6 +53,12 @@ def config_path() -> Path:
     return Path(user_config_dir("socialgen", appauthor=False)) / FILENAME
 
 
+def read_config() -> tuple[Path, dict[str, FileValue]]:
+    """The config file's path and every setting in it (read_values)."""
+    path = config_path()
+    return path, read_values(path)
+
+
 def read_values(path: Path) -> dict[str, FileValue]:
     """Every setting in the file, checked and typed, with its line; {} when no file."""
     text = _read_text(path)

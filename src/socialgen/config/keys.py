@@ -124,6 +124,8 @@ KEYS: tuple[Key, ...] = (
         minimum=1,
     ),
     _k("keepalive_seconds", "float", 15.0, "SSE keep-alive interval", minimum=0.01),
+    _k("mcp_sessions_per_caller", "int", 20, "open MCP sessions per key (+ user)", minimum=1),
+    _k("mcp_session_idle", "duration", timedelta(minutes=10), "MCP idle timeout", minimum=0.1),
     _k("quota_lease_seconds", "float", 120.0, "how long a silent process keeps quota", minimum=1.0),
     _k(
         "linkedin_profile_endpoint",
@@ -155,6 +157,8 @@ KEYS: tuple[Key, ...] = (
         minimum=0.05,
     ),
     _k("publish_claim", "duration", timedelta(minutes=5), "how long a worker's claim stands"),
+    _k("history_deadline", "duration", timedelta(minutes=5), "one history pull's deadline"),
+    _k("history_pages", "int", 500, "the most pages one history pull reads", minimum=1),
     _k("bluesky_appview", "url", None, "AppView URL to read Bluesky metrics from", schemes=_HTTP),
     _k("bluesky_app_password", "secret", None, "app password for accounts add bluesky"),
     _k("linkedin_client_id", "text", None, "your LinkedIn app's client id"),

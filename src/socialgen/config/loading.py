@@ -4,7 +4,8 @@ a command-line option, the environment (SOCIALGEN_*), the config file, the defau
 `load()` is the one reader: the Runtime calls it once (the first time a setting is
 asked for) and keeps the object; plans and services get it from the Runtime. A
 `config set` or an edited file is seen by the next command, and by a server after a
-restart (docs/architecture.md, "Settings").
+restart (docs/architecture.md, "Settings"). Which source wins is not decided here:
+the object's one source asks precedence.decide for every key, as light_setting does.
 
 pydantic-settings costs ~0.1 s to import, so this module is imported on use only,
 never at `socialgen --help`.
@@ -21,18 +22,18 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationInfo, field_validator
-from pydantic_settings import (
-    BaseSettings,
-    InitSettingsSource,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-)
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from socialgen.config.file import FileValue, config_path, read_values
+from socialgen.config.file import FileValue, read_config
 from socialgen.config.keys import BY_NAME, ENV_PREFIX, KEYS, lenient
+from socialgen.config.precedence import Decided, Origin, decide
 
-# The config file's values while one AppSettings is built (its sources take no arguments).
-_file_values: ContextVar[dict[str, Any] | None] = ContextVar("socialgen_file_values", default=None)
+# The config file (path, values) while load() builds one AppSettings: a source takes
+# no arguments. Unset (an AppSettings built outside load()): no file is read.
+_config_file: ContextVar[tuple[Path, dict[str, FileValue]] | None] = ContextVar(
+    "socialgen_config_file", default=None
+)
 
 
 class AppSettings(BaseSettings):
@@ -58,6 +59,8 @@ class AppSettings(BaseSettings):
     timeout: float = 120.0
     batch_concurrency: int | None = None
     keepalive_seconds: float = 15.0
+    mcp_sessions_per_caller: int = 20
+    mcp_session_idle: timedelta = timedelta(minutes=10)
     quota_lease_seconds: float = 120.0
     linkedin_profile_endpoint: str | None = None
     files_url: str | None = None
@@ -70,6 +73,8 @@ class AppSettings(BaseSettings):
     scheduler: bool = True
     scheduler_poll: timedelta = timedelta(seconds=1)
     publish_claim: timedelta = timedelta(minutes=5)
+    history_deadline: timedelta = timedelta(minutes=5)
+    history_pages: int = 500
     bluesky_appview: str | None = None
     bluesky_app_password: str | None = None
     linkedin_client_id: str | None = None
@@ -99,20 +104,31 @@ class AppSettings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        # No .env file and no secrets dir: options, then the environment, then the file.
-        file_source = InitSettingsSource(settings_cls, init_kwargs=_file_values.get() or {})
-        return (init_settings, env_settings, file_source)
+        # One source, no .env file and no secrets dir: the keyword arguments (the
+        # command-line options) go to precedence.decide with the rest.
+        return (_Decided(settings_cls, options=init_settings()),)
 
 
-@dataclass(frozen=True)
-class Origin:
-    """Where a setting's value came from, as `config list` shows it."""
+class _Decided(PydanticBaseSettingsSource):
+    """Every setting's value as precedence.decide gives it (the default included:
+    keys.py's, the one light_setting gives)."""
 
-    kind: str  # "option", "env", "file", "default"
-    detail: str = ""  # the variable, or PATH:LINE
+    def __init__(self, settings_cls: type[BaseSettings], *, options: Mapping[str, Any]) -> None:
+        super().__init__(settings_cls)
+        self.options = options
+        # Path() stands for no file: with no values, no origin ever names it.
+        self.file = _config_file.get() or (Path(), {})
 
-    def __str__(self) -> str:
-        return f"{self.kind} {self.detail}".strip()
+    def decided(self, name: str) -> Decided:
+        return decide(
+            BY_NAME[name], options=self.options, environ=os.environ, read_file=lambda: self.file
+        )
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return self.decided(field_name).value, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return {key.name: self.decided(key.name).value for key in KEYS}
 
 
 @dataclass(frozen=True)
@@ -123,14 +139,13 @@ class Loaded:
     overrides: Mapping[str, Any]
 
     def origin(self, name: str) -> Origin:
-        key = BY_NAME[name]
-        if name in self.overrides:
-            return Origin("option")
-        if (os.environ.get(key.env) or "").strip():
-            return Origin("env", key.env)
-        if name in self.file:
-            return Origin("file", f"{self.path}:{self.file[name].line}")
-        return Origin("default")
+        decided = decide(
+            BY_NAME[name],
+            options=self.overrides,
+            environ=os.environ,
+            read_file=lambda: (self.path, self.file),
+        )
+        return decided.origin
 
 
 def load(overrides: Mapping[str, Any] | None = None) -> Loaded:
@@ -140,13 +155,12 @@ def load(overrides: Mapping[str, Any] | None = None) -> Loaded:
     unknown = set(overrides) - set(BY_NAME)
     if unknown:
         raise TypeError(f"not settings: {sorted(unknown)}")
-    path = config_path()
-    file = read_values(path)
-    token = _file_values.set({name: found.value for name, found in file.items()})
+    path, file = read_config()
+    token = _config_file.set((path, file))
     try:
         settings = AppSettings(**overrides)
     finally:
-        _file_values.reset(token)
+        _config_file.reset(token)
     return Loaded(settings, path, file, overrides)
 
 

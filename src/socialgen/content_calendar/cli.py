@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from socialgen.cli.events import current_model, stream_in_terminal
+from socialgen.cli.events import command_resources, stream_in_terminal
 from socialgen.cli.support import JsonOpt, WorkspaceOpt, console
 from socialgen.files.backends import files_of
 
@@ -41,10 +41,9 @@ def calendar(
     from socialgen.cli.refs import resolve_in
     from socialgen.cli.support import current_runtime, open_workspace
     from socialgen.content_calendar.events import CalendarComplete
-    from socialgen.content_calendar.plan import prepare_calendar
+    from socialgen.content_calendar.operations import CREATE_CALENDAR
     from socialgen.content_calendar.render import CalendarPrinter
     from socialgen.content_calendar.schemas import CalendarRequest
-    from socialgen.content_calendar.service import run_calendar
     from socialgen.kit.errors import BadRequest
 
     for target in (ics, csv, markdown):
@@ -64,9 +63,8 @@ def calendar(
     caller = Caller(
         engine, workspace_id, None, current_runtime().settings, files=files_of(current_runtime())
     )
-    plan = prepare_calendar(caller, request)
     result = stream_in_terminal(
-        run_calendar(plan, current_model()),
+        CREATE_CALENDAR.stream(caller, request, command_resources()),
         json_output=json_output,
         printer=CalendarPrinter,
         completed=CalendarComplete,

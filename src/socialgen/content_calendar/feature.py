@@ -5,9 +5,10 @@ from socialgen.app.registration import Feature
 FEATURE = Feature(
     name="content_calendar",
     order=5,
-    routers=("socialgen.content_calendar.api:router",),
     commands=(("calendar", "socialgen.content_calendar.cli:calendar"),),
     streams="socialgen.content_calendar.streams:STREAMS",
-    # Its MCP tools (and resources, prompts): content_calendar/mcp_tools.py.
+    # Declared once (content_calendar/operations.py): a route, an MCP tool, a command.
+    operations=("socialgen.content_calendar.operations:CREATE_CALENDAR",),
+    # Its MCP prompt (week_plan): content_calendar/mcp_tools.py.
     mcp=("socialgen.content_calendar.mcp_tools:register",),
 )

@@ -24,6 +24,6 @@ planned title that only echoes its plan's prompts ("The Hook", "Middle Slides: O
 Point"; `echo.py`'s `PromptWords`, the prompts' own words and word pairs) is unusable
 and goes through the top-up. Every choice that depends on the model's size (prompt size,
 drafts at once, line lists or JSON) is made in `planning_profile.py`, re-exported by
-`planning.py`, from the model's profile (`ai.structured.profile_of`); no slice reads
+`planning.py`, from the model's profile (`ai.model_profile.profile_of`); no slice reads
 `model.small` (tests/test_small_model_choices.py).
 """

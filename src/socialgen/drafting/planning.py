@@ -3,7 +3,7 @@ themes, and any later plan): the slice says what an item is and how to ask for i
 this step decides how to ask and where each item comes from.
 
 1. Ask for the whole plan in the richest format the model handles, as its profile
-   says (ai.structured.profile_of): a JSON plan through the structured-output
+   says (ai.model_profile.profile_of): a JSON plan through the structured-output
    ladder (json_schema -> json_object -> text), or a line list under a grammar for
    small models. A JSON answer with nothing usable is asked once as a list; a model
    whose JSON plans held nothing usable twice in a row (ai.structured.
@@ -39,13 +39,8 @@ from pydantic import BaseModel
 
 from socialgen.ai.line_lists import ask_lines
 from socialgen.ai.model import TextModel
-from socialgen.ai.structured import (
-    PlanFormat,
-    ask_structured_answer,
-    profile_of,
-    remember_json_plan,
-    schema_name,
-)
+from socialgen.ai.model_profile import PlanFormat, profile_of
+from socialgen.ai.structured import ask_structured_answer, remember_json_plan, schema_name
 from socialgen.drafting.planning_profile import (
     answers_in_lines,
     drafts_at_once,

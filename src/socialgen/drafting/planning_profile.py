@@ -1,17 +1,20 @@
 """Every choice that depends on how able a model is, made in one place from its
-profile (ai.structured.profile_of), never from `model.small` in a slice.
+profile (ai.model_profile.profile_of), never from `model.small` in a slice.
 
 The profile starts from the model's marking (small: the embedded model, or
 SOCIALGEN_SMALL_MODEL) and learns from what the model does (two JSON plans in a row
 were unusable, their lists were not: it plans in lists from then on), so a slice that asks
 here follows what the process has learnt. Re-exported by drafting/planning.py.
+
+Light (no pydantic): `socialgen post`'s head start (generation/head_start.py) asks
+`short_prompts` before its request, with the rest of the process still importing.
 """
 
 from __future__ import annotations
 
 from socialgen.ai import settings
 from socialgen.ai.model import TextModel
-from socialgen.ai.structured import profile_of
+from socialgen.ai.model_profile import profile_of
 
 
 def answers_in_lines(model: TextModel) -> bool:

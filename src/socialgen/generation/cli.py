@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -10,7 +12,6 @@ import typer
 from socialgen.cli.events import (
     StreamResult,
     announce_model,
-    current_model,
     hint_better_model,
     stream_in_terminal,
 )
@@ -19,6 +20,8 @@ from socialgen.cli.support import JsonOpt, WorkspaceOpt, console
 from socialgen.files.backends import files_of
 
 if TYPE_CHECKING:
+    from socialgen.ai.early_stream import EarlyStream
+    from socialgen.ai.model import TextModel
     from socialgen.app.caller import Caller
     from socialgen.events import Event
     from socialgen.events.chat import ChatResponse, PostIds
@@ -48,19 +51,16 @@ def chat(
     json_output: JsonOpt = False,
 ) -> None:
     """Ask anything, or ask for a post: the answer streams as it is written."""
-    from socialgen.generation.chat import run_chat
-    from socialgen.generation.plan import prepare_chat
+    from socialgen.cli.events import command_resources
+    from socialgen.generation.operations import CHAT
     from socialgen.generation.schemas import ChatRequest
 
     caller = _caller(workspace)
     conversation = resolve_in(caller.engine, caller.workspace_id, "conversation", conversation)
     style = resolve_in(caller.engine, caller.workspace_id, "style", style)
     if message is not None:
-        plan = prepare_chat(
-            caller,
-            ChatRequest(userInput=message, conversationId=conversation, contentStyleId=style),
-        )
-        _stream(run_chat(plan, current_model()), json_output).finish()
+        request = ChatRequest(userInput=message, conversationId=conversation, contentStyleId=style)
+        _stream(CHAT.stream(caller, request, command_resources()), json_output).finish()
         return
     announce_model(json_output)
     notes = console(stderr=True)
@@ -72,11 +72,10 @@ def chat(
             break
         if not line or line.lower() in ("exit", "quit"):
             break
-        plan = prepare_chat(
-            caller, ChatRequest(userInput=line, conversationId=conversation, contentStyleId=style)
-        )
+        request = ChatRequest(userInput=line, conversationId=conversation, contentStyleId=style)
+        events = CHAT.stream(caller, request, command_resources())
         # An answer that failed is reported and the chat goes on.
-        answer = _stream(run_chat(plan, current_model()), json_output, announce=False).completed
+        answer = _stream(events, json_output, announce=False).completed
         conversation = answer.conversationId if answer is not None else conversation
     hint_better_model(json_output)
 
@@ -102,15 +101,23 @@ def post(
         early = head_start(current_runtime(), topic)
     try:
         plan = _post_plan(topic, conversation, post_id, style, workspace)
-        from socialgen.generation.single import run_generate_post
+        from socialgen.cli.events import command_resources
+        from socialgen.generation.operations import WRITE_POST
 
-        model = current_model()  # from the settings object: the early one must agree
+        resources = command_resources()
+        model = resources.text()  # from the settings object: the early one must agree
         if early is not None and not early.adopt(model, plan.caller.settings.max_tokens):
             early = None  # adopt() cancelled it
-        _stream(run_generate_post(plan, early or model), json_output).finish()
+        if early is not None:  # the answer already on its way stands for the model
+            resources = replace(resources, text=partial(_early_model, early))
+        _stream(WRITE_POST.run(plan, resources), json_output).finish()
     finally:
         if early is not None:
             early.close()  # a refused plan: the early answer is dropped, unread
+
+
+def _early_model(early: EarlyStream) -> TextModel:
+    return early
 
 
 def _post_plan(
@@ -120,14 +127,14 @@ def _post_plan(
     style: str | None,
     workspace: str | None,
 ) -> PostPlan:
-    from socialgen.generation.plan import prepare_post
+    from socialgen.generation.operations import WRITE_POST
     from socialgen.generation.schemas import GeneratePostRequest
 
     caller = _caller(workspace)
     conversation = resolve_in(caller.engine, caller.workspace_id, "conversation", conversation)
     post_id = resolve_in(caller.engine, caller.workspace_id, "post", post_id)
     style = resolve_in(caller.engine, caller.workspace_id, "style", style)
-    return prepare_post(
+    return WRITE_POST.prepare(
         caller,
         GeneratePostRequest(
             userInput=topic, conversationId=conversation, postId=post_id, contentStyleId=style
@@ -150,9 +157,9 @@ def batch(
     json_output: JsonOpt = False,
 ) -> None:
     """Five drafts: Story-driven, Educational, Thought-provoking, Actionable, Conversational."""
-    from socialgen.generation.batch import run_batch
+    from socialgen.cli.events import command_resources
     from socialgen.generation.batch_events import BatchComplete
-    from socialgen.generation.plan import prepare_batch
+    from socialgen.generation.operations import WRITE_BATCH
     from socialgen.generation.render import BatchPrinter
     from socialgen.generation.schemas import BatchRequest
     from socialgen.kit.errors import BadRequest
@@ -166,11 +173,9 @@ def batch(
         post_ids = resolve_each(
             caller.engine, caller.workspace_id, "post", post_ids, keep_unknown=True
         )
-    plan = prepare_batch(
-        caller, BatchRequest(userInput=topic, contentStyleId=style, postIds=post_ids)
-    )
+    request = BatchRequest(userInput=topic, contentStyleId=style, postIds=post_ids)
     stream_in_terminal(
-        run_batch(plan, current_model()),
+        WRITE_BATCH.stream(caller, request, command_resources()),
         json_output=json_output,
         printer=BatchPrinter,
         completed=BatchComplete,

@@ -45,6 +45,7 @@ def head_start(runtime: Runtime, topic: str) -> EarlyStream | None:
     hands the model it builds to `adopt`, and an early request that differs from it
     is dropped."""
     from socialgen.ai.openai_compatible import OpenAICompatibleModel, prepare_client, serves
+    from socialgen.drafting.planning_profile import short_prompts
     from socialgen.drafting.post_prompt import post_messages
     from socialgen.kit.limits import MAX_INPUT_CHARS
     from socialgen.sources.urls import find_urls
@@ -59,13 +60,12 @@ def head_start(runtime: Runtime, topic: str) -> EarlyStream | None:
     if find_urls(user_input, limit=1):
         return None  # sources to read first: the usual way
     api_base = str(values["api_base"] or "").strip() or None
-    # As registry.py: an unset marking means "not small" for these providers.
-    small = bool(values["small_model"])
+    # The small_model setting as it is, as registry.py hands it: the model reads it.
     model = OpenAICompatibleModel(
-        name, api_base=api_base, timeout=float(values["timeout"]), small=small
+        name, api_base=api_base, timeout=float(values["timeout"]), small=values["small_model"]
     )
-    # short_prompts(model) is model.small (ai/structured.profile_of), without its imports.
-    messages = post_messages(user_input, style=None, sources="", history=[], small=small)
+    short = short_prompts(model)  # as the post's stream asks: the model's profile
+    messages = post_messages(user_input, style=None, sources="", history=[], small=short)
     prepare_client()  # its imports here, not in the thread beside the store's
     return EarlyStream(model, messages, max_tokens=int(values["max_tokens"]), purpose="post")
 

@@ -10,10 +10,15 @@ from fastapi import FastAPI
 
 from socialgen.app.features import features
 from socialgen.app.registration import Feature, resolve
+from socialgen.http.operation_routes import operation_router
 
 
 def include_routers(app: FastAPI, handed_in: Iterable[Feature] = ()) -> None:
+    """Each feature's streamed operations (a route each, from its declaration), then
+    its own routers."""
     for feature in features(handed_in):
+        for target in feature.operations:
+            app.include_router(operation_router(resolve(target)))
         for target in feature.routers:
             app.include_router(resolve(target))
 

@@ -9,24 +9,16 @@ response is over, even when the client left before the stream's code ran.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
 
 from socialgen.app.caller import Caller
+from socialgen.app.operations import StreamPlan
 from socialgen.events import Event
 from socialgen.http.streaming import sse_response
 from socialgen.workspaces.usage import leftover_release
-
-
-class StreamPlan(Protocol):
-    @property
-    def caller(self) -> Caller: ...
-
-    @property
-    def reservation_id(self) -> str | None: ...  # None: nothing reserved up front
-
 
 PlanT = TypeVar("PlanT", bound=StreamPlan)
 RequestT = TypeVar("RequestT")

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
@@ -50,7 +50,7 @@ def get_insights(
             pattern=ZONE_NAME,
         ),
     ] = None,
-) -> dict[str, Any]:
+) -> InsightsResponse:
     """Engagement relative to the creator's baseline, findings with intervals, slots
     of the week and the best ones; findings only from 30 measured posts on."""
     from socialgen.insights.report import build_report
@@ -59,4 +59,4 @@ def get_insights(
     zone = tz if tz is not None else runtime.settings.timezone
     with read_session(engine) as session:
         report = build_report(session, caller.workspace_id, days, zone)
-    return {"success": True, "data": report}
+    return InsightsResponse(success=True, data=report)

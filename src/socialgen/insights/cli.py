@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,6 +16,9 @@ from socialgen.cli.support import (
 )
 from socialgen.insights.charts_cli import HtmlOpt, OpenOpt, check_chart_options, emit_charts
 from socialgen.kit.limits import INSIGHTS_DAYS
+
+if TYPE_CHECKING:
+    from socialgen.insights.schemas import InsightsReport
 
 # The group runs the report when no sub-command is named (`insights rank ...` is one).
 app = typer.Typer(invoke_without_command=True, no_args_is_help=False, rich_markup_mode=None)
@@ -56,12 +59,13 @@ def insights(
         return
     # A bad --html path or a lone --open is refused before the report is built.
     check_chart_options(html, open_page)
-    report = report_for(workspace, days, tz)
+    # The terminal's report and the charts draw the report's JSON, as --json prints it.
+    report = report_for(workspace, days, tz).json_data()
     emit(json_output, report, lambda out: _print(report, out))
     emit_charts(report, console=None if json_output else console(), html=html, open_page=open_page)
 
 
-def report_for(workspace: str | None, days: int | None, tz: str | None) -> dict[str, Any]:
+def report_for(workspace: str | None, days: int | None, tz: str | None) -> InsightsReport:
     """The report the command prints (also what `--html` writes)."""
     from socialgen.insights.report import build_report
     from socialgen.store.engine import read_session

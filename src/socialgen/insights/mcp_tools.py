@@ -4,13 +4,13 @@ drafts ranked as `socialgen insights rank` and POST .../rank rank them."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import ConfigDict, Field, StrictStr
 
 from socialgen.app.caller import Caller
-from socialgen.insights.schemas import InsightsReport
+from socialgen.insights.schemas import InsightsReport, RankedDrafts
 from socialgen.kit.limits import MAX_RANKED_POSTS
 from socialgen.mcp_server.access import KEY, Face
 from socialgen.mcp_server.inputs import AnId, InWorkspace
@@ -39,22 +39,6 @@ class RankDraftsInput(InWorkspace):
         max_length=MAX_RANKED_POSTS,
         description=f"The posts to rank (drafts, usually), at most {MAX_RANKED_POSTS}.",
     )
-
-
-class RankedPost(BaseModel):
-    postId: str
-    score: float = Field(description="The chance it beats the creator's typical recent post.")
-
-
-class RankedDrafts(BaseModel):
-    ranked: list[RankedPost] = Field(description="Best first.")
-    confident: bool = Field(description="Whether the order is worth following.")
-    heldOutAccuracy: float | None = Field(
-        description="Share of the latest posts' pairs ordered right (0.5 is chance); null "
-        "without enough history."
-    )
-    pairs: int = Field(description="How many pairs that was measured on.")
-    posts: int = Field(description="Published posts the ranker learnt from.")
 
 
 def register(server: MCPServer[Any], face: Face) -> None:
@@ -88,13 +72,11 @@ def _rank(who: Caller, post_ids: list[str]) -> RankedDrafts:
     from socialgen.insights.ranking import rank_posts
 
     with read_session(who.engine) as session:
-        return RankedDrafts.model_validate(
-            rank_posts(session, who.workspace_id, post_ids, who.rankers)
-        )
+        return rank_posts(session, who.workspace_id, post_ids, who.rankers)
 
 
 def _report(who: Caller, days: int | None, zone: str | None) -> InsightsReport:
     from socialgen.insights.report import build_report
 
     with read_session(who.engine) as session:
-        return cast(InsightsReport, build_report(session, who.workspace_id, days, zone))
+        return build_report(session, who.workspace_id, days, zone)

@@ -11,6 +11,7 @@ from pydantic import Field
 from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
 from socialgen.http.request_body import body_cap
 from socialgen.http.support import EngineDep, RuntimeDep, error_responses, fails_with
+from socialgen.insights.schemas import RankResponse
 from socialgen.kit.body_fields import CheckedBody, ShownAs
 from socialgen.kit.errors import BadRequest
 from socialgen.kit.limits import MAX_RANKED_POSTS
@@ -41,7 +42,7 @@ class RankBody(CheckedBody):
 @fails_with("Failed to rank posts")
 def rank(
     caller: Member, engine: EngineDep, runtime: RuntimeDep, body: Annotated[RankBody, Body()]
-) -> dict[str, Any]:
+) -> RankResponse:
     """The posts best first, each with `score` (the chance it beats your typical recent
     post), `confident`, `heldOutAccuracy` (share of your latest posts' pairs the ranker
     ordered right, 0.5 is chance; null without enough history), `pairs` (how many it
@@ -55,4 +56,4 @@ def rank(
         raise BadRequest(POST_IDS_REQUIRED)
     with read_session(engine) as session:
         data = rank_posts(session, caller.workspace_id, post_ids, runtime.held.rankers)
-    return {"success": True, "data": data}
+    return RankResponse(success=True, data=data)

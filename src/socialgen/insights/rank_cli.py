@@ -23,6 +23,8 @@ from socialgen.kit.limits import MAX_RANKED_POSTS
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from socialgen.insights.schemas import RankedDrafts
+
 PostIdsArg = Annotated[
     list[str],
     typer.Argument(
@@ -56,8 +58,8 @@ def rank_command(
     post_ids = resolve_each(engine, workspace_id, "post", post_ids)
     with read_session(engine) as session:
         data = rank_posts(session, workspace_id, post_ids, current_runtime().held.rankers)
-        snippets = _snippets(session, workspace_id, [row["postId"] for row in data["ranked"]])
-    emit(json_output, data, lambda out: _print_ranking(out, data, snippets))
+        snippets = _snippets(session, workspace_id, [row.postId for row in data.ranked])
+    emit(json_output, data.json_data(), lambda out: _print_ranking(out, data, snippets))
 
 
 def _snippets(session: Any, workspace_id: str, post_ids: list[str]) -> dict[str, str]:
@@ -72,15 +74,15 @@ def _snippets(session: Any, workspace_id: str, post_ids: list[str]) -> dict[str,
 _TABLE_FRAME = 13  # four columns: five rules and a space either side of each cell
 
 
-def _print_ranking(out: Console, data: dict[str, Any], snippets: dict[str, str]) -> None:
+def _print_ranking(out: Console, data: RankedDrafts, snippets: dict[str, str]) -> None:
     from rich.table import Table
 
     table = Table(title="Drafts, likeliest to do well first", title_justify="left")
     # The place, score and id whole; the opening takes what is left of the width. Rich
     # measures a no-wrap cell at its full length and, given a long opening, squeezed
     # the place and the score to nothing at 80 columns: the opening's width is capped.
-    id_width = max(len(row["postId"]) for row in data["ranked"])
-    place_width = len(str(len(data["ranked"])))
+    id_width = max(len(row.postId) for row in data.ranked)
+    place_width = len(str(len(data.ranked)))
     table.add_column("#", no_wrap=True)
     table.add_column("score", no_wrap=True)
     table.add_column("post", no_wrap=True)
@@ -90,25 +92,25 @@ def _print_ranking(out: Console, data: dict[str, Any], snippets: dict[str, str])
         no_wrap=True,
         max_width=max(1, out.width - place_width - len("score") - id_width - _TABLE_FRAME),
     )
-    for place, row in enumerate(data["ranked"], start=1):
-        table.add_row(str(place), f"{row['score']:.2f}", row["postId"], snippets[row["postId"]])
+    for place, row in enumerate(data.ranked, start=1):
+        table.add_row(str(place), f"{row.score:.2f}", row.postId, snippets[row.postId])
     out.print(table)
     out.print(trust_line(data))
 
 
-def trust_line(data: dict[str, Any]) -> Any:
+def trust_line(data: RankedDrafts) -> Any:
     """How far to trust the order, in a sentence."""
-    accuracy = data["heldOutAccuracy"]
+    accuracy = data.heldOutAccuracy
     if accuracy is None:
         return styled(
             ("Not confident:", "yellow"),
-            f" {data['posts']} measured published posts are too few to learn from;"
+            f" {data.posts} measured published posts are too few to learn from;"
             " the order is a guess.",
         )
     measured = (
-        f"on your latest posts it ordered {accuracy:.0%} of {data['pairs']} pairs right"
+        f"on your latest posts it ordered {accuracy:.0%} of {data.pairs} pairs right"
         " (50% is chance)"
     )
-    if data["confident"]:
+    if data.confident:
         return styled(("Confident:", "green"), f" {measured}.")
     return styled(("Not confident:", "yellow"), f" {measured}: too close to chance to rely on.")

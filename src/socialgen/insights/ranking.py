@@ -18,6 +18,7 @@ from sqlmodel import Session
 from socialgen.insights import repository
 from socialgen.insights.history import PublishedPost, load_published
 from socialgen.insights.ranker_features import PostText
+from socialgen.insights.schemas import RankedDrafts, RankedPost
 from socialgen.kit.errors import BadRequest, NotFound
 from socialgen.kit.limits import MAX_RANKED_POSTS
 from socialgen.posts.service import POST_NOT_FOUND
@@ -38,7 +39,7 @@ TOO_MANY_POST_IDS = f"At most {MAX_RANKED_POSTS} posts can be ranked at once"
 
 def rank_posts(
     session: Session, workspace_id: str, post_ids: Sequence[str], rankers: Rankers
-) -> dict[str, Any]:
+) -> RankedDrafts:
     """The posts of `post_ids` (drafts or any other post of the workspace), best first,
     with how far to trust the order. 400 for no ids or too many, 404 for an unknown one."""
     wanted = list(dict.fromkeys(post_ids))  # a repeated id is ranked once
@@ -77,24 +78,24 @@ def ranking_of_batch(
     scores = ranker.score([PostText(content, False) for _, content in drafts])
     ranked = answer(ranker, list(zip((post_id for post_id, _ in drafts), scores, strict=True)))
     return {
-        "order": [row["postId"] for row in ranked["ranked"]],
-        "scores": {row["postId"]: row["score"] for row in ranked["ranked"]},
-        "heldOutAccuracy": ranked["heldOutAccuracy"],
-        "pairs": ranked["pairs"],
+        "order": [row.postId for row in ranked.ranked],
+        "scores": {row.postId: row.score for row in ranked.ranked},
+        "heldOutAccuracy": ranked.heldOutAccuracy,
+        "pairs": ranked.pairs,
     }
 
 
-def answer(ranker: Ranker, scored: list[tuple[str, float]]) -> dict[str, Any]:
-    """The JSON answer: best first (a stable sort keeps the given order on a tie)."""
+def answer(ranker: Ranker, scored: list[tuple[str, float]]) -> RankedDrafts:
+    """The answer: best first (a stable sort keeps the given order on a tie)."""
     ordered = sorted(scored, key=lambda row: -row[1])
     accuracy = ranker.held_out_accuracy
-    return {
-        "ranked": [{"postId": post_id, "score": round(score, 3)} for post_id, score in ordered],
-        "confident": ranker.confident,
-        "heldOutAccuracy": None if accuracy is None else round(accuracy, 3),
-        "pairs": ranker.held_out_pairs,
-        "posts": ranker.posts,
-    }
+    return RankedDrafts(
+        ranked=[RankedPost(postId=post_id, score=round(score, 3)) for post_id, score in ordered],
+        confident=ranker.confident,
+        heldOutAccuracy=None if accuracy is None else round(accuracy, 3),
+        pairs=ranker.held_out_pairs,
+        posts=ranker.posts,
+    )
 
 
 def ranker_for(rankers: Rankers, workspace_id: str, history: list[PublishedPost]) -> Ranker:

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from sqlmodel import Session
 
 from socialgen.insights.history import load_published
+from socialgen.insights.schemas import InsightsReport
 from socialgen.insights.zones import resolve_zone
 from socialgen.kit.clock import iso, utcnow
 from socialgen.kit.limits import INSIGHTS_DAYS
@@ -21,7 +21,7 @@ def build_report(
     tz: str | None,
     *,
     now: datetime | None = None,
-) -> dict[str, Any]:
+) -> InsightsReport:
     """`days`: only posts published in the last `days` days (None: all); `tz`: the
     creator's zone name (the faces pass --tz, else the `timezone` setting; None: the
     system's zone). A bad zone or a `days` under 1 is a BadRequest (400, CLI exit 1)."""
@@ -33,10 +33,14 @@ def build_report(
     posts = load_published(session, workspace_id, since=since)
     from socialgen.insights.analysis import analyse  # numpy: only when a report is built
 
-    return {
-        "workspaceId": workspace_id,
-        "generatedAt": iso(moment),
-        "days": days,
-        "timezone": zone.key,
-        **analyse(posts, zone).view(),
-    }
+    # Validated from the analysis' dicts in one pass (pydantic-core), not built point
+    # by point: a report carries one series point per post.
+    return InsightsReport.model_validate(
+        {
+            "workspaceId": workspace_id,
+            "generatedAt": iso(moment),
+            "days": days,
+            "timezone": zone.key,
+            **analyse(posts, zone).view(),
+        }
+    )

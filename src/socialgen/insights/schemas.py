@@ -1,18 +1,20 @@
-"""The insights report's shape (INSIGHTS_CONTRACT.md), for the OpenAPI document and
-the response's validation. TypedDicts: a report carries one series point per post."""
+"""The insights report's shape (INSIGHTS_CONTRACT.md) and the ranked drafts': the
+views `socialgen insights --json`, the endpoints and the MCP tools give alike."""
 
 from __future__ import annotations
 
-from typing_extensions import TypedDict
+from pydantic import Field
+
+from socialgen.kit.views import View
 
 
-class Baseline(TypedDict):
+class Baseline(View):
     median: float  # of log1p(engagement)
     mad: float  # 1.4826 x MAD of the residuals: what scores divide by
     method: str
 
 
-class SeriesPoint(TypedDict):
+class SeriesPoint(View):
     postId: str
     publishedAt: str
     engagement: int
@@ -21,7 +23,7 @@ class SeriesPoint(TypedDict):
     score: float  # robust z
 
 
-class Effect(TypedDict):
+class Effect(View):
     feature: str
     effect: float  # multiplier on engagement
     low: float
@@ -29,7 +31,7 @@ class Effect(TypedDict):
     n: int
 
 
-class Slot(TypedDict):
+class Slot(View):
     weekday: str
     start: int
     end: int
@@ -39,7 +41,7 @@ class Slot(TypedDict):
     n: int
 
 
-class InsightsReport(TypedDict):
+class InsightsReport(View):
     workspaceId: str
     generatedAt: str
     days: int | None
@@ -56,6 +58,27 @@ class InsightsReport(TypedDict):
     bestSlots: list[Slot]
 
 
-class InsightsResponse(TypedDict):
+class InsightsResponse(View):
     success: bool
     data: InsightsReport
+
+
+class RankedPost(View):
+    postId: str
+    score: float = Field(description="The chance it beats the creator's typical recent post.")
+
+
+class RankedDrafts(View):
+    ranked: list[RankedPost] = Field(description="Best first.")
+    confident: bool = Field(description="Whether the order is worth following.")
+    heldOutAccuracy: float | None = Field(
+        description="Share of the latest posts' pairs ordered right (0.5 is chance); null "
+        "without enough history."
+    )
+    pairs: int = Field(description="How many pairs that was measured on.")
+    posts: int = Field(description="Published posts the ranker learnt from.")
+
+
+class RankResponse(View):
+    success: bool
+    data: RankedDrafts

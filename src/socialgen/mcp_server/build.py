@@ -1,5 +1,6 @@
 """One MCP server: every feature's tools, resources and prompts, for one face (stdio
-or HTTP). Each feature declares its own in its feature.py (`mcp`: "module:register"
+or HTTP). Each feature declares its own in its feature.py: its streamed operations
+(`operations`: a tool each, from the declaration) and `mcp` ("module:register"
 targets, each `register(server, face)`); this module names none of them."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from socialgen import __version__
 from socialgen.app.features import features
 from socialgen.app.registration import Feature, resolve
 from socialgen.mcp_server.access import Face
+from socialgen.mcp_server.operation_tools import add_operation_tool
 
 INSTRUCTIONS = """socialgen writes, schedules and publishes LinkedIn-style posts.
 Write with write_post (one), write_batch (five variations), create_calendar (a week or
@@ -32,6 +34,8 @@ def build_server(face: Face, handed_in: tuple[Feature, ...] = ()) -> MCPServer[A
         log_level="WARNING",
     )
     for feature in features(handed_in):
+        for target in feature.operations:
+            add_operation_tool(server, face, resolve(target))
         for target in feature.mcp:
             resolve(target)(server, face)
     return server

@@ -21,10 +21,10 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
 from socialgen.app.caller import Caller
+from socialgen.app.operations import StreamPlan
 from socialgen.events import Event
 from socialgen.events.common import StreamError
 from socialgen.events.payload import EventPayload, Tally
-from socialgen.http.stream_endpoint import StreamPlan
 from socialgen.http.streaming import guarded
 from socialgen.mcp_server.tooling import in_thread
 from socialgen.workspaces.usage import give_back

@@ -63,7 +63,7 @@ def add_tool(
     description: str,
 ) -> None:
     """Register `handler` as the tool `name`, its arguments described by `model` and
-    its structured result by `result` (a model or a TypedDict)."""
+    its structured result by `result` (a model: a view, kit/views.py, or a payload)."""
     parameters = _parameters(model)
 
     async def tool(**arguments: Any) -> Any:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Depends, Path, Query
+from fastapi import APIRouter, Body, Depends, Path, Query, Response
 from pydantic import Field
+from pydantic_core import to_json
 
 from socialgen.http.guard import ACCESS_DENIED, WorkspaceAccess, WorkspaceGuard
 from socialgen.http.request_body import body_cap
@@ -23,6 +24,7 @@ from socialgen.posts.schemas import (
     UpdatePostBody,
     UpdatePostResponse,
 )
+from socialgen.posts.views import PostListJson
 from socialgen.store.engine import read_session, transaction
 
 router = APIRouter(prefix="/api/v1/ai-conversation", tags=["posts and conversations"])
@@ -62,11 +64,11 @@ def get_recent_posts(
     engine: EngineDep,
     limit: ListLimit = None,
     cursor: ListCursor = None,
-) -> PostListResponse:
+) -> Response:
     """Drafts, scheduled and published posts of the last 90 days, plus future scheduled posts."""
     with read_session(engine) as session:
         data = listing.recent_posts(session, caller.workspace_id, limit=limit, cursor=cursor)
-    return {"success": True, "data": data}
+    return _listing(data)
 
 
 @router.get(
@@ -80,11 +82,18 @@ def get_posts_timeline(
     engine: EngineDep,
     limit: ListLimit = None,
     cursor: ListCursor = None,
-) -> PostListResponse:
+) -> Response:
     """Published posts of the last 90 days plus future scheduled posts; no drafts."""
     with read_session(engine) as session:
         data = listing.posts_timeline(session, caller.workspace_id, limit=limit, cursor=cursor)
-    return {"success": True, "data": data}
+    return _listing(data)
+
+
+def _listing(data: PostListJson) -> Response:
+    """PostListResponse (the route's documented model) as JSON, serialized from the
+    listing's objects as they are: FastAPI would validate each post into a model
+    first (posts.views.PostListJson says why not)."""
+    return Response(to_json({"success": True, "data": data}), media_type="application/json")
 
 
 @router.get(
@@ -102,7 +111,7 @@ def list_conversations(
     """Past AI conversations, most recently updated first."""
     with read_session(engine) as session:
         data = listing.conversations_page(session, caller.workspace_id, page, limit)
-    return {"success": True, "data": data}
+    return ConversationListResponse(success=True, data=data)
 
 
 @router.put(
@@ -123,8 +132,8 @@ def update_post(
     (a retry is pending, or it is unknown: docs/publishing.md)."""
     with transaction(engine) as session:
         post = service.update_content(session, caller.workspace_id, post_id, body.content)
-        data: UpdatedPost = {"postId": post.id, "content": post.content}
-    return {"success": True, "data": data, "message": "Post content updated successfully"}
+        data = UpdatedPost(postId=post.id, content=post.content)
+    return UpdatePostResponse(success=True, data=data, message="Post content updated successfully")
 
 
 @router.delete(
@@ -138,4 +147,4 @@ def delete_post(
 ) -> DeletePostResponse:
     """Delete a draft or scheduled post with all its versions and its conversation."""
     deleted = remove_post(engine, files, caller.workspace_id, post_id)
-    return {"success": True, "message": "Post deleted successfully", "data": deleted}
+    return DeletePostResponse(success=True, message="Post deleted successfully", data=deleted)

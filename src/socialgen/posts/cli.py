@@ -30,7 +30,7 @@ from socialgen.kit.limits import (
 )
 
 if TYPE_CHECKING:
-    from socialgen.posts.schemas import PostList
+    from socialgen.posts.views import PostListJson
 
 app = command_group()  # its help: the feature's Group (feature.py)
 from socialgen.posts.transfer_cli import export_posts, import_posts_command  # noqa: E402
@@ -148,7 +148,7 @@ def _post_shortener(workspace: str | None) -> IdShortener:
 JSON_CHUNK_POSTS = 1000
 
 
-def write_post_list(data: PostList, stream: TextIO) -> None:
+def write_post_list(data: PostListJson, stream: TextIO) -> None:
     """`data` as emit's one JSON line, byte for byte, written 1,000 posts at a time: a
     window of 100,000 posts never becomes one 50 MB string (and its encoded copy)."""
     import json
@@ -173,7 +173,7 @@ def show(post_id: PostIdArg, workspace: WorkspaceOpt = None, json_output: JsonOp
         detail = show_post(session, workspace_id, post_id)
     from socialgen.posts.tables_cli import print_post_detail
 
-    emit(json_output, detail, lambda out: print_post_detail(out, detail))
+    emit(json_output, detail.json_data(), lambda out: print_post_detail(out, detail))
 
 
 @app.command()
@@ -261,7 +261,7 @@ def delete(
         )
     from socialgen.files.backends import files_of
 
-    data = remove_post(engine, files_of(current_runtime()), workspace_id, post_id)
+    data = remove_post(engine, files_of(current_runtime()), workspace_id, post_id).json_data()
     emit(json_output, data, lambda out: out.print(styled(("Deleted", "green"), f" post {post_id}")))
 
 
@@ -341,7 +341,7 @@ def conversations(
     check_page(page, limit)
     engine, workspace_id = open_workspace(workspace)
     with read_session(engine) as session:
-        data = conversations_page(session, workspace_id, page, limit)
+        data = conversations_page(session, workspace_id, page, limit).json_data()
     from socialgen.cli.refs import shortener
     from socialgen.posts.tables_cli import print_conversations
 

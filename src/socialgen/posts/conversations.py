@@ -22,7 +22,7 @@ from socialgen.posts.repository_conversations import (
     messages_in_order,
     newest_messages,
 )
-from socialgen.posts.schemas import ConversationPage
+from socialgen.posts.schemas import ConversationPage, ConversationView, Pagination
 from socialgen.store.tables import Conversation, Message
 
 HISTORY_MESSAGES = 12
@@ -144,25 +144,20 @@ def conversations_page(
     check_page(page, limit)
     total = conversation_count(session, workspace_id)
     conversations = conversations_by_update(session, workspace_id, (page - 1) * limit, limit)
-    return {
-        "conversations": [
-            {
-                "_id": c.id,
-                "title": c.title,
-                "createdAt": iso(c.created_at) or "",
-                "updatedAt": iso(c.updated_at) or "",
-                "status": c.status,
-                "metadata": c.meta,
-            }
+    return ConversationPage(
+        conversations=[
+            ConversationView(
+                id_=c.id,
+                title=c.title,
+                createdAt=iso(c.created_at) or "",
+                updatedAt=iso(c.updated_at) or "",
+                status=c.status,
+                metadata=c.meta,
+            )
             for c in conversations
         ],
-        "pagination": {
-            "page": page,
-            "limit": limit,
-            "total": total,
-            "pages": ceil(total / limit),
-        },
-    }
+        pagination=Pagination(page=page, limit=limit, total=total, pages=ceil(total / limit)),
+    )
 
 
 def check_page(page: int, limit: int) -> None:

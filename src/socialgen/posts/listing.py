@@ -4,8 +4,8 @@ the callers that import them from this module).
 
 Both post listings are one indexed range scan on (workspace_id, [status,]
 timeline_at) with the conversation title joined in (posts.repository_listing);
-rows go straight to dicts without building ORM objects, which keeps 1,000 posts in
-a few milliseconds.
+rows go straight to PostList's JSON object (posts.views.PostListJson) without
+building ORM objects or models, which keeps 1,000 posts in a few milliseconds.
 
 `limit` and `cursor` are optional (SPEC.md knows neither): without them the whole
 window comes back exactly as SPEC.md shapes it; with either, one page of it plus
@@ -28,8 +28,7 @@ from socialgen.posts.repository_listing import (
     window_page_rows,
     window_rows,
 )
-from socialgen.posts.schemas import PostList
-from socialgen.posts.views import post_views, stored_moment
+from socialgen.posts.views import PostListJson, post_views, stored_moment
 
 
 def recent_posts(
@@ -39,7 +38,7 @@ def recent_posts(
     *,
     limit: int | None = None,
     cursor: str | None = None,
-) -> PostList:
+) -> PostListJson:
     """Drafts, scheduled and published posts of the last 90 days, plus future scheduled ones."""
     return _window(session, workspace_id, now, False, limit, cursor)
 
@@ -51,7 +50,7 @@ def posts_timeline(
     *,
     limit: int | None = None,
     cursor: str | None = None,
-) -> PostList:
+) -> PostListJson:
     """Published posts of the last 90 days plus scheduled ones; no drafts."""
     return _window(session, workspace_id, now, True, limit, cursor)
 
@@ -63,7 +62,7 @@ def _window(
     timeline_only: bool,
     limit: int | None,
     cursor: str | None,
-) -> PostList:
+) -> PostListJson:
     now = now or utcnow()
     start = now - timedelta(days=POST_WINDOW_DAYS)
     if limit is not None or cursor is not None:
@@ -87,7 +86,7 @@ def _page(
     now: datetime,
     limit: int | None,
     cursor: str | None,
-) -> PostList:
+) -> PostListJson:
     """One page of the window, from `cursor` on, at most `limit` posts."""
     if limit is not None:
         POST_LIST_LIMIT.check(limit)

@@ -105,9 +105,8 @@ def register(server: MCPServer[Any], face: Face) -> None:
         def read() -> str:
             who = face.caller(context, None, KEY)
             with read_session(who.engine) as session:
-                return json.dumps(
-                    service.show_post(session, who.workspace_id, postId), ensure_ascii=False
-                )
+                detail = service.show_post(session, who.workspace_id, postId)
+                return json.dumps(detail.json_data(), ensure_ascii=False)
 
         return await read_resource(read)
 
@@ -115,7 +114,8 @@ def register(server: MCPServer[Any], face: Face) -> None:
 def _list(who: Caller, recent: bool, limit: int, cursor: str | None) -> PostList:
     read = listing.recent_posts if recent else listing.posts_timeline
     with read_session(who.engine) as session:
-        return read(session, who.workspace_id, limit=limit, cursor=cursor)
+        # A page (at most 100 posts): the model costs nothing worth keeping apart here.
+        return PostList.model_validate(read(session, who.workspace_id, limit=limit, cursor=cursor))
 
 
 def _show(who: Caller, post_id: str) -> PostDetail:
@@ -126,4 +126,4 @@ def _show(who: Caller, post_id: str) -> PostDetail:
 def _edit(who: Caller, post_id: str, content: str | None) -> UpdatedPost:
     with transaction(who.engine) as session:
         post = service.update_content(session, who.workspace_id, post_id, content)
-        return {"postId": post.id, "content": post.content}
+        return UpdatedPost(postId=post.id, content=post.content)

@@ -35,13 +35,11 @@ from socialgen.posts.repository_quick_listing import (
     workspace_exists,
     workspace_ids_named,
 )
-from socialgen.posts.views import PostRow, post_views, stored_moment
+from socialgen.posts.views import PostListJson, PostRow, post_views, stored_moment
 from socialgen.store.revision import HEAD_REVISION
 
 if TYPE_CHECKING:
     import sqlite3
-
-    from socialgen.posts.schemas import PostList
 
 
 def quick_listing(
@@ -52,7 +50,7 @@ def quick_listing(
     cursor: str | None,
     database_url: str,
     now: datetime | None = None,
-) -> PostList | None:
+) -> PostListJson | None:
     """recent (kind "recent") or timeline posts, or None when this path cannot answer."""
     connection = open_store_file(database_url)
     if connection is None:
@@ -107,7 +105,7 @@ def _window(
     limit: int | None,
     cursor: str | None,
     now: datetime,
-) -> PostList:
+) -> PostListJson:
     start = now - timedelta(days=POST_WINDOW_DAYS)
     timeline_only = kind != "recent"
     if limit is None and cursor is None:

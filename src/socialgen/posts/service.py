@@ -122,12 +122,12 @@ def delete_post(session: Session, workspace_id: str, post_id: str) -> DeletedPos
     """Delete a draft or scheduled post, its versions and its conversation."""
     post = get_post(session, workspace_id, post_id)
     ensure_deletable(post)
-    result: DeletedPost = {
-        "deletedPostId": post.id,
-        "deletedConversationId": post.conversation_id,
-        "postType": post.post_type,
-        "status": post.status,
-    }
+    result = DeletedPost(
+        deletedPostId=post.id,
+        deletedConversationId=post.conversation_id,
+        postType=post.post_type,
+        status=post.status,
+    )
     delete_post_and_versions(session, post.id)
     if post.conversation_id is not None:
         delete_conversation(session, workspace_id, post.conversation_id)
@@ -182,21 +182,23 @@ def show_post(session: Session, workspace_id: str, post_id: str) -> PostDetail:
     if post.conversation_id is not None:
         title = conversation_title(session, workspace_id, post.conversation_id)
     versions = versions_in_order(session, post.id)
-    return {
-        **post_view(post, title),
-        "updatedAt": iso(post.updated_at) or "",
-        "publishedAt": iso(post.published_at),
-        "variationName": post.variation_name,
-        "versions": [
-            {
-                "version": v.version,
-                "content": v.content,
-                "source": v.source,
-                "createdAt": iso(v.created_at) or "",
-            }
-            for v in versions
-        ],
-    }
+    return PostDetail.model_validate(
+        {
+            **post_view(post, title),
+            "updatedAt": iso(post.updated_at) or "",
+            "publishedAt": iso(post.published_at),
+            "variationName": post.variation_name,
+            "versions": [
+                {
+                    "version": v.version,
+                    "content": v.content,
+                    "source": v.source,
+                    "createdAt": iso(v.created_at) or "",
+                }
+                for v in versions
+            ],
+        }
+    )
 
 
 def _moved(session: Session, post: Post) -> Post:

@@ -9,7 +9,8 @@ from socialgen.cli.support import IdShortener, notes, piped, print_plain_rows, s
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from socialgen.posts.schemas import PostDetail, PostList, PostView
+    from socialgen.posts.schemas import PostDetail
+    from socialgen.posts.views import PostListJson
 
 
 # What fills an empty listing, said beside it.
@@ -20,8 +21,9 @@ FILL_HINTS = {
 
 
 def print_post_table(
-    out: Console, data: PostList, title: str, cursor: str | None, shorten: IdShortener
+    out: Console, data: PostListJson, title: str, cursor: str | None, shorten: IdShortener
 ) -> None:
+    """The listing as the quick path and `--json` give it: PostList's JSON object."""
     from rich.table import Table
 
     from socialgen.posts.views import snippet
@@ -63,7 +65,7 @@ def print_post_table(
     _print_more(out, data, cursor)
 
 
-def _print_more(out: Console, data: PostList, cursor: str | None) -> None:
+def _print_more(out: Console, data: PostListJson, cursor: str | None) -> None:
     next_cursor = data.get("nextCursor")
     if next_cursor:
         shown, total = len(data["posts"]), data["total"]
@@ -74,12 +76,12 @@ def _print_more(out: Console, data: PostList, cursor: str | None) -> None:
         )
 
 
-def post_line(post: PostView) -> str:
+def post_line(post: dict[str, Any]) -> str:
     """A post's text on one line, whole: a program reading the rows cuts it itself."""
     return " ".join(post["postContent"].split())
 
 
-def when(post: PostView) -> str:
+def when(post: dict[str, Any]) -> str:
     moment = post["scheduledAt"] if post["status"] == "scheduled" else post["createdAt"]
     return (moment or "")[:16].replace("T", " ")
 
@@ -87,21 +89,17 @@ def when(post: PostView) -> str:
 def print_post_detail(out: Console, detail: PostDetail) -> None:
     from rich.panel import Panel
 
-    facts = [
-        f"status {detail['status']}",
-        f"type {detail['postType']}",
-        f"created {detail['createdAt']}",
-    ]
-    if detail["scheduledAt"]:
-        facts.append(f"scheduled {detail['scheduledAt']}")
-    if detail["publishedAt"]:
-        facts.append(f"published {detail['publishedAt']}")
-    if detail["postUrl"]:
-        facts.append(detail["postUrl"])
-    out.print(styled((detail["conversationTitle"], "bold"), f"  ({detail['id']})"))
+    facts = [f"status {detail.status}", f"type {detail.postType}", f"created {detail.createdAt}"]
+    if detail.scheduledAt:
+        facts.append(f"scheduled {detail.scheduledAt}")
+    if detail.publishedAt:
+        facts.append(f"published {detail.publishedAt}")
+    if detail.postUrl:
+        facts.append(detail.postUrl)
+    out.print(styled((detail.conversationTitle, "bold"), f"  ({detail.id})"))
     out.print(" · ".join(facts))
-    out.print(Panel(detail["postContent"], expand=False))
-    out.print(f"{len(detail['versions'])} version(s); conversation {detail['conversationId']}")
+    out.print(Panel(detail.postContent, expand=False))
+    out.print(f"{len(detail.versions)} version(s); conversation {detail.conversationId}")
 
 
 def print_conversations(out: Console, data: Any, shorten: IdShortener) -> None:

@@ -18,8 +18,12 @@ from socialgen.styles import service
 from socialgen.styles.from_top import teach_from_top
 from socialgen.styles.schemas import (
     CreateStyleBody,
+    StyleListResponse,
     StylePostBody,
+    StylePostResponse,
     StylePostsBody,
+    StylePostsResponse,
+    StyleResponse,
     UpdateStyleBody,
 )
 
@@ -72,7 +76,7 @@ async def get_posts_from_social_profile(
 @fails_with("Failed to create content style")
 def create_style(
     caller: Caller, engine: EngineDep, body: Annotated[CreateStyleBody, Body()]
-) -> dict[str, Any]:
+) -> StyleResponse:
     """A style; with fromTop, taught at once with the workspace's best posts."""
     if body.fromTop is not None:
         STYLE_FROM_TOP.check(body.fromTop)  # before the store
@@ -83,25 +87,25 @@ def create_style(
         if body.fromTop is not None:
             teach_from_top(session, caller.workspace_id, style, body.fromTop, asked_as="fromTop")
         data = service.style_view(session, style)
-    return {"success": True, "data": data}
+    return StyleResponse(success=True, data=data)
 
 
 @router.get("/{workspaceId}", responses=error_responses(401, 403))
 @fails_with("Failed to list content styles")
-def list_styles(caller: Caller, engine: EngineDep) -> dict[str, Any]:
+def list_styles(caller: Caller, engine: EngineDep) -> StyleListResponse:
     with read_session(engine) as session:
         data = service.style_views(session, service.list_styles(session, caller.workspace_id))
-    return {"success": True, "count": len(data), "data": data}
+    return StyleListResponse(success=True, count=len(data), data=data)
 
 
 @router.get("/{workspaceId}/{styleId}", responses=error_responses(401, 403, 404))
 @fails_with("Failed to get content style")
-def get_style(caller: Caller, engine: EngineDep, style_id: StyleId) -> dict[str, Any]:
+def get_style(caller: Caller, engine: EngineDep, style_id: StyleId) -> StyleResponse:
     with read_session(engine) as session:
         data = service.style_view(
             session, service.get_style(session, caller.workspace_id, style_id)
         )
-    return {"success": True, "data": data}
+    return StyleResponse(success=True, data=data)
 
 
 @router.put(
@@ -115,13 +119,13 @@ def update_style(
     engine: EngineDep,
     style_id: StyleId,
     body: Annotated[UpdateStyleBody, Body()],
-) -> dict[str, Any]:
+) -> StyleResponse:
     with transaction(engine) as session:
         style = service.update_style(
             session, caller.workspace_id, style_id, name=body.name, description=body.description
         )
         data = service.style_view(session, style)
-    return {"success": True, "data": data}
+    return StyleResponse(success=True, data=data)
 
 
 @router.delete("/{workspaceId}/{styleId}", responses=error_responses(401, 403, 404))
@@ -144,12 +148,12 @@ def add_style_posts(
     engine: EngineDep,
     style_id: StyleId,
     body: Annotated[StylePostsBody, Body()],
-) -> dict[str, Any]:
+) -> StylePostsResponse:
     """Add up to 5 example posts; the style is trained on all its examples."""
     with transaction(engine) as session:
         added = service.add_posts(session, caller.workspace_id, style_id, body.posts)
         data = [service.post_view(post) for post in added]
-    return {"success": True, "count": len(data), "data": data}
+    return StylePostsResponse(success=True, count=len(data), data=data)
 
 
 @router.put(
@@ -164,11 +168,11 @@ def update_style_post(
     style_id: StyleId,
     post_id: StylePostId,
     body: Annotated[StylePostBody, Body()],
-) -> dict[str, Any]:
+) -> StylePostResponse:
     with transaction(engine) as session:
         post = service.update_post(session, caller.workspace_id, style_id, post_id, body.content)
         data = service.post_view(post)
-    return {"success": True, "data": data}
+    return StylePostResponse(success=True, data=data)
 
 
 @router.delete("/{workspaceId}/{styleId}/posts/{postId}", responses=error_responses(401, 403, 404))

@@ -68,7 +68,7 @@ def create(
             from socialgen.styles.from_top import teach_from_top
 
             teach_from_top(session, workspace_id, style, from_top, asked_as="--from-top")
-        data = service.style_view(session, style)
+        data = service.style_view(session, style).json_data()
 
     def show_created(out: Console) -> None:
         out.print(f"Created style {name!r}: {data['_id']}")
@@ -87,7 +87,10 @@ def list_(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
 
     engine, workspace_id = open_workspace(workspace)
     with read_session(engine) as session:
-        data = service.style_views(session, service.list_styles(session, workspace_id))
+        data = [
+            view.json_data()
+            for view in service.style_views(session, service.list_styles(session, workspace_id))
+        ]
     rows = [
         {
             "id": s["_id"],
@@ -123,7 +126,8 @@ def show(
     engine, workspace_id, style_id = open_ref(workspace, "style", style_id)
     with read_session(engine) as session:
         style = service.get_style(session, workspace_id, style_id)
-        data: dict[str, Any] = {**service.style_view(session, style), "profile": style.profile}
+        view = service.style_view(session, style)
+        data: dict[str, Any] = {**view.json_data(), "profile": style.profile}
     guidance = describe_profile(profile_from_dict(style.profile)) if style.profile else []
     emit(json_output, data, lambda out: _print_style(out, data, guidance))
 
@@ -150,7 +154,7 @@ def edit(
         style = service.update_style(
             session, workspace_id, style_id, name=name, description=description
         )
-        data = service.style_view(session, style)
+        data = service.style_view(session, style).json_data()
     emit(json_output, data, lambda out: out.print(f"Updated style {style_id}"))
 
 
@@ -215,7 +219,8 @@ def add_posts(
     engine, workspace_id, style_id = open_ref(workspace, "style", style_id)
     with transaction(engine) as session:
         added = service.add_posts(session, workspace_id, style_id, posts)
-        data = {"count": len(added), "data": [service.post_view(post) for post in added]}
+        views = [service.post_view(post).json_data() for post in added]
+        data = {"count": len(added), "data": views}
     emit(
         json_output,
         data,
@@ -240,7 +245,7 @@ def edit_post(
         post_id = resolve(session, "example", style_id, post_id)
         data = service.post_view(
             service.update_post(session, workspace_id, style_id, post_id, content)
-        )
+        ).json_data()
     emit(json_output, data, lambda out: out.print(f"Updated example {post_id}"))
 
 

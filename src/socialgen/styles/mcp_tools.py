@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from socialgen.app.caller import Caller
+from socialgen.kit.views import View
 from socialgen.mcp_server.access import KEY, Face
 from socialgen.mcp_server.inputs import AnId, InWorkspace
 from socialgen.mcp_server.tooling import add_tool, hints, in_thread
@@ -30,12 +31,12 @@ class AddStylePostsInput(StylePostsBody, InWorkspace):
     styleId: AnId = Field(description="The content style.")
 
 
-class StyleList(BaseModel):
+class StyleList(View):
     count: int
     styles: list[ContentStyleView]
 
 
-class AddedStylePosts(BaseModel):
+class AddedStylePosts(View):
     count: int
     posts: list[StylePostView]
 

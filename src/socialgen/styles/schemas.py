@@ -1,11 +1,10 @@
-"""Content styles as SPEC.md shapes them."""
+"""Content styles as SPEC.md shapes them: the views (kit/views.py) and the request bodies."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
 from pydantic import ConfigDict, Field, StrictInt, StrictStr
-from typing_extensions import TypedDict
 
 from socialgen.kit.body_fields import CheckedBody, ShownAs
 from socialgen.kit.limits import (
@@ -14,6 +13,7 @@ from socialgen.kit.limits import (
     NOT_BLANK_PATTERN,
     STYLE_FROM_TOP,
 )
+from socialgen.kit.views import View
 from socialgen.posts.rules import CONTENT_REQUIRED
 
 NAME_REQUIRED = "Content style name is required"
@@ -22,13 +22,13 @@ MAX_NAME_CHARS = 200
 MAX_DESCRIPTION_CHARS = 2000
 
 
-class StylePostView(TypedDict):
-    _id: str
+class StylePostView(View):
+    id_: str = Field(alias="_id")
     content: str
 
 
-class ContentStyleView(TypedDict):
-    _id: str
+class ContentStyleView(View):
+    id_: str = Field(alias="_id")
     name: str
     description: str | None
     workspaceId: str
@@ -36,6 +36,28 @@ class ContentStyleView(TypedDict):
     posts: list[StylePostView]
     createdAt: str
     updatedAt: str
+
+
+class StyleResponse(View):
+    success: bool
+    data: ContentStyleView
+
+
+class StyleListResponse(View):
+    success: bool
+    count: int
+    data: list[ContentStyleView]
+
+
+class StylePostResponse(View):
+    success: bool
+    data: StylePostView
+
+
+class StylePostsResponse(View):
+    success: bool
+    count: int
+    data: list[StylePostView]
 
 
 # Request bodies. The service checks values with SPEC.md's messages; the models refuse

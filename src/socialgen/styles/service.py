@@ -153,20 +153,20 @@ def style_view(session: Session, style: ContentStyle) -> ContentStyleView:
 
 
 def _view(style: ContentStyle, posts: list[StylePost]) -> ContentStyleView:
-    return {
-        "_id": style.id,
-        "name": style.name,
-        "description": style.description,
-        "workspaceId": style.workspace_id,
-        "userId": style.user_id,
-        "posts": [post_view(post) for post in posts],
-        "createdAt": iso(style.created_at) or "",
-        "updatedAt": iso(style.updated_at) or "",
-    }
+    return ContentStyleView(
+        id_=style.id,
+        name=style.name,
+        description=style.description,
+        workspaceId=style.workspace_id,
+        userId=style.user_id,
+        posts=[post_view(post) for post in posts],
+        createdAt=iso(style.created_at) or "",
+        updatedAt=iso(style.updated_at) or "",
+    )
 
 
 def post_view(post: StylePost) -> StylePostView:
-    return {"_id": post.id, "content": post.content}
+    return StylePostView(id_=post.id, content=post.content)
 
 
 def _style_post(session: Session, style_id: str, post_id: str) -> StylePost:
