@@ -27,6 +27,8 @@ from tests.mastodon_support import mastodon_mock as mastodon_mock  # the fixture
 from tests.publish_e2e_support import Witness
 from tests.publish_e2e_support import witness as witness  # the fixture
 
+DONE = {"complete": True, "stopped": None}  # the pull ran to its end, within its bounds
+
 BASE = "/api/v1/social-accounts"
 
 
@@ -124,7 +126,14 @@ def test_mastodon_history_pulls_own_statuses_with_counts_once(
     mastodon.favourite(fan.token, row["remoteId"])
 
     summary = witness.cli_json("accounts", "history", account)
-    assert summary == {"accountId": account, "fetched": 3, "created": 2, "updated": 1, "skipped": 0}
+    assert summary == {
+        "accountId": account,
+        "fetched": 3,
+        "created": 2,
+        "updated": 1,
+        "skipped": 0,
+        **DONE,
+    }
     held = pulled(store)
     assert set(held) == {row["remoteId"], first["id"], second["id"]}
     # Typed markup is text: the HTML the instance made of it reads back as typed.
@@ -258,7 +267,14 @@ def test_http_history_for_any_member_and_nobody_else(
     assert answer.status_code == 200, answer.text
     assert answer.json() == {
         "success": True,
-        "data": {"accountId": account, "fetched": 1, "created": 1, "updated": 0, "skipped": 0},
+        "data": {
+            "accountId": account,
+            "fetched": 1,
+            "created": 1,
+            "updated": 0,
+            "skipped": 0,
+            **DONE,
+        },
     }
     again = witness.http(client.post(url, json={"since": "2020-01-01"}, headers=member))
     assert again.json()["data"]["skipped"] == 1 and count(store, Post) == 1

@@ -26,6 +26,8 @@ from tests.conftest import Store
 from tests.publish_e2e_support import Witness
 from tests.publish_e2e_support import witness as witness  # the fixture
 
+DONE = {"complete": True, "stopped": None}  # the pull ran to its end, within its bounds
+
 SENTENCE = "Small teams ship weekly because feedback beats a long plan."
 LONG_POST = " ".join([SENTENCE] * 12)  # a thread of three on Bluesky
 
@@ -84,7 +86,14 @@ def test_bluesky_history_pulls_own_posts_with_counts_since_a_date_once(
     bluesky_network.process_all()
 
     since = witness.cli_json("accounts", "history", account, "--since", "2025-03-01")
-    assert since == {"accountId": account, "fetched": 2, "created": 1, "updated": 1, "skipped": 0}
+    assert since == {
+        "accountId": account,
+        "fetched": 2,
+        "created": 1,
+        "updated": 1,
+        "skipped": 0,
+        **DONE,
+    }
     held = remote_ids(store)
     assert held == {row["remoteId"]: LONG_POST, june["uri"]: "From June"}  # thread parts: no
 

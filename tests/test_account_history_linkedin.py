@@ -33,6 +33,8 @@ from tests.keys_support import keys_now
 from tests.publish_e2e_support import Witness
 from tests.publish_e2e_support import witness as witness  # the fixture
 
+DONE = {"complete": True, "stopped": None}  # the pull ran to its end, within its bounds
+
 BASE = "/api/v1/social-accounts"
 HISTORY = frozenset({"r_member_social", "r_member_postAnalytics"})
 REFUSED = (
@@ -166,7 +168,14 @@ def test_history_pulls_the_members_posts_with_counts_once(
     no_data = linkedin.add_past_post("Too old for analytics", NOW_MS - 400 * DAY_MS)
 
     summary = witness.cli_json("accounts", "history", account)
-    assert summary == {"accountId": account, "fetched": 4, "created": 3, "updated": 1, "skipped": 0}
+    assert summary == {
+        "accountId": account,
+        "fetched": 4,
+        "created": 3,
+        "updated": 1,
+        "skipped": 0,
+        **DONE,
+    }
     held = snapshots(store)
     assert set(held) == {row["remoteId"], escaped, ugc, no_data}
     assert held[escaped]["content"] == "Why I learned (C#) with Ada Lovelace #python"
@@ -210,6 +219,7 @@ def test_since_stops_at_older_posts_and_http_gives_the_same(
     assert answer.status_code == 200, answer.text
     assert answer.json()["data"] == {
         "accountId": account, "fetched": 1, "created": 1, "updated": 0, "skipped": 0,
+        **DONE,
     }  # fmt: skip
     assert [v["content"] for v in snapshots(store).values()] == ["Last week"]
     everything = witness.http(client.post(url, headers=headers)).json()["data"]

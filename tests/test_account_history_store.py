@@ -74,7 +74,7 @@ def test_a_read_that_fails_half_way_stores_nothing(store: Store, network: Script
 
     posts = [past(1), past(2)]
 
-    def failing(since: object) -> Iterator[PastPost]:
+    def failing(since: object, pull: object) -> Iterator[PastPost]:
         yield posts[0]
         raise PublishError("Bluesky reading your posts: 500 Internal Server Error", retryable=True)
 

@@ -39,6 +39,7 @@ from socialgen.publishing.networks.base import (
     Metrics,
     NetworkSettings,
     OutgoingPost,
+    PageBudget,
     PastPost,
     PreparedPart,
     PreparedPost,
@@ -266,8 +267,11 @@ class ScriptedAdapter:
     def metrics(self, published: Published) -> Metrics:
         return self._net.metrics_for.get(published.remote_id, Metrics())
 
-    def history(self, since: datetime | None) -> Iterator[PastPost]:
+    def history(self, since: datetime | None, pull: PageBudget) -> Iterator[PastPost]:
+        """The scripted posts, one page of them: a scripted network pages nothing."""
         self._net._verify(_secret_of(self._credentials.secret))
+        if not pull.next_page(None):
+            return
         for past in list(self._net.past_posts):
             if since is not None and past.published_at < since:
                 return

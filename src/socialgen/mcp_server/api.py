@@ -6,7 +6,9 @@ in SPEC.md's error shape, before the SDK sees the request. Each tool call is the
 checked as its HTTP endpoint is (access.Need, through auth.api.WorkspaceGuard), with
 that request's headers: a key of one workspace reads and changes nothing of another.
 An MCP session belongs to the credentials that opened it (the SDK answers 404 to
-anyone else).
+anyone else), and each caller keeps at most `mcp_sessions_per_caller` of them open
+(session_gate.py), idle ones closed after `mcp_session_idle`: one key cannot fill
+the SDK's server-wide cap and lock the other workspaces out.
 
 The SDK (a second of imports) is loaded at the first request to /mcp, not when the
 app starts: `create_app` in every test and `serve`'s start stay as fast as before.
@@ -36,6 +38,8 @@ from socialgen.files.backends import files_of
 from socialgen.http.guard import WorkspaceGuard, authenticated_user
 from socialgen.kit.errors import BadRequest, NotAuthenticated, SocialgenError
 from socialgen.mcp_server.access import Need
+from socialgen.mcp_server.session_gate import SessionGate, TooManySessions
+from socialgen.mcp_server.sessions import Credential, SessionBook
 from socialgen.store.engine import read_session
 
 if TYPE_CHECKING:
@@ -67,19 +71,24 @@ class McpHost:
         self.runtime = runtime
         self.lock = anyio.Lock()
         self.session_manager: StreamableHTTPSessionManager | None = None
+        settings = runtime.settings
+        self.idle_seconds = settings.mcp_session_idle.total_seconds()
+        self.gate = SessionGate(SessionBook(settings.mcp_sessions_per_caller, self.idle_seconds))
 
     async def manager(self) -> StreamableHTTPSessionManager:
         async with self.lock:
             if self.session_manager is None:
                 manager = await run_in_threadpool(
-                    _make_manager, self.runtime.features
+                    _make_manager, self.runtime.features, self.idle_seconds
                 )  # the imports: off the loop
                 await self.group.start(_keep_running, manager)
                 self.session_manager = manager
             return self.session_manager
 
 
-def _make_manager(handed_in: tuple[Feature, ...]) -> StreamableHTTPSessionManager:
+def _make_manager(
+    handed_in: tuple[Feature, ...], idle_seconds: float
+) -> StreamableHTTPSessionManager:
     from mcp.server.transport_security import TransportSecuritySettings
 
     from socialgen.mcp_server.build import build_server
@@ -90,6 +99,9 @@ def _make_manager(handed_in: tuple[Feature, ...]) -> StreamableHTTPSessionManage
     server.streamable_http_app(
         streamable_http_path=PATH,
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        # The SDK closes a session idle this long; the gate's book forgets it then too.
+        # Its server-wide cap (10,000) stays: the per-caller cap is the gate's.
+        session_idle_timeout=idle_seconds,
     )
     return server.session_manager
 
@@ -119,7 +131,10 @@ class McpEndpoint:
             await _error(error.status_code, error.message)(scope, receive, send)
             return
         manager = await host.manager()
-        await manager.handle_request(scope, receive, send)
+        try:
+            await host.gate.handle(manager, _credential(scope["user"]), scope, receive, send)
+        except TooManySessions as error:  # raised before anything was sent
+            await _error(error.status_code, error.message)(scope, receive, send)
 
 
 def _principal(engine: Engine, headers: Headers) -> Any:
@@ -135,6 +150,12 @@ def _principal(engine: Engine, headers: Headers) -> Any:
         token="", client_id=hash_secret(key.strip()), scopes=[], subject=user.user_id
     )
     return AuthenticatedUser(principal)
+
+
+def _credential(user: Any) -> Credential:
+    """The caller a session is counted for: what the SDK binds it to (`_principal`)."""
+    token = user.access_token
+    return token.client_id, token.subject
 
 
 def _error(status: int, message: str) -> JSONResponse:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal, cast
 
-from fastapi import APIRouter, Body, Depends, Path
+from fastapi import APIRouter, Body, Depends, Path, Request
 from pydantic import ConfigDict, Field, StrictStr, StringConstraints
+from sqlalchemy import Engine
+from starlette.concurrency import run_in_threadpool
 
 from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
 from socialgen.http.request_body import body_cap
@@ -21,6 +23,7 @@ from socialgen.kit.errors import BadRequest
 from socialgen.kit.limits import NOT_BLANK_PATTERN
 from socialgen.publishing.accounts import service as accounts
 from socialgen.publishing.accounts.history import parse_since, pull_history
+from socialgen.publishing.accounts.pull_watch import PullsRunning, until_client_leaves
 from socialgen.publishing.accounts.schemas import (
     AccountListResponse,
     AccountResponse,
@@ -34,9 +37,10 @@ from socialgen.publishing.accounts.service import (
     MAX_SECRET_CHARS,
     MAX_SERVICE_URL,
 )
+from socialgen.publishing.networks.pull import Pull, PullLimits
 from socialgen.publishing.registry import BUILT_IN, Networks
 from socialgen.store.engine import read_session, transaction
-from socialgen.store.tables import Role
+from socialgen.store.tables import Role, SocialAccount
 
 router = APIRouter(prefix="/api/v1/social-accounts", tags=["social accounts"])
 
@@ -177,24 +181,36 @@ def check_social_account(
     responses=error_responses(400, 401, 403, 404, 409, 502),
     dependencies=[body_cap()],
 )
-def pull_account_history(
+async def pull_account_history(
     caller: Member,
     engine: EngineDep,
     runtime: RuntimeDep,
     account_id: AccountId,
+    request: Request,
     body: Annotated[HistoryBody | None, Body()] = None,
 ) -> HistoryResponse:
     """Bring the account's own past posts in with their counts (Bluesky, Mastodon,
     LinkedIn), as published posts with a metrics snapshot each; a post already here
     (published by socialgen, or pulled before) gets a new snapshot only. LinkedIn
     answers 403 unless its token was granted r_member_social and
-    r_member_postAnalytics (the message names what is missing)."""
+    r_member_postAnalytics (the message names what is missing). The pull is bounded
+    (a deadline, a page cap, answers capped in size) and stops when the client leaves:
+    what it read is kept, and `complete: false` with `stopped` says why it ended. One
+    pull per account at a time (409)."""
     since = parse_since(body.since if body is not None else None)
+    account = await run_in_threadpool(_account, engine, caller.workspace_id, account_id)
+    running = runtime.held.keep(("history_pulls",), PullsRunning)
+    with running.only_one(account.id):
+        networks = Networks.of(runtime)
+        pull = Pull(PullLimits.of(networks.settings))
+        work = run_in_threadpool(pull_history, networks, engine, account, since, pull)
+        summary = await until_client_leaves(work, request.receive, pull.left)
+    return HistoryResponse(success=True, data=summary)
+
+
+def _account(engine: Engine, workspace_id: str, account_id: str) -> SocialAccount:
     with read_session(engine) as session:
-        account = accounts.get_account(session, caller.workspace_id, account_id)
-    return HistoryResponse(
-        success=True, data=pull_history(Networks.of(runtime), engine, account, since)
-    )
+        return accounts.get_account(session, workspace_id, account_id)
 
 
 @router.delete(

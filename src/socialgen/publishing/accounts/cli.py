@@ -28,6 +28,7 @@ from socialgen.publishing.accounts.secret_input_cli import prompt_secret, read_s
 from socialgen.publishing.networks_cli import command_networks
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from sqlalchemy import Engine
 
     from socialgen.publishing.networks.base import Connected
@@ -297,15 +298,21 @@ def history(
         found = get_account(session, workspace_id, account)
     # outside any transaction: network calls
     summary = pull_history(command_networks(), engine, found, moment)
-    emit(
-        json_output,
-        summary.model_dump(),
-        lambda out: out.print(
+
+    def show(out: Console) -> None:
+        out.print(
             styled(("Pulled", "green"), f" {summary.fetched} posts from {found.handle}:"),
             f"{summary.created} new, {summary.updated} with new counts, "
             f"{summary.skipped} unchanged or without text",
-        ),
-    )
+        )
+        if summary.stopped is not None:
+            out.print(
+                styled(
+                    ("Stopped early:", "yellow"), f" {summary.stopped}; what came before is kept"
+                )
+            )
+
+    emit(json_output, summary.model_dump(), show)
 
 
 @app.command()

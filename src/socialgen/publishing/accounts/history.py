@@ -10,8 +10,11 @@ gets a new snapshot only, and only when its counts moved: pulling again creates
 nothing twice.
 
 The network is read first, outside any transaction (it can take a while, and the
-adapter may save a refreshed session meanwhile); then everything is written in one
-transaction, all or nothing, holding the account row (FOR UPDATE on PostgreSQL,
+adapter may save a refreshed session meanwhile), within the pull's bounds
+(networks/pull.py: a deadline, a page cap, a cursor that must move, answers capped in
+size, and the caller still there). A pull its bounds stopped keeps what it read, and
+its summary says why it stopped (`complete` false, `stopped`). Then everything is
+written in one transaction, all or nothing, holding the account row (FOR UPDATE on PostgreSQL,
 SQLite's write lock) so two pulls of one account at once cannot both create a post.
 """
 
@@ -41,6 +44,7 @@ from socialgen.publishing.accounts.schemas import HistorySummary
 from socialgen.publishing.accounts.service import ACCOUNT_NOT_FOUND, credentials_for, network_errors
 from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.networks.base import HistoryReader, PastPost
+from socialgen.publishing.networks.pull import AnswerTooLarge, Pull, PullLimits, PullStopped
 from socialgen.publishing.registry import Networks
 from socialgen.sources.guard import check_url
 from socialgen.store.bulk import insert_rows, table_of
@@ -75,23 +79,43 @@ def parse_since(value: str | None) -> datetime | None:
 
 
 def pull_history(
-    networks: Networks, engine: Engine, account: SocialAccount, since: datetime | None
+    networks: Networks,
+    engine: Engine,
+    account: SocialAccount,
+    since: datetime | None,
+    pull: Pull | None = None,
 ) -> HistorySummary:
     """Read the account's posts from its network (its module in `networks`, the
-    Runtime's) and store them. Call it outside any
-    transaction. Network refusals come out as accounts.NetworkRefused /
-    NetworkUnavailable (in the network's words, without a secret); a network that
-    cannot read history as Forbidden."""
+    Runtime's) within `pull`'s bounds (default ones when not given) and store them.
+    Call it outside any transaction. Network refusals come out as
+    accounts.NetworkRefused / NetworkUnavailable (in the network's words, without a
+    secret); a network that cannot read history as Forbidden."""
+    pull = pull or Pull(PullLimits.of(networks.settings))
     # The guard again: DNS answers change.
     check_url(account.service_url, allow_private=networks.settings.allow_private_urls)
     secrets = credentials_for(account, networks.keys).secret.values()
-    with network_errors(account.network, secrets):
+    posts: list[PastPost] = []
+    with pull.active(), network_errors(account.network, secrets):
         adapter = build_adapter(networks, engine, account)
         if not isinstance(adapter, HistoryReader):
             raise BadRequest(f"socialgen cannot read past posts from {account.network} yet")
-        posts = list(adapter.history(since))
+        try:
+            for past in adapter.history(since, pull):
+                posts.append(past)
+        except (PullStopped, AnswerTooLarge) as bound:  # mid-answer: what came before stays
+            pull.stop(bound.message)
+    if pull.stopped is not None:
+        logger.warning(
+            "history of account %s stopped after %d posts: %s",
+            account.id,
+            len(posts),
+            pull.stopped,
+        )
     with transaction(engine) as session:
-        return store_history(session, account.workspace_id, account.id, posts)
+        summary = store_history(session, account.workspace_id, account.id, posts)
+    summary.complete = pull.stopped is None
+    summary.stopped = pull.stopped
+    return summary
 
 
 def store_history(

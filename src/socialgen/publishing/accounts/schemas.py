@@ -42,6 +42,8 @@ class HistorySummary(BaseModel):
     created: int  # new published posts
     updated: int  # known posts with a new snapshot (their counts moved)
     skipped: int  # counts unchanged, no text to keep, already imported from a file
+    complete: bool = True  # False: the pull's bounds stopped it; what it read is kept
+    stopped: str | None = None  # why it stopped early (the deadline, the page cap ...)
 
 
 class AccountListResponse(BaseModel):

@@ -16,7 +16,7 @@ the outbox then marks the publication `unknown` and never retries it blindly.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -147,15 +147,23 @@ class PastPost:
     metrics: Metrics
 
 
+class PageBudget(Protocol):
+    """What a history reader asks before each page (networks/pull.py's `Pull`)."""
+
+    def next_page(self, cursor: Hashable) -> bool: ...
+
+
 @runtime_checkable
 class HistoryReader(Protocol):
     """What an adapter that can read the account's past posts adds (optional: the
     history service asks `isinstance(adapter, HistoryReader)`). Newest first, each
     post once, only the account's own posts (no reposts of others, no replies), down
     to `since` when given. A network that cannot (LinkedIn without the analytics
-    permission) raises `socialgen.kit.errors.Forbidden` saying what is missing."""
+    permission) raises `socialgen.kit.errors.Forbidden` saying what is missing.
+    `pull` (networks/pull.py) is asked before each page: the reader stops when it
+    says no, and the guarded clients check it while each answer comes in."""
 
-    def history(self, since: datetime | None) -> Iterator[PastPost]: ...
+    def history(self, since: datetime | None, pull: PageBudget) -> Iterator[PastPost]: ...
 
 
 @dataclass(frozen=True)
@@ -182,6 +190,8 @@ class NetworkSettings:
     bluesky_appview: str = ""  # where Bluesky metrics are read; empty: the account's PDS
     # Loopback and private hosts pass the SSRF guard (guarded_http.py); off: refused.
     allow_private_urls: bool = False
+    history_seconds: float = 300.0  # one history pull's deadline (pull.py)
+    history_pages: int = 500  # the most pages one history pull reads
 
     @classmethod
     def of(cls, settings: AppSettings) -> NetworkSettings:
@@ -191,6 +201,8 @@ class NetworkSettings:
             linkedin_oauth_url=(settings.linkedin_oauth_url or "").strip(),
             bluesky_appview=(settings.bluesky_appview or "").strip(),
             allow_private_urls=settings.allow_private_urls,
+            history_seconds=settings.history_deadline.total_seconds(),
+            history_pages=settings.history_pages,
         )
 
 

@@ -14,8 +14,12 @@ Bluesky through `GuardedTransport`) and `guarded_session` (Mastodon.py's request
   credentials (an app password, a bearer token) to a host nobody checked and hand
   its answer back as the network's.
 - Environment proxies are ignored: a proxy would resolve the host itself.
+- Every answer is capped as it streams in (pull.py's ANSWER_BYTES), and while a
+  history pull is active in the thread, its deadline and its caller are checked
+  between chunks: a server cannot send 300 MB, nor trickle an answer forever.
 
-A refusal is a `GuardRefused`: a `PublishError` the outbox never retries.
+A refusal is a `GuardRefused` (or pull.py's `AnswerTooLarge`, `PullStopped`): a
+`PublishError` the outbox never retries.
 
 Each takes `allow_private`: the allow_private_urls setting, which reaches the network
 modules in their `NetworkSettings` (handed by the Runtime's `Networks`).
@@ -24,32 +28,41 @@ modules in their `NetworkSettings` (handed by the Runtime's `Networks`).
 from __future__ import annotations
 
 import ssl
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 import requests
 from requests.adapters import HTTPAdapter
-from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
+from urllib3.exceptions import (
+    ConnectTimeoutError,
+    DecodeError,
+    NewConnectionError,
+    ProtocolError,
+    ReadTimeoutError,
+)
 
 from socialgen.kit.errors import BadRequest
 from socialgen.publishing.networks.base import PublishError, brief
+from socialgen.publishing.networks.pull import AnswerTooLarge, PullStopped, check_answer_size
 from socialgen.sources.guard import Destination, UrlNotAllowed, destination
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+CHUNK_BYTES = 64 * 1024
 
 
 class GuardRefused(PublishError):
     """The guard refused a request's host, or the server answered with a redirect."""
 
 
-def guard_refusal(error: BaseException | None) -> GuardRefused | None:
-    """The `GuardRefused` behind `error`, if a client wrapped one (Mastodon.py raises
-    its own network error with ours as the context)."""
+def guard_refusal(error: BaseException | None) -> PublishError | None:
+    """Our own refusal behind `error` (the guard's, an answer too large, a pull's
+    bound), if a client wrapped one (Mastodon.py raises its own network error with
+    ours as the context)."""
     seen: set[int] = set()
     while error is not None and id(error) not in seen:
-        if isinstance(error, GuardRefused):
+        if isinstance(error, GuardRefused | AnswerTooLarge | PullStopped):
             return error
         seen.add(id(error))
         error = error.__cause__ or error.__context__
@@ -111,6 +124,12 @@ class GuardedTransport(httpx.BaseTransport):
             response.close()
             location = response.headers.get("location", "")
             raise _redirect_refused(self.network, target.host, response.status_code, location)
+        try:
+            check_answer_size(self.network, 0, _declared_length(response.headers))
+        except PublishError:
+            response.close()
+            raise
+        response.stream = _CappedStream(self.network, response.stream)
         return response
 
     def close(self) -> None:
@@ -150,13 +169,16 @@ class GuardedAdapter(HTTPAdapter):
 
         def send(prepared: requests.PreparedRequest) -> requests.Response:
             # Proxies left out on purpose: the connection goes to the checked address.
-            return super(GuardedAdapter, self).send(prepared, stream, timeout, verify, cert, {})
+            # Streamed always: the body is read below, chunk by chunk, with the cap.
+            return super(GuardedAdapter, self).send(prepared, True, timeout, verify, cert, {})
 
         response = send(request) if target.is_ip_literal else self._pinned(request, target, send)
         if response.status_code in REDIRECT_STATUSES:
             location = response.headers.get("location", "")
             response.close()
             raise _redirect_refused(self.network, target.host, response.status_code, location)
+        if not stream:  # what requests would read whole, read here with the cap
+            _read_capped(self.network, response)
         return response
 
     def build_connection_pool_key_attributes(
@@ -205,6 +227,66 @@ class GuardedAdapter(HTTPAdapter):
 
 
 # --- inside ---------------------------------------------------------------------------
+
+
+class _CappedStream(httpx.SyncByteStream):
+    """An httpx answer's body, refused past ANSWER_BYTES (decoded or not, it is what
+    comes off the wire) and checked against the active pull between chunks."""
+
+    def __init__(self, network: str, inner: Any) -> None:
+        self._network = network
+        self._inner = inner
+
+    def __iter__(self) -> Iterator[bytes]:
+        received = 0
+        for chunk in self._inner:
+            received += len(chunk)
+            check_answer_size(self._network, received)
+            yield chunk
+
+    def close(self) -> None:
+        close = getattr(self._inner, "close", None)
+        if close is not None:
+            close()
+
+
+def _read_capped(network: str, response: requests.Response) -> None:
+    """Read a requests answer whole, as requests would, but a chunk at a time as it
+    arrives (read1: a trickling server cannot hold one read for minutes): refused past
+    ANSWER_BYTES (decompressed: a small gzip cannot unfold into gigabytes) and checked
+    against the active pull between chunks."""
+    chunks: list[bytes] = []
+    received = 0
+    try:
+        check_answer_size(network, 0, _declared_length(response.headers))
+        while chunk := _read1(response):
+            received += len(chunk)
+            check_answer_size(network, received)
+            chunks.append(chunk)
+    except BaseException:
+        response.close()
+        raise
+    response._content = b"".join(chunks)  # what `response.content` gives from now on
+    response._content_consumed = True
+    response.close()  # all read: the connection goes back to its pool
+
+
+def _read1(response: requests.Response) -> bytes:
+    """What has arrived of the body (at most CHUNK_BYTES), with urllib3's errors
+    as requests' own, as `iter_content` words them."""
+    try:
+        return bytes(response.raw.read1(CHUNK_BYTES, decode_content=True))
+    except ProtocolError as error:
+        raise requests.exceptions.ChunkedEncodingError(error) from error
+    except DecodeError as error:
+        raise requests.exceptions.ContentDecodingError(error) from error
+    except ReadTimeoutError as error:
+        raise requests.ConnectionError(error) from error
+
+
+def _declared_length(headers: Mapping[str, str]) -> int | None:
+    value = headers.get("content-length", "")
+    return int(value) if value.isdigit() else None
 
 
 def _checked(

@@ -35,7 +35,7 @@ from socialgen.publishing.networks.base import (
     PublishError,
     SecretSaver,
 )
-from socialgen.publishing.networks.bluesky.history import read_history
+from socialgen.publishing.networks.bluesky.history import bluesky_metrics, read_history
 from socialgen.publishing.networks.bluesky.media import fit_image
 from socialgen.publishing.networks.bluesky.session import (
     BlueskySession,
@@ -50,6 +50,7 @@ from socialgen.publishing.networks.bluesky.text import (
     split_text,
 )
 from socialgen.publishing.networks.guarded_http import check_destination
+from socialgen.publishing.networks.pull import Pull
 from socialgen.sources.guard import check_url
 
 NETWORK = "bluesky"
@@ -216,16 +217,11 @@ class BlueskyAdapter:
         view = answer.posts[0]
         # Our own thread's second part is a reply to the root, not a comment.
         own_replies = 1 if len(published.part_ids) > 1 else 0
-        return Metrics(
-            likes=int(view.like_count or 0),
-            # Quotes count as reposts, as `accounts history` counts them (history.py).
-            reposts=int(view.repost_count or 0) + int(view.quote_count or 0),
-            comments=max(0, int(view.reply_count or 0) - own_replies),
-        )
+        return bluesky_metrics(view, own_replies)
 
-    def history(self, since: datetime | None) -> Iterator[PastPost]:
+    def history(self, since: datetime | None, pull: Pull) -> Iterator[PastPost]:
         """The account's own posts with their counts (history.py)."""
-        return read_history(self._session, since)
+        return read_history(self._session, since, pull)
 
     # --- inside -----------------------------------------------------------------------
 

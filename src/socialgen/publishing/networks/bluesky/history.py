@@ -2,7 +2,8 @@
 
 Read through the account's session (the PDS proxies app.bsky calls to its AppView,
 as for metrics), page by page with the feed's cursor, newest first, until a post is
-older than `since`. The `posts_no_replies` filter leaves out replies, so a thread
+older than `since` or the pull's bounds stop it (pull.py: a deadline, a page cap, a
+cursor that does not move). The `posts_no_replies` filter leaves out replies, so a thread
 socialgen wrote counts once, by its root (the id `publish` returns); reposts of
 other people's posts are in the feed with a `reason` and are skipped.
 
@@ -20,20 +21,22 @@ from datetime import datetime
 from typing import Any
 
 from socialgen.kit.clock import parse_iso
+from socialgen.publishing.networks.answers import MAX_COUNT, count_from
 from socialgen.publishing.networks.base import Metrics, PastPost
 from socialgen.publishing.networks.bluesky.session import BlueskySession
+from socialgen.publishing.networks.pull import Pull
 
 PAGE_SIZE = 100  # the most getAuthorFeed gives per page
 FEED_FILTER = "posts_no_replies"
 
 
-def read_history(session: BlueskySession, since: datetime | None) -> Iterator[PastPost]:
+def read_history(session: BlueskySession, since: datetime | None, pull: Pull) -> Iterator[PastPost]:
     """The account's posts, newest first, down to `since` (all of them without)."""
     session.call("sign-in", lambda client: None)  # signs in when no session is kept yet
     did = session.did
     cursor: str | None = None
     seen: set[str] = set()
-    while True:
+    while pull.next_page(cursor):
         params: dict[str, Any] = {"actor": did, "filter": FEED_FILTER, "limit": PAGE_SIZE}
         if cursor:
             params["cursor"] = cursor
@@ -66,11 +69,22 @@ def _past_post(view: Any) -> PastPost:
         url=f"https://bsky.app/profile/{handle}/post/{rkey}",
         text=str(_field(record, "text") or ""),
         published_at=_published_at(_field(record, "created_at", "createdAt"), view.indexed_at),
-        metrics=Metrics(
-            likes=int(view.like_count or 0),
-            reposts=int(view.repost_count or 0) + int(view.quote_count or 0),
-            comments=int(view.reply_count or 0),
-        ),
+        metrics=bluesky_metrics(view, 0),
+    )
+
+
+def bluesky_metrics(view: Any, own_replies: int) -> Metrics:
+    """A post view's counts: likes, reposts + quotes as reposts (a quote spreads a post
+    as a repost does), replies as comments but `own_replies` (socialgen's own thread
+    parts), each checked (answers.py)."""
+    where = f"post {view.uri}"
+    reposts = count_from("Bluesky", view.repost_count, f"the reposts of {where}")
+    quotes = count_from("Bluesky", view.quote_count, f"the quotes of {where}")
+    replies = count_from("Bluesky", view.reply_count, f"the replies of {where}")
+    return Metrics(
+        likes=count_from("Bluesky", view.like_count, f"the likes of {where}"),
+        reposts=min(reposts + quotes, MAX_COUNT),
+        comments=max(0, replies - own_replies),
     )
 
 

@@ -47,6 +47,7 @@ from socialgen.publishing.networks.linkedin.history import read_history, refusal
 from socialgen.publishing.networks.linkedin.media import describe, post_content
 from socialgen.publishing.networks.linkedin.oauth import authorize_tokens
 from socialgen.publishing.networks.linkedin.text import commentary
+from socialgen.publishing.networks.pull import Pull
 
 DEFAULT_SERVICE_URL = "https://api.linkedin.com"
 PERSON = "urn:li:person:"
@@ -155,15 +156,18 @@ class LinkedInAdapter:
         comments = (body.get("commentsSummary") or {}).get("aggregatedTotalComments", 0)
         return Metrics(likes=int(likes or 0), comments=int(comments or 0))
 
-    def history(self, since: datetime | None) -> Iterator[PastPost]:
+    def history(self, since: datetime | None, pull: Pull) -> Iterator[PastPost]:
         """The member's posts with their counts, when the token holds the scopes it
         takes; refused at once otherwise (history.py)."""
         refused = refusal(self._secret)
         if refused is not None:
             raise refused
+        return self._read_history(since, pull)
+
+    def _read_history(self, since: datetime | None, pull: Pull) -> Iterator[PastPost]:
         client = self._client()
         try:
-            return iter(read_history(client, self._author(client), since))
+            yield from read_history(client, self._author(client), since, pull)
         finally:
             client.close()
 

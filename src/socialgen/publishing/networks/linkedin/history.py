@@ -11,12 +11,14 @@ any call, naming what is missing and what to ask LinkedIn for. A 403 at call tim
 (LinkedIn withdrew a permission) gives the same refusal.
 
 The posts come newest first (sortBy=CREATED), 100 a page (`start`/`count`), until one
-is older than `since`. Reposts of other people's posts (a `reshareContext` without
-text of one's own) and posts that are not published (drafts, processing) are left
-out. Each post's counts take four calls, one per metric, lifetime totals
-(aggregation=TOTAL): reactions as likes, reshares as reposts, comments, impressions.
+is older than `since` or the pull's bounds stop it (pull.py). Reposts of other
+people's posts (a `reshareContext` without text of one's own) and posts that are
+not published (drafts, processing) are left out. Each post's counts take four calls,
+one per metric, lifetime totals (aggregation=TOTAL): reactions as likes, reshares as
+reposts, comments, impressions.
 An answer that is not JSON, or a count that is not a whole number >= 0, stops the
-read: nothing is stored (publishing/accounts/history.py writes only after reading everything).
+read: nothing is stored (publishing/accounts/history.py writes only after reading
+everything). A pull stopped by its bounds keeps the posts whose counts were read.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from socialgen.publishing.networks.linkedin.client import (
     network_message,
 )
 from socialgen.publishing.networks.linkedin.text import little_to_text
+from socialgen.publishing.networks.pull import Pull
 
 ANALYTICS_SCOPE = "r_member_postAnalytics"
 POSTS_SCOPE = "r_member_social"
@@ -81,28 +84,28 @@ def refusal(secret: dict[str, str]) -> Forbidden | None:
     return Forbidden(f"{NO_HISTORY}, and the token LinkedIn granted lacks {lacks}. {ASK}")
 
 
-def read_history(client: LinkedInClient, author: str, since: datetime | None) -> list[PastPost]:
+def read_history(
+    client: LinkedInClient, author: str, since: datetime | None, pull: Pull
+) -> Iterator[PastPost]:
     """The member's posts, newest first, down to `since` (all without), with counts."""
-    found = list(_own_posts(client, author, since))
-    return [
-        PastPost(
+    # Each post's counts as it comes: a pull stopped by its bounds keeps those read.
+    for urn, text, published_at in _own_posts(client, author, since, pull):
+        yield PastPost(
             remote_id=urn,
             url=f"https://www.linkedin.com/feed/update/{urn}/",
             text=text,
             published_at=published_at,
             metrics=_counts(client, urn),
         )
-        for urn, text, published_at in found
-    ]
 
 
 def _own_posts(
-    client: LinkedInClient, author: str, since: datetime | None
+    client: LinkedInClient, author: str, since: datetime | None, pull: Pull
 ) -> Iterator[tuple[str, str, datetime]]:
     start = 0
     seen: set[str] = set()
     what = "reading your posts"
-    while True:
+    while pull.next_page(start):
         path = (
             f"/rest/posts?q=author&author={quote(author, safe='')}"
             f"&count={PAGE_SIZE}&start={start}&sortBy=CREATED"

@@ -47,8 +47,9 @@ from socialgen.publishing.networks.guarded_http import (
 )
 from socialgen.publishing.networks.mastodon import oauth
 from socialgen.publishing.networks.mastodon.errors import ResponseHeaders, publish_error
-from socialgen.publishing.networks.mastodon.history import read_history
+from socialgen.publishing.networks.mastodon.history import mastodon_metrics, read_history
 from socialgen.publishing.networks.mastodon.text import DEFAULT_MAX_CHARACTERS, count, split
+from socialgen.publishing.networks.pull import Pull
 
 NETWORK = "mastodon"
 DEFAULT_SERVICE_URL = ""  # no default instance: the user names theirs
@@ -156,15 +157,11 @@ class MastodonAdapter:
                 ) from None
         # Our own thread hangs under the root as a reply: it is not a comment.
         own_replies = 1 if len(published.part_ids) > 1 else 0
-        return Metrics(
-            likes=int(status.favourites_count or 0),
-            reposts=int(status.reblogs_count or 0),
-            comments=max(0, int(status.replies_count or 0) - own_replies),
-        )
+        return mastodon_metrics(status, own_replies)
 
-    def history(self, since: datetime | None) -> Iterator[PastPost]:
+    def history(self, since: datetime | None, pull: Pull) -> Iterator[PastPost]:
         """The account's own statuses with their counts (history.py)."""
-        return read_history(self._api, self._calls, since)
+        return read_history(self._api, self._calls, since, pull)
 
     # --- the instance ---------------------------------------------------------------
 

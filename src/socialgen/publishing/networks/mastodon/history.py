@@ -1,6 +1,7 @@
 """The account's own Mastodon statuses with their counts: GET
 /api/v1/accounts/:id/statuses, without boosts and replies, page by page (max_id),
-newest first, until a status is older than `since`.
+newest first, until a status is older than `since` or the pull's bounds stop it
+(pull.py: a deadline, a page cap, a max_id that does not move).
 
 Through the adapter's own Mastodon.py client and error handling, so a refused token
 or a 429 reads as it does when publishing. Counts: favourites as likes, boosts as
@@ -19,7 +20,9 @@ from typing import Any
 from mastodon import Mastodon
 
 from socialgen.kit.clock import parse_iso
+from socialgen.publishing.networks.answers import count_from, web_address
 from socialgen.publishing.networks.base import Metrics, PastPost
+from socialgen.publishing.networks.pull import Pull
 from socialgen.sources.profiles.text import html_to_text
 
 PAGE_SIZE = 40  # the most Mastodon gives per page
@@ -29,12 +32,13 @@ def read_history(
     api: Callable[[], Mastodon],
     calls: Callable[[], AbstractContextManager[None]],
     since: datetime | None,
+    pull: Pull,
 ) -> Iterator[PastPost]:
     """`api` gives the adapter's client, `calls` its error translation (a context)."""
     with calls():
         account_id = api().account_verify_credentials().id
     max_id: Any = None
-    while True:
+    while pull.next_page(max_id):
         with calls():
             page = api().account_statuses(
                 account_id,
@@ -54,7 +58,7 @@ def read_history(
             yield past
         if not statuses:
             return
-        max_id = statuses[-1].id
+        max_id = str(statuses[-1].id)
 
 
 def _past_post(status: Any) -> PastPost:
@@ -64,14 +68,22 @@ def _past_post(status: Any) -> PastPost:
         text = f"{warning}\n\n{text}".strip()
     return PastPost(
         remote_id=str(status.id),
-        url=str(status.get("url") or status.get("uri") or ""),
+        url=web_address(status.get("url")) or web_address(status.get("uri")),
         text=text,
         published_at=_utc(status.get("created_at")),
-        metrics=Metrics(
-            likes=int(status.get("favourites_count") or 0),
-            reposts=int(status.get("reblogs_count") or 0),
-            comments=int(status.get("replies_count") or 0),
-        ),
+        metrics=mastodon_metrics(status, 0),
+    )
+
+
+def mastodon_metrics(status: Any, own_replies: int) -> Metrics:
+    """A status's counts: favourites as likes, boosts as reposts, replies as comments
+    (but `own_replies`, socialgen's own thread parts), each checked (answers.py)."""
+    where = f"status {status.get('id')}"
+    replies = count_from("Mastodon", status.get("replies_count"), f"the replies of {where}")
+    return Metrics(
+        likes=count_from("Mastodon", status.get("favourites_count"), f"the likes of {where}"),
+        reposts=count_from("Mastodon", status.get("reblogs_count"), f"the boosts of {where}"),
+        comments=max(0, replies - own_replies),
     )
 
 
