@@ -153,7 +153,9 @@ def test_history_pulls_the_members_posts_with_counts_once(
     linkedin.set_analytics(row["remoteId"], **counts(4, 0, 1, 300))
     monkeypatch.setattr("socialgen.publishing.networks.linkedin.history.PAGE_SIZE", 2)
     escaped = linkedin.add_past_post(
-        r"Why I learned \(C\#\) with @[Ada Lovelace](urn:li:person:x1) {hashtag|\#|python}",
+        # A control character (here ESC and BEL) is dropped, the post kept.
+        r"Why I learned \(C\#\) with @[Ada Lovelace](urn:li:person:x1) {hashtag|\#|python}"
+        + "\x1b\x07",
         NOW_MS - 3 * DAY_MS,
         counts=counts(12, 2, 5, 1800),
     )

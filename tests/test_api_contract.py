@@ -68,7 +68,7 @@ NO_SOURCE = "Give at least one source: prompt, youtubeUrl, articleUrls or pdf"
 REFUSED = [
     ("put", PUT_POST, {"content": None}, "Content is required"),
     ("put", PUT_POST, ABSENT, "Content is required"),
-    ("put", PUT_POST, {"content": " \t\x1c"}, "Content is required"),
+    ("put", PUT_POST, {"content": " \t\u2003\u3000"}, "Content is required"),  # blank
     ("put", PUT_POST, {"content": 5}, "Invalid content: Input should be a valid string"),
     ("put", PUT_POST, None, "The request body must be a JSON object"),
     ("post", STYLES, {"name": None}, "Content style name is required"),

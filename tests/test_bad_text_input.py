@@ -1,7 +1,8 @@
-"""Text that cannot be stored or printed (a lone UTF-16 surrogate, a NUL), bodies that
-are not UTF-8, an oversized form field and an empty PDF: a clear 400 (413 for size)
-on every endpoint, before any work, and a clear CLI error. In-process here; through
-a real socket in test_bad_text_live.py."""
+"""Text that cannot be stored or printed (a lone UTF-16 surrogate, a NUL, another
+control character but tab and line breaks), bodies that are not UTF-8, an oversized
+form field and an empty PDF: a clear 400 (413 for size) on every endpoint, before any
+work, and a clear CLI error. In-process here; through a real socket in
+test_bad_text_live.py."""
 
 from __future__ import annotations
 
@@ -34,7 +35,17 @@ from tests.scripted_support import ScriptedAI
 
 SURROGATE = ("x\ud800y", "a lone UTF-16 surrogate (\\ud800); send valid Unicode text")
 NUL = ("x\u0000y", "a NUL character (\\u0000), which cannot be stored; remove it")
-BAD_TEXT = [pytest.param(*SURROGATE, id="surrogate"), pytest.param(*NUL, id="nul")]
+# ESC: stores fine, but printed on a terminal it starts a sequence (OSC 52 writes the
+# clipboard); tab, line feed and carriage return are the only controls text may hold.
+ESC = (
+    "x\x1by",
+    "a control character (U+001B) at character 2: only tab and line breaks may be used",
+)
+BAD_TEXT = [
+    pytest.param(*SURROGATE, id="surrogate"),
+    pytest.param(*NUL, id="nul"),
+    pytest.param(*ESC, id="escape"),
+]
 MARK = "<<BAD>>"  # where the bad text goes in an endpoint's body
 
 AI = "/api/v1/ai-conversation"
@@ -243,6 +254,7 @@ def test_bad_form_fields_are_refused(
     url = path.format(**ids)
     cases: list[tuple[bytes, int, str]] = [
         (b"x\x00y", 400, f"prompt contains {NUL[1]}"),
+        (b"x\x1by", 400, f"prompt contains {ESC[1]}"),
         (b"caf\xe9", 400, "The form field `prompt` is not UTF-8 text (byte 0xe9 at position 3)"),
         # Over the field's cap, under the form's (a 30 MB form is refused by its
         # Content-Length before any part is read: tests/test_hostile_bodies.py).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -57,6 +58,8 @@ def test_json_lines_and_all_three_exports(
     assert [e["UID"] for e in events] == [f"{p['postId']}@socialgen" for p in complete["posts"]]
     assert csv.read_text().count("Idea ") == 7
     assert "Idea 7" in md.read_text()
+    # Private, as every export: the plan's posts are not yet published.
+    assert [stat.S_IMODE(path.stat().st_mode) for path in (ics, csv, md)] == [0o600] * 3
     assert posts(store) == 7
 
 

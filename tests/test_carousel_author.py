@@ -58,7 +58,9 @@ def test_without_a_name_never_the_login_name(
     ("args", "message"),
     [
         (["--name", "A" * 81], "--name is longer than 80 characters"),
-        (["--name", "Ada\x07"], "--name must be plain text"),
+        # Refused with every command line's text (kit/text_check.py), before the
+        # carousel's own check.
+        (["--name", "Ada\x07"], "--name contains a control character (U+0007) at character 4"),
     ],
 )
 def test_a_bad_name_is_refused_before_any_work(

@@ -4,6 +4,7 @@ templates, list, show, and the refusals."""
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -80,10 +81,13 @@ def test_pdf_from_html_files(store: Store, tmp_path: Path) -> None:
         page.write_text(f"<h1>Slide {n}</h1>")
         pages.append(str(page))
     out = tmp_path / "out.pdf"
+    out.write_bytes(b"an older file, open to others")
+    out.chmod(0o644)
     result = runner.invoke(
         app, ["carousel", "pdf", *pages, "-o", str(out), "--width", "800", "--height", "1000"]
     )
     assert result.exit_code == 0, result.output
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600  # private, as every export
     document = pdfium.PdfDocument(out)
     assert [document[i].get_size() for i in range(2)] == [(600.0, 750.0)] * 2
 

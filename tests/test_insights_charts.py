@@ -245,7 +245,7 @@ def test_the_page_is_self_contained_and_escapes_user_text(
             .endswith(f"<td class=num>{slot['n']}</td>")
         )
     assert "How far to trust this" in page and "400 measured published posts" in page
-    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600  # it quotes posts: private
 
 
 def test_the_page_before_enough_history(tmp_path: Path) -> None:

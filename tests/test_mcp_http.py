@@ -191,6 +191,8 @@ def test_bad_arguments_are_tool_errors_with_the_services_words(
                 ("create_calendar", {"calendarLength": 7}),
                 ("no_such_tool", {}),
                 ("write_post", {"userInput": "Ship\x00weekly"}),
+                # OSC 52 (write the terminal's clipboard): refused, as in every body
+                ("edit_post", {"postId": post.id, "content": "Hi\x1b]52;c;aGk=\x07"}),
             ]
             errors = [error_of(await mcp.call_tool(name, args)) for name, args in calls]
             # The session goes on: the next call is answered as ever.
@@ -209,6 +211,10 @@ def test_bad_arguments_are_tool_errors_with_the_services_words(
     assert "Give at least one source" in errors[8]
     assert "no_such_tool" in errors[9]
     assert "userInput" in errors[10] and "NUL" in errors[10]
+    assert errors[11].endswith(
+        "content contains a control character (U+001B) at character 3: "
+        "only tab and line breaks may be used"
+    )
     assert first in {post.id, published.id}
     with read_session(store.engine) as session:
         assert session.get(Post, post.id).content == "A draft"  # type: ignore[union-attr]

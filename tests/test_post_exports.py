@@ -222,7 +222,8 @@ def test_markdown_and_json() -> None:
     assert f"\n```text\n{TRICKY}\n```\n" in markdown
     assert "id: `p1` · status: scheduled · variation: story" in markdown
     assert "## 2026-01-06 14:30 UTC · Short draft\n" in markdown
-    assert "## 2026-01-07 · Some ```code``` in a post\n" in markdown
+    # In a heading the backticks are text, escaped; in the fenced block, verbatim.
+    assert "## 2026-01-07 · Some \\`\\`\\`code\\`\\`\\` in a post\n" in markdown
     assert "\n````text\nSome ```code``` in a post\n````\n" in markdown  # a longer fence
     assert "No posts." in to_markdown([], title="Empty")
 

@@ -200,6 +200,7 @@ def pdf(
     """Render slide HTML files to one vector PDF. Only data: URIs load (no files, no network)."""
     from socialgen.kit.errors import BadRequest
     from socialgen.kit.limits import MAX_SLIDE_HTML_BYTES
+    from socialgen.kit.local_files import write_private_file
     from socialgen.render.checks import check_pdf_request
 
     if not output.parent.is_dir():
@@ -211,7 +212,7 @@ def pdf(
 
     data = html_to_pdf(pages, width, height)
     try:
-        output.write_bytes(data)
+        write_private_file(output, data)  # 0600, as every export
     except OSError as error:
         raise BadRequest(f"Cannot write {output}: {error.strerror or error}") from None
     if json_output:
@@ -290,7 +291,7 @@ def show(
 ) -> None:
     """A carousel, its slides and where its files are."""
     from socialgen.carousels.repository import load_carousel
-    from socialgen.carousels.schemas import carousel_view
+    from socialgen.carousels.schemas import shown_carousel
     from socialgen.cli.refs import open_ref
     from socialgen.cli.support import print_rows
 
@@ -298,7 +299,7 @@ def show(
 
     engine, workspace_id, carousel_id = open_ref(workspace, "carousel", carousel_id)
     record = load_carousel(engine, workspace_id, carousel_id)
-    view = carousel_view(record.carousel, record.slides)
+    view = shown_carousel(record.carousel, record.slides)
 
     def render(out: Any) -> None:
         out.print(f"{view.name}  ({view.carouselId}, {view.status}, {view.template})")
@@ -319,7 +320,7 @@ def show(
             ],
         )
 
-    emit(json_output, view.wire(), render)
+    emit(json_output, view.json_data(), render)
 
 
 def _slide_index(text: str) -> str:

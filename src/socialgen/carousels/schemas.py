@@ -33,6 +33,7 @@ from socialgen.kit.limits import (
     MAX_SLIDES,
     MIN_SLIDES,
 )
+from socialgen.kit.views import View
 from socialgen.store.tables import Carousel
 from socialgen.store.tables import CarouselSlide as SlideRow
 
@@ -184,6 +185,38 @@ def carousel_view(carousel: Carousel, slides: Sequence[SlideRow]) -> StoredCarou
     if carousel.post_id is None:  # stored with its post, in one transaction
         raise EventContractError(f"carousel {carousel.id} has no post yet")
     return StoredCarousel(
+        carouselId=carousel.id,
+        name=carousel.name,
+        status=carousel.status,
+        template=carousel.template,
+        postId=carousel.post_id,
+        pdfUrl=file_url(carousel.workspace_id, carousel.pdf_file),
+        thumbnailUrl=file_url(carousel.workspace_id, carousel.thumbnail_file),
+        slides=[slide_view(carousel, slide) for slide in slides],
+    )
+
+
+class ShownCarousel(View):
+    """`carousel show`: a stored carousel as the complete event gives it, but `postId`
+    is null for one whose post was never saved (a run that failed first)."""
+
+    carouselId: str
+    name: str
+    status: str
+    template: str
+    postId: str | None
+    pdfUrl: str
+    thumbnailUrl: str
+    slides: list[CarouselSlide]
+
+    def json_data(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json", exclude={"slides"})
+        data["slides"] = [slide.wire() for slide in self.slides]  # as the event's
+        return data
+
+
+def shown_carousel(carousel: Carousel, slides: Sequence[SlideRow]) -> ShownCarousel:
+    return ShownCarousel(
         carouselId=carousel.id,
         name=carousel.name,
         status=carousel.status,

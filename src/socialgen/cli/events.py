@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 import typer
 
 from socialgen.cli.support import current_runtime, fail
+from socialgen.kit.control_chars import escape_json_controls
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -42,7 +43,7 @@ class JsonLines:
         # Each event says whether it reports a failure (events.payload.EventPayload):
         # a new stream's completion event needs nothing here.
         self.failed = self.failed or item.payload.reports_failure()
-        sys.stdout.write(item.json_line() + "\n")
+        sys.stdout.write(escape_json_controls(item.json_line()) + "\n")
         sys.stdout.flush()
 
 

@@ -119,9 +119,10 @@ class SocialgenGroup(TyperGroup):
 
 class TextCheckedContext(typer.Context):
     """A command's context that refuses text options and arguments with a lone
-    surrogate (bytes the terminal's encoding could not decode) or a NUL (from an
-    environment variable), before the command runs: such text could be neither
-    printed nor stored. Paths stay as given (a file name need not be UTF-8)."""
+    surrogate (bytes the terminal's encoding could not decode), a NUL (from an
+    environment variable) or another control character (an ESC pasted in), before
+    the command runs: such text could not be stored, or would act when printed.
+    Paths stay as given (a file name need not be UTF-8)."""
 
     def invoke(self, callback: Callable[..., V], /, *args: Any, **kwargs: Any) -> V:
         if callback is self.command.callback:

@@ -56,24 +56,41 @@ WorkspaceOpt = Annotated[
 
 
 def console(stderr: bool = False) -> Console:
-    from rich.console import Console
+    from socialgen.cli.printable_console import PrintableConsole
 
     # No markup: post text, names and error messages are printed as written (a post
-    # saying "[beta]" must not lose it); styling goes through style= and Text.
-    return Console(stderr=stderr, highlight=False, markup=False, soft_wrap=stderr)
+    # saying "[beta]" must not lose it); styling goes through style= and Text. Nor
+    # control characters: each is shown as a symbol, never sent to the terminal.
+    return PrintableConsole(stderr=stderr, highlight=False, markup=False, soft_wrap=stderr)
 
 
 def styled(*parts: str | tuple[str, str]) -> Text:
-    """A line from plain strings and (text, style) pairs, never parsed as markup."""
+    """A line from plain strings and (text, style) pairs, never parsed as markup,
+    its control characters shown as symbols (before rich measures the line)."""
     from rich.text import Text
 
-    return Text.assemble(*parts)
+    from socialgen.kit.control_chars import printable
+
+    return Text.assemble(
+        *(
+            printable(part) if isinstance(part, str) else (printable(part[0]), part[1])
+            for part in parts
+        )
+    )
+
+
+def json_text(data: Any) -> str:
+    """`data` as one JSON document for stdout: non-ASCII text as it is, control
+    characters (C1 and DEL included, which json.dumps leaves) as \\u escapes."""
+    from socialgen.kit.control_chars import escape_json_controls
+
+    return escape_json_controls(json.dumps(data, ensure_ascii=False))
 
 
 def emit(json_output: bool, data: Any, render: Callable[[Console], None]) -> None:
     """Print `data` as one JSON document, or let `render` draw it for a person."""
     if json_output:
-        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(data) + "\n")
     else:
         render(console())
 
@@ -96,9 +113,12 @@ _ONE_FIELD = str.maketrans({"\t": " ", "\n": " ", "\r": " "})
 
 def print_plain_rows(out: Console, rows: list[list[str]]) -> None:
     """One line per row, fields split by tabs, nothing else: no header, colour or box.
-    Written to the console's file as is (rich would wrap long lines)."""
+    Written to the console's file (rich would wrap long lines), each field on one
+    line and its control characters shown as symbols, as the console shows them."""
+    from socialgen.kit.control_chars import printable
+
     for row in rows:
-        out.file.write("\t".join(field.translate(_ONE_FIELD) for field in row) + "\n")
+        out.file.write("\t".join(printable(field.translate(_ONE_FIELD)) for field in row) + "\n")
 
 
 IdShortener = Callable[[list[str]], Mapping[str, str]]
@@ -212,8 +232,7 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     Under --json the error goes to stdout, where `... --json | jq` reads it (as `gh`
     does); the exit code still says it failed."""
     if _json_mode.get():
-        payload = json.dumps({"success": False, "message": message}, ensure_ascii=False)
-        sys.stdout.write(payload + "\n")
+        sys.stdout.write(json_text({"success": False, "message": message}) + "\n")
     else:
         console(stderr=True).print(styled(("Error:", "red"), " ", message))
     return typer.Exit(code)

@@ -8,6 +8,7 @@ from typing import Any
 
 from socialgen.kit.clock import parse_iso
 from socialgen.kit.errors import BadRequest
+from socialgen.kit.local_files import write_private_file
 
 
 def write_exports(
@@ -42,8 +43,9 @@ def write_exports(
         if path is None:
             continue
         try:
-            # newline="" keeps the CRLF line endings RFC 5545 and RFC 4180 want
-            path.write_text(text(), encoding="utf-8", newline="")
+            # As written: the CRLF line endings RFC 5545 and RFC 4180 want; 0600, as
+            # every export (it holds unpublished posts).
+            write_private_file(path, text().encode("utf-8"))
         except OSError as error:
             raise BadRequest(f"Cannot write {path}: {error.strerror or error}") from None
         written.append(path)

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlmodel import Session
 
+from socialgen.kit.control_chars import without_controls
 from socialgen.posts import conversations
 from socialgen.posts.service import create_draft, update_content
 from socialgen.posts.views import snippet
@@ -109,6 +110,9 @@ def write_post(
     reservation_id: str | None = None,
 ) -> Post:
     """save_post inside the caller's transaction (e.g. with a carousel's rows)."""
+    # What the model wrote: a control character it let slip is dropped, not a reason
+    # to lose the draft (stored text holds none: kit/control_chars.py).
+    content = without_controls(content)
     conversation = _conversation(
         session, workspace_id, user_id, conversation_id, title or user_input, meta
     )

@@ -28,6 +28,7 @@ from socialgen.events.chat import (
 )
 from socialgen.events.common import StreamError
 from socialgen.generation.batch_events import BatchComplete, BatchProgress
+from socialgen.kit.control_chars import printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -42,7 +43,8 @@ class StreamPrinter:
         self.notes = notes
         self.failed = False
         self.in_reasoning = False
-        # A terminal gets the text wrapped between words; a pipe gets it as written.
+        # A terminal gets the text wrapped between words; a pipe gets it as written
+        # (but for control characters, shown as symbols on both).
         self.wrap = WordWrap(sys.stdout.write, out.width) if out.is_terminal else None
 
     def __enter__(self) -> StreamPrinter:
@@ -58,6 +60,7 @@ class StreamPrinter:
             self.wrap.end()  # whatever follows the text starts after its last word
         match item.payload:
             case ChatDelta(text=text) | ContentDelta(text=text):
+                text = printable(text)  # a model's ESC is shown, never sent to the terminal
                 if self.wrap is not None:
                     self.wrap.feed(text)
                 else:

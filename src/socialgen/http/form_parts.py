@@ -214,7 +214,8 @@ class FormParser:
 
 
 def _field_text(name: str, data: bytes) -> str:
-    """A text field's value: UTF-8 without lone surrogates or NUL, or a clear 400."""
+    """A text field's value: UTF-8 without lone surrogates, NUL or other control
+    characters (but tab and line breaks), or a clear 400."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

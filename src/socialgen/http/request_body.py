@@ -114,7 +114,8 @@ async def read_body(request: Request, spec: FormSpec) -> RequestBody:
 
 def json_object(raw: bytes) -> dict[str, Any]:
     """A JSON object body (an empty body is an empty object), or a clear 400: not
-    UTF-8, not JSON, not an object, or text with a lone surrogate or a NUL."""
+    UTF-8, not JSON, not an object, or text with a lone surrogate, a NUL or another
+    control character (kit/text_check.py)."""
     fields = decode_json(raw or b"{}")
     if not isinstance(fields, dict):
         raise BadRequest("The request body must be a JSON object")
@@ -124,7 +125,8 @@ def json_object(raw: bytes) -> dict[str, Any]:
 
 async def check_request_text(request: Request) -> None:
     """App-wide dependency (server.py): the path parameters, the query string and the
-    JSON body FastAPI decoded for a pydantic model hold no lone surrogate or NUL.
+    JSON body FastAPI decoded for a pydantic model hold no lone surrogate, NUL or other
+    control character (but tab and line breaks).
     It runs before the endpoint's own dependencies and the endpoint.
 
     Bodies the endpoint reads itself (`read_body`, generate-pdf) are left alone here:

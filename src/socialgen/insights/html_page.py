@@ -6,7 +6,7 @@ a Content-Security-Policy of `default-src 'none'` (inline styles and data: image
 allowed) makes a browser refuse anything remote even if some text slipped through.
 Every text that comes from the store or the report (post text, feature names, the time
 zone ...) is escaped. The file is written atomically: a reader sees the old page or
-the new one.
+the new one; it is private to its user (0600), as every export: it quotes posts.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from socialgen.kit.control_chars import printable
 from socialgen.kit.errors import SocialgenError
+from socialgen.kit.local_files import PRIVATE_FILE
 
 SNIPPET_CHARS = 160
 TOP_POSTS = 5
@@ -69,10 +71,13 @@ def render_page(report: dict[str, Any]) -> str:
     ]
     generated = escape(str(report.get("generatedAt") or ""))
     workspace = escape(str(report.get("workspaceId") or ""))
-    return PAGE.format(
+    page = PAGE.format(
         body="\n".join(sections),
         footer=f"Generated {generated} for workspace {workspace} by socialgen insights.",
     )
+    # A post's control characters as symbols, whichever text quoted it: the page is
+    # read in terminals too (`cat`, `less`), where ESC would act.
+    return printable(page)
 
 
 def _headline(report: dict[str, Any]) -> str:
@@ -244,7 +249,7 @@ def _write_atomically(path: Path, page: str) -> None:
             out.write(page)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temporary, 0o644)  # a page to open in a browser, nothing secret
+        os.chmod(temporary, PRIVATE_FILE)  # it quotes posts: private, as every export
         os.replace(temporary, path)
     except OSError as error:
         if temporary is not None:

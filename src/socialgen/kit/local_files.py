@@ -7,7 +7,8 @@ FIFO with no writer blocks `open()` forever. So the file is opened without block
 judged by `fstat` on what was opened (not by the path, which a symlink or a rename
 can change), and read at most `limit + 1` bytes whatever its size claims.
 
-Also here: writing socialgen's own files (SOCIALGEN_HOME) private to their user.
+Also here: writing socialgen's own files (SOCIALGEN_HOME), and the exports the user
+asks for, private to their user.
 """
 
 from __future__ import annotations
@@ -173,6 +174,15 @@ def open_private(path: Path, flags: int = os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         os.close(fd)
         raise
     return fd
+
+
+def write_private_file(path: Path, data: bytes) -> None:
+    """Write `data` to `path`, a file the user named for an export (posts, a calendar,
+    the insights page, a carousel PDF): 0600 as socialgen's own files are, since it
+    holds unpublished posts, and an existing file is narrowed to 0600 too. Raises
+    OSError; the caller says which file could not be written."""
+    with os.fdopen(open_private(path), "wb") as out:
+        out.write(data)
 
 
 def tighten(path: Path, *, deep: bool = False) -> int:

@@ -1,11 +1,14 @@
-"""Text that comes in (JSON bodies, form fields, query strings, command lines) is valid
-Unicode without NUL characters, or it is refused with a clear 400 before any work.
+"""Text that comes in (JSON bodies, form fields, query strings, command lines, MCP
+tool arguments) is valid Unicode without control characters other than tab, line feed
+and carriage return, or it is refused with a clear 400 before any work.
 
 JSON may carry "\\ud800" (a lone UTF-16 surrogate) and "\\u0000"; Python decodes both
 into a `str`, and both fail much later: a surrogate cannot be encoded as UTF-8 (to
-SQLite, a model, an SSE stream), PostgreSQL refuses NUL in text. One check, here, used
-by every way text enters: the HTTP bodies (`request_body`), the app-wide check of
-path, query and pydantic bodies, and the CLI's options and arguments (`cli.support`).
+SQLite, a model, an SSE stream), PostgreSQL refuses NUL in text. Other control
+characters store fine but act when printed on a terminal (ESC sequences set its title
+or its clipboard: see `control_chars`). One check, here, used by every way text
+enters: the HTTP bodies (`request_body`), the app-wide check of path, query and
+pydantic bodies, MCP tool arguments, and the CLI's options and arguments (`cli.support`).
 
 Foundation: only `errors` is needed, so any layer may use it (the CLI stays light).
 """
@@ -17,9 +20,10 @@ import re
 import unicodedata
 from typing import Any
 
+from socialgen.kit.control_chars import find_control
 from socialgen.kit.errors import BadRequest
 
-_BAD_CHAR = re.compile("[\x00\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPED_BYTES = range(0xDC80, 0xDD00)  # what surrogateescape makes of bytes 0x80-0xFF
 # Characters that show nothing although Unicode does not class them as format (Cf),
 # control (Cc) or whitespace: Hangul fillers, the blank Braille pattern, the combining
@@ -34,21 +38,36 @@ _BLANK_LOOKALIKES = frozenset(
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
-def bad_char(text: str) -> str | None:
-    """The first lone surrogate or NUL in `text`, or None when it is clean.
+def text_problem(text: str, where: str) -> str | None:
+    """Why `text` is refused, in one sentence naming the field `where` and the
+    character, or None when it is clean: a lone UTF-16 surrogate, a NUL, or another
+    control character but tab, line feed and carriage return.
 
     A `str` holds no surrogate pairs (a valid pair decodes to one character), so any
     surrogate found is a lone one."""
-    found = _BAD_CHAR.search(text)
-    return found.group() if found else None
-
-
-def bad_char_message(where: str, char: str) -> str:
-    """One sentence naming the field and the character, e.g. "content contains a lone
-    UTF-16 surrogate (\\ud800); send valid Unicode text"."""
+    if (surrogate := _SURROGATE.search(text)) is not None:
+        code = ord(surrogate.group())
+        return f"{where} contains a lone UTF-16 surrogate (\\u{code:04x}); send valid Unicode text"
+    found = find_control(text)
+    if found is None:
+        return None
+    index, char = found
     if char == "\x00":
         return f"{where} contains a NUL character (\\u0000), which cannot be stored; remove it"
-    return f"{where} contains a lone UTF-16 surrogate (\\u{ord(char):04x}); send valid Unicode text"
+    return (
+        f"{where} contains a control character (U+{ord(char):04X}) at {_place(text, index)}: "
+        "only tab and line breaks may be used"
+    )
+
+
+def _place(text: str, index: int) -> str:
+    """ "character 12", or "line 3, character 5" in text of several lines (both counted
+    from 1, as an editor does), so the character can be found."""
+    line = text.count("\n", 0, index)
+    if line == 0:
+        return f"character {index + 1}"
+    column = index - text.rindex("\n", 0, index)
+    return f"line {line + 1}, character {column}"
 
 
 def shows_nothing(text: str) -> bool:
@@ -89,7 +108,8 @@ def secret_problem(value: str, *, ascii_only: bool) -> str | None:
 
 
 def check_text(value: Any, where: str = "") -> None:
-    """Refuse (BadRequest, 400) a lone surrogate or a NUL anywhere in `value`: a string,
+    """Refuse (BadRequest, 400) a lone surrogate, a NUL or another control character
+    (`text_problem`) anywhere in `value`: a string,
     or the lists and objects of decoded JSON, keys included. `where` names the field
     ("" is the whole body); nested places read "posts[1].content".
 
@@ -99,13 +119,13 @@ def check_text(value: Any, where: str = "") -> None:
     while pending:
         item, place = pending.pop()
         if isinstance(item, str):
-            if (char := bad_char(item)) is not None:
-                raise BadRequest(bad_char_message(place or "The request body", char))
+            if (problem := text_problem(item, place or "The request body")) is not None:
+                raise BadRequest(problem)
         elif isinstance(item, dict):
             for key, child in reversed(item.items()):
-                if isinstance(key, str) and (char := bad_char(key)) is not None:
-                    owner = f" in {place}" if place else ""
-                    raise BadRequest(bad_char_message(f"A field name{owner}", char))
+                owner = f" in {place}" if place else ""
+                if isinstance(key, str) and (problem := text_problem(key, f"A field name{owner}")):
+                    raise BadRequest(problem)
                 pending.append((child, f"{place}.{key}" if place else str(key)))
         elif isinstance(item, list | tuple):
             pending.extend((child, f"{place}[{i}]") for i, child in reversed(list(enumerate(item))))
@@ -137,9 +157,9 @@ def check_cli_text(value: str, where: str) -> None:
     """A command-line option or argument: `check_text`, except that a character
     Python made of a byte the terminal's encoding could not decode (surrogateescape)
     is reported as that byte, which is what the user can act on."""
-    char = bad_char(value)
-    if char is not None and ord(char) in _ESCAPED_BYTES:
-        byte = ord(char) - 0xDC00
+    found = _SURROGATE.search(value)
+    if found is not None and ord(found.group()) in _ESCAPED_BYTES:
+        byte = ord(found.group()) - 0xDC00
         raise BadRequest(
             f"{where} is not valid UTF-8 text (byte 0x{byte:02x}); "
             "check the terminal's encoding (e.g. LANG=C.UTF-8)"

@@ -16,12 +16,14 @@ the workspace, the post being refined, drafts by id, the export's rows),
 (the owners of imported ids, the published keys streamed).
 
 Export: `exports.py` writes posts as iCalendar, CSV, Markdown or JSON (`ics.py` the
-iCalendar, each post an `export_item.py` item). Import: `imports.py` reads a CSV or JSON
-file, checked whole before any post is created, and `import_rows.py` writes its rows in
-bulk through `store/bulk.py`. Published history with its counts is read by
-`history_rows.py`, X's archive `tweets.js` by `x_archive.py` and X's analytics exports
-by `x_analytics.py`; `import_dedup.py` finds the duplicates of what the workspace has,
-and `import_ids.py` the rows that are posts of the workspace by their id.
+iCalendar, each post an `export_item.py` item; `csv_cells.py` keeps a spreadsheet from
+running a cell as a formula, and gives the import the cell back). Import: `imports.py`
+reads a CSV or JSON file, checked whole before any post is created, and
+`import_rows.py` writes its rows in bulk through `store/bulk.py`. Published history
+with its counts is read by `history_rows.py`, X's archive `tweets.js` by
+`x_archive.py` and X's analytics exports by `x_analytics.py`; `import_dedup.py` finds
+the duplicates of what the workspace has, and `import_ids.py` the rows that are posts
+of the workspace by their id.
 
 The faces are `api.py`, `cli.py` (its output in `tables_cli.py`, export and import in
 `transfer_cli.py`) and the MCP tools over posts (`mcp_tools.py`), declared in

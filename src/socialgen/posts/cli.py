@@ -151,14 +151,14 @@ JSON_CHUNK_POSTS = 1000
 def write_post_list(data: PostListJson, stream: TextIO) -> None:
     """`data` as emit's one JSON line, byte for byte, written 1,000 posts at a time: a
     window of 100,000 posts never becomes one 50 MB string (and its encoded copy)."""
-    import json
+    from socialgen.cli.support import json_text
 
     posts = data["posts"]
     stream.write('{"posts": [')
     for start in range(0, len(posts), JSON_CHUNK_POSTS):
-        chunk = json.dumps(posts[start : start + JSON_CHUNK_POSTS], ensure_ascii=False)
+        chunk = json_text(posts[start : start + JSON_CHUNK_POSTS])
         stream.write((", " if start else "") + chunk[1:-1])  # without the brackets
-    rest = json.dumps({k: v for k, v in data.items() if k != "posts"}, ensure_ascii=False)
+    rest = json_text({k: v for k, v in data.items() if k != "posts"})
     stream.write("], " + rest[1:] + "\n")
 
 

@@ -22,11 +22,18 @@ from datetime import datetime
 from typing import Any
 
 from socialgen.kit.clock import iso
+from socialgen.kit.control_chars import escape_json_controls, printable
+from socialgen.posts.csv_cells import safe_cell
 from socialgen.posts.export_item import ExportItem, one_line
 
-__all__ = ["ExportItem", "to_csv", "to_ics", "to_json", "to_markdown"]
+__all__ = ["ExportItem", "markdown_inline", "to_csv", "to_ics", "to_json", "to_markdown"]
 
 CSV_HEADER = ("date", "theme", "status", "post_id", "content")
+# HTML's special characters as entities (a renderer that passes HTML through still
+# shows them as text), then Markdown's inline punctuation, each backslash-escaped.
+_MARKDOWN_INLINE = str.maketrans(
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;"} | {char: f"\\{char}" for char in "\\`*_[]~#|"}
+)
 
 
 # --------------------------------------------------------------------------- iCalendar
@@ -56,35 +63,47 @@ def to_ics(
 
 def to_csv(items: Iterable[ExportItem]) -> str:
     """RFC 4180 CSV, CRLF rows, header `date,theme,status,post_id,content`. Fields with
-    commas, quotes or line breaks are quoted, so a multi-line post stays one field.
-    `socialgen posts import` reads this back."""
+    commas, quotes or line breaks are quoted, so a multi-line post stays one field. A
+    cell a spreadsheet would run as a formula ("=...", "+...", "-...", "@...") starts
+    with a single quote (posts/csv_cells.py). `socialgen posts import` reads this back,
+    quote removed."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(CSV_HEADER)
     for item in items:
-        writer.writerow(
-            (_date_text(item), item.theme or "", item.status, item.post_id, item.content)
-        )
+        row = (_date_text(item), item.theme or "", item.status, item.post_id, item.content)
+        writer.writerow([safe_cell(cell) for cell in row])
     return buffer.getvalue()
 
 
 def to_markdown(items: Iterable[ExportItem], *, title: str) -> str:
     """A `# title`, then per item a `## <date> · <theme>` heading, the post verbatim in
-    a fenced block (no Markdown in it is interpreted), and a line with id and status."""
-    lines = [f"# {one_line(title)}", ""]
+    a fenced block (no Markdown in it is interpreted), and a line with id and status.
+    Text set in a heading or a line is escaped (`markdown_inline`): a theme shows as
+    written, never as HTML or formatting."""
+    lines = [f"# {markdown_inline(title)}", ""]
     count = 0
     for item in items:
         count += 1
         when = f"{item.day:%Y-%m-%d}" if item.all_day else f"{item.moment:%Y-%m-%d %H:%M} UTC"
         fence = "`" * max(3, _longest_backtick_run(item.content) + 1)
-        facts = f"id: `{item.post_id}` · status: {item.status}"
+        facts = f"id: `{item.post_id}` · status: {markdown_inline(item.status)}"
         if item.variation:
-            facts += f" · variation: {one_line(item.variation)}"
-        lines += [f"## {when} · {item.summary}", "", f"{fence}text", item.content, fence, ""]
+            facts += f" · variation: {markdown_inline(item.variation)}"
+        heading = f"## {when} · {markdown_inline(item.summary)}"
+        lines += [heading, "", f"{fence}text", item.content, fence, ""]
         lines += [facts, ""]
     if count == 0:
         lines += ["No posts.", ""]
     return "\n".join(lines)
+
+
+def markdown_inline(text: str) -> str:
+    """`text` on one line, shown as written wherever Markdown is rendered: HTML's
+    special characters as entities (`<img onerror=...>` stays text), the characters
+    that start emphasis, code, links or a heading's closing `#`s backslash-escaped,
+    and control characters as symbols (a Markdown file is read in terminals too)."""
+    return printable(one_line(text)).translate(_MARKDOWN_INLINE)
 
 
 def to_json(items: Iterable[ExportItem]) -> str:
@@ -101,7 +120,9 @@ def to_json(items: Iterable[ExportItem]) -> str:
         }
         for item in items
     ]
-    return json.dumps({"posts": posts}, ensure_ascii=False, indent=2) + "\n"
+    # Control characters all as \u escapes (json.dumps leaves DEL and C1): the same
+    # JSON, safe to `cat`.
+    return escape_json_controls(json.dumps({"posts": posts}, ensure_ascii=False, indent=2)) + "\n"
 
 
 # --------------------------------------------------------------------------- helpers

@@ -19,6 +19,7 @@ from typing import Any
 
 from socialgen.kit.clock import iso, parse_iso
 from socialgen.kit.errors import BadRequest
+from socialgen.kit.text_check import text_problem
 from socialgen.store.tables import PostStatus
 
 MAX_URL_CHARS = 2048  # Post.post_url
@@ -59,6 +60,8 @@ def published_history(record: Mapping[str, Any], now: datetime) -> PublishedHist
     if published_at > now:
         raise BadRequest(f"publishedAt is in the future ({iso(published_at)})")
     url = _text(record, "postUrl")
+    if url is not None and (problem := text_problem(url, "postUrl")) is not None:
+        raise BadRequest(problem)  # a URL is printed as it is: no control characters
     if url is not None and (
         not url.lower().startswith(("https://", "http://")) or len(url) > MAX_URL_CHARS
     ):

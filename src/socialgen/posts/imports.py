@@ -4,7 +4,9 @@ CSV: a header row naming the columns (any order, any case): `content` (or
 `postContent`) is required; `date` (or `scheduledAt`), `status` and `theme` are
 optional, and so is `post_id` (`postId`, `id`): a row naming a post the workspace
 has is that post, skipped or with `update` updated (posts/import_ids.py); other
-columns are ignored. A UTF-8 BOM
+columns are ignored. A cell that starts with a single quote before `=`, `+`, `-`, `@`,
+a tab or a carriage return loses that quote: `posts export` adds it so that a
+spreadsheet shows such a cell as text (posts/csv_cells.py). A UTF-8 BOM
 is tolerated. Rows are named as a spreadsheet numbers them: the header is row 1.
 
 JSON: a list of objects, or `{"posts": [...]}`, with the same keys. Items are
@@ -44,6 +46,8 @@ from sqlmodel import Session
 from socialgen.kit.clock import iso, parse_iso, utcnow
 from socialgen.kit.errors import BadRequest
 from socialgen.kit.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
+from socialgen.kit.text_check import text_problem
+from socialgen.posts.csv_cells import plain_cell
 from socialgen.posts.history_rows import (
     implied_status,
     published_history,
@@ -237,7 +241,8 @@ def _csv_records(text: str, left_out: LeftOut) -> Iterator[tuple[str, dict[str, 
         # Numbered as a spreadsheet shows them (a multi-line cell is still one row).
         for number, row in enumerate(reader, start=2):
             if any(cell.strip() for cell in row):  # skip blank lines
-                yield f"row {number}", dict(zip(columns, row, strict=False))
+                cells = [plain_cell(cell) for cell in row]  # as `posts export` quoted them
+                yield f"row {number}", dict(zip(columns, cells, strict=False))
     except csv.Error as error:
         raise BadRequest(f"Not a valid CSV file (near line {reader.line_num}): {error}") from None
 
@@ -298,6 +303,10 @@ def _valid_post(where: str, record: Mapping[str, Any], now: datetime) -> Importe
     post_id = _post_id(record)
 
     text = valid_content(content.replace("\r\n", "\n").replace("\r", "\n") if content else None)
+    # A control character refuses its row, as a NUL does, rather than being dropped:
+    # the file is the user's to fix, and the text stays what they wrote.
+    if theme is not None and (problem := text_problem(theme, "theme")) is not None:
+        raise BadRequest(problem)
     if status_text not in IMPORT_STATUSES:
         raise BadRequest(f"unknown status {status_text!r}: use draft, scheduled or published")
     if status_text == PostStatus.PUBLISHED:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from socialgen.kit.errors import BadRequest, SocialgenError
 from socialgen.kit.limits import MAX_POST_CHARS
-from socialgen.kit.text_check import bad_char, bad_char_message, shows_nothing
+from socialgen.kit.text_check import shows_nothing, text_problem
 from socialgen.store.tables import Publication, PublicationState, SocialAccount
 from socialgen.store.tables.posts import EDITABLE_STATUSES, Post
 
@@ -24,12 +24,13 @@ UNSETTLED_TEXT = "unsettled_text"
 def valid_content(content: str | None) -> str:
     """The content to store (surrounding whitespace trimmed), or a 400: content that
     would look empty (whitespace, zero-width and other invisible characters only) is
-    missing content, and a NUL or a lone surrogate cannot be stored or sent."""
+    missing content, and a NUL or a lone surrogate cannot be stored or sent, nor a
+    control character (but tab and line breaks) be printed (kit/control_chars.py)."""
     text = (content or "").strip()
     if shows_nothing(text):
         raise BadRequest(CONTENT_REQUIRED)
-    if (char := bad_char(text)) is not None:
-        raise BadRequest(bad_char_message("Content", char))
+    if (problem := text_problem(text, "Content")) is not None:
+        raise BadRequest(problem)
     if len(text) > MAX_POST_CHARS:
         raise BadRequest(
             f"Content exceeds the character limit of {MAX_POST_CHARS} characters "

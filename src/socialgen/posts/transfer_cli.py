@@ -65,7 +65,9 @@ def export_posts(
     Newest first, each dated by when it is scheduled, was published or (drafts) was
     created. `socialgen posts import` reads csv and json exports back. With --json the
     export comes inside one JSON object (as "content", or "output" names the file)."""
+    from socialgen.kit.control_chars import printable
     from socialgen.kit.errors import BadRequest
+    from socialgen.kit.local_files import write_private_file
     from socialgen.posts import exports
     from socialgen.posts.repository import export_items
     from socialgen.store.engine import read_session
@@ -89,11 +91,13 @@ def export_posts(
         if json_output:
             emit(True, {**summary, "content": text}, print)
             return
-        sys.stdout.write(text)
+        # A file or a pipe gets the export as it is; a terminal, its control
+        # characters as symbols (kit/control_chars.py), as every command prints text.
+        sys.stdout.write(text if not sys.stdout.isatty() else printable(text))
         sys.stdout.flush()
         return
-    try:  # no newline translation: ics and csv lines end in CRLF
-        output.write_text(text, encoding="utf-8", newline="")
+    try:  # as written, no newline translation: ics and csv lines end in CRLF
+        write_private_file(output, text.encode("utf-8"))
     except OSError as error:
         raise BadRequest(f"Cannot write {output}: {error.strerror or error}") from None
     noun = "post" if len(items) == 1 else "posts"

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from socialgen.kit.clock import utcnow
+from socialgen.kit.control_chars import without_controls
 from socialgen.kit.errors import BadRequest
 from socialgen.sources.articles import clean_text
 from socialgen.sources.guard import MAX_URL_LENGTH
@@ -104,12 +105,14 @@ def _validated(profile_url: str | None) -> str:
 def _finish(found: list[RawPost], limit: int) -> list[ProfilePost]:
     """Clean, drop empty, date, sort newest first, cut to `limit`.
 
+    Control characters are removed (kit/control_chars.py): the text is another
+    service's, and one such character must not cost the post.
     Undated posts: dropped when others have dates (they cannot be placed in the
     order, and a feed's dated entries are its posts); when none has a date (an
     <article> page without <time>), each gets today's date, in source order, since
     the date field is a required calendar date.
     """
-    posts = [(clean_text(post.text), post) for post in found]
+    posts = [(without_controls(clean_text(post.text)), post) for post in found]
     posts = [(text, post) for text, post in posts if text]
     dated = [(post.published, text, post) for text, post in posts if post.published is not None]
     if not dated:

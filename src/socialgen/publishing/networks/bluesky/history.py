@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from socialgen.kit.clock import parse_iso
+from socialgen.kit.control_chars import without_controls
 from socialgen.publishing.networks.answers import MAX_COUNT, count_from
 from socialgen.publishing.networks.base import Metrics, PastPost
 from socialgen.publishing.networks.bluesky.session import BlueskySession
@@ -67,7 +68,7 @@ def _past_post(view: Any) -> PastPost:
     return PastPost(
         remote_id=str(view.uri),
         url=f"https://bsky.app/profile/{handle}/post/{rkey}",
-        text=str(_field(record, "text") or ""),
+        text=without_controls(str(_field(record, "text") or "")),
         published_at=_published_at(_field(record, "created_at", "createdAt"), view.indexed_at),
         metrics=bluesky_metrics(view, 0),
     )

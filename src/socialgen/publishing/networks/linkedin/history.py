@@ -30,6 +30,7 @@ from urllib.parse import quote
 
 import httpx
 
+from socialgen.kit.control_chars import without_controls
 from socialgen.kit.errors import Forbidden
 from socialgen.publishing.networks.base import Metrics, PastPost, PublishError
 from socialgen.publishing.networks.linkedin.client import (
@@ -93,7 +94,7 @@ def read_history(
         yield PastPost(
             remote_id=urn,
             url=f"https://www.linkedin.com/feed/update/{urn}/",
-            text=text,
+            text=without_controls(text),
             published_at=published_at,
             metrics=_counts(client, urn),
         )

@@ -20,6 +20,7 @@ from typing import Any
 from mastodon import Mastodon
 
 from socialgen.kit.clock import parse_iso
+from socialgen.kit.control_chars import without_controls
 from socialgen.publishing.networks.answers import count_from, web_address
 from socialgen.publishing.networks.base import Metrics, PastPost
 from socialgen.publishing.networks.pull import Pull
@@ -69,7 +70,7 @@ def _past_post(status: Any) -> PastPost:
     return PastPost(
         remote_id=str(status.id),
         url=web_address(status.get("url")) or web_address(status.get("uri")),
-        text=text,
+        text=without_controls(text),
         published_at=_utc(status.get("created_at")),
         metrics=mastodon_metrics(status, 0),
     )
