@@ -49,6 +49,17 @@ def test_one_viral_post_barely_moves_anyone_elses_baseline() -> None:
     assert after.score[100] > 5
 
 
+def test_a_negative_count_stored_long_ago_cannot_make_the_baseline_nan() -> None:
+    """Counts are checked on the way in now (imports, pulls); one stored before, say -5
+    likes from a hostile server, counts as 0 rather than turning log1p into NaN."""
+    posts = synthetic_history(200, seed=5, effects=NOTHING)
+    posts[10] = dataclasses.replace(posts[10], likes=-5, reposts=-1, comments=-1)
+    assert posts[10].engagement == 0
+    analysis = analyse(posts, UTC)
+    assert np.isfinite(analysis.relative.baseline).all()
+    assert np.isfinite(analysis.relative.median)
+
+
 def test_the_baseline_follows_the_accounts_growth() -> None:
     posts = synthetic_history(300, seed=4, effects=dataclasses.replace(NOTHING, growth=10.0))
     analysis = analyse(posts, UTC)

@@ -32,8 +32,10 @@ class PublishedPost:
 
     @property
     def engagement(self) -> int:
-        """What every network reports: likes + reposts + comments."""
-        return self.likes + self.reposts + self.comments
+        """What every network reports: likes + reposts + comments. A negative count
+        (stored before imports and pulls checked them) counts as 0: log1p of a negative
+        sum would make every baseline NaN."""
+        return max(self.likes, 0) + max(self.reposts, 0) + max(self.comments, 0)
 
 
 def load_published(
