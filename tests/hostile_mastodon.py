@@ -89,12 +89,14 @@ def _handler(server: HostileMastodon) -> type[BaseHTTPRequestHandler]:
                     server.pages += 1
                 max_id = parse_qs(parts.query).get("max_id", [None])[0]
                 self._page(server.statuses(max_id))
+            elif parts.path.startswith("/api/v1/statuses/"):  # one status: metrics
+                self._page(_status(int(parts.path.rsplit("/", 1)[-1])))
             elif parts.path in ("/api/v2/instance", "/api/v1/instance"):
                 self._json({"uri": "127.0.0.1", "title": "hostile", "version": "4.3.0"})
             else:
                 self._json({"error": "Record not found"}, status=404)
 
-        def _page(self, statuses: list[dict[str, Any]]) -> None:
+        def _page(self, statuses: list[dict[str, Any]] | dict[str, Any]) -> None:
             body = json.dumps(statuses).encode()
             if server.mode == "huge":
                 self._huge(body)

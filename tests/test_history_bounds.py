@@ -213,3 +213,26 @@ def test_count_from_reads_absent_as_zero_and_digits_as_a_count() -> None:
 )
 def test_web_address_keeps_http_urls_only(given: object, kept: str) -> None:
     assert web_address(given) == kept
+
+
+def test_a_metrics_read_that_trickles_is_cut(
+    store: Store, witness: Witness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scheduler's metrics pass reads one status per publication: a server that
+    trickles it is cut at METRICS_READ_SECONDS, and the pass goes on."""
+    from socialgen.publishing.outbox import metrics
+
+    monkeypatch.setattr(metrics, "METRICS_READ_SECONDS", 1.0)
+    with hostile_mastodon("slow", trickle_seconds=0.01) as server:
+        account_id = add_account(witness, server)
+        with read_session(store.engine) as session:
+            account = session.get(SocialAccount, account_id)
+        assert account is not None
+        publication = Publication(
+            post_id="p", account_id=account_id, state="published", remote_id="12345"
+        )
+        started = time.monotonic()
+        counts, note = metrics._read(Networks.of(Runtime()), store.engine, {}, publication, account)
+        took = time.monotonic() - started
+    assert counts is None and "1 s" in note
+    assert took < 10 and 0 < server.sent < 2_000

@@ -19,6 +19,7 @@ from socialgen.posts.service import get_post
 from socialgen.publishing.accounts.service import scrub
 from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.networks.base import Metrics, NetworkAdapter, Published, PublishError
+from socialgen.publishing.networks.pull import Pull, PullLimits
 from socialgen.publishing.outbox import repository_metrics
 from socialgen.publishing.outbox.repository import with_accounts
 from socialgen.publishing.outbox.schemas import (
@@ -32,6 +33,7 @@ from socialgen.store.engine import read_session, transaction
 from socialgen.store.tables import MetricSnapshot, Post, Publication, SocialAccount
 
 logger = logging.getLogger("socialgen.publishing")
+METRICS_READ_SECONDS = 60.0  # one publication's counts: a few small answers
 
 SERIES_POINTS = 48  # snapshots shown per publication (two days at the default interval)
 STATS_POSTS = 50  # posts shown by `posts stats` without a post id
@@ -94,7 +96,10 @@ def _read(
             url=publication.remote_url or "",
             part_ids=tuple(publication.part_ids or ()),
         )
-        counts = adapter.metrics(published)
+        # One read, bounded as a pull's answers are: a server trickling its answer
+        # cannot hold the scheduler's metrics pass (networks/pull.py).
+        with Pull(PullLimits(seconds=METRICS_READ_SECONDS, pages=1)).active():
+            counts = adapter.metrics(published)
         return counts, counts.note
     except PublishError as error:
         return None, scrub(error.message, [])
