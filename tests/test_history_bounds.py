@@ -236,3 +236,35 @@ def test_a_metrics_read_that_trickles_is_cut(
         took = time.monotonic() - started
     assert counts is None and "1 s" in note
     assert took < 10 and 0 < server.sent < 2_000
+
+
+@pytest.mark.parametrize("declared", [True, False])
+def test_httpx_clients_refuse_an_answer_past_the_cap(declared: bool) -> None:
+    """The httpx side of the guard (Bluesky's atproto client, LinkedIn's): the same
+    16 MB cap, by the length or as the answer streams in."""
+    from socialgen.publishing.networks.guarded_http import guarded_httpx
+    from socialgen.publishing.networks.pull import AnswerTooLarge
+
+    with (
+        hostile_mastodon("huge", declare_length=declared) as server,
+        guarded_httpx("Bluesky", allow_private=True) as client,
+    ):
+        with pytest.raises(AnswerTooLarge, match="larger than 16 MB"):
+            client.get(f"{server.base_url}/api/v1/accounts/1/statuses")
+        assert server.sent < ANSWER_BYTES + 8 * 1024 * 1024
+
+
+def test_httpx_clients_cut_a_trickle_at_the_pulls_deadline() -> None:
+    from socialgen.publishing.networks.guarded_http import guarded_httpx
+    from socialgen.publishing.networks.pull import PullStopped
+
+    pull = Pull(PullLimits(seconds=1.0, pages=10))
+    with (
+        hostile_mastodon("slow", trickle_seconds=0.01) as server,
+        guarded_httpx("Bluesky", allow_private=True) as client,
+        pull.active(),
+    ):
+        started = time.monotonic()
+        with pytest.raises(PullStopped, match="1 s"):
+            client.get(f"{server.base_url}/api/v1/accounts/1/statuses")
+        assert time.monotonic() - started < 10
