@@ -182,7 +182,11 @@ def test_since_leaves_older_statuses_out_and_bad_dates_are_refused(
     everything = witness.cli_json("accounts", "history", account)
     assert (everything["fetched"], everything["created"], everything["skipped"]) == (2, 1, 1)
 
-    for bad, words in (("yesterday", "ISO 8601"), ("2999-01-01", "future")):
+    for bad, words in (
+        ("yesterday", "ISO 8601"),
+        ("2150-01-01", "future"),
+        ("2999-01-01", "outside the dates socialgen keeps"),
+    ):
         failed = witness.cli("accounts", "history", account, "--since", bad, code=1)
         assert words in failed.stderr and "Traceback" not in failed.output
     failed = witness.cli("accounts", "history", "@nobody@nowhere", code=1)

@@ -350,10 +350,12 @@ def conversations(
 
 
 def _parse_moment(text: str) -> Any:
-    from socialgen.kit.clock import parse_iso
+    from socialgen.kit.clock import DateOutOfRange, parse_iso
     from socialgen.kit.errors import BadRequest
 
     try:
         return parse_iso(text)
+    except DateOutOfRange as error:
+        raise BadRequest(str(error)) from None
     except ValueError:
         raise BadRequest(f"Not an ISO 8601 time: {text!r} (e.g. 2026-12-01T09:00:00Z)") from None

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from socialgen.kit.clock import iso, parse_iso
+from socialgen.kit.clock import DateOutOfRange, iso, parse_iso
 from socialgen.kit.errors import BadRequest
 from socialgen.kit.text_check import text_problem
 from socialgen.store.tables import PostStatus
@@ -53,6 +53,8 @@ def published_history(record: Mapping[str, Any], now: datetime) -> PublishedHist
         raise BadRequest("a published post needs publishedAt (ISO 8601, e.g. 2025-03-01T09:00:00Z)")
     try:
         published_at = parse_iso(date_text)
+    except DateOutOfRange as error:
+        raise BadRequest(f"publishedAt: {error}") from None
     except ValueError:
         raise BadRequest(
             f"publishedAt: bad date {date_text!r}: use ISO 8601, e.g. 2025-03-01T09:00:00Z"

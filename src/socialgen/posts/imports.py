@@ -43,7 +43,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from socialgen.kit.clock import iso, parse_iso, utcnow
+from socialgen.kit.clock import DateOutOfRange, iso, parse_iso, utcnow
 from socialgen.kit.errors import BadRequest
 from socialgen.kit.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
 from socialgen.kit.text_check import text_problem
@@ -316,6 +316,8 @@ def _valid_post(where: str, record: Mapping[str, Any], now: datetime) -> Importe
     if date_text:
         try:
             moment = parse_iso(date_text)
+        except DateOutOfRange as error:
+            raise BadRequest(f"date: {error}") from None
         except ValueError:
             raise BadRequest(
                 f"bad date {date_text!r}: use ISO 8601, e.g. 2026-12-01T09:00:00Z"

@@ -28,7 +28,7 @@ from datetime import datetime
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from socialgen.kit.clock import parse_iso, utcnow
+from socialgen.kit.clock import DateOutOfRange, parse_iso, utcnow
 from socialgen.kit.errors import BadRequest, NotFound
 from socialgen.kit.ids import new_id
 from socialgen.posts.import_dedup import content_key, known_posts
@@ -69,7 +69,9 @@ def parse_since(value: str | None) -> datetime | None:
         return None
     try:
         since = parse_iso(value)
-    except (ValueError, OverflowError):
+    except DateOutOfRange as error:
+        raise BadRequest(f"since: {error}") from None
+    except ValueError:
         raise BadRequest(
             f"since must be an ISO 8601 date or time, e.g. 2025-01-31 (got {value.strip()!r})"
         ) from None

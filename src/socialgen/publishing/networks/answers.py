@@ -1,6 +1,7 @@
 """What a network's answer says, read as a file import reads it: counts are whole
-numbers from 0 to MAX_COUNT (the store's columns are 32-bit), and a post's address is
-an http(s) URL or nothing.
+numbers from 0 to MAX_COUNT (the store's columns are 32-bit), a post's time is within
+the dates socialgen keeps (kit/clock.py), and a post's address is an http(s) URL or
+nothing.
 
 A server that says a post has -3 likes, 10**30 of them, or "many", is not understood:
 its answer is refused with a `PublishError` naming the count, rather than stored (a
@@ -11,9 +12,11 @@ app and printed as a link.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+from socialgen.kit.clock import in_range, parse_iso
 from socialgen.publishing.networks.base import PublishError
 
 MAX_COUNT = 2**31 - 1  # the count columns are 32-bit integers on PostgreSQL
@@ -48,3 +51,18 @@ def web_address(value: Any) -> str:
     if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         return ""
     return text
+
+
+def moment_from(network: str, value: Any, what: str) -> datetime:
+    """A time from `network`'s answer (a datetime a client library made, or ISO 8601
+    text), in UTC; one that is not a time, or outside the accepted range, is an answer
+    not understood."""
+    try:
+        if isinstance(value, datetime):
+            moment = value if value.tzinfo else value.replace(tzinfo=UTC)
+            return in_range(moment.astimezone(UTC))
+        return parse_iso(str(value))
+    except (ValueError, OverflowError) as error:
+        raise PublishError(
+            f"{network}'s answer was not understood: {what}: {error}", retryable=False
+        ) from None

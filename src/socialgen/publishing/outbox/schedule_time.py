@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from sqlmodel import Session
 
-from socialgen.kit.clock import parse_iso
+from socialgen.kit.clock import DateOutOfRange, in_range, parse_iso
 from socialgen.kit.errors import BadRequest
 
 BEST = "best"
@@ -25,6 +25,8 @@ def parse_at(text: str) -> datetime | None:
         return None
     try:
         return parse_iso(text)
+    except DateOutOfRange as error:
+        raise BadRequest(str(error)) from None
     except ValueError:
         raise BadRequest(
             f'Not an ISO 8601 time: {text!r} (e.g. 2026-12-01T09:00:00Z, or "best")'
@@ -49,7 +51,11 @@ def parse_local_at(text: str, setting: str | None) -> LocalAt:
     if naive.tzinfo is not None:
         return LocalAt(moment, None)
     zone = resolve_zone(None, setting)
-    return LocalAt(naive.replace(tzinfo=zone).astimezone(UTC), zone.key)
+    try:
+        moment = in_range(naive.replace(tzinfo=zone).astimezone(UTC), text.strip())
+    except (DateOutOfRange, OverflowError):
+        raise BadRequest(str(DateOutOfRange(text.strip()))) from None
+    return LocalAt(moment, zone.key)
 
 
 def resolve_at(

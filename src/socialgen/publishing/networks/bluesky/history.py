@@ -22,7 +22,7 @@ from typing import Any
 
 from socialgen.kit.clock import parse_iso
 from socialgen.kit.control_chars import without_controls
-from socialgen.publishing.networks.answers import MAX_COUNT, count_from
+from socialgen.publishing.networks.answers import MAX_COUNT, count_from, moment_from
 from socialgen.publishing.networks.base import Metrics, PastPost
 from socialgen.publishing.networks.bluesky.session import BlueskySession
 from socialgen.publishing.networks.pull import Pull
@@ -69,7 +69,9 @@ def _past_post(view: Any) -> PastPost:
         remote_id=str(view.uri),
         url=f"https://bsky.app/profile/{handle}/post/{rkey}",
         text=without_controls(str(_field(record, "text") or "")),
-        published_at=_published_at(_field(record, "created_at", "createdAt"), view.indexed_at),
+        published_at=_published_at(
+            _field(record, "created_at", "createdAt"), view.indexed_at, str(view.uri)
+        ),
         metrics=bluesky_metrics(view, 0),
     )
 
@@ -98,8 +100,8 @@ def _field(record: Any, *names: str) -> Any:
     return None
 
 
-def _published_at(created: Any, indexed: Any) -> datetime:
-    indexed_at = parse_iso(str(indexed))
+def _published_at(created: Any, indexed: Any, uri: str) -> datetime:
+    indexed_at = moment_from("Bluesky", str(indexed), f"the time {uri} was indexed")
     try:
         created_at = parse_iso(str(created))
     except ValueError:

@@ -30,6 +30,7 @@ from urllib.parse import quote
 
 import httpx
 
+from socialgen.kit.clock import in_range
 from socialgen.kit.control_chars import without_controls
 from socialgen.kit.errors import Forbidden
 from socialgen.publishing.networks.base import Metrics, PastPost, PublishError
@@ -153,9 +154,9 @@ def _post(element: Any, what: str) -> tuple[str, str, datetime] | None:
     if isinstance(millis, bool) or not isinstance(millis, int) or millis < 0:
         raise _not_understood(what, f"{urn} has no publication time")
     try:
-        published_at = datetime.fromtimestamp(millis / 1000, tz=UTC)
-    except (OverflowError, OSError, ValueError):
-        raise _not_understood(what, f"{urn} has no publication time") from None
+        published_at = in_range(datetime.fromtimestamp(millis / 1000, tz=UTC))
+    except (OverflowError, OSError, ValueError):  # DateOutOfRange is a ValueError
+        raise _not_understood(what, f"{urn} has no publication time we keep") from None
     return urn, text, published_at
 
 

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from mastodon import Mastodon
 
-from socialgen.kit.clock import parse_iso
 from socialgen.kit.control_chars import without_controls
-from socialgen.publishing.networks.answers import count_from, web_address
+from socialgen.publishing.networks.answers import count_from, moment_from, web_address
 from socialgen.publishing.networks.base import Metrics, PastPost
 from socialgen.publishing.networks.pull import Pull
 from socialgen.sources.profiles.text import html_to_text
@@ -71,7 +70,9 @@ def _past_post(status: Any) -> PastPost:
         remote_id=str(status.id),
         url=web_address(status.get("url")) or web_address(status.get("uri")),
         text=without_controls(text),
-        published_at=_utc(status.get("created_at")),
+        published_at=moment_from(
+            "Mastodon", status.get("created_at"), f"the time of status {status.id}"
+        ),
         metrics=mastodon_metrics(status, 0),
     )
 
@@ -86,11 +87,3 @@ def mastodon_metrics(status: Any, own_replies: int) -> Metrics:
         reposts=count_from("Mastodon", status.get("reblogs_count"), f"the boosts of {where}"),
         comments=max(0, replies - own_replies),
     )
-
-
-def _utc(value: Any) -> datetime:
-    """Mastodon.py gives a datetime (aware); a string is read as ISO 8601."""
-    if isinstance(value, datetime):
-        moment = value if value.tzinfo else value.replace(tzinfo=UTC)
-        return moment.astimezone(UTC)
-    return parse_iso(str(value))
