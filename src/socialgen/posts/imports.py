@@ -279,6 +279,8 @@ def _json_records(text: str) -> list[tuple[str, dict[str, Any]]]:
         raise BadRequest(
             f"Not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}"
         ) from None
+    except RecursionError:  # arrays or objects nested thousands deep: no post is
+        raise BadRequest("The JSON file nests its lists or objects too deep to be posts") from None
     if isinstance(data, dict) and isinstance(data.get("posts"), list):
         data = data["posts"]
     if not isinstance(data, list):

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
+from socialgen.kit.clock import DateOutOfRange, in_range
 from socialgen.kit.errors import BadRequest
 from socialgen.posts.x_archive import POST_ADDRESS
 
@@ -118,12 +119,17 @@ def export_record(export: AnalyticsExport, row: Mapping[str, str]) -> dict[str, 
 def snowflake_time(post_id: str) -> datetime | None:
     """When an X post with this id was published, or None if the id holds no time
     (not a number, or an id from before November 2010)."""
-    if not (post_id.isascii() and post_id.isdigit()):
+    # An id is 64 bits: 20 digits at most (a longer one is no id, and int() refuses
+    # more than 4,300 digits anyway).
+    if not (post_id.isascii() and post_id.isdigit()) or len(post_id) > 20:
         return None
     milliseconds = int(post_id) >> 22
     if milliseconds < 86_400_000:  # a day after the epoch: an older, sequential id
         return None
-    return SNOWFLAKE_EPOCH + timedelta(milliseconds=milliseconds)
+    try:
+        return in_range(SNOWFLAKE_EPOCH + timedelta(milliseconds=milliseconds))
+    except (OverflowError, DateOutOfRange):
+        return None
 
 
 def _published_at(export: AnalyticsExport, post_id: str, row: Mapping[str, str]) -> str:
@@ -131,8 +137,8 @@ def _published_at(export: AnalyticsExport, post_id: str, row: Mapping[str, str])
     if moment is None and export.time and export.time_format:
         written = (row.get(export.time) or "").strip()
         try:
-            moment = datetime.strptime(written, export.time_format)
-        except ValueError:
+            moment = in_range(datetime.strptime(written, export.time_format))
+        except ValueError:  # DateOutOfRange too
             raise BadRequest(
                 f"{export.name}: bad {export.time} {written!r} "
                 "(expected e.g. '2021-01-31 20:56 +0000')"

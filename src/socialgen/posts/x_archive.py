@@ -166,6 +166,8 @@ class _Stream:
             try:
                 value, self.index = _DECODER.raw_decode(self.buffer, self.index)
                 return value
+            except RecursionError:  # nested thousands deep: no tweet is
+                raise self.not_json("nested too deep to be a tweet", self.index) from None
             except json.JSONDecodeError as error:
                 # An item longer than the window (never a tweet): widen it and retry.
                 if self.ended or len(self.buffer) - self.index > MAX_ITEM_CHARS:
