@@ -56,3 +56,17 @@ def test_an_x_archive_nested_thousands_deep_is_refused_at_its_place(
     path.write_text("window.YTD.tweets.part0 = [" + "[" * 100_000 + "]" * 100_000 + "]")
     said = refused(store, str(path))
     assert "Not valid JSON in the X archive (line 1" in said and "too deep" in said
+
+
+def test_a_csv_of_a_million_columns_is_refused_before_any_row(store: Store, tmp_path: Path) -> None:
+    path = tmp_path / "wide.csv"
+    path.write_text("content," + ",".join(f"c{n}" for n in range(1_000_000)) + "\nhello\n")
+    said = refused(store, str(path))
+    assert "1,000,001 columns" in said and "at most 200" in said
+
+
+def test_a_row_wider_than_any_header_is_named(store: Store, tmp_path: Path) -> None:
+    path = tmp_path / "row.csv"
+    path.write_text("content,status\nfine,draft\n" + ",".join(["x"] * 500) + "\n")
+    said = refused(store, str(path))
+    assert "row 3: 500 cells" in said

@@ -221,6 +221,11 @@ def _read_text(path: Path) -> str:
         ) from None
 
 
+# Wider than any file of posts: a header of a million columns would make each row a
+# dict of a million entries (a 16 MB file took 475 MB).
+MAX_CSV_COLUMNS = 200
+
+
 def _csv_records(text: str, left_out: LeftOut) -> Iterator[tuple[str, dict[str, Any]]]:
     """One record at a time, so that a large file is never held twice as dicts."""
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
@@ -228,6 +233,11 @@ def _csv_records(text: str, left_out: LeftOut) -> Iterator[tuple[str, dict[str, 
         header = next(reader, None)
         if header is None:
             raise BadRequest("Nothing to import: the CSV file is empty")
+        if len(header) > MAX_CSV_COLUMNS:
+            raise BadRequest(
+                f"The CSV file has {len(header):,} columns: a file of posts has at most "
+                f"{MAX_CSV_COLUMNS}"
+            )
         columns = [name.strip().lower() for name in header]
         export = analytics_export(columns)
         if export is not None:
@@ -240,6 +250,8 @@ def _csv_records(text: str, left_out: LeftOut) -> Iterator[tuple[str, dict[str, 
             )
         # Numbered as a spreadsheet shows them (a multi-line cell is still one row).
         for number, row in enumerate(reader, start=2):
+            if len(row) > MAX_CSV_COLUMNS:
+                raise BadRequest(f"row {number}: {len(row):,} cells, more than the header's")
             if any(cell.strip() for cell in row):  # skip blank lines
                 cells = [plain_cell(cell) for cell in row]  # as `posts export` quoted them
                 yield f"row {number}", dict(zip(columns, cells, strict=False))
