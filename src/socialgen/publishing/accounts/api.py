@@ -20,7 +20,7 @@ from socialgen.http.request_body import body_cap
 from socialgen.http.support import EngineDep, RuntimeDep, error_responses
 from socialgen.kit.body_fields import CheckedBody, ShownAs
 from socialgen.kit.errors import BadRequest
-from socialgen.kit.limits import NOT_BLANK_PATTERN
+from socialgen.kit.limits import NO_CONTROL_PATTERN, NOT_BLANK_PATTERN
 from socialgen.publishing.accounts import service as accounts
 from socialgen.publishing.accounts.history import parse_since, pull_history
 from socialgen.publishing.accounts.pull_watch import PullsRunning, until_client_leaves
@@ -49,7 +49,7 @@ Manager = Annotated[
     WorkspaceAccess,
     Depends(WorkspaceGuard(bearer_required=False, roles=frozenset({Role.OWNER, Role.ADMIN}))),
 ]
-AccountId = Annotated[str, Path(alias="accountId")]
+AccountId = Annotated[str, Path(alias="accountId", pattern=NO_CONTROL_PATTERN)]
 # What `connect_account` accepts, documented (the body takes any string or null).
 Network = cast(Any, Literal)[tuple(BUILT_IN)]
 Secret = Annotated[str, Field(min_length=1, max_length=MAX_SECRET_CHARS, pattern=NOT_BLANK_PATTERN)]
@@ -149,7 +149,7 @@ def add_social_account(
 @router.get(
     "/{workspaceId}/{accountId}",
     response_model=AccountResponse,
-    responses=error_responses(401, 403, 404),
+    responses=error_responses(400, 401, 403, 404),
 )
 def get_social_account(caller: Member, engine: EngineDep, account_id: AccountId) -> AccountResponse:
     """One account, by id (or handle, or network:handle)."""
@@ -216,7 +216,7 @@ def _account(engine: Engine, workspace_id: str, account_id: str) -> SocialAccoun
 @router.delete(
     "/{workspaceId}/{accountId}",
     response_model=RemovedResponse,
-    responses=error_responses(401, 403, 404),
+    responses=error_responses(400, 401, 403, 404),
 )
 def remove_social_account(
     caller: Manager, engine: EngineDep, account_id: AccountId
