@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 from socialgen.app.features import features, serve_start, streams
 from socialgen.app.runtime import Runtime
 from socialgen.cli.main import app
+from socialgen.events.errors import EventContractError
 from socialgen.events.registry import read
 from socialgen.http.server import create_app
 from tests import toy_feature
@@ -44,6 +45,10 @@ def test_the_toy_is_only_where_a_runtime_hands_it_in(store: Any) -> None:
     assert FEATURE in features((FEATURE,))
     assert "toy" in {stream.key for stream in streams((FEATURE,))}
     assert "toy" not in {stream.key for stream in streams()}
+    # Its events are read by the Runtime it was handed to, by no other.
+    assert read("toy_tick", {"n": 1}, among=streams((FEATURE,))) == ToyTick(n=1)
+    with pytest.raises(EventContractError, match="not sent by any stream"):
+        read("toy_tick", {"n": 1}, among=streams())
     plain = runner.invoke(app, ["toy-count", "2"], obj=Runtime())
     assert plain.exit_code == 2, plain.output  # no such command without the Runtime's
     with TestClient(create_app(Runtime())) as client:

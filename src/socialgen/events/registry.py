@@ -14,13 +14,14 @@ each slice declares its streams (`<slice>/streams.py`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 # Imported for their models: defining a payload model registers its event name.
 from socialgen.events import chat, common  # noqa: F401
 from socialgen.events.errors import EventContractError
 from socialgen.events.payload import EventPayload
+from socialgen.events.stream import Stream
 
 Model = type[EventPayload]
 
@@ -75,7 +76,12 @@ def model_for(name: str) -> Model:
     raise EventContractError(f"event {name!r} is not one SPEC.md (or socialgen) declares")
 
 
-def read(name: str, data: Any) -> EventPayload:
+def read(name: str, data: Any, among: Iterable[Stream] | None = None) -> EventPayload:
     """An event read from the wire as its model; a break of the contract raises
-    EventContractError."""
-    return model_for(name).from_wire(data)
+    EventContractError. `among`: the streams a Runtime knows (app.features.streams of
+    its features): an event none of them sends is not one it reads, though its model
+    is defined (a feature handed to another Runtime)."""
+    model = model_for(name)
+    if among is not None and not any(model in stream.events for stream in among):
+        raise EventContractError(f"event {name!r} is not sent by any stream of these features")
+    return model.from_wire(data)
