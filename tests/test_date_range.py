@@ -85,3 +85,27 @@ def test_a_network_time_outside_the_range_is_not_understood() -> None:
     with pytest.raises(PublishError, match="not understood"):
         moment_from("Bluesky", "yesterday", "the time x was indexed")
     assert moment_from("Bluesky", "2026-01-01T00:00:00Z", "x") == datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def test_posts_at_both_ends_of_the_range_export_and_chart(store: Store, tmp_path: Path) -> None:
+    """No date in range breaks an export, a chart or the HTML page: a published post
+    on the first day and a scheduled one on the last go through each of them."""
+    rows = [
+        {"content": "First day", "status": "published", "publishedAt": "1970-01-01T00:00:00Z",
+         "likes": 1},
+        {"content": "Last day", "status": "scheduled", "date": "2199-12-31T23:59:59Z"},
+    ]  # fmt: skip
+    source = tmp_path / "ends.json"
+    source.write_text(json.dumps(rows))
+    imported = runner.invoke(app, ["posts", "import", str(source)])
+    assert imported.exit_code == 0, imported.output
+    for kind in ("csv", "json", "md", "ics"):
+        out = tmp_path / f"export.{kind}"
+        done = runner.invoke(app, ["posts", "export", "--format", kind, "-o", str(out)])
+        assert done.exit_code == 0 and "Traceback" not in done.output, (kind, done.output)
+        text = out.read_text()
+        assert "Last day" in text and ("First day" in text or kind == "ics"), kind
+    page = tmp_path / "insights.html"
+    shown = runner.invoke(app, ["insights", "--html", str(page)])
+    assert shown.exit_code == 0 and "Traceback" not in shown.output, shown.output
+    assert page.read_text().startswith("<!")
