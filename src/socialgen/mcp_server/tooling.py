@@ -69,7 +69,7 @@ def add_tool(
     async def tool(**arguments: Any) -> Any:
         context: Context[Any, Any] = arguments.pop("ctx")
         try:
-            check_text(arguments)  # as every HTTP body: no NUL, no lone surrogate
+            check_text(arguments)  # as every HTTP body: no control character, no surrogate
             request = model.model_validate(arguments)
             return await handler(context, request)
         except SocialgenError as error:
