@@ -228,6 +228,13 @@ MAX_CSV_COLUMNS = 200
 
 def _csv_records(text: str, left_out: LeftOut) -> Iterator[tuple[str, dict[str, Any]]]:
     """One record at a time, so that a large file is never held twice as dicts."""
+    # Counted on the first line before the csv module makes a string of every column.
+    first_line = text[: text.find("\n") if "\n" in text else len(text)]
+    if first_line.count(",") >= MAX_CSV_COLUMNS:
+        raise BadRequest(
+            f"The CSV file has {first_line.count(',') + 1:,} columns: a file of posts has "
+            f"at most {MAX_CSV_COLUMNS}"
+        )
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader, None)
