@@ -109,3 +109,14 @@ def test_posts_at_both_ends_of_the_range_export_and_chart(store: Store, tmp_path
     shown = runner.invoke(app, ["insights", "--html", str(page)])
     assert shown.exit_code == 0 and "Traceback" not in shown.output, shown.output
     assert page.read_text().startswith("<!")
+
+
+@pytest.mark.parametrize("start", ["9999-12-30", "1900-01-01", "2199-12-30"])
+def test_a_calendar_must_fall_within_the_range(store: Store, start: str) -> None:
+    """--start 9999-12-30 was "Unexpected error: date value out of range"; 1900 wrote
+    drafts dated 1900. The last day counts too (2199-12-30 plus 7 days is past it)."""
+    result = runner.invoke(app, ["calendar", "7", "--prompt", "Ship weekly", "--start", start])
+    said = " ".join(result.output.split())
+    assert result.exit_code != 0 and DATE_RANGE in said and "Traceback" not in said, said
+    with read_session(store.engine) as session:
+        assert session.exec(select(Post)).first() is None

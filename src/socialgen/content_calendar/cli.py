@@ -56,7 +56,7 @@ def calendar(
         article_urls=[url.strip() for url in article or [] if url.strip()],
         content_style_id=style,
         pdf=_read_pdf(pdf) if pdf is not None else None,
-        start=_start_date(start),
+        start=_start_date(start, days),
     )
     engine, workspace_id = open_workspace(workspace)
     request.content_style_id = resolve_in(engine, workspace_id, "style", style)
@@ -102,14 +102,19 @@ def _read_pdf(path: Path) -> bytes:
     return read_regular_file(path, MAX_PDF_BYTES, too_large=too_large)
 
 
-def _start_date(text: str | None) -> Any:
+def _start_date(text: str | None, days: int) -> Any:
+    """The first day; the whole calendar within the dates socialgen keeps (kit/clock)."""
     if text is None:
         return None
-    from datetime import date
+    from datetime import date, timedelta
 
+    from socialgen.kit.clock import DATE_RANGE, EARLIEST, LATEST
     from socialgen.kit.errors import BadRequest
 
     try:
-        return date.fromisoformat(text.strip())
+        start = date.fromisoformat(text.strip())
     except ValueError:
         raise BadRequest(f"--start must be a date like 2026-12-01, not {text!r}") from None
+    if start < EARLIEST.date() or start > LATEST.date() - timedelta(days=days):
+        raise BadRequest(f"--start {start}: a calendar's days must fall {DATE_RANGE}")
+    return start
