@@ -184,16 +184,20 @@ def carousel_view(carousel: Carousel, slides: Sequence[SlideRow]) -> StoredCarou
     `carousels show` give it."""
     if carousel.post_id is None:  # stored with its post, in one transaction
         raise EventContractError(f"carousel {carousel.id} has no post yet")
-    return StoredCarousel(
-        carouselId=carousel.id,
-        name=carousel.name,
-        status=carousel.status,
-        template=carousel.template,
-        postId=carousel.post_id,
-        pdfUrl=file_url(carousel.workspace_id, carousel.pdf_file),
-        thumbnailUrl=file_url(carousel.workspace_id, carousel.thumbnail_file),
-        slides=[slide_view(carousel, slide) for slide in slides],
-    )
+    return StoredCarousel(**_stored_fields(carousel, slides))
+
+
+def _stored_fields(carousel: Carousel, slides: Sequence[SlideRow]) -> dict[str, Any]:
+    return {
+        "carouselId": carousel.id,
+        "name": carousel.name,
+        "status": carousel.status,
+        "template": carousel.template,
+        "postId": carousel.post_id,
+        "pdfUrl": file_url(carousel.workspace_id, carousel.pdf_file),
+        "thumbnailUrl": file_url(carousel.workspace_id, carousel.thumbnail_file),
+        "slides": [slide_view(carousel, slide) for slide in slides],
+    }
 
 
 class ShownCarousel(View):
@@ -216,16 +220,7 @@ class ShownCarousel(View):
 
 
 def shown_carousel(carousel: Carousel, slides: Sequence[SlideRow]) -> ShownCarousel:
-    return ShownCarousel(
-        carouselId=carousel.id,
-        name=carousel.name,
-        status=carousel.status,
-        template=carousel.template,
-        postId=carousel.post_id,
-        pdfUrl=file_url(carousel.workspace_id, carousel.pdf_file),
-        thumbnailUrl=file_url(carousel.workspace_id, carousel.thumbnail_file),
-        slides=[slide_view(carousel, slide) for slide in slides],
-    )
+    return ShownCarousel(**_stored_fields(carousel, slides))
 
 
 def post_reference(carousel: Carousel, slides: Sequence[SlideRow]) -> CarouselReference:
