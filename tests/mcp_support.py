@@ -48,6 +48,21 @@ async def http_session(base_url: str, headers: dict[str, str]) -> AsyncIterator[
         yield session
 
 
+# A raw client's first message and the Accept header Streamable HTTP asks for (the
+# tests and benches that speak MCP by hand).
+INITIALIZE: dict[str, Any] = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"},
+    },
+}
+ACCEPT = {"accept": "application/json, text/event-stream"}
+
+
 def run(body: Callable[[], Awaitable[T]]) -> T:
     return anyio.run(body)
 

@@ -15,7 +15,7 @@ from socialgen.store.tables import Post, QuotaReservation
 from socialgen.workspaces.service import get_usage, set_post_quota
 from tests.conftest import LiveServer, Store
 from tests.doubles.scripted_model import Streamed
-from tests.mcp_support import error_of, http_session, run, structured, text_of
+from tests.mcp_support import ACCEPT, INITIALIZE, error_of, http_session, run, structured, text_of
 from tests.scripted_support import POST_TEXT, ScriptedAI
 
 TOOLS = {
@@ -38,17 +38,7 @@ TOOLS = {
     "insights",
     "rank_drafts",
 }
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
-MCP_HEADERS = {"accept": "application/json, text/event-stream"}
+MCP_HEADERS = ACCEPT
 
 
 def test_the_tools_their_schemas_and_annotations(ai_live_server: LiveServer, store: Store) -> None:

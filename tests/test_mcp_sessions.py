@@ -17,19 +17,7 @@ import pytest
 from socialgen.app.runtime import Runtime
 from socialgen.mcp_server.sessions import SessionBook
 from tests.conftest import LiveServer, Store, serving
-from tests.mcp_support import http_session, run, structured
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
-ACCEPT = {"accept": "application/json, text/event-stream"}
+from tests.mcp_support import ACCEPT, INITIALIZE, http_session, run, structured
 
 
 @contextmanager
