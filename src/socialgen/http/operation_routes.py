@@ -13,6 +13,7 @@ import inspect
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Request
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
 
 from socialgen.app.caller import Caller
@@ -42,12 +43,14 @@ def operation_router(operation: StreamedOperation[Any, Any, Any]) -> APIRouter:
     async def endpoint(**values: Any) -> StreamingResponse:
         access: WorkspaceAccess = values["access"]
         runtime = values["runtime"]
+        # The file store is made at its first use (a bucket's client): off the loop.
+        files = await run_in_threadpool(files_of, runtime)
         caller = Caller(
             engine=values["engine"],
             workspace_id=access.workspace_id,
             user_id=access.user_id,
             settings=runtime.settings,
-            files=files_of(runtime),
+            files=files,
             rankers=runtime.held.rankers,
         )
         read = http.read
