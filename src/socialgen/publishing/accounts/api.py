@@ -65,27 +65,29 @@ class AddAccountBody(CheckedBody):
     model_config = ConfigDict(strict=True)
 
     network: Annotated[StrictStr | None, ShownAs(Network, required=True)] = Field(
-        default=None, description="bluesky, mastodon or linkedin."
+        default=None, description="One of: " + ", ".join(BUILT_IN) + "."
     )
     handle: Annotated[StrictStr, StringConstraints(max_length=MAX_HANDLE)] | None = Field(
         default=None,
-        description="Bluesky: the handle the app password belongs to. Mastodon and LinkedIn: "
-        "leave out (the token says whose it is).",
+        description="Bluesky: the handle the app password belongs to. Telegram: the channel "
+        "(@name or its numeric id). Others: leave out (the secret says whose it is).",
     )
     service_url: Annotated[StrictStr, StringConstraints(max_length=MAX_SERVICE_URL)] | None = Field(
         default=None,
         alias="serviceUrl",
-        description="Bluesky PDS or Mastodon instance (required for Mastodon); "
-        "the network's own when left out. Not for LinkedIn (refused: its token "
-        "goes to LinkedIn's API only).",
+        description="Where the account's API lives: a Bluesky PDS, a Mastodon or Pixelfed "
+        "instance (required for those two), a Nostr account's relays (comma-separated "
+        "wss:// URLs), another network's API base (a proxy); the network's own when left "
+        "out. Not for LinkedIn (refused: its token goes to LinkedIn's API only).",
     )
     secret: Annotated[
         Annotated[StrictStr, StringConstraints(max_length=MAX_SECRET_CHARS)] | None,
         ShownAs(Secret, required=True),
     ] = Field(
         default=None,
-        description="A Bluesky app password, or a Mastodon or LinkedIn access token, "
-        "on one line (no control characters; a token printable ASCII). "
+        description="A Bluesky app password; a Mastodon, Pixelfed, LinkedIn, X or Threads "
+        "access token; a Telegram bot token; a Discord webhook URL; a Nostr key (nsec1...). "
+        "On one line (no control characters; printable ASCII but for Bluesky). "
         "Stored encrypted; never returned.",
     )
     missing_body: ClassVar[str] = "network and secret are required"
@@ -132,7 +134,7 @@ def add_social_account(
     LinkedIn), verified with the network first. The same account again (network and
     handle) is reconnected: its secret is replaced, its id kept."""
     if body.network is None or not body.network.strip():
-        raise BadRequest("network is required: bluesky, mastodon or linkedin")
+        raise BadRequest(f"network is required: {', '.join(BUILT_IN)}")
     if body.secret is None or not body.secret.strip():
         raise BadRequest("secret is required: an app password or access token")
     networks = Networks.of(runtime)

@@ -17,21 +17,18 @@ from socialgen.cli.support import (
     WorkspaceOpt,
     command_group,
     confirm,
-    console,
     current_runtime,
     emit,
     open_workspace,
     print_rows,
     styled,
 )
+from socialgen.publishing.accounts.connected_cli import announce, store_connected
 from socialgen.publishing.accounts.secret_input_cli import prompt_secret, read_stdin
 from socialgen.publishing.networks_cli import command_networks
 
 if TYPE_CHECKING:
     from rich.console import Console
-    from sqlalchemy import Engine
-
-    from socialgen.publishing.networks.base import Connected
 
 app = command_group()  # its help: the feature's Group (feature.py)
 add_app = command_group("Connect an account (again, to renew its credentials).")
@@ -87,7 +84,7 @@ def add_bluesky(
         password,
         secret_name="The app password",
     )
-    _store(engine, workspace_id, "bluesky", connected, json_output)
+    store_connected(engine, workspace_id, "bluesky", connected, json_output)
 
 
 @add_app.command("mastodon")
@@ -119,9 +116,9 @@ def add_mastodon(
             instance,
             {"port": str(port)},
             open_browser=not no_browser,
-            announce=_announce,
+            announce=announce,
         )
-    _store(engine, workspace_id, "mastodon", connected, json_output)
+    store_connected(engine, workspace_id, "mastodon", connected, json_output)
 
 
 @add_app.command("linkedin")
@@ -206,9 +203,9 @@ def add_linkedin(
                 "history": "1" if with_history else "",
             },
             open_browser=not no_browser,
-            announce=_announce,
+            announce=announce,
         )
-    _store(engine, workspace_id, "linkedin", connected, json_output)
+    store_connected(engine, workspace_id, "linkedin", connected, json_output)
 
 
 @app.command("list")
@@ -358,35 +355,8 @@ def remove(
     )
 
 
-def _store(
-    engine: Engine, workspace_id: str, network: str, connected: Connected, json_output: bool
-) -> None:
-    from socialgen.publishing.accounts.service import account_view, add_account, list_accounts
-    from socialgen.store.engine import transaction
-
-    with transaction(engine) as session:
-        before = {account.id for account in list_accounts(session, workspace_id)}
-        account = add_account(
-            session, workspace_id, network, connected, networks=command_networks()
-        )
-        view = account_view(account)
-    verb = "Reconnected" if view.id in before else "Connected"
-    name = f" ({view.displayName})" if view.displayName else ""
-    emit(
-        json_output,
-        view.model_dump(),
-        lambda out: out.print(
-            styled((verb, "green"), f" {network} account {view.handle}{name}: {view.id}")
-        ),
-    )
-
-
 def _queued_note(count: int, verb: str) -> str:
     if not count:
         return ""
     plural = "publication" if count == 1 else "publications"
     return f", {count} queued {plural} {verb}"
-
-
-def _announce(message: str) -> None:
-    console(stderr=True).print(message)

@@ -44,9 +44,12 @@ ACCOUNT_NOT_FOUND = "Social account not found: {ref}"
 MAX_HANDLE = 320
 MAX_SERVICE_URL = 2048
 MAX_SECRET_CHARS = 4096
-# Networks whose secret travels as an HTTP header value (a bearer token), which must
-# be printable ASCII; a Bluesky app password travels in a JSON body.
-HEADER_SECRETS = frozenset({"mastodon", "linkedin"})
+# Networks whose secret travels as an HTTP header value (a bearer token) or in a URL
+# (a bot token, a webhook), which must be printable ASCII, as a Nostr key (bech32) is;
+# a Bluesky app password travels in a JSON body.
+HEADER_SECRETS = frozenset(
+    {"mastodon", "linkedin", "x", "threads", "pixelfed", "telegram", "discord", "nostr"}
+)
 # Secret values shorter than this are not scrubbed from messages: "1" would mangle them.
 MIN_SCRUBBED = 4
 
@@ -216,6 +219,10 @@ def service_url_for(networks: Networks, network: str, given: str | None) -> str:
     url = (given or "").strip() or getattr(module, "DEFAULT_SERVICE_URL", "")
     if not url:
         raise BadRequest(f"Name the {_known(networks, network)} server: its URL is required")
+    own_rule = getattr(module, "checked_service_url", None)
+    if callable(own_rule):  # not one http(s) URL: a Nostr account's relays
+        checked: str = own_rule(url, allow_private=networks.settings.allow_private_urls)
+        return checked
     if "://" not in url:
         url = "https://" + url
     return check_url(url.rstrip("/"), allow_private=networks.settings.allow_private_urls)
@@ -365,7 +372,7 @@ def scrub(message: str, secrets: Iterable[str]) -> str:
 def _known(networks: Networks, network: str) -> str:
     name = network.strip().lower()
     if name not in networks.known():
-        raise BadRequest(f"Unknown network {network!r}: use one of bluesky, mastodon, linkedin")
+        raise BadRequest(f"Unknown network {network!r}: use one of {', '.join(networks.known())}")
     return name
 
 

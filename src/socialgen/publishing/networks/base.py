@@ -11,6 +11,17 @@ publication id, and must pass it to the network where the network has a handle f
 (Mastodon's Idempotency-Key header; a Bluesky record key). An adapter that cannot tell
 whether the network accepted a request raises `PublishError(outcome_unknown=True)`:
 the outbox then marks the publication `unknown` and never retries it blindly.
+
+A network with no idempotency key (LinkedIn, X, Threads, Telegram, Discord) keeps
+exactly once with three things the outbox hands in on `OutgoingPost`: the parts of a
+thread an earlier attempt got live (`posted_parts`, never sent again), a callback
+that records each part as it goes live (`note_posted`), and the moment an earlier
+attempt may have gone live unanswered (`earlier_attempt_at`): an adapter that can read
+the account's own posts (X, Threads) looks for the post there before sending, and
+after a timeout, and raises `outcome_unknown` only when it cannot tell. A module
+declares what it offers with `IDEMPOTENT` (resending is harmless: Bluesky's record
+keys, Mastodon's Idempotency-Key, a Nostr event's id) and `FINDS_ITS_POSTS` (it
+looks before resending).
 """
 
 from __future__ import annotations
@@ -43,6 +54,19 @@ class OutgoingPost:
     text: str
     media: tuple[MediaItem, ...] = ()
     number_parts: bool = False  # "1/3" markers on a thread, only when the user asks
+    # Exactly once without an idempotency key (see the module's docstring):
+    # the ids of the thread's first parts an earlier attempt got live, in order: they
+    # are never posted again, the next part replies to the last of them;
+    posted_parts: tuple[str, ...] = ()
+    # when an earlier attempt may have gone live without an answer (a timeout after
+    # sending): a network that can read the account's posts looks for it first;
+    earlier_attempt_at: datetime | None = None
+    # called once each part is live, before the next is sent: the outbox records it.
+    part_posted: Callable[[int, str], None] | None = field(default=None, compare=False, repr=False)
+
+    def note_posted(self, index: int, remote_id: str) -> None:
+        if self.part_posted is not None:
+            self.part_posted(index, remote_id)
 
 
 @dataclass(frozen=True)
@@ -164,6 +188,17 @@ class HistoryReader(Protocol):
     says no, and the guarded clients check it while each answer comes in."""
 
     def history(self, since: datetime | None, pull: PageBudget) -> Iterator[PastPost]: ...
+
+
+@runtime_checkable
+class RemoteEditor(Protocol):
+    """What an adapter whose network lets a post be changed or taken down after it is
+    live adds (Telegram's editMessageText and deleteMessage, a Discord webhook's
+    message routes): every part of `published` (its `part_ids`) is edited or deleted."""
+
+    def edit(self, published: Published, text: str) -> Published: ...
+
+    def delete(self, published: Published) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,12 @@ from sqlalchemy import Engine
 from socialgen.kit.clock import iso, parse_iso, utcnow
 from socialgen.kit.ids import new_id
 from socialgen.publishing.outbox import repository_claim
-from socialgen.publishing.outbox.service import FIRST_ATTEMPT, SENT_TEXT, UNSETTLED_TEXT
+from socialgen.publishing.outbox.service import (
+    FIRST_ATTEMPT,
+    MAYBE_LIVE_SINCE,
+    SENT_TEXT,
+    UNSETTLED_TEXT,
+)
 from socialgen.publishing.registry import Networks
 from socialgen.publishing.settings import MAX_ATTEMPTS, PublishTerms
 from socialgen.store.engine import read_session, transaction
@@ -96,9 +101,21 @@ def idempotency_window(networks: Networks, network: str) -> float | None:
     return None if window is None else float(window)
 
 
+def finds_its_posts(networks: Networks, network: str) -> bool:
+    """Whether `network`'s adapter looks for a post on the account before sending it
+    again (`FINDS_ITS_POSTS`: X and Threads read the account's timeline)."""
+    try:
+        return bool(getattr(networks.module(network), "FINDS_ITS_POSTS", False))
+    except Exception:
+        return False
+
+
 def can_resend(networks: Networks, network: str, claimed_at: datetime, now: datetime) -> bool:
-    """Whether a publication whose claim expired may be sent again with its key: the
-    network dedupes, and still remembers the key sent first at `claimed_at`."""
+    """Whether a publication whose claim expired may be sent again: the network
+    dedupes on its key and still remembers the key sent first at `claimed_at`, or its
+    adapter looks for the post on the account first (`OutgoingPost.earlier_attempt_at`)."""
+    if finds_its_posts(networks, network):
+        return True
     if not has_idempotency(networks, network):
         return False
     window = idempotency_window(networks, network)
@@ -186,6 +203,7 @@ def claim_due(
                     publication.id,
                     publication.claimed_by,
                 )
+                _unsettle(publication)  # since when it may be live: the adapter may look
             _hold_text(publication, post)
             taken.append(ClaimedRow(publication, account, post, int(count)))
         if taken:
@@ -229,11 +247,12 @@ def _hold_text(publication: Publication, post: Post) -> None:
 
 
 def _unsettle(publication: Publication) -> None:
-    """A claim that expired: the text its worker sent may be live."""
+    """A claim that expired: the text its worker sent may be live, since it was claimed."""
     options = publication.options or {}
     sent = options.get(SENT_TEXT)
     if isinstance(sent, str) and sent:
-        publication.options = {**options, UNSETTLED_TEXT: sent}
+        since = options.get(MAYBE_LIVE_SINCE) or iso(publication.updated_at)
+        publication.options = {**options, UNSETTLED_TEXT: sent, MAYBE_LIVE_SINCE: since}
 
 
 def _mark(publication: Publication, state: str, message: str, now: datetime) -> None:

@@ -27,6 +27,11 @@ FIRST_ATTEMPT = "first_attempt_at"
 # Publication.options: the text the latest attempt sent (written when it is claimed):
 # on a published publication, the text that went live.
 SENT_TEXT = "sent_text"
+# Publication.options, for networks without an idempotency key: the ids of the thread's
+# parts that went live while the publication is not settled (never posted again), and
+# since when an attempt may be live unanswered (an adapter that can, looks for it).
+POSTED_PARTS = "posted_parts"
+MAYBE_LIVE_SINCE = "maybe_live_since"
 
 
 def idempotency_key(publication_id: str) -> str:

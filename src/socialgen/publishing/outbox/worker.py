@@ -33,10 +33,13 @@ from socialgen.publishing.outbox.claim import (
 )
 from socialgen.publishing.outbox.keeper import ClaimKeeper
 from socialgen.publishing.outbox.media import post_media
+from socialgen.publishing.outbox.progress import PartRecorder, maybe_live_since, posted_parts
 from socialgen.publishing.outbox.repository import lock_post, settle_alone
 from socialgen.publishing.outbox.repository_claim import claimed_row, record_answer
 from socialgen.publishing.outbox.service import (
     FIRST_ATTEMPT,
+    MAYBE_LIVE_SINCE,
+    POSTED_PARTS,
     SENT_TEXT,
     UNSETTLED_TEXT,
     idempotency_key,
@@ -193,12 +196,22 @@ def _run_claim(
         # The rule every way in applies (posts.rules.valid_content): a post stored before
         # it did (a NUL, only invisible characters) fails here, before it is sent.
         text = valid_content(sent_text(publication, post))
+        recorder = PartRecorder(
+            engine,
+            publication.id,
+            claim.worker_id,
+            publication.options or {},
+            posted_parts(publication),
+        )
         outgoing = OutgoingPost(
             publication_id=publication.id,
             idempotency_key=idempotency_key(publication.id),
             text=text,
             media=post_media(engine, files, post),
             number_parts=bool((publication.options or {}).get("number_parts")),
+            posted_parts=tuple(recorder.ids),
+            earlier_attempt_at=maybe_live_since(publication),
+            part_posted=recorder,
         )
     except Exception as error:  # nothing was sent: safe to say why and stop or retry
         return _record(engine, claim, row, _before_sending(error, claim.attempt, networks))
@@ -215,7 +228,7 @@ def _run_claim(
             networks=networks,
             first_attempt_at=first,
         )
-        return _record(engine, claim, row, verdict, outgoing.text)
+        return _record(engine, claim, row, verdict, outgoing.text, recorder.ids)
     except Exception as error:
         # Not the contract's error: we cannot tell whether the request went out.
         logger.exception("publication %s: %s adapter failed", publication.id, account.network)
@@ -230,6 +243,7 @@ def _run_claim(
                 maybe_live=True,
             ),
             outgoing.text,
+            recorder.ids,
         )
     return _record(engine, claim, row, published, outgoing.text)
 
@@ -264,11 +278,12 @@ def _record(
     row: ClaimedRow,
     answer: Published | Verdict,
     text: str | None = None,
+    posted: list[str] | None = None,
 ) -> Outcome:
     """Write the answer, only if the claim is still ours (one conditional UPDATE). A post
     with one publication settles in one more statement; one with several takes the
     post's lock first and settles from all of them (settle_post). `text`: what was sent
-    (None: nothing was)."""
+    (None: nothing was); `posted`: the thread's parts live so far (progress.py)."""
     now = utcnow()
     publication = row.publication
     values: dict[str, object] = {"claimed_by": None, "claimed_until": None, "updated_at": now}
@@ -277,6 +292,8 @@ def _record(
         options[SENT_TEXT] = text
     if isinstance(answer, Published):
         options.pop(UNSETTLED_TEXT, None)  # settled: SENT_TEXT is what is live
+        options.pop(POSTED_PARTS, None)
+        options.pop(MAYBE_LIVE_SINCE, None)
         values |= {
             "state": PublicationState.PUBLISHED,
             "remote_id": answer.remote_id[:512],
@@ -291,8 +308,11 @@ def _record(
             "message": answer.message,
             "next_attempt_at": answer.next_attempt_at,
         }
+        if posted:
+            options[POSTED_PARTS] = list(posted)
         if answer.maybe_live and text is not None:
             options[UNSETTLED_TEXT] = text
+            options.setdefault(MAYBE_LIVE_SINCE, iso(claim.claimed_at or now))
         elif answer.maybe_live is False:
             options.pop(UNSETTLED_TEXT, None)
         if answer.state == PublicationState.QUEUED and FIRST_ATTEMPT not in options:
