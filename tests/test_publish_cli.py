@@ -344,22 +344,27 @@ def test_a_dry_run_needs_no_connected_account(
     post = store.post(LONG_POST)
     args = ("posts", "publish", post.id, "--dry-run")
 
-    result = run(*args, "--to", "@someone", "--json")
-    shown = run(*args, "--to", "@someone")
+    result = run(*args, "--to", "@someone.bsky.social", "--json")
+    shown = run(*args, "--to", "@someone.bsky.social")
     fediverse = as_json(run(*args, "--to", "@ada@social.example", "--json"))["networks"]
+    by_name = as_json(run(*args, "--to", "@someone", "--json"))["networks"]
+    mine = as_json(run(*args, "--to", "linkedin", "--json"))["networks"]
 
     assert result.exit_code == 0, result.output
+    # Only the networks a handle's shape can belong to: a domain is Bluesky's.
     previews = {p["network"]: p for p in as_json(result)["networks"]}
-    assert set(previews) == {"bluesky", "mastodon", "linkedin"}
+    assert set(previews) == {"bluesky"}
     assert all(p["connected"] is False and p["accountId"] is None for p in previews.values())
-    assert previews["bluesky"]["connect"] == "socialgen accounts add bluesky someone"
+    assert previews["bluesky"]["connect"] == "socialgen accounts add bluesky someone.bsky.social"
     assert len(previews["bluesky"]["parts"]) > 1  # over 300 graphemes: a thread
     assert all(part["details"]["graphemes"] <= 300 for part in previews["bluesky"]["parts"])
-    assert len(previews["linkedin"]["parts"]) == 1 and previews["mastodon"]["parts"]
+    assert {p["network"] for p in by_name} == {"x", "threads", "telegram"}
+    assert all(p["parts"] and "connect" in p for p in by_name)
+    assert [p["network"] for p in mine] == ["linkedin"] and len(mine[0]["parts"]) == 1
     assert shown.exit_code == 0, shown.output
     assert "Social account not found" not in shown.output
     assert "not connected" in shown.output
-    assert "socialgen accounts add bluesky someone" in shown.output
+    assert "socialgen accounts add bluesky someone.bsky.social" in shown.output
     assert [p["network"] for p in fediverse] == ["mastodon"]
     assert (
         fediverse[0]["connect"]

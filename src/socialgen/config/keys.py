@@ -165,6 +165,7 @@ KEYS: tuple[Key, ...] = (
     _k("linkedin_client_secret", "secret", None, "your LinkedIn app's client secret"),
     _k("linkedin_version", "text", "202610", "LinkedIn-Version of the Posts API (YYYYMM)"),
     _k("linkedin_timeout", "float", 10.0, "seconds per LinkedIn request", minimum=0.1),
+    _k("network_timeout", "float", 10.0, "seconds per request (X, Threads, ...)", minimum=0.1),
     _k(
         "linkedin_oauth_url",
         "url",

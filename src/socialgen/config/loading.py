@@ -81,6 +81,7 @@ class AppSettings(BaseSettings):
     linkedin_client_secret: str | None = None
     linkedin_version: str = "202610"
     linkedin_timeout: float = 10.0
+    network_timeout: float = 10.0
     linkedin_oauth_url: str | None = None
     timezone: str | None = None
     host: str = "127.0.0.1"

@@ -23,6 +23,9 @@ from socialgen.cli.support import (
     print_rows,
     styled,
 )
+from socialgen.publishing.accounts.add_telegram_cli import add_telegram
+from socialgen.publishing.accounts.add_threads_cli import add_threads
+from socialgen.publishing.accounts.add_x_cli import add_x
 from socialgen.publishing.accounts.connected_cli import announce, store_connected
 from socialgen.publishing.accounts.secret_input_cli import prompt_secret, read_stdin
 from socialgen.publishing.networks_cli import command_networks
@@ -206,6 +209,11 @@ def add_linkedin(
             announce=announce,
         )
     store_connected(engine, workspace_id, "linkedin", connected, json_output)
+
+
+add_app.command("x")(add_x)
+add_app.command("threads")(add_threads)
+add_app.command("telegram", context_settings={"ignore_unknown_options": True})(add_telegram)
 
 
 @app.command("list")

@@ -222,6 +222,8 @@ class NetworkSettings:
     linkedin_version: str = ""  # LinkedIn-Version (YYYYMM); empty: the client's default
     linkedin_timeout: float = 10.0  # seconds per connect, read or write
     linkedin_oauth_url: str = ""  # LinkedIn's OAuth host; empty: the client's default
+    # Seconds per connect, read or write for X, Threads, Telegram, Discord, Nostr relays.
+    network_timeout: float = 10.0
     bluesky_appview: str = ""  # where Bluesky metrics are read; empty: the account's PDS
     # Loopback and private hosts pass the SSRF guard (guarded_http.py); off: refused.
     allow_private_urls: bool = False
@@ -234,6 +236,7 @@ class NetworkSettings:
             linkedin_version=settings.linkedin_version,
             linkedin_timeout=settings.linkedin_timeout,
             linkedin_oauth_url=(settings.linkedin_oauth_url or "").strip(),
+            network_timeout=settings.network_timeout,
             bluesky_appview=(settings.bluesky_appview or "").strip(),
             allow_private_urls=settings.allow_private_urls,
             history_seconds=settings.history_deadline.total_seconds(),

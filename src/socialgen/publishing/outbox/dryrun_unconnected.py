@@ -5,11 +5,14 @@ LinkedIn's one post of 3,000), and the command that connects it.
 
 No credentials, so no network call: media are listed as they would go, the text is
 split exactly as the adapter splits it. A `network:handle` names one network; a
-Mastodon address (`@name@server`) is Mastodon's; any other handle could be on each.
+bare network name is the user's account there; otherwise the handle's shape says
+(`@name@server` the fediverse's, a domain Bluesky's, `npub1...` Nostr's, `@name` X's,
+Threads' or a Telegram channel's).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -20,24 +23,44 @@ Preview = dict[str, Any]
 
 
 def unconnected_networks(ref: str) -> tuple[list[str], str]:
-    """The networks a handle may be on, and the handle without its `network:`."""
+    """The networks a handle may be on (by its shape), and the handle without its
+    `network:`. A bare network name is "my account on it", with no handle yet."""
+    names, handle = _by_shape(ref)
+    return [name for name in names if name in BUILT_IN], handle
+
+
+def _by_shape(ref: str) -> tuple[list[str], str]:
     prefix, colon, rest = ref.strip().partition(":")
     if colon and prefix.strip().lower() in BUILT_IN:
         return [prefix.strip().lower()], rest.strip()
     handle = ref.strip()
-    if "@" in handle.lstrip("@"):  # name@server: a fediverse address
-        return ["mastodon"], handle
-    return list(BUILT_IN), handle
+    bare = handle.lstrip("@")
+    if handle.lower() in BUILT_IN:
+        return [handle.lower()], ""
+    if handle.lower().startswith("urn:li:"):
+        return ["linkedin"], handle
+    if "@" in bare:  # name@server: a fediverse address
+        return ["mastodon", "pixelfed"], handle
+    if bare.lower().startswith("npub1"):
+        return ["nostr"], handle
+    if bare.lstrip("-").isdigit():  # a chat id: a Telegram channel
+        return ["telegram"], handle
+    if "." in bare:  # a domain handle: Bluesky's
+        return ["bluesky"], handle
+    return ["x", "threads", "telegram"], handle  # @name on each of them
 
 
 def connect_command(network: str, handle: str) -> str:
     bare = handle.lstrip("@")
     if network == "bluesky":
-        return f"socialgen accounts add bluesky {bare}"
+        return f"socialgen accounts add bluesky {bare or 'HANDLE'}"
     if network == "mastodon":
         _, at, server = bare.partition("@")
         return f"socialgen accounts add mastodon --instance https://{server if at else 'SERVER'}"
-    return f"socialgen accounts add {network}"
+    if network == "linkedin":
+        return "socialgen accounts add linkedin"
+    command: str = _text_rules(network).connect_command(handle)
+    return command
 
 
 def unconnected_preview(
@@ -54,10 +77,11 @@ def unconnected_preview(
         "media": media,
     }
     try:
-        preview["parts"] = [
-            {"text": part, "details": details}
-            for part, details in _PARTS[network](text, number_parts)
-        ]
+        if network in _PARTS:
+            parts = _PARTS[network](text, number_parts)
+        else:
+            parts = _text_rules(network).unconnected_parts(text, number_parts)
+        preview["parts"] = [{"text": part, "details": details} for part, details in parts]
     except PublishError as error:
         preview["parts"] = []
         preview["error"] = error.message
@@ -108,3 +132,9 @@ _PARTS: dict[str, Callable[[str, bool], list[tuple[str, dict[str, Any]]]]] = {
     "mastodon": _mastodon,
     "linkedin": _linkedin,
 }
+
+
+def _text_rules(network: str) -> Any:
+    """A network's text.py: its `unconnected_parts(text, number_parts)` and
+    `connect_command(handle)` (networks/base.py)."""
+    return importlib.import_module(f"socialgen.publishing.networks.{network}.text")
