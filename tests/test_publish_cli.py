@@ -365,7 +365,7 @@ def test_a_dry_run_needs_no_connected_account(
     assert "Social account not found" not in shown.output
     assert "not connected" in shown.output
     assert "socialgen accounts add bluesky someone.bsky.social" in shown.output
-    assert [p["network"] for p in fediverse] == ["mastodon"]
+    assert [p["network"] for p in fediverse] == ["mastodon", "pixelfed"]
     assert (
         fediverse[0]["connect"]
         == "socialgen accounts add mastodon --instance https://social.example"

@@ -29,7 +29,7 @@ from socialgen.publishing.secrets import SecretKeys
 if TYPE_CHECKING:
     from socialgen.app.runtime import Runtime
 
-BUILT_IN = ("bluesky", "mastodon", "linkedin", "x", "threads", "telegram")
+BUILT_IN = ("bluesky", "mastodon", "linkedin", "x", "threads", "telegram", "pixelfed")
 
 
 class NetworkModule(Protocol):

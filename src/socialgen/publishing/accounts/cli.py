@@ -23,6 +23,7 @@ from socialgen.cli.support import (
     print_rows,
     styled,
 )
+from socialgen.publishing.accounts.add_pixelfed_cli import add_pixelfed
 from socialgen.publishing.accounts.add_telegram_cli import add_telegram
 from socialgen.publishing.accounts.add_threads_cli import add_threads
 from socialgen.publishing.accounts.add_x_cli import add_x
@@ -214,6 +215,7 @@ def add_linkedin(
 add_app.command("x")(add_x)
 add_app.command("threads")(add_threads)
 add_app.command("telegram", context_settings={"ignore_unknown_options": True})(add_telegram)
+add_app.command("pixelfed")(add_pixelfed)
 
 
 @app.command("list")

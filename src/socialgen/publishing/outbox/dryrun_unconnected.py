@@ -80,7 +80,12 @@ def unconnected_preview(
         if network in _PARTS:
             parts = _PARTS[network](text, number_parts)
         else:
-            parts = _text_rules(network).unconnected_parts(text, number_parts)
+            rules = _text_rules(network)
+            if network == "pixelfed":  # an image is required: count the post's own
+                images = sum(1 for item in media if item.get("kind") == "image")
+                parts = rules.unconnected_parts(text, number_parts, images=images)
+            else:
+                parts = rules.unconnected_parts(text, number_parts)
         preview["parts"] = [{"text": part, "details": details} for part, details in parts]
     except PublishError as error:
         preview["parts"] = []
