@@ -29,7 +29,17 @@ from socialgen.publishing.secrets import SecretKeys
 if TYPE_CHECKING:
     from socialgen.app.runtime import Runtime
 
-BUILT_IN = ("bluesky", "mastodon", "linkedin", "x", "threads", "telegram", "pixelfed")
+BUILT_IN = (
+    "bluesky",
+    "mastodon",
+    "linkedin",
+    "x",
+    "threads",
+    "telegram",
+    "discord",
+    "nostr",
+    "pixelfed",
+)
 
 
 class NetworkModule(Protocol):

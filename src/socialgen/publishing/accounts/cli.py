@@ -23,6 +23,8 @@ from socialgen.cli.support import (
     print_rows,
     styled,
 )
+from socialgen.publishing.accounts.add_discord_cli import add_discord
+from socialgen.publishing.accounts.add_nostr_cli import add_nostr
 from socialgen.publishing.accounts.add_pixelfed_cli import add_pixelfed
 from socialgen.publishing.accounts.add_telegram_cli import add_telegram
 from socialgen.publishing.accounts.add_threads_cli import add_threads
@@ -215,6 +217,8 @@ def add_linkedin(
 add_app.command("x")(add_x)
 add_app.command("threads")(add_threads)
 add_app.command("telegram", context_settings={"ignore_unknown_options": True})(add_telegram)
+add_app.command("discord")(add_discord)
+add_app.command("nostr")(add_nostr)
 add_app.command("pixelfed")(add_pixelfed)
 
 

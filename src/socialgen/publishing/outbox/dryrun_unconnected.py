@@ -6,7 +6,8 @@ LinkedIn's one post of 3,000), and the command that connects it.
 No credentials, so no network call: media are listed as they would go, the text is
 split exactly as the adapter splits it. A `network:handle` names one network; a
 bare network name is the user's account there; otherwise the handle's shape says
-(`@name@server` the fediverse's, a domain Bluesky's, `npub1...` Nostr's, `@name` X's,
+(`@name@server` the fediverse's, a domain Bluesky's, `npub1...` Nostr's, `#channel`
+Discord's, `@name` X's,
 Threads' or a Telegram channel's).
 """
 
@@ -41,6 +42,8 @@ def _by_shape(ref: str) -> tuple[list[str], str]:
         return ["linkedin"], handle
     if "@" in bare:  # name@server: a fediverse address
         return ["mastodon", "pixelfed"], handle
+    if handle.startswith("#"):  # a channel: a Discord webhook's
+        return ["discord"], handle
     if bare.lower().startswith("npub1"):
         return ["nostr"], handle
     if bare.lstrip("-").isdigit():  # a chat id: a Telegram channel
