@@ -18,6 +18,7 @@ Install once: `cd tests/telegram && npm ci`.
 from __future__ import annotations
 
 import itertools
+import os
 import select
 import socket
 import subprocess
@@ -75,7 +76,10 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def telegram_emulator() -> Iterator[TelegramEmulator]:
     if not (HERE / "node_modules" / "telegram-test-api").is_dir():
-        pytest.fail("the Telegram emulator is not installed: run `cd tests/telegram && npm ci`")
+        missing = "the Telegram emulator is not installed: run `cd tests/telegram && npm ci`"
+        if os.environ.get("SOCIALGEN_REQUIRE_TELEGRAM"):  # .ci/run: never skip
+            pytest.fail(missing)
+        pytest.skip(missing)
     port = _free_port()
     process = subprocess.Popen(
         ["node", "serve.js", str(port)],
