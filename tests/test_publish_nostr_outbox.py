@@ -8,19 +8,15 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from typer.models import CommandInfo
 from typer.testing import CliRunner
 
 from socialgen.app.runtime import Runtime
 from socialgen.cli.main import app
 from socialgen.kit.clock import utcnow
-from socialgen.publishing.accounts.add_nostr_cli import add_nostr
-from socialgen.publishing.accounts.cli import add_app
 from socialgen.publishing.networks.nostr import adapter as nostr
 from socialgen.publishing.networks.nostr.keys import Signer, signed_event, signer_from
 from socialgen.publishing.outbox import cli as outbox_cli
@@ -37,15 +33,10 @@ runner = CliRunner()
 
 
 @pytest.fixture(autouse=True)
-def _nostr_in_the_cli(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """`accounts add nostr` as the lead registers it, for this test only; the relay
-    lives on 127.0.0.1 (the guard lets it through); a short timeout."""
+def _relay_on_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The relay lives on 127.0.0.1 (the guard lets it through); a short timeout."""
     monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
     monkeypatch.setenv("SOCIALGEN_NETWORK_TIMEOUT", "1")
-    info = CommandInfo(name="nostr", callback=add_nostr)
-    add_app.registered_commands.append(info)
-    yield
-    add_app.registered_commands.remove(info)
 
 
 def cli(*args: str, stdin: str | None = None, code: int | None = 0) -> Any:
@@ -118,3 +109,20 @@ def test_a_lost_answer_is_retried_and_finds_the_note_instead_of_sending_another(
         assert final is not None
         assert final.state == "published" and final.remote_id == live["id"]
     assert [note["id"] for note in nostr_relay.notes_of(signer.pubkey)] == [live["id"]]
+
+
+def test_check_and_history_read_the_account_through_its_relays(
+    store: Store, nostr_relay: NostrRelay
+) -> None:
+    """`accounts check` and `accounts history` pass the account's relays (not one
+    http URL) through the guard by Nostr's own rule, and read the notes back."""
+    signer = signer_from(secrets.token_hex(32))
+    account = connect(nostr_relay.url, signer)
+    earlier = int((utcnow() - timedelta(days=3)).timestamp())
+    for n, text in enumerate(("First note, from before socialgen.", "Second, also mine.")):
+        assert nostr_relay.send(signed_event(signer, 1, text, [], earlier + n))[2] is True
+    checked = cli("accounts", "check", account)
+    assert checked["ok"] is True and checked["identity"]["handle"] == signer.npub
+    pulled = cli("accounts", "history", account)
+    assert (pulled["fetched"], pulled["created"], pulled["complete"]) == (2, 2, True)
+    assert cli("accounts", "history", account)["created"] == 0  # pulling again adds none

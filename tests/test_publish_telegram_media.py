@@ -38,7 +38,7 @@ def fake() -> Iterator[FakeTelegram]:
 @pytest.fixture
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     """A short timeout: the late-answer tests wait for it."""
-    monkeypatch.setattr(telegram, "REQUEST_TIMEOUT", 0.5)
+    monkeypatch.setattr(f"{__name__}.SETTINGS", replace(SETTINGS, network_timeout=0.5))
 
 
 def adapter_for(

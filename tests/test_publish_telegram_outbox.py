@@ -8,17 +8,13 @@ resumes there, its first part never sent twice."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from typer.models import CommandInfo
 from typer.testing import CliRunner
 
 from socialgen.app.runtime import Runtime
 from socialgen.cli.main import app
-from socialgen.publishing.accounts.add_telegram_cli import add_telegram
-from socialgen.publishing.accounts.cli import add_app
 from socialgen.publishing.networks.telegram import adapter as telegram
 from tests.conftest import BACKEND, Store
 from tests.fakes.telegram_media_server import FakeTelegram, Fault
@@ -38,15 +34,10 @@ runner = CliRunner()
 
 
 @pytest.fixture(autouse=True)
-def _telegram_in_the_cli(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """`accounts add telegram` as the lead registers it, for this test only; the
-    servers live on 127.0.0.1 (the guard lets them through); a short timeout."""
+def _servers_on_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The servers live on 127.0.0.1 (the guard lets them through); a short timeout."""
     monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
-    monkeypatch.setattr(telegram, "REQUEST_TIMEOUT", 0.5)
-    info = CommandInfo(name="telegram", callback=add_telegram)
-    add_app.registered_commands.append(info)
-    yield
-    add_app.registered_commands.remove(info)
+    monkeypatch.setenv("SOCIALGEN_NETWORK_TIMEOUT", "0.5")
 
 
 def cli(*args: str, stdin: str | None = None, code: int = 0) -> Any:
@@ -122,3 +113,15 @@ def test_a_thread_stopped_by_a_429_resumes_at_the_part_that_failed(store: Store)
         assert [m.text for m in fake.messages] == texts[:2]  # the first part: once
         assert [m.reply_to for m in fake.messages] == [None, fake.messages[0].message_id]
         assert row["remoteId"] == f"{fake.chat_id}/{fake.messages[0].message_id}"
+
+
+def test_history_says_why_a_channel_cannot_be_read_back(
+    store: Store, telegram_emulator: TelegramEmulator
+) -> None:
+    account = connect(telegram_emulator.base_url, CHAT, new_token())
+    result = runner.invoke(
+        app, ["accounts", "history", account], obj=Runtime(networks={"telegram": telegram})
+    )
+    assert result.exit_code != 0
+    assert "cannot read past posts from telegram: the Bot API cannot read" in result.output
+    assert "Traceback" not in result.output

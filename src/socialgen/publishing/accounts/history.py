@@ -41,12 +41,16 @@ from socialgen.publishing.accounts.repository_history import (
     set_post_counts,
 )
 from socialgen.publishing.accounts.schemas import HistorySummary
-from socialgen.publishing.accounts.service import ACCOUNT_NOT_FOUND, credentials_for, network_errors
+from socialgen.publishing.accounts.service import (
+    ACCOUNT_NOT_FOUND,
+    credentials_for,
+    network_errors,
+    recheck_service,
+)
 from socialgen.publishing.adapters import build_adapter
 from socialgen.publishing.networks.base import HistoryReader, PastPost
 from socialgen.publishing.networks.pull import AnswerTooLarge, Pull, PullLimits, PullStopped
 from socialgen.publishing.registry import Networks
-from socialgen.sources.guard import check_url
 from socialgen.store.bulk import insert_rows, table_of
 from socialgen.store.engine import transaction
 from socialgen.store.tables import MetricSnapshot, SocialAccount
@@ -93,14 +97,17 @@ def pull_history(
     accounts.NetworkRefused / NetworkUnavailable (in the network's words, without a
     secret); a network that cannot read history as Forbidden."""
     pull = pull or Pull(PullLimits.of(networks.settings))
-    # The guard again: DNS answers change.
-    check_url(account.service_url, allow_private=networks.settings.allow_private_urls)
+    recheck_service(networks, account)  # the guard again: DNS answers change
     secrets = credentials_for(account, networks.keys).secret.values()
     posts: list[PastPost] = []
     with pull.active(), network_errors(account.network, secrets):
         adapter = build_adapter(networks, engine, account)
         if not isinstance(adapter, HistoryReader):
-            raise BadRequest(f"socialgen cannot read past posts from {account.network} yet")
+            why = getattr(networks.module(account.network), "NO_HISTORY", "")
+            raise BadRequest(
+                f"socialgen cannot read past posts from {account.network}"
+                + (f": {why}" if why else " yet")
+            )
         try:
             for past in adapter.history(since, pull):
                 posts.append(past)

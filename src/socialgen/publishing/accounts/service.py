@@ -228,6 +228,12 @@ def service_url_for(networks: Networks, network: str, given: str | None) -> str:
     return check_url(url.rstrip("/"), allow_private=networks.settings.allow_private_urls)
 
 
+def recheck_service(networks: Networks, account: SocialAccount) -> None:
+    """The SSRF guard again on a stored account's service (DNS answers change), by the
+    network's own rule where it has one (a Nostr account's relays)."""
+    service_url_for(networks, account.network, account.service_url)
+
+
 def connect_account(
     networks: Networks,
     network: str,
@@ -318,8 +324,7 @@ def authorize_account(
 def check_account(networks: Networks, engine: Engine, account: SocialAccount) -> AccountIdentity:
     """Ask the network who the stored credentials belong to. Call it outside any
     transaction (see the module's note)."""
-    # The guard again: DNS answers change.
-    check_url(account.service_url, allow_private=networks.settings.allow_private_urls)
+    recheck_service(networks, account)
     credentials = credentials_for(account, networks.keys)
     module = networks.module(account.network)
     with network_errors(account.network, credentials.secret.values()):

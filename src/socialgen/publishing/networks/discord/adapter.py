@@ -54,6 +54,7 @@ IDEMPOTENT = False  # a webhook has no idempotency key: a resend is a second mes
 FINDS_ITS_POSTS = False  # a webhook cannot read the channel's messages
 WEB = "https://discord.com/channels"  # where a person sees a channel and its messages
 SECRET_FIELD = "webhook_url"
+NO_HISTORY = "a webhook can post to its channel but not read it"
 NO_METRICS = (
     "Discord webhooks cannot read reactions, replies or views: no counts for this "
     "message (a bot in the server could, socialgen does not use one)"

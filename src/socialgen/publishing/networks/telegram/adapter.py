@@ -58,8 +58,8 @@ NETWORK = "telegram"
 DEFAULT_SERVICE_URL = "https://api.telegram.org"
 IDEMPOTENT = False  # no idempotency key: a message sent twice is two messages
 FINDS_ITS_POSTS = False  # a bot cannot read a channel's past messages
-REQUEST_TIMEOUT = 30.0  # seconds per connect, read or write (an album uploads a while)
 TOKEN_FIELD = "bot_token"
+NO_HISTORY = "the Bot API cannot read a channel's past messages"
 NO_METRICS = (
     "Telegram's Bot API does not give a channel post's views, reactions or comments "
     "(the channel's own statistics show them to its admins)"
@@ -160,7 +160,7 @@ def client_for(service_url: str, token: str, settings: NetworkSettings) -> Teleg
     return TelegramClient(
         service_url,
         token,
-        timeout=REQUEST_TIMEOUT,
+        timeout=settings.network_timeout,
         allow_private=settings.allow_private_urls,
     )
 
