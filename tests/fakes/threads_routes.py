@@ -29,10 +29,24 @@ CONTAINER_PARAMS = frozenset(
         "is_carousel_item",
         "children",
         "reply_control",
+        "alt_text",
         "access_token",
     }
 )
 _LINK = re.compile(r"(?:https?://|www\.)\S+", re.I)
+CAROUSEL_CHILDREN = (2, 20)
+IMAGE_BYTES = 8 * 1024 * 1024  # Meta's largest image
+# What the media type of a published container reads as (GET /{media-id}).
+PUBLISHED_TYPE = {"TEXT": "TEXT", "IMAGE": "IMAGE", "CAROUSEL": "CAROUSEL_ALBUM"}
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """What the fake got when it fetched an image_url, as Meta's servers do: the HTTP
+    status (0: no answer at all) and the bytes."""
+
+    status: int
+    data: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -56,6 +70,10 @@ class Container:
     polls_left: int
     status: str = "IN_PROGRESS"
     media_id: str = ""
+    media_type: str = "TEXT"
+    carousel_item: bool = False
+    images: list[bytes] = field(default_factory=list)  # fetched from image_url
+    alt_texts: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -66,6 +84,8 @@ class Media:
     timestamp: datetime
     media_type: str = "TEXT"
     insights: dict[str, int] = field(default_factory=dict)
+    images: list[bytes] = field(default_factory=list)  # an image post's, a carousel's
+    alt_texts: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -101,7 +121,12 @@ class State:
 
 
 def graph_error(
-    status: int, code: int, message: str, headers: dict[str, str] | None = None, subcode: int = 0
+    status: int,
+    code: int,
+    message: str,
+    headers: dict[str, str] | None = None,
+    subcode: int = 0,
+    user_msg: str = "",
 ) -> Answer:
     error: dict[str, Any] = {
         "message": message,
@@ -111,6 +136,8 @@ def graph_error(
     }
     if subcode:
         error["error_subcode"] = subcode
+    if user_msg:
+        error["error_user_msg"] = user_msg
     return Answer(status, {"error": error}, dict(headers or {}))
 
 
@@ -124,7 +151,9 @@ def count(text: str) -> int:
     )
 
 
-def route(state: State, request: Recorded) -> Answer:
+def route(state: State, request: Recorded, fetched: Fetched | None = None) -> Answer:
+    """Meta's answer; `fetched`: what the request's image_url gave when the server
+    fetched it (outside the lock) before routing."""
     path, params = request.path, request.params
     if path == "/oauth/authorize":
         return _authorize(state, params)
@@ -140,7 +169,7 @@ def route(state: State, request: Recorded) -> Answer:
     scopes = state.tokens[token].scopes
     parts = path.removeprefix("/v1.0/").strip("/").split("/")
     if parts[0] in ("me", USER_ID):
-        return _user(state, request, parts[1:], scopes)
+        return _user(state, request, parts[1:], scopes, fetched)
     if len(parts) == 2 and parts[1] == "insights":
         if "threads_manage_insights" not in scopes:
             return _no_permission()
@@ -150,7 +179,13 @@ def route(state: State, request: Recorded) -> Answer:
     return graph_error(400, 100, f"Unsupported {request.method.lower()} request")
 
 
-def _user(state: State, request: Recorded, rest: list[str], scopes: frozenset[str]) -> Answer:
+def _user(
+    state: State,
+    request: Recorded,
+    rest: list[str],
+    scopes: frozenset[str],
+    fetched: Fetched | None = None,
+) -> Answer:
     edge = rest[0] if rest else ""
     params = request.params
     if request.method == "POST" and "threads_content_publish" not in scopes:
@@ -166,7 +201,7 @@ def _user(state: State, request: Recorded, rest: list[str], scopes: frozenset[st
             },
         )
     if edge == "threads" and request.method == "POST":
-        return _create(state, params, scopes)
+        return _create(state, params, scopes, fetched)
     if edge == "threads_publish" and request.method == "POST":
         return _publish(state, params)
     if edge in ("threads", "replies") and request.method == "GET":
@@ -190,14 +225,27 @@ def _user(state: State, request: Recorded, rest: list[str], scopes: frozenset[st
     return graph_error(400, 100, f"Unsupported {request.method.lower()} request")
 
 
-def _create(state: State, params: dict[str, str], scopes: frozenset[str]) -> Answer:
+def _create(
+    state: State, params: dict[str, str], scopes: frozenset[str], fetched: Fetched | None
+) -> Answer:
     unknown = sorted(set(params) - CONTAINER_PARAMS)
     if unknown:
         return graph_error(400, 100, f"(#100) Param {unknown[0]} is not a valid parameter")
-    if params.get("media_type") != "TEXT":
-        return graph_error(400, 100, "(#100) media_type must be TEXT here (no public media)")
+    media_type = params.get("media_type")
+    if media_type not in ("TEXT", "IMAGE", "CAROUSEL"):
+        return graph_error(400, 100, "(#100) media_type must be TEXT, IMAGE or CAROUSEL here")
+    item = params.get("is_carousel_item", "false")
+    if item not in ("true", "false"):
+        return graph_error(400, 100, "(#100) is_carousel_item must be a boolean")
+    carousel_item = item == "true"
+    if carousel_item and media_type != "IMAGE":
+        return graph_error(400, 100, "(#100) Only an image or a video can be a carousel item")
+    if "image_url" in params and media_type != "IMAGE":
+        return graph_error(400, 100, "(#100) image_url is only for media_type IMAGE")
+    if "children" in params and media_type != "CAROUSEL":
+        return graph_error(400, 100, "(#100) children is only for media_type CAROUSEL")
     text = params.get("text", "")
-    if not text:
+    if media_type == "TEXT" and not text:
         return graph_error(400, 100, "(#100) The parameter text is required")
     if count(text) > LIMIT:
         return graph_error(400, 100, f"(#100) Text is too long: at most {LIMIT} characters")
@@ -205,13 +253,74 @@ def _create(state: State, params: dict[str, str], scopes: frozenset[str]) -> Ans
         return graph_error(400, 100, "THREADS_API__LINK_LIMIT_EXCEEDED")
     reply_to = params.get("reply_to_id") or None
     if reply_to is not None:
+        if carousel_item:
+            return graph_error(400, 100, "(#100) A carousel item cannot be a reply")
         if "threads_manage_replies" not in scopes:
             return _no_permission()
         if reply_to not in state.media:
             return graph_error(400, 100, f"(#100) Object {reply_to} does not exist")
     container = Container(str(next(state._ids)), text, reply_to, state.container_polls)
+    container.media_type, container.carousel_item = media_type, carousel_item
+    if media_type == "IMAGE":
+        refused = _image(container, params, fetched)
+        if refused is not None:
+            return refused
+    if media_type == "CAROUSEL":
+        refused = _children(state, container, params.get("children", ""))
+        if refused is not None:
+            return refused
     state.containers[container.id] = container
     return Answer(200, {"id": container.id})
+
+
+def _image(container: Container, params: dict[str, str], fetched: Fetched | None) -> Answer | None:
+    """Meta fetches the image at once: a URL it cannot fetch, or that gives no JPEG or
+    PNG, is refused as Meta refuses it (its words for Instagram's API)."""
+    url = params.get("image_url", "")
+    if not url:
+        return graph_error(400, 100, "(#100) The parameter image_url is required")
+    if fetched is None or fetched.status != 200:
+        return graph_error(
+            400,
+            9004,
+            "Media download has failed.: The media could not be fetched from this uri",
+            subcode=2207052,
+            user_msg=f"The media could not be fetched from this uri: {url}",
+        )
+    data = fetched.data
+    if not (data.startswith(b"\xff\xd8\xff") or data.startswith(b"\x89PNG\r\n\x1a\n")):
+        return graph_error(
+            400,
+            9004,
+            "The image format is not supported. Supported formats: JPEG, PNG",
+            subcode=2207005,
+        )
+    if len(data) > IMAGE_BYTES:
+        return graph_error(400, 9004, "The image is too large (at most 8 MB)", subcode=2207004)
+    container.images, container.alt_texts = [data], [params.get("alt_text", "")]
+    return None
+
+
+def _children(state: State, container: Container, children: str) -> Answer | None:
+    ids = [child for child in children.split(",") if child]
+    low, high = CAROUSEL_CHILDREN
+    if not low <= len(ids) <= high:
+        return graph_error(
+            400, 100, f"(#100) A carousel takes {low} to {high} children, not {len(ids)}"
+        )
+    for child_id in ids:
+        child = state.containers.get(child_id)
+        if child is None:
+            return graph_error(400, 100, f"(#100) Object {child_id} does not exist")
+        if not child.carousel_item:
+            return graph_error(400, 100, f"(#100) {child_id} is not a carousel item")
+        if child.status != "FINISHED":
+            return graph_error(
+                400, 9007, f"(#9007) Carousel item {child_id} is not ready", subcode=2207027
+            )
+        container.images += child.images
+        container.alt_texts += child.alt_texts
+    return None
 
 
 def _publish(state: State, params: dict[str, str]) -> Answer:
@@ -220,6 +329,10 @@ def _publish(state: State, params: dict[str, str]) -> Answer:
     container = state.containers.get(params.get("creation_id", ""))
     if container is None:
         return graph_error(400, 24, "The requested resource does not exist", subcode=4279009)
+    if container.carousel_item:
+        return graph_error(
+            400, 100, "(#100) A carousel item cannot be published alone: publish its carousel"
+        )
     if container.status != "FINISHED":
         return graph_error(
             400,
@@ -230,7 +343,9 @@ def _publish(state: State, params: dict[str, str]) -> Answer:
     replies = container.reply_to is not None
     if state.used(replies) >= (1000 if replies else state.quota_total):
         return graph_error(400, 9, "You have reached the publishing limit", subcode=2207042)
-    media = state.new_media(container.text, container.reply_to, datetime.now(UTC), "TEXT")
+    kind = PUBLISHED_TYPE[container.media_type]
+    media = state.new_media(container.text, container.reply_to, datetime.now(UTC), kind)
+    media.images, media.alt_texts = list(container.images), list(container.alt_texts)
     container.status, container.media_id = "PUBLISHED", media.id
     return Answer(200, {"id": media.id})
 

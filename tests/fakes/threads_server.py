@@ -11,9 +11,15 @@ strict where a client can get it wrong (threads_routes.py has the routes):
   500 characters (an emoji counted as its UTF-8 bytes) or with more than 5 links
   are refused; a container says IN_PROGRESS for `container_polls` reads of its
   status, then FINISHED;
+- an IMAGE container's image_url is FETCHED by the fake (an HTTP GET from this
+  process, as Meta's servers fetch it; `fetched` lists the URLs, `before_fetch` runs
+  first): a URL that gives no 200, or bytes that are not a JPEG or PNG, is refused
+  with Meta's "Media download has failed" error; with is_carousel_item=true it is a
+  carousel item (no reply); a CAROUSEL names 2 to 20 FINISHED carousel items as
+  `children` (comma-separated); the images' bytes are kept (Media.images);
 - POST /{user-id}/threads_publish?creation_id= publishes a FINISHED container, and
-  refuses one that is not (Meta's "not ready" error), or one already published, or
-  one past the daily quota (250 posts, 1,000 replies);
+  refuses one that is not (Meta's "not ready" error), a carousel item on its own,
+  one already published, or one past the daily quota (250 posts, 1,000 replies);
 - GET /{container-id}?fields=status,error_message; GET /{media-id}?fields=permalink;
   GET /{user-id}/threads and /replies (newest first, `since`, `limit`, `after`
   cursors with paging.next); GET /{media-id}/insights; GET
@@ -35,13 +41,18 @@ import json
 import socket
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from tests.fakes.threads_routes import Answer, State, graph_error, route
+import httpx
+
+from tests.fakes.threads_routes import Answer, Fetched, State, graph_error, route
+
+FETCH_TIMEOUT = 5.0  # seconds for the fake's fetch of an image_url
 
 ALL_SCOPES = frozenset(
     {
@@ -148,8 +159,12 @@ class _Handler(BaseHTTPRequestHandler):
             fake._record(request)
             if fault is not None and not fault.after_processing:
                 self._misbehave(fault)
+            fetched = None
+            url = params.get("image_url", "")
+            if method == "POST" and split.path.endswith("/threads") and url:
+                fetched = fake._fetch(url)  # outside the lock: it may take a while
             with fake.lock:
-                answer = route(fake.state, request)
+                answer = route(fake.state, request, fetched)
             if fault is not None:
                 self._misbehave(fault)
             self._send(answer)
@@ -191,6 +206,8 @@ class FakeThreads:
         self.lock = threading.Lock()
         self.state = State()
         self.requests: list[Recorded] = []
+        self.fetched: list[str] = []  # every image_url the fake fetched, in order
+        self.before_fetch: Callable[[str], None] | None = None
         self._faults: list[Fault] = []
         self._closing = threading.Event()
         self._server: _Server | None = None
@@ -272,6 +289,11 @@ class FakeThreads:
             found = list(self.requests)
         return [r for r in found if r.path.endswith(end) and method in ("", r.method)]
 
+    def published_images(self) -> list[list[bytes]]:
+        """Each live post's images (their bytes, as fetched), oldest post first."""
+        with self.lock:
+            return [list(m.images) for m in self.state.media.values()]
+
     def now(self) -> datetime:
         return datetime.now(UTC)
 
@@ -280,6 +302,20 @@ class FakeThreads:
     def _record(self, request: Recorded) -> None:
         with self.lock:
             self.requests.append(request)
+
+    def _fetch(self, url: str) -> Fetched:
+        """GET the image as Meta's servers would (no credentials, redirects followed)."""
+        if self.before_fetch is not None:
+            self.before_fetch(url)
+        with self.lock:
+            self.fetched.append(url)
+        if not url.startswith(("http://", "https://")):
+            return Fetched(0)
+        try:
+            response = httpx.get(url, timeout=FETCH_TIMEOUT, follow_redirects=True)
+        except httpx.HTTPError:
+            return Fetched(0)
+        return Fetched(response.status_code, response.content)
 
     def _take_fault(self, method: str, path: str, fields: str | None) -> Fault | None:
         with self.lock:

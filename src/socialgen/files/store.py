@@ -15,6 +15,7 @@ import hashlib
 import logging
 import re
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,6 +61,14 @@ class FileStore:
 
     def read(self, workspace_id: str, key: str) -> bytes:
         return self.backend.get(object_key(workspace_id, key))
+
+    def presign(self, workspace_id: str, key: str, lifetime: timedelta) -> str:
+        """A URL anyone may GET the file from until `lifetime` has passed: the bucket's
+        presigned GET ("" for the local folder, which has no URL of its own).
+        StorageUnavailable when the bucket cannot be reached, NotFound when missing."""
+        if self.bucket_url is None:
+            return ""
+        return self.backend.presign(object_key(workspace_id, key), lifetime) or ""
 
     def delete(self, workspace_id: str, key: str) -> None:
         """Best effort, like the folder below: a file left by a storage outage is an

@@ -45,6 +45,10 @@ class MediaItem:
     mime_type: str  # image/png, image/jpeg, application/pdf
     alt_text: str = ""  # images: the slide's title and text
     title: str = ""  # documents: shown by LinkedIn above the document
+    # A URL the network itself can fetch the file from for a while (a presigned GET
+    # of the bucket the files live in; Threads takes images only this way); "" when
+    # there is none (the files live in a local folder).
+    public_url: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True)

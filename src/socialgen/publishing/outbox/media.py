@@ -3,13 +3,25 @@
 A carousel post sends the carousel's PDF as a "document" (LinkedIn's document post)
 and its first slide images as "image" items with alt text from the slide's title and
 text (Bluesky and Mastodon); each adapter picks what its network takes.
+
+With the files in a bucket, each image also carries a public URL: a presigned GET
+that lasts `PUBLIC_URL_LIFETIME`, for a network that fetches the file itself
+(Threads) instead of receiving its bytes. It is made right before publishing (the
+worker calls `post_media` just before the adapter), so the lifetime only needs to
+cover the publish and the network's fetch. A bucket that cannot sign one leaves the
+image without a URL: the networks that take bytes still get it.
 """
 
 from __future__ import annotations
 
+import logging
+from datetime import timedelta
+
 from sqlalchemy import Engine
 
+from socialgen.files.backend import StorageUnavailable
 from socialgen.files.store import MEDIA_TYPES, FileStore
+from socialgen.kit.errors import NotFound
 from socialgen.publishing.networks.base import MediaItem
 from socialgen.publishing.outbox.repository import carousel_of, first_slides
 from socialgen.store.engine import read_session
@@ -17,6 +29,9 @@ from socialgen.store.tables import Post
 
 MAX_IMAGES = 4  # Bluesky's limit per post, and Mastodon's default
 MAX_ALT_CHARS = 1000  # within Bluesky's and Mastodon's (1,500) alt text limits
+# A publish, a slow container and Meta's fetch (its own retries) fit well inside.
+PUBLIC_URL_LIFETIME = timedelta(hours=1)
+logger = logging.getLogger("socialgen.publishing")
 
 
 def post_media(engine: Engine, files: FileStore, post: Post) -> tuple[MediaItem, ...]:
@@ -45,9 +60,22 @@ def post_media(engine: Engine, files: FileStore, post: Post) -> tuple[MediaItem,
                 data=files.read(post.workspace_id, slide.image_file),
                 mime_type=MEDIA_TYPES.get(extension, "image/jpeg"),
                 alt_text=alt_text(slide.title, slide.content),
+                public_url=public_url(files, post.workspace_id, slide.image_file),
             )
         )
     return tuple(items)
+
+
+def public_url(files: FileStore, workspace_id: str, key: str) -> str:
+    """A presigned GET of the file in the bucket; "" for a local folder, or when the
+    bucket cannot sign it now (logged: the post still goes where bytes are sent)."""
+    try:
+        return files.presign(workspace_id, key, PUBLIC_URL_LIFETIME)
+    except (StorageUnavailable, NotFound):
+        logger.warning(
+            "no public URL for %s/%s: the file storage did not sign it", workspace_id, key
+        )
+        return ""
 
 
 def alt_text(title: str, content: str) -> str:

@@ -4,8 +4,10 @@ The contract is networks/base.py. What is Threads' own:
 - a post is made in two steps, a container then its publication (containers.py);
 - 500 characters a post, an emoji counted as its UTF-8 bytes; a longer post is a
   thread, each part a reply to the one before (`reply_to_id`; text.py);
-- text only: images need a public web address socialgen does not have (the dry run
-  says they are left out);
+- images only from a public web address Meta fetches them from (media.py): with the
+  files in a bucket, the outbox hands each image a presigned link and the first part
+  goes as an IMAGE or a CAROUSEL (2 to 20 images); without one, as text, and the dry
+  run says what is left out (and the PDF always is: Threads takes no documents);
 - 250 posts and 1,000 replies a day per account: the quota is read before a post
   goes out, and a post over it waits (retryable, an hour later) instead of failing;
 - no idempotency key, but the account's own posts can be read: exactly once comes
@@ -48,8 +50,9 @@ from socialgen.publishing.networks.threads.client import (
 )
 from socialgen.publishing.networks.threads.history import media_metrics, read_history
 from socialgen.publishing.networks.threads.lookup import find_part
+from socialgen.publishing.networks.threads.media import Images, images_of
 from socialgen.publishing.networks.threads.oauth import authorize_tokens
-from socialgen.publishing.networks.threads.text import left_out, part_details, thread_parts
+from socialgen.publishing.networks.threads.text import part_details, thread_parts
 
 DEFAULT_SERVICE_URL = "https://graph.threads.net/v1.0"
 IDEMPOTENT = False  # publishing the same text twice makes two posts
@@ -103,11 +106,18 @@ class ThreadsAdapter:
             allow_private=self._settings.allow_private_urls,
         )
         parts = thread_parts(post.text, post.number_parts)
+        images = images_of(post.media)
         prepared = []
         for index, part in enumerate(parts):
             details = part_details(part, index, len(parts))
-            if index == 0 and post.media:
-                details["leftOut"] = left_out(post.media)
+            if index == 0 and images.sent:
+                details["mediaType"] = images.media_type
+                details["images"] = [
+                    {"mimeType": item.mime_type, "bytes": len(item.data), "altText": item.alt_text}
+                    for item in images.sent
+                ]
+            if index == 0 and images.left_out:
+                details["leftOut"] = list(images.left_out)
             if index < len(post.posted_parts):
                 details["alreadyLive"] = post.posted_parts[index]
             prepared.append(PreparedPart(text=part, details=details))
@@ -115,6 +125,7 @@ class ThreadsAdapter:
 
     def publish(self, post: OutgoingPost) -> Published:
         parts = thread_parts(post.text, post.number_parts)  # a refusal before any call
+        images = images_of(post.media)
         live = list(post.posted_parts)
         with self._client() as client:
             user_id = self._user_id(client)
@@ -131,7 +142,13 @@ class ThreadsAdapter:
             if len(live) < len(parts):
                 room(client, user_id, not live, len(parts) - max(len(live), 1))
             for index in range(len(live), len(parts)):
-                media_id = self._send(client, user_id, parts[index], live[-1] if live else None)
+                media_id = self._send(
+                    client,
+                    user_id,
+                    parts[index],
+                    live[-1] if live else None,
+                    images if index == 0 else None,
+                )
                 post.note_posted(index, media_id)
                 live.append(media_id)
             url = containers.permalink(client, live[0]) or self._profile()
@@ -146,16 +163,47 @@ class ThreadsAdapter:
         with self._client() as client:
             yield from read_history(client, self._user_id(client), since, pull)
 
-    def _send(self, client: ThreadsClient, user_id: str, text: str, reply_to: str | None) -> str:
-        """One part live: a container, its wait, its publication; an unanswered
-        publication is settled on the account before anything else is sent."""
+    def _send(
+        self,
+        client: ThreadsClient,
+        user_id: str,
+        text: str,
+        reply_to: str | None,
+        images: Images | None = None,
+    ) -> str:
+        """One part live: a container (with the post's images, for the first part),
+        its wait, its publication; an unanswered publication is settled on the
+        account before anything else is sent."""
         started = utcnow()
-        container = containers.create_text(client, user_id, text, reply_to)
+        container = self._container(client, user_id, text, reply_to, images)
         containers.wait_finished(client, container, self.container_wait)
         try:
             return containers.publish(client, user_id, container)
         except Unanswered as unanswered:
             return settle(client, user_id, text, reply_to, container, started, unanswered)
+
+    def _container(
+        self,
+        client: ThreadsClient,
+        user_id: str,
+        text: str,
+        reply_to: str | None,
+        images: Images | None,
+    ) -> str:
+        """The part's container: TEXT, IMAGE, or a CAROUSEL of FINISHED items (made
+        all at once, so Meta fetches them side by side, then waited for)."""
+        sent = images.sent if images is not None else ()
+        if not sent:
+            return containers.create_text(client, user_id, text, reply_to)
+        if len(sent) == 1:
+            return containers.create_image(client, user_id, sent[0], text, reply_to)
+        children = [
+            containers.create_image(client, user_id, item, text, None, carousel_item=True)
+            for item in sent
+        ]
+        for child in children:
+            containers.wait_finished(client, child, self.container_wait)
+        return containers.create_carousel(client, user_id, children, text, reply_to)
 
     def _user_id(self, client: ThreadsClient) -> str:
         known = self._secret.get("user_id", "").strip()

@@ -99,10 +99,17 @@ class ThreadsClient:
         return self._call("GET", self.base_url + path, params, what, creates=False)
 
     def post(
-        self, path: str, params: dict[str, str], *, what: str, creates: bool = False
+        self,
+        path: str,
+        params: dict[str, str],
+        *,
+        what: str,
+        creates: bool = False,
+        hide: tuple[str, ...] = (),
     ) -> dict[str, Any]:
-        """POST form parameters; `creates` marks the call that makes a post live."""
-        return self._call("POST", self.base_url + path, params, what, creates=creates)
+        """POST form parameters; `creates` marks the call that makes a post live;
+        `hide`: values Meta's words must not carry (a presigned link it may quote)."""
+        return self._call("POST", self.base_url + path, params, what, creates=creates, hide=hide)
 
     def refresh_if_due(self, now: datetime | None = None) -> None:
         """Swap a long-lived token nearing its end for a new one (saved at once). A
@@ -128,7 +135,14 @@ class ThreadsClient:
             self._save_secret(dict(self.secret))
 
     def _call(
-        self, method: str, url: str, params: dict[str, str], what: str, *, creates: bool
+        self,
+        method: str,
+        url: str,
+        params: dict[str, str],
+        what: str,
+        *,
+        creates: bool,
+        hide: tuple[str, ...] = (),
     ) -> dict[str, Any]:
         headers = {"Authorization": f"Bearer {self.secret.get('access_token', '')}"}
         try:
@@ -150,7 +164,7 @@ class ThreadsClient:
         except httpx.HTTPError as error:
             # Transport errors are described, never quoted (they may name the URL).
             raise _no_answer("the connection to Threads broke", what, creates) from error
-        return checked(response, what, creates, self.secret.values())
+        return checked(response, what, creates, [*hide, *self.secret.values()])
 
 
 def refresh_due(secret: dict[str, str], now: datetime) -> bool:

@@ -4,7 +4,10 @@ the container made live (`POST /{user-id}/threads_publish?creation_id=...`).
 A container is never shown until it is published, so creating one again is harmless;
 publishing is the step that makes a post live, and the one an unanswered request
 leaves in doubt (adapter.py looks on the account, then at the container's status).
-Between the two, the container must say FINISHED: Meta processes it first (text is
+An image post is an IMAGE container naming the image's public URL; a carousel is one
+container per image (`is_carousel_item`), each FINISHED, then a CAROUSEL container
+naming them as its `children` (media.py says which images go).
+Between the two steps, a container must say FINISHED: Meta processes it first (text is
 usually at once, media up to about 30 s), so its status is polled with a short,
 growing pause, for at most `CONTAINER_WAIT` seconds.
 """
@@ -14,7 +17,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from socialgen.publishing.networks.base import PublishError
+from socialgen.publishing.networks.base import MediaItem, PublishError
 from socialgen.publishing.networks.threads.client import ThreadsClient, Unanswered
 
 CONTAINER_WAIT = 30.0  # seconds a container may take to be ready (Meta: about 30 s)
@@ -22,6 +25,10 @@ FIRST_PAUSE = 0.2  # seconds before the first look again; doubled each time, up 
 LONGEST_PAUSE = 5.0
 FINISHED, IN_PROGRESS, PUBLISHED = "FINISHED", "IN_PROGRESS", "PUBLISHED"
 ERROR, EXPIRED = "ERROR", "EXPIRED"
+FETCH_HINT = (
+    "Threads downloads each image itself from its presigned link to the file bucket: "
+    "the bucket must be reachable from the internet, and up"
+)
 
 
 def create_text(client: ThreadsClient, user_id: str, text: str, reply_to: str | None) -> str:
@@ -31,6 +38,48 @@ def create_text(client: ThreadsClient, user_id: str, text: str, reply_to: str | 
         params["reply_to_id"] = reply_to
     body = client.post(f"/{user_id}/threads", params, what="preparing the post")
     return _id(body, "preparing the post")
+
+
+def create_image(
+    client: ThreadsClient,
+    user_id: str,
+    image: MediaItem,
+    text: str,
+    reply_to: str | None,
+    *,
+    carousel_item: bool = False,
+) -> str:
+    """An IMAGE container Meta fetches from `image.public_url`: the post itself with
+    `text`, or (`carousel_item`) one of a carousel's images, which takes no text."""
+    params = {"media_type": "IMAGE", "image_url": image.public_url}
+    if image.alt_text:
+        params["alt_text"] = image.alt_text
+    if carousel_item:
+        params["is_carousel_item"] = "true"
+    else:
+        params["text"] = text
+        if reply_to:
+            params["reply_to_id"] = reply_to
+    what = "preparing the post's images" if carousel_item else "preparing the post's image"
+    try:
+        # Meta may quote the link it could not fetch: a presigned link is not for messages.
+        body = client.post(f"/{user_id}/threads", params, what=what, hide=(image.public_url,))
+    except PublishError as error:
+        if not (error.retryable or error.reconnect or error.outcome_unknown):
+            error.message += f"; {FETCH_HINT}"
+        raise
+    return _id(body, what)
+
+
+def create_carousel(
+    client: ThreadsClient, user_id: str, children: list[str], text: str, reply_to: str | None
+) -> str:
+    """A CAROUSEL container of `children` (FINISHED carousel items, in order)."""
+    params = {"media_type": "CAROUSEL", "children": ",".join(children), "text": text}
+    if reply_to:
+        params["reply_to_id"] = reply_to
+    what = "preparing the carousel"
+    return _id(client.post(f"/{user_id}/threads", params, what=what), what)
 
 
 def status(client: ThreadsClient, container_id: str) -> tuple[str, str]:

@@ -8,8 +8,9 @@ unconnected handle reads.
 - A post carries at most 5 distinct links (Meta refuses a container with more:
   THREADS_API__LINK_LIMIT_EXCEEDED), so a part with more is refused here, before
   anything is sent.
-- Images and carousels need a public URL Threads downloads them from; socialgen has
-  none to give, so a post goes out as text and the dry run says what is left out.
+- Images and carousels need a public URL Threads downloads them from (media.py):
+  with a bucket the outbox presigns one, without one the post goes out as text and
+  the dry run says what is left out.
 
 A long post is cut at a paragraph end first, then a line end, a sentence end, a word
 end, and inside a word only when one word is longer than a whole post.
@@ -19,10 +20,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 from typing import Any
 
-from socialgen.publishing.networks.base import MediaItem, PublishError
+from socialgen.publishing.networks.base import PublishError
 
 MAX_CHARACTERS = 500
 MAX_LINKS = 5
@@ -38,10 +38,6 @@ BOUNDARIES = (
 )
 # Glue inside emoji sequences: the zero-width joiner, variation selectors, tags.
 _EMOJI_GLUE = frozenset({0x200D, 0xFE0E, 0xFE0F, 0x20E3}) | frozenset(range(0xE0020, 0xE0080))
-IMAGES_LEFT_OUT = (
-    "Threads takes images only from a public web address it downloads them from, and "
-    "socialgen has none to give: the post goes out as text, without its {count}"
-)
 
 
 def weight(char: str) -> int:
@@ -88,8 +84,8 @@ def thread_parts(text: str, number_parts: bool) -> list[str]:
     refuse (nothing to say, or a part with more links than a post takes)."""
     if not text.strip():
         raise PublishError(
-            "Threads: the post has no text (images alone cannot go: Threads takes them "
-            "only from a public web address)"
+            "Threads: the post has no text (socialgen sends images to Threads only with "
+            "the post's text)"
         )
     parts = split(text, number=number_parts)
     for index, part in enumerate(parts, 1):
@@ -101,20 +97,6 @@ def thread_parts(text: str, number_parts: bool) -> list[str]:
                 f"{found}: remove some links before publishing to Threads"
             )
     return parts
-
-
-def left_out(media: Sequence[MediaItem]) -> list[str]:
-    """Sentences naming what a post's media lose on Threads (nothing: [])."""
-    if not media:
-        return []
-    images = sum(1 for item in media if item.kind == "image")
-    documents = len(media) - images
-    things = []
-    if images:
-        things.append(f"{images} image{'s' if images != 1 else ''}")
-    if documents:
-        things.append(f"{documents} document{'s' if documents != 1 else ''} (PDF)")
-    return [IMAGES_LEFT_OUT.format(count=" and ".join(things))]
 
 
 def part_details(part: str, index: int, total: int) -> dict[str, Any]:
