@@ -37,7 +37,17 @@ from tests.doubles.scripted_model import ScriptedModel
 from tests.fakes.scripted_network import ScriptedNetwork
 from tests.keys_support import keys_now
 
-NETWORKS = ("bluesky", "mastodon", "linkedin")
+NETWORKS = (
+    "bluesky",
+    "mastodon",
+    "linkedin",
+    "x",
+    "threads",
+    "telegram",
+    "discord",
+    "nostr",
+    "pixelfed",
+)
 
 runner = CliRunner()
 _COMMAND = get_command(app)
@@ -232,6 +242,12 @@ SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
     "accounts add bluesky": lambda s: ["alice.test"],
     "accounts add mastodon": lambda s: ["--instance", "http://127.0.0.1:9", "--no-browser"],
     "accounts add linkedin": lambda s: ["--client-id", "app", "--no-browser"],
+    "accounts add x": lambda s: ["--token-stdin"],
+    "accounts add threads": lambda s: ["--token-stdin"],
+    "accounts add telegram": lambda s: ["--token-stdin", "@shipweekly"],
+    "accounts add discord": lambda s: ["--webhook-stdin", "--channel", "general"],
+    "accounts add nostr": lambda s: ["--nsec-stdin"],
+    "accounts add pixelfed": lambda s: ["--instance", "http://127.0.0.1:9", "--token-stdin"],
     "accounts list": lambda s: [],
     "accounts check": lambda s: [s.account()],
     "accounts history": lambda s: [s.account(), "--since", "2025-01-01"],
@@ -254,7 +270,15 @@ SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
     "provider-key remove": lambda s: [s.provider_key()],
 }
 # What a command reads on stdin (a secret it must not take as an argument).
-STDIN = {"provider-key set": "sk-sample-key\n"}
+STDIN = {
+    "provider-key set": "sk-sample-key\n",
+    "accounts add x": "x-user-token-1234\n",
+    "accounts add threads": "threads-token-1234\n",
+    "accounts add telegram": "123456789:AAEabcdefghijklmnopqrstuvwxyz0123456\n",
+    "accounts add discord": "http://127.0.0.1:9/api/webhooks/123/abcdef\n",
+    "accounts add nostr": "nsec1vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5\n",
+    "accounts add pixelfed": "pixelfed-token-1234\n",
+}
 
 
 # What the commands run with: the scripted text model, handed in as the CLI's Runtime.

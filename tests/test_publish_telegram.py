@@ -154,7 +154,8 @@ def test_the_token_is_in_no_url_httpx_logs(
     telegram_emulator: TelegramEmulator, caplog: pytest.LogCaptureFixture
 ) -> None:
     token = new_token()
-    with caplog.at_level(logging.DEBUG):
+    # httpx's own logger too: an earlier test (or socialgen's CLI) may have quietened it.
+    with caplog.at_level(logging.DEBUG), caplog.at_level(logging.DEBUG, logger="httpx"):
         adapter_for(telegram_emulator, token).publish(post("Logged?"))
     assert "/botTOKEN/sendMessage" in caplog.text  # httpx logged the call ...
     assert token not in caplog.text and token.split(":")[1] not in caplog.text  # ... not it
