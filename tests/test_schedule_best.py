@@ -36,6 +36,7 @@ def schedule_api(server: LiveServer, store: Store, post_id: str, body: dict[str,
         f"{server.base_url}/api/v1/ai-conversation/post/{store.workspace_id}/{post_id}/schedule",
         headers={"x-api-key": store.api_key()},
         json=body,
+        timeout=60,  # "best" fits the history's slots: seconds on a loaded machine
     )
 
 
