@@ -25,7 +25,12 @@ from socialgen.publishing.networks.discord import adapter as discord
 from socialgen.publishing.networks.discord.client import WebhookClient
 from socialgen.publishing.networks.discord.text import MAX_CHARACTERS, length, split
 from socialgen.publishing.networks.guarded_http import GuardRefused
+from tests.conftest import BACKEND
 from tests.fakes.discord_server import FakeDiscord, FakeWebhook, Fault
+
+pytestmark = pytest.mark.skipif(
+    BACKEND == "postgresql", reason="a network's tests run on one database (SQLite)"
+)
 
 SETTINGS = NetworkSettings(allow_private_urls=True)  # the fake lives on 127.0.0.1
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8 + b"\r\n--x\r\n"  # bytes a parser could mangle

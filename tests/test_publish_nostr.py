@@ -19,6 +19,7 @@ from socialgen.publishing.networks.nostr.keys import (
     bech32_decode,
     verify_event,
 )
+from tests.conftest import BACKEND
 from tests.nostr_support import (
     THREAD,
     LostAnswers,
@@ -29,6 +30,10 @@ from tests.nostr_support import (
     outgoing,
 )
 from tests.nostr_support import nostr_relay as nostr_relay  # the fixture
+
+pytestmark = pytest.mark.skipif(
+    BACKEND == "postgresql", reason="a network's tests run on one database (SQLite)"
+)
 
 
 class Recorder:

@@ -19,6 +19,7 @@ from socialgen.publishing.networks.nostr import adapter as nostr
 from socialgen.publishing.networks.nostr import history
 from socialgen.publishing.networks.nostr.keys import Signer, signed_event
 from socialgen.publishing.networks.pull import Pull, PullLimits
+from tests.conftest import BACKEND
 from tests.nostr_support import (
     SETTINGS,
     THREAD,
@@ -30,6 +31,10 @@ from tests.nostr_support import (
     outgoing,
 )
 from tests.nostr_support import nostr_relay as nostr_relay  # the fixture
+
+pytestmark = pytest.mark.skipif(
+    BACKEND == "postgresql", reason="a network's tests run on one database (SQLite)"
+)
 
 NOW = int(time.time())
 

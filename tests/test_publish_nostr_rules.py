@@ -13,6 +13,11 @@ from socialgen.kit.errors import BadRequest
 from socialgen.publishing.networks.base import MediaItem, PublishError
 from socialgen.publishing.networks.nostr import keys, text
 from socialgen.publishing.networks.nostr.relays import relay_urls
+from tests.conftest import BACKEND
+
+pytestmark = pytest.mark.skipif(
+    BACKEND == "postgresql", reason="a network's tests run on one database (SQLite)"
+)
 
 # NIP-19's examples: the same key pair as npub and nsec, and their hex.
 NIP19_PUB = "7e7e9c42a91bfef19fa929e5fda1b72e0ebc1a4c1141673e2794234d86addf4e"

@@ -23,6 +23,7 @@ from socialgen.publishing.networks.pixelfed.text import (
     connect_command,
     unconnected_parts,
 )
+from tests.conftest import BACKEND
 from tests.mastodon_support import MastodonMock, MockUser, free_port
 from tests.mastodon_support import mastodon_mock as mastodon_mock  # the fixture
 from tests.pixelfed_support import (
@@ -38,6 +39,10 @@ from tests.pixelfed_support import (
 )
 from tests.pixelfed_support import proxy as proxy  # the fixtures
 from tests.pixelfed_support import server as server
+
+pytestmark = pytest.mark.skipif(
+    BACKEND == "postgresql", reason="a network's tests run on one database (SQLite)"
+)
 
 # --- the text rules (no server) -------------------------------------------------------
 

@@ -16,11 +16,16 @@ from socialgen.kit.clock import utcnow
 from socialgen.publishing.networks.base import AccountCredentials, Published
 from socialgen.publishing.networks.pixelfed import adapter as pixelfed
 from socialgen.publishing.networks.pull import Pull, PullLimits
+from tests.conftest import BACKEND
 from tests.mastodon_support import MastodonMock
 from tests.mastodon_support import mastodon_mock as mastodon_mock  # the fixture
 from tests.pixelfed_support import ALLOWED, STATUSES, PixelfedProxy, adapter, failure, photo
 from tests.pixelfed_support import proxy as proxy  # the fixtures
 from tests.pixelfed_support import server as server
+
+pytestmark = pytest.mark.skipif(
+    BACKEND == "postgresql", reason="a network's tests run on one database (SQLite)"
+)
 
 
 def test_the_same_publication_twice_is_one_post(

@@ -30,8 +30,13 @@ from socialgen.publishing.networks.telegram.text import (
     unconnected_parts,
     units16,
 )
+from tests.conftest import BACKEND
 from tests.telegram_support import TelegramEmulator, new_token
 from tests.telegram_support import telegram_emulator as telegram_emulator  # the fixture
+
+pytestmark = pytest.mark.skipif(
+    BACKEND == "postgresql", reason="a network's tests run on one database (SQLite)"
+)
 
 CHAT = "-1001234567890"
 SETTINGS = NetworkSettings(allow_private_urls=True)

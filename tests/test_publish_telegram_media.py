@@ -21,7 +21,12 @@ from socialgen.publishing.networks.base import (
     PublishError,
 )
 from socialgen.publishing.networks.telegram import adapter as telegram
+from tests.conftest import BACKEND
 from tests.fakes.telegram_media_server import FakeTelegram, Fault
+
+pytestmark = pytest.mark.skipif(
+    BACKEND == "postgresql", reason="a network's tests run on one database (SQLite)"
+)
 
 SETTINGS = NetworkSettings(allow_private_urls=True)
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4

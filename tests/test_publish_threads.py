@@ -21,10 +21,15 @@ from socialgen.publishing.networks.threads.text import (
     split,
     unconnected_parts,
 )
+from tests.conftest import BACKEND
 from tests.fakes.threads_routes import USER_ID
 from tests.fakes.threads_routes import count as meta_count
 from tests.fakes.threads_server import FakeThreads, Fault
 from tests.fakes.threads_support import LONG, SENTENCE, Parts, adapter_for, failure, post
+
+pytestmark = pytest.mark.skipif(
+    BACKEND == "postgresql", reason="a network's tests run on one database (SQLite)"
+)
 
 
 @pytest.fixture

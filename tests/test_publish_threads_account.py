@@ -22,9 +22,14 @@ from socialgen.publishing.networks.guarded_http import GuardRefused
 from socialgen.publishing.networks.pull import Pull, PullLimits
 from socialgen.publishing.networks.threads import adapter as threads
 from socialgen.publishing.networks.threads.oauth import SCOPES
+from tests.conftest import BACKEND
 from tests.fakes.threads_routes import USER_ID, USERNAME
 from tests.fakes.threads_server import ALL_SCOPES, FakeThreads, Fault
 from tests.fakes.threads_support import SETTINGS, Saved, adapter_for, failure, post
+
+pytestmark = pytest.mark.skipif(
+    BACKEND == "postgresql", reason="a network's tests run on one database (SQLite)"
+)
 
 
 @pytest.fixture

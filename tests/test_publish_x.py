@@ -9,12 +9,14 @@ import time
 from datetime import timedelta
 
 import httpx
+import pytest
 
 from socialgen.kit.clock import utcnow
 from socialgen.publishing.networks.base import AccountCredentials, MediaItem, NetworkSettings
 from socialgen.publishing.networks.guarded_http import GuardRefused
 from socialgen.publishing.networks.x import adapter as x
 from socialgen.publishing.networks.x.text import weighted_length
+from tests.conftest import BACKEND
 from tests.fakes.x_server import FakeX, Fault
 from tests.fakes.x_support import (
     PNG,
@@ -30,6 +32,10 @@ from tests.fakes.x_support import (
 )
 from tests.fakes.x_support import _quick_second_look as _quick_second_look  # autouse
 from tests.fakes.x_support import fake as fake  # the fixture
+
+pytestmark = pytest.mark.skipif(
+    BACKEND == "postgresql", reason="a network's tests run on one database (SQLite)"
+)
 
 
 def creates(fake: FakeX) -> int:

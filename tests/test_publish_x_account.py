@@ -15,6 +15,7 @@ import pytest
 from socialgen.publishing.networks.pull import Pull, PullLimits
 from socialgen.publishing.networks.x import adapter as x
 from socialgen.publishing.networks.x.oauth import SCOPES
+from tests.conftest import BACKEND
 from tests.fakes.x_server import FakeX
 from tests.fakes.x_support import (
     SETTINGS,
@@ -26,6 +27,10 @@ from tests.fakes.x_support import (
 )
 from tests.fakes.x_support import _quick_second_look as _quick_second_look  # autouse
 from tests.fakes.x_support import fake as fake  # the fixture
+
+pytestmark = pytest.mark.skipif(
+    BACKEND == "postgresql", reason="a network's tests run on one database (SQLite)"
+)
 
 
 def test_an_expired_token_is_refreshed_and_the_rotated_secret_saved_at_once(

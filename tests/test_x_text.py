@@ -16,6 +16,11 @@ from socialgen.publishing.networks.x.text import (
     unconnected_parts,
     weighted_length,
 )
+from tests.conftest import BACKEND
+
+pytestmark = pytest.mark.skipif(
+    BACKEND == "postgresql", reason="a network's tests run on one database (SQLite)"
+)
 
 X10 = "xxxxxxxxxx-"
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
