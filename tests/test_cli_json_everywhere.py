@@ -335,7 +335,9 @@ def commands_in_help(path: tuple[str, ...] = ()) -> Iterator[str]:
         yield " ".join(path)
         return
     for line in listed.splitlines():
-        if line.startswith("  ") and line.strip():
+        # A command's line starts 2 spaces in; a long description wraps onto lines
+        # indented under itself (cli/suggest.py's `summary`), which name no command.
+        if line.startswith("  ") and line[2:3].strip():
             yield from commands_in_help((*path, line.split()[0]))
 
 

@@ -129,17 +129,20 @@ def user_create(
 @user_app.command("list")
 def user_list(json_output: JsonOpt = False) -> None:
     """All users."""
+    from socialgen.cli.refs import shortener
     from socialgen.cli.support import open_store
     from socialgen.kit.clock import iso
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import list_users
 
-    with read_session(open_store()) as session:
+    engine = open_store()
+    with read_session(engine) as session:
         rows = [
             {"userId": u.id, "email": u.email, "name": u.name, "createdAt": iso(u.created_at)}
             for u in list_users(session)
         ]
-    emit(json_output, rows, lambda out: print_rows(out, "Users", rows))
+    short_ids = {"userId": shortener(engine, "user", None)}
+    emit(json_output, rows, lambda out: print_rows(out, "Users", rows, short_ids))
 
 
 @member_app.command("add")
@@ -179,14 +182,21 @@ def member_remove(workspace: WorkspaceArg, email: EmailArg, json_output: JsonOpt
 @member_app.command("list")
 def member_list(workspace: WorkspaceArg, json_output: JsonOpt = False) -> None:
     """Members of a workspace and their roles."""
+    from socialgen.cli.refs import shortener
     from socialgen.cli.support import open_store
     from socialgen.store.engine import read_session
     from socialgen.workspaces.service import list_members, resolve_workspace
 
-    with read_session(open_store()) as session:
+    engine = open_store()
+    with read_session(engine) as session:
         workspace_id = resolve_workspace(session, workspace).id
         rows = [
             {"userId": user.id, "email": user.email, "name": user.name, "role": membership.role}
             for membership, user in list_members(session, workspace_id)
         ]
-    emit(json_output, rows, lambda out: print_rows(out, f"Members of {workspace_id}", rows))
+    short_ids = {"userId": shortener(engine, "user", None)}
+    emit(
+        json_output,
+        rows,
+        lambda out: print_rows(out, f"Members of {workspace_id}", rows, short_ids),
+    )

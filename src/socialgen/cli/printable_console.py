@@ -14,10 +14,15 @@ becomes something to print:
 
 Markup is a different matter (`console()` turns it off): this is about bytes that
 reach the terminal.
+
+A pipe whose reader left (`| head -1`): rich would end the process there with exit 1;
+this console hands the BrokenPipeError to the root group, which ends it as any Unix
+tool ends (cli/process_exit.py).
 """
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,6 +34,10 @@ from socialgen.kit.control_chars import printable
 
 
 class PrintableConsole(Console):
+    def on_broken_pipe(self) -> None:
+        self.quiet = True  # nothing more from this console: its reader is gone
+        raise BrokenPipeError(errno.EPIPE, "the reader of the pipe left")
+
     def render_str(self, text: str, **options: Any) -> Text:
         return super().render_str(printable(text), **options)
 

@@ -41,6 +41,7 @@ def _kinds() -> dict[str, RefKind]:
         Conversation,
         Post,
         StylePost,
+        User,
     )
     from socialgen.workspaces.service import WORKSPACE_REF
 
@@ -65,6 +66,8 @@ def _kinds() -> dict[str, RefKind]:
             "API key", "API keys", ApiKey, lambda k: k.name or "", scope=None, names=("name",)
         ),
         "token": RefKind("token", "tokens", AccessToken, lambda t: t.prefix, scope=None),
+        # Commands name a user by email; the kind is for the listings' short ids.
+        "user": RefKind("user", "users", User, lambda u: u.email, scope=None, names=("email",)),
     }
     return kinds
 

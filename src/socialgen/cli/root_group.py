@@ -1,6 +1,7 @@
-"""The root command group: errors as a message and exit 1 (never a traceback), text
-options checked before a command runs, command groups loaded when a command line
-names them.
+"""The root command group: errors as a message and exit 1 (never a traceback), a
+reader that left the pipe as any Unix tool ends, "Did you mean" for a mistyped
+command or group, text options checked before a command runs, command groups loaded
+when a command line names them.
 
 Kept light on purpose (typer only): `socialgen --help` imports this.
 """
@@ -16,6 +17,8 @@ from typer._click.exceptions import UsageError
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
+from socialgen.cli.process_exit import PIPE_CLOSED, closed_pipe
+from socialgen.cli.suggest import summary, with_suggestion
 from socialgen.cli.support import fail, remember_json_mode
 
 if TYPE_CHECKING:
@@ -44,9 +47,19 @@ class SocialgenGroup(TyperGroup):
         lazy = self._lazy_groups(ctx).get(cmd_name)
         if cmd_name not in self.commands and lazy is not None:
             command = lazy.load()
-            _check_text_everywhere(command)
+            _prepare(command)
             self.commands[cmd_name] = command
         return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """As typer resolves it, but "Did you mean" knows the groups not loaded yet
+        (typer looks only at those loaded: `socialgen insight` suggested nothing)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError as error:
+            if args and error.message.startswith("No such command"):
+                error.message = with_suggestion(error.message, args[0], self.list_commands(ctx))
+            raise
 
     def _lazy_groups(self, ctx: Any) -> Mapping[str, LazyGroup]:
         """The groups of every feature this invocation knows, the single commands of
@@ -65,8 +78,6 @@ class SocialgenGroup(TyperGroup):
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """As click lists commands, but a group not loaded yet shows its declared help."""
-        from typer._click.utils import make_default_short_help
-
         rows: list[tuple[str, str | None]] = []
         for name in self.list_commands(ctx):
             command = self.commands.get(name)
@@ -76,25 +87,28 @@ class SocialgenGroup(TyperGroup):
                 rows.append((name, self._lazy_groups(ctx)[name].help))
         if not rows:
             return
-        limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+        # Each line's first sentence whole, wrapped (cli/suggest.py), as `_prepare`
+        # gives the groups' own listings: `socialgen -h` runs before `invoke`.
         listed = [
-            (
-                name,
-                self.commands[name].get_short_help_str(limit)
-                if text is None
-                else make_default_short_help(text, limit),
-            )
+            (name, _listed(self.commands[name]) if text is None else summary(text))
             for name, text in rows
         ]
         with formatter.section("Commands"):
             formatter.write_dl(listed)
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        """The root's context; `socialgen -h | head -1` prints while it is made."""
+        try:
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:  # click would exit 1: end as with any other output
+            raise typer.Exit(PIPE_CLOSED) from None
 
     def invoke(self, ctx: Any) -> Any:
         from socialgen.kit.errors import SocialgenError
 
         asked_json = _asks_json([*getattr(ctx, "_protected_args", []), *ctx.args])
         try:
-            _check_text_everywhere(self)
+            _prepare(self)
             return super().invoke(ctx)
         except UsageError as error:
             if not asked_json:
@@ -110,6 +124,8 @@ class SocialgenGroup(TyperGroup):
             command = next(iter([*getattr(ctx, "_protected_args", []), *ctx.args]), None)
             raise fail(cli_message(error.message, command)) from None
         except Exception as error:  # a bug or an unreachable store: still no traceback
+            if closed_pipe(error):  # `socialgen insights | head -1`: the reader has left
+                raise typer.Exit(PIPE_CLOSED) from None
             if _is_click_error(error):  # from click helpers such as click.edit
                 raise fail(error.format_message()) from None  # type: ignore[attr-defined]
             if _is_store_error(error):
@@ -137,12 +153,19 @@ class TextCheckedContext(typer.Context):
         return super().invoke(callback, *args, **kwargs)
 
 
-def _check_text_everywhere(command: Any) -> None:
-    """Give every command under the root the text-checking context: sub-command
-    contexts are made from each command's own `context_class`."""
+def _listed(command: Any) -> str:
+    return str(command.short_help or summary(command.help or ""))
+
+
+def _prepare(command: Any) -> None:
+    """Give every command under the root the text-checking context (sub-command
+    contexts are made from each command's own `context_class`) and, for the listing
+    of its group, its first sentence whole (`summary`)."""
     command.context_class = TextCheckedContext
+    if not command.short_help and command.help:
+        command.short_help = summary(command.help)
     for sub in getattr(command, "commands", {}).values():
-        _check_text_everywhere(sub)
+        _prepare(sub)
 
 
 def _param_label(param: Any) -> str:

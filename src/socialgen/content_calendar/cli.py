@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -38,7 +39,7 @@ def calendar(
 ) -> None:
     """A content calendar: one draft per day from a prompt, a video, articles and/or a PDF."""
     from socialgen.app.caller import Caller
-    from socialgen.cli.refs import resolve_in
+    from socialgen.cli.refs import resolve_in, shortener
     from socialgen.cli.support import current_runtime, open_workspace
     from socialgen.content_calendar.events import CalendarComplete
     from socialgen.content_calendar.operations import CREATE_CALENDAR
@@ -66,7 +67,7 @@ def calendar(
     result = stream_in_terminal(
         CREATE_CALENDAR.stream(caller, request, command_resources()),
         json_output=json_output,
-        printer=CalendarPrinter,
+        printer=partial(CalendarPrinter, shorten=shortener(engine, "post", workspace_id)),
         completed=CalendarComplete,
     )
     # The days that were written are exported even when others failed.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from socialgen.cli.support import styled
+from socialgen.cli.support import IdShortener, styled
 from socialgen.content_calendar.events import (
     CalendarComplete,
     CalendarProgress,
@@ -20,10 +20,15 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
 
+_DATE_CHARS = 16  # "2026-12-08 09:00"
+_TABLE_FRAME = 13  # four columns: five rules and a space either side of each cell
+
+
 class CalendarPrinter:
-    def __init__(self, out: Console, notes: Console) -> None:
+    def __init__(self, out: Console, notes: Console, shorten: IdShortener | None = None) -> None:
         self.out = out
         self.notes = notes
+        self.shorten = shorten  # the drafts' ids as the listings show them (cli.refs)
         self.failed = False
         self.progress: Progress | None = None
         self.bar: TaskID | None = None
@@ -75,16 +80,33 @@ class CalendarPrinter:
 
     def _show(self, calendar: CalendarComplete) -> None:
         from rich.table import Table
+        from rich.text import Text
 
+        from socialgen.posts.views import snippet
+
+        # A day as a person finds its draft again: the short id `posts show` takes
+        # (whole on its line), the theme and, under it, the draft's opening. The ids'
+        # 32 characters wrapped and left the opening little room at 80 columns; the
+        # last column is capped at what the others leave (rich measured its no-wrap
+        # cells whole and squeezed the day and date to nothing).
+        ids = [post.postId for post in calendar.posts]
+        short = self.shorten(ids) if self.shorten is not None else {}
+        shown = [short.get(post_id, post_id) for post_id in ids]
+        day_width = max(len("day"), len(str(len(ids))))
+        id_width = max([len("id"), *map(len, shown)])
+        left = self.out.width - day_width - _DATE_CHARS - id_width - _TABLE_FRAME
         table = Table(title=f"{calendar.calendarLength}-day content calendar", title_justify="left")
-        for column in ("day", "date", "theme", "post"):
-            table.add_column(column, overflow="fold" if column == "post" else "ellipsis")
-        for post in calendar.posts:
+        table.add_column("day", no_wrap=True)
+        table.add_column("date", no_wrap=True)
+        table.add_column("id", no_wrap=True)
+        table.add_column("theme / post", no_wrap=True, overflow="ellipsis", max_width=max(10, left))
+        for post, post_id in zip(calendar.posts, shown, strict=True):
+            theme = post.theme + (" (template)" if post.source == "template" else "")
             table.add_row(
                 str(post.index),
-                post.suggestedDate[:16].replace("T", " "),
-                post.theme + (" (template)" if post.source == "template" else ""),
-                post.postId,
+                post.suggestedDate[:_DATE_CHARS].replace("T", " "),
+                post_id,
+                Text.assemble((theme, "bold"), "\n", (snippet(post.content), "dim")),
             )
         self.out.print(table)
         stood_in = sum(post.source == "template" for post in calendar.posts)

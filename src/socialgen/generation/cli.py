@@ -18,6 +18,7 @@ from socialgen.cli.events import (
 from socialgen.cli.refs import resolve_each, resolve_in
 from socialgen.cli.support import JsonOpt, WorkspaceOpt, console
 from socialgen.files.backends import files_of
+from socialgen.generation.topic_guard_cli import check_topic
 
 if TYPE_CHECKING:
     from socialgen.ai.early_stream import EarlyStream
@@ -42,6 +43,7 @@ ConversationOpt = Annotated[
 
 
 def chat(
+    ctx: typer.Context,
     message: Annotated[
         str | None, typer.Argument(help="Your message; leave out for an interactive chat.")
     ] = None,
@@ -55,6 +57,8 @@ def chat(
     from socialgen.generation.operations import CHAT
     from socialgen.generation.schemas import ChatRequest
 
+    if message is not None:  # `socialgen chat recent`: `posts recent` was meant, perhaps
+        check_topic(ctx, message, "chat")
     caller = _caller(workspace)
     conversation = resolve_in(caller.engine, caller.workspace_id, "conversation", conversation)
     style = resolve_in(caller.engine, caller.workspace_id, "style", style)
@@ -81,6 +85,7 @@ def chat(
 
 
 def post(
+    ctx: typer.Context,
     topic: Annotated[str, typer.Argument(help="What the post is about (URLs are read).")],
     conversation: ConversationOpt = None,
     post_id: Annotated[
@@ -94,6 +99,7 @@ def post(
     from socialgen.cli.support import current_runtime
     from socialgen.generation.head_start import head_start
 
+    check_topic(ctx, topic, "post")  # `socialgen post recent`: before any model call
     # The provider request first, when the prompt needs nothing from the store: it
     # runs while the store opens and the plan checks (head_start.py).
     early = None

@@ -14,7 +14,13 @@ from socialgen.cli.support import (
     emit,
     open_workspace,
 )
-from socialgen.insights.charts_cli import HtmlOpt, OpenOpt, check_chart_options, emit_charts
+from socialgen.insights.charts_cli import (
+    HtmlOpt,
+    OpenOpt,
+    check_chart_options,
+    emit_charts,
+    post_texts,
+)
 from socialgen.kit.limits import INSIGHTS_DAYS
 
 if TYPE_CHECKING:
@@ -62,7 +68,13 @@ def insights(
     # The terminal's report and the charts draw the report's JSON, as --json prints it.
     report = report_for(workspace, days, tz).json_data()
     emit(json_output, report, lambda out: _print(report, out))
-    emit_charts(report, console=None if json_output else console(), html=html, open_page=open_page)
+    emit_charts(
+        report,
+        console=None if json_output else console(),
+        html=html,
+        open_page=open_page,
+        texts=post_texts(workspace),  # the page lists posts by their words
+    )
 
 
 def report_for(workspace: str | None, days: int | None, tz: str | None) -> InsightsReport:

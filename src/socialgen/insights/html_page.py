@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Mapping
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -29,13 +30,19 @@ class PageNotWritten(SocialgenError):
     """The page could not be written where the user asked; the message says why."""
 
 
-def write_html(report: dict[str, Any], path: Path) -> None:
-    """Render `report` (the insights JSON) and write it to `path` atomically."""
+def write_html(report: dict[str, Any], path: Path, texts: Mapping[str, str] | None = None) -> None:
+    """Render `report` (the insights JSON) and write it to `path` atomically; `texts`:
+    the text of each post in `top_post_ids(report)`, by id (the report has only ids)."""
     check_destination(path)  # before the charts: a typo should not wait for them
-    _write_atomically(path, render_page(report))
+    _write_atomically(path, render_page(report, texts))
 
 
-def render_page(report: dict[str, Any]) -> str:
+def top_post_ids(report: dict[str, Any]) -> list[str]:
+    """The posts the page lists as beating their usual most, best first."""
+    return [str(entry.get("postId", "")) for _, entry in _best(report.get("series") or [])]
+
+
+def render_page(report: dict[str, Any], texts: Mapping[str, str] | None = None) -> str:
     from socialgen.insights.html_charts import engagement_svg, heatmap_svg
 
     series = list(report.get("series") or [])
@@ -66,7 +73,7 @@ def render_page(report: dict[str, Any]) -> str:
             _effects_table(report.get("inconclusive") or [], report),
             "Features whose interval includes no effect (1x): your data cannot tell yet.",
         ),
-        _section("Posts that beat their usual most", _top_posts(series), ""),
+        _section("Posts that beat their usual most", _top_posts(series, texts or {}), ""),
         _section("How far to trust this", _caveats(report), ""),
     ]
     generated = escape(str(report.get("generatedAt") or ""))
@@ -172,22 +179,27 @@ def _hour(value: Any) -> str:
         return "?"
 
 
-def _top_posts(series: list[dict[str, Any]]) -> str:
+def _best(series: list[dict[str, Any]]) -> list[tuple[float, dict[str, Any]]]:
     scored = []
     for entry in series:
         try:
             scored.append((float(entry["relative"]), entry))
         except (KeyError, TypeError, ValueError):
             continue
+    scored.sort(key=lambda pair: -pair[0])
+    return scored[:TOP_POSTS]
+
+
+def _top_posts(series: list[dict[str, Any]], texts: Mapping[str, str]) -> str:
+    scored = _best(series)
     if not scored:
         return "<p>None yet.</p>"
-    scored.sort(key=lambda pair: -pair[0])
     rows = "".join(
         f"<tr><td>{escape(str(entry.get('publishedAt', ''))[:10])}</td>"
-        f"<td>{_snippet(entry)}</td>"
+        f"<td>{_snippet(entry, texts)}</td>"
         f"<td class=num>{escape(str(entry.get('engagement', '')))}</td>"
         f"<td class=num>{_times(relative)}</td></tr>"
-        for relative, entry in scored[:TOP_POSTS]
+        for relative, entry in scored
     )
     return (
         "<table><thead><tr><th>Published</th><th>Post</th><th>Engagement</th>"
@@ -195,11 +207,12 @@ def _top_posts(series: list[dict[str, Any]]) -> str:
     )
 
 
-def _snippet(entry: dict[str, Any]) -> str:
-    text = str(entry.get("content") or entry.get("snippet") or "")
+def _snippet(entry: dict[str, Any], texts: Mapping[str, str]) -> str:
+    """The post as a person knows it, by its words: an id means nothing on a page."""
+    text = texts.get(str(entry.get("postId", ""))) or entry.get("content") or ""
+    text = " ".join(str(text).split())
     if not text:
-        return f"<code>{escape(str(entry.get('postId', '')))}</code>"
-    text = " ".join(text.split())
+        return "<em>(a post without text)</em>"
     short = text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "…"
     return escape(short)
 

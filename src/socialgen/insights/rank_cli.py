@@ -21,6 +21,8 @@ from socialgen.cli.support import (
 from socialgen.kit.limits import MAX_RANKED_POSTS
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from rich.console import Console
 
     from socialgen.insights.schemas import RankedDrafts
@@ -45,7 +47,7 @@ def rank_command(
 
     Shows next to the order how often the ranker ordered your latest posts right
     (heldOutAccuracy; 0.5 is chance) and whether that is enough to trust it."""
-    from socialgen.cli.refs import resolve_each
+    from socialgen.cli.refs import resolve_each, shortener
     from socialgen.insights.ranking import rank_posts
     from socialgen.store.engine import read_session
 
@@ -59,7 +61,12 @@ def rank_command(
     with read_session(engine) as session:
         data = rank_posts(session, workspace_id, post_ids, current_runtime().held.rankers)
         snippets = _snippets(session, workspace_id, [row.postId for row in data.ranked])
-    emit(json_output, data.json_data(), lambda out: _print_ranking(out, data, snippets))
+    shorten = shortener(engine, "post", workspace_id)  # asked only when a table is drawn
+    emit(
+        json_output,
+        data.json_data(),
+        lambda out: _print_ranking(out, data, snippets, shorten(list(snippets))),
+    )
 
 
 def _snippets(session: Any, workspace_id: str, post_ids: list[str]) -> dict[str, str]:
@@ -74,14 +81,18 @@ def _snippets(session: Any, workspace_id: str, post_ids: list[str]) -> dict[str,
 _TABLE_FRAME = 13  # four columns: five rules and a space either side of each cell
 
 
-def _print_ranking(out: Console, data: RankedDrafts, snippets: dict[str, str]) -> None:
+def _print_ranking(
+    out: Console, data: RankedDrafts, snippets: dict[str, str], short: Mapping[str, str]
+) -> None:
     from rich.table import Table
 
     table = Table(title="Drafts, likeliest to do well first", title_justify="left")
-    # The place, score and id whole; the opening takes what is left of the width. Rich
-    # measures a no-wrap cell at its full length and, given a long opening, squeezed
-    # the place and the score to nothing at 80 columns: the opening's width is capped.
-    id_width = max(len(row.postId) for row in data.ranked)
+    # The place, score and short id (what `posts show` takes) whole; the opening takes
+    # what is left of the width. Rich measures a no-wrap cell at its full length and,
+    # given a long opening, squeezed the place and the score to nothing at 80 columns:
+    # the opening's width is capped.
+    ids = {row.postId: short.get(row.postId, row.postId) for row in data.ranked}
+    id_width = max(len(shown) for shown in ids.values())
     place_width = len(str(len(data.ranked)))
     table.add_column("#", no_wrap=True)
     table.add_column("score", no_wrap=True)
@@ -93,7 +104,7 @@ def _print_ranking(out: Console, data: RankedDrafts, snippets: dict[str, str]) -
         max_width=max(1, out.width - place_width - len("score") - id_width - _TABLE_FRAME),
     )
     for place, row in enumerate(data.ranked, start=1):
-        table.add_row(str(place), f"{row.score:.2f}", row.postId, snippets[row.postId])
+        table.add_row(str(place), f"{row.score:.2f}", ids[row.postId], snippets[row.postId])
     out.print(table)
     out.print(trust_line(data))
 

@@ -110,8 +110,9 @@ def list_accounts(session: Session, workspace_id: str) -> list[SocialAccount]:
 
 
 def get_account(session: Session, workspace_id: str, ref: str) -> SocialAccount:
-    """By id, by handle (with or without its leading @, any case), or `network:handle`;
-    only in this workspace. Two networks with one handle need the `network:` form."""
+    """By id, by handle (with or without its leading @, any case), `network:handle`, or
+    a network's name for the one account there; only in this workspace. Two networks
+    with one handle need the `network:` form; two accounts on one network, the handle."""
     ref = ref.strip()
     by_id = repository.account_by_id(session, workspace_id, ref)
     if by_id is not None:
@@ -122,6 +123,8 @@ def get_account(session: Session, workspace_id: str, ref: str) -> SocialAccount:
     matches = _by_handle(session, workspace_id, rest, prefix.strip().lower()) if colon else []
     if not matches:
         matches = _by_handle(session, workspace_id, ref, None)
+    if not matches:  # `--to linkedin`: "my account on it" (a handle of that name first)
+        matches = [a for a in list_accounts(session, workspace_id) if a.network == ref.lower()]
     if len(matches) > 1:
         named = ", ".join(f"{m.network}:{m.handle}" for m in matches)
         raise BadRequest(f"Several accounts are called {ref}: name one of {named}")
