@@ -43,6 +43,7 @@ def report_api(server: LiveServer, store: Store, **params: Any) -> httpx.Respons
         f"{server.base_url}/api/v1/insights/{store.workspace_id}",
         headers={"x-api-key": store.api_key()},
         params=params,
+        timeout=60,  # an analysis of the history: seconds on a loaded machine
     )
 
 
