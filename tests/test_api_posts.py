@@ -29,6 +29,7 @@ POST_KEYS = {
     "status",
     "createdAt",
     "scheduledAt",
+    "publishedAt",  # an addition to SPEC.md's Post: when a published post went out
     "socialAccount",
     "metrics",
     "postUrl",

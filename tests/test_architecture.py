@@ -57,9 +57,9 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 )
 # A package's CLI commands, HTTP routes and MCP tools are a face: they sit with the
 # slices, whichever package they are in (posts/api.py, posts/cli.py,
-# posts/mcp_tools.py, admin/files_api.py ...), and so does the declaration that registers
-# them (feature.py).
-FACES = ("api", "cli", "*_cli", "*_api", "mcp_tools", "feature")
+# posts/mcp_tools.py, posts/mcp_transfer_tools.py, admin/files_api.py ...), and so
+# does the declaration that registers them (feature.py).
+FACES = ("api", "cli", "*_cli", "*_api", "mcp_tools", "mcp_*_tools", "feature")
 SLICES = "slices"
 
 

@@ -204,6 +204,8 @@ SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
     "posts import": lambda s: [s.file("posts.json", '[{"content": "An imported post"}]')],
     "posts recent": lambda s: [],
     "posts timeline": lambda s: [],
+    "posts list": lambda s: ["--status", "draft", "--since", "2020-01-01"],
+    "posts search": lambda s: ["shipping"],
     "posts show": lambda s: [s.post()],
     "posts edit": lambda s: [s.post(), "--content", "A better post"],
     "posts delete": lambda s: [s.post(), "--yes"],

@@ -37,6 +37,7 @@ POST_KEYS = {
     "status",
     "createdAt",
     "scheduledAt",
+    "publishedAt",  # an addition to SPEC.md's Post: when a published post went out
     "socialAccount",
     "metrics",
     "postUrl",
@@ -300,10 +301,10 @@ def test_the_listing_json_is_written_in_chunks_as_one_document(
 ) -> None:
     import io
 
-    from socialgen.posts import cli as posts_cli
+    from socialgen.posts import listing_cli
     from socialgen.posts.cli import write_post_list
 
-    monkeypatch.setattr(posts_cli, "JSON_CHUNK_POSTS", 2)  # chunks joined, a short last one
+    monkeypatch.setattr(listing_cli, "JSON_CHUNK_POSTS", 2)  # chunks joined, a short last one
     many_drafts(store, 4)
     store.post("Ünïcödé “quotes” and\nnew lines", status="scheduled", when=days_ahead(2))
     for data in (ok_json("posts", "recent"), ok_json("posts", "recent", "--limit", "2")):

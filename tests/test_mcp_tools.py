@@ -203,7 +203,9 @@ def test_insights_ranking_and_scheduling_at_the_best_time(
                 await mcp.call_tool("schedule_post", {"postId": draft.id, "at": "best"})
             )
             put_history(store.engine, store.workspace_id, synthetic_history(80, seed=2))
-            report = structured(await mcp.call_tool("insights", {"tz": "Europe/Paris"}))
+            report = structured(
+                await mcp.call_tool("insights", {"tz": "Europe/Paris", "detail": True})
+            )
             placed = structured(
                 await mcp.call_tool("schedule_post", {"postId": draft.id, "at": "best"})
             )

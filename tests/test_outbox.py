@@ -426,6 +426,9 @@ def test_metrics_are_a_series_and_the_post_shows_the_latest(
         "comments",
         "reposts",
         "publications",
+        "impressions",
+        "publishedAt",
+        "imported",
     ]
     assert list(stats["publications"][0]) == [
         "publicationId",

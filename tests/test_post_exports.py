@@ -235,6 +235,12 @@ def test_markdown_and_json() -> None:
         "status": "scheduled",
         "variation": "story",
         "content": TRICKY,
+        # A plan's item has none of a stored post's fields: null, and no media.
+        **dict.fromkeys(
+            ["postType", "createdAt", "scheduledAt", "publishedAt", "postUrl", "socialAccount"]
+        ),
+        **dict.fromkeys(["likes", "reposts", "comments", "impressions"]),
+        "media": False,
     }
     assert [p["date"] for p in data["posts"][1:]] == ["2026-01-06T14:30:00.000Z", "2026-01-07"]
     assert json.loads(to_json([])) == {"posts": []}

@@ -85,7 +85,7 @@ def test_json_keeps_the_text_exact_with_every_control_escaped(store: Store) -> N
     assert detail["postContent"] == STORED  # decoded: the stored text, exact
     exported = json.loads(run("posts", "export", "--format", "json", "--json").stdout)
     no_controls(run("posts", "export", "--format", "json", "--json").stdout)
-    assert json.loads(exported["content"])["posts"][0]["content"] == STORED
+    assert exported["posts"][0]["content"] == STORED  # the posts as JSON, not a string
 
 
 def test_errors_quoting_text_show_controls_as_symbols(store: Store) -> None:

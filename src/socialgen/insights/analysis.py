@@ -74,6 +74,7 @@ class Analysis:
             "series": series,
             "findings": [effect.view() for effect in self.findings.findings],
             "inconclusive": [effect.view() for effect in self.findings.inconclusive],
+            "untested": [feature.view() for feature in self.findings.untested],
             "slots": [slot.view() for slot in self.slots],
             "bestSlots": [slot.view() for slot in best_slots(self.slots)] if self.enough else [],
         }

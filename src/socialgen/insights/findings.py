@@ -28,7 +28,7 @@ more than a second, which `socialgen insights` cannot afford.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -59,9 +59,23 @@ class Effect:
 
 
 @dataclass(frozen=True)
+class Untested:
+    """A feature the posts could not test, and why (every post without media, three
+    number hooks in 300 posts): said, so that silence is not read as "no effect"."""
+
+    feature: str
+    n: int  # posts with the feature
+    reason: str
+
+    def view(self) -> dict[str, object]:
+        return {"feature": self.feature, "n": self.n, "reason": self.reason}
+
+
+@dataclass(frozen=True)
 class Findings:
     findings: list[Effect]
     inconclusive: list[Effect]
+    untested: list[Untested] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -82,10 +96,10 @@ def find_effects(
     (Westfall & Young's max-T), and every interval is widened to that same critical
     value; without it, Benjamini-Hochberg on Student-t p-values."""
     count = residual.size
-    columns, tests = _design(count, categories)
+    columns, tests, untested = _design(count, categories)
     design = np.column_stack([np.ones(count), *columns]) if count else np.empty((0, 1))
     if not tests or count - design.shape[1] < 2:
-        return Findings([], [])
+        return Findings([], [], untested)
     degrees = count - design.shape[1]
     contrasts = np.array([test.contrast for test in tests])
     values, errors = _contrasts_and_errors(design, residual[:, None], contrasts, degrees)
@@ -122,6 +136,7 @@ def find_effects(
     return Findings(
         [effects[i] for i in strongest if found[i]],
         [effects[i] for i in strongest if not found[i]],
+        untested,
     )
 
 
@@ -179,13 +194,20 @@ def _contrasts_and_errors(
 
 def _design(
     count: int, categories: Sequence[Category]
-) -> tuple[list[NDArray[np.float64]], list[_Test]]:
-    """The dummy columns (without the intercept) and the contrasts to test on them."""
+) -> tuple[list[NDArray[np.float64]], list[_Test], list[Untested]]:
+    """The dummy columns (without the intercept), the contrasts to test on them, and
+    the features that could not be tested."""
     columns: list[NDArray[np.float64]] = []
     pending: list[tuple[str, dict[int, float], int]] = []  # label, {level column: weight}
+    untested: list[Untested] = []
     for category in categories:
         sizes = [int(level.mask.sum()) for level in category.levels]
         eligible = [MIN_SIDE <= size <= count - MIN_SIDE for size in sizes]
+        untested += [
+            Untested(level.label, sizes[i], _too_few(sizes[i], count))
+            for i, level in enumerate(category.levels)
+            if level.tested and not eligible[i]
+        ]
         if not any(eligible[i] and level.tested for i, level in enumerate(category.levels)):
             continue
         if category.contrast == "reference":
@@ -214,12 +236,29 @@ def _design(
     tests = []
     for label, weights, size in pending:
         if any(column not in index for column in weights):
-            continue  # a column it needs duplicated others: cannot be told apart
+            # A column it needs duplicated others: cannot be told apart.
+            untested.append(Untested(label, size, TOLD_APART))
+            continue
         contrast = np.zeros(len(kept) + 1)
         for column, weight in weights.items():
             contrast[index[column] + 1] = weight
         tests.append(_Test(label, contrast, size))
-    return [columns[i] for i in kept], tests
+    return [columns[i] for i in kept], tests, untested
+
+
+TOLD_APART = "the posts that have it are the posts of other features: it cannot be told apart"
+
+
+def _too_few(size: int, count: int) -> str:
+    """Why a level of `size` posts out of `count` is not tested (MIN_SIDE a side)."""
+    if size == 0:
+        return "no post has it"
+    if size == count:
+        return "every post has it"
+    need = f"a test needs {MIN_SIDE} posts with it and {MIN_SIDE} without"
+    if size < MIN_SIDE:
+        return f"only {size} of {count} posts have it: {need}"
+    return f"all but {count - size} of {count} posts have it: {need}"
 
 
 def _independent(count: int, columns: list[NDArray[np.float64]]) -> list[int]:

@@ -1,5 +1,6 @@
-"""insights and rank_drafts: what works in the workspace's own published posts and when to post, as
-`socialgen insights --json` and GET /api/v1/insights/{workspaceId} answer it, and
+"""insights and rank_drafts: what works in the workspace's own published posts and when
+to post, as `socialgen insights --json` and GET /api/v1/insights/{workspaceId} answer it
+(by default without its per-post series and every slot: insights/summary.py), and
 drafts ranked as `socialgen insights rank` and POST .../rank rank them."""
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import ConfigDict, Field, StrictStr
 
 from socialgen.app.caller import Caller
-from socialgen.insights.schemas import InsightsReport, RankedDrafts
+from socialgen.insights.schemas import RankedDrafts
+from socialgen.insights.summary import EXAMPLE_POSTS, InsightsAnswer
 from socialgen.kit.limits import MAX_RANKED_POSTS
 from socialgen.mcp_server.access import KEY, Face
 from socialgen.mcp_server.inputs import AnId, InWorkspace
@@ -29,6 +31,12 @@ class InsightsInput(InWorkspace):
         description="IANA time zone of the slots, e.g. Europe/Paris (default: the timezone "
         "setting, else the server's zone).",
     )
+    detail: bool = Field(
+        default=False,
+        description="Also every measured post's engagement (series) and every weekday "
+        "slot (slots): the whole report, as `socialgen insights --json` prints it. Large: "
+        "about 400 bytes a post.",
+    )
 
 
 class RankDraftsInput(InWorkspace):
@@ -42,21 +50,24 @@ class RankDraftsInput(InWorkspace):
 
 
 def register(server: MCPServer[Any], face: Face) -> None:
-    async def insights(context: Context[Any, Any], request: InsightsInput) -> InsightsReport:
+    async def insights(context: Context[Any, Any], request: InsightsInput) -> InsightsAnswer:
         who = await in_thread(face.caller, context, request.workspaceId, KEY)
         zone = request.tz if request.tz is not None else face.runtime(context).settings.timezone
-        return await in_thread(_report, who, request.days, zone)
+        return await in_thread(_report, who, request.days, zone, request.detail)
 
     async def rank_drafts(context: Context[Any, Any], request: RankDraftsInput) -> RankedDrafts:
         who = await in_thread(face.caller, context, request.workspaceId, KEY)
         return await in_thread(_rank, who, request.postIds)
 
     add_tool(
-        server, "insights", InsightsInput, insights, InsightsReport, hints(read_only=True),
+        server, "insights", InsightsInput, insights, InsightsAnswer, hints(read_only=True),
         title="What works, and when",
-        description="Engagement of the published posts relative to the creator's own "
-        "baseline, findings with their intervals (what helps or hurts, from 30 measured "
-        "posts on; the inconclusive ones apart), the week's slots and the best ones.",
+        description="What helps or hurts engagement in the workspace's own measured "
+        "published posts, each finding a multiplier on the creator's usual with its "
+        "interval (none before `floor` posts; the inconclusive and the untested features "
+        "apart), the best weekday slots to post in `timezone`, and the "
+        f"{EXAMPLE_POSTS} posts that beat their usual most, with their text. detail: true "
+        "adds every post's engagement and every slot (large). Reads only.",
     )  # fmt: skip
     add_tool(
         server, "rank_drafts", RankDraftsInput, rank_drafts, RankedDrafts,
@@ -75,8 +86,10 @@ def _rank(who: Caller, post_ids: list[str]) -> RankedDrafts:
         return rank_posts(session, who.workspace_id, post_ids, who.rankers)
 
 
-def _report(who: Caller, days: int | None, zone: str | None) -> InsightsReport:
+def _report(who: Caller, days: int | None, zone: str | None, detail: bool) -> InsightsAnswer:
     from socialgen.insights.report import build_report
+    from socialgen.insights.summary import summarise
 
     with read_session(who.engine) as session:
-        return build_report(session, who.workspace_id, days, zone)
+        report = build_report(session, who.workspace_id, days, zone)
+        return summarise(session, who.workspace_id, report, detail=detail)

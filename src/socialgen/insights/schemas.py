@@ -31,6 +31,12 @@ class Effect(View):
     n: int
 
 
+class Untested(View):
+    feature: str
+    n: int = Field(description="Posts with the feature.")
+    reason: str = Field(description='Why it could not be tested ("no post has it").')
+
+
 class Slot(View):
     weekday: str
     start: int
@@ -54,6 +60,10 @@ class InsightsReport(View):
     series: list[SeriesPoint]
     findings: list[Effect]
     inconclusive: list[Effect]
+    untested: list[Untested] = Field(
+        default_factory=list,
+        description="Features the posts could not test (no variation, too few on a side).",
+    )
     slots: list[Slot]
     bestSlots: list[Slot]
 

@@ -69,6 +69,7 @@ def print_report(report: dict[str, Any], out: Console) -> None:
                 style=style,
             )
         out.print(table)
+    _print_untested(report.get("untested", []), out)
     if report["bestSlots"]:
         out.print(
             Text.assemble(
@@ -90,6 +91,15 @@ def print_report(report: dict[str, Any], out: Console) -> None:
                 " `posts schedule --at best` still tries the likelier ones.",
             )
         )
+
+
+def _print_untested(rows: list[dict[str, Any]], out: Console) -> None:
+    """What could not be tested, one line each: silence would read as "no effect"."""
+    if not rows:
+        return
+    out.print("Could not be tested:", style="yellow")
+    for row in rows:
+        out.print(f"  {row['feature']}: {row['reason']}", style="yellow")
 
 
 def _times(multiplier: float) -> str:

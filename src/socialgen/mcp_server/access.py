@@ -46,6 +46,12 @@ class Face(Protocol):
     """How the tools reach their Runtime and their caller. `context` is the SDK's
     request context (its HTTP request, for the HTTP face)."""
 
+    # Whether a tool may read or write a file path its caller names (import_posts'
+    # path, export_posts' output): over stdio the caller is the person whose machine
+    # the server runs on, as with the CLI; over HTTP a path would name a file of the
+    # server, which no API key may reach.
+    local_files: bool
+
     def runtime(self, context: Any) -> Runtime: ...
 
     def caller(self, context: Any, workspace_ref: str | None, need: Need) -> Caller:
@@ -56,6 +62,8 @@ class Face(Protocol):
 class LocalFace:
     """stdio: the local user, as the CLI runs, in `default_workspace_id` unless a tool
     names another workspace (by id or by name)."""
+
+    local_files = True
 
     def __init__(self, runtime: Runtime, engine: Engine, default_workspace_id: str) -> None:
         self._runtime = runtime

@@ -172,6 +172,8 @@ router.routes.append(
 class HttpFace:
     """Tools over HTTP: the app's Runtime and store, the request's credentials."""
 
+    local_files = False  # a path would name the server's files: content only
+
     def runtime(self, context: Any) -> Runtime:
         runtime: Runtime = _request(context).app.state.runtime
         return runtime

@@ -17,10 +17,12 @@ from socialgen.mcp_server.operation_tools import add_operation_tool
 
 INSTRUCTIONS = """socialgen writes, schedules and publishes LinkedIn-style posts.
 Write with write_post (one), write_batch (five variations), create_calendar (a week or
-a month) or create_carousel; find posts with list_posts and get_post; change them with
-edit_post, schedule_post (at a time, or "best"), publish_post; learn what works
-with insights. Drafts stay private until published. Without
-workspaceId every tool works in the server's workspace."""
+a month) or create_carousel; find posts with list_posts (recent), search_posts (any age,
+by text, status, dates) and get_post; change them with edit_post, schedule_post (at a
+time, or "best"), unschedule_post, publish_post; bring history in with import_posts
+and back it up with export_posts; learn what works with insights (findings, best times,
+example posts; detail: true for every post's numbers). Drafts stay private until
+published. Without workspaceId every tool works in the server's workspace."""
 
 
 def build_server(face: Face, handed_in: tuple[Feature, ...] = ()) -> MCPServer[Any]:

@@ -15,6 +15,7 @@ from socialgen.kit.body_fields import ShownAs
 from socialgen.kit.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT, POST_LIST_LIMIT
 from socialgen.posts import listing, service
 from socialgen.posts.cursor import CURSOR_PATTERN
+from socialgen.posts.post_filter import MAX_SEARCH_CHARS, PostFilter, make_filter
 from socialgen.posts.removal import remove_post
 from socialgen.posts.schemas import (
     ConversationListResponse,
@@ -49,8 +50,46 @@ ListCursor = Annotated[
     str | None,
     # Documented, checked by posts.cursor (one message for the CLI and the API).
     ShownAs(Annotated[str, Field(pattern=CURSOR_PATTERN)] | None),
-    Query(description="The nextCursor of the previous page: the posts after it."),
+    Query(
+        description="The nextCursor of the previous page: the posts after it (ask with the "
+        "same filters)."
+    ),
 ]
+# Optional filters (additions to SPEC.md), checked by posts.post_filter with the CLI's
+# messages; a time without an offset is UTC here, as everywhere in the API.
+ListStatus = Annotated[
+    list[str] | None,
+    Query(
+        description="Only posts of these statuses (draft, scheduled, published): repeat the "
+        "parameter or separate them with commas."
+    ),
+]
+ListSince = Annotated[
+    str | None,
+    Query(
+        description="Only posts whose timeline time (published, scheduled, or last edited "
+        "for a draft) is at or after this ISO 8601 date or time; on recent-posts and "
+        "posts-timeline it replaces the 90-day window's start."
+    ),
+]
+ListUntil = Annotated[
+    str | None,
+    Query(description="Only posts up to this ISO 8601 time (a date alone: its whole day)."),
+]
+ListSearch = Annotated[
+    str | None,
+    ShownAs(Annotated[str, Field(max_length=MAX_SEARCH_CHARS)] | None),
+    Query(
+        description="Only posts whose text has every word (each matching a word's start, "
+        "in any case).",
+    ),
+]
+
+
+def _filter(
+    status: list[str] | None, since: str | None, until: str | None, search: str | None
+) -> PostFilter:
+    return make_filter(status, since, until, search)
 
 
 @router.get(
@@ -64,10 +103,17 @@ def get_recent_posts(
     engine: EngineDep,
     limit: ListLimit = None,
     cursor: ListCursor = None,
+    status: ListStatus = None,
+    since: ListSince = None,
+    until: ListUntil = None,
+    search: ListSearch = None,
 ) -> Response:
     """Drafts, scheduled and published posts of the last 90 days, plus future scheduled posts."""
+    where = _filter(status, since, until, search)
     with read_session(engine) as session:
-        data = listing.recent_posts(session, caller.workspace_id, limit=limit, cursor=cursor)
+        data = listing.recent_posts(
+            session, caller.workspace_id, limit=limit, cursor=cursor, where=where
+        )
     return _listing(data)
 
 
@@ -82,10 +128,44 @@ def get_posts_timeline(
     engine: EngineDep,
     limit: ListLimit = None,
     cursor: ListCursor = None,
+    status: ListStatus = None,
+    since: ListSince = None,
+    until: ListUntil = None,
+    search: ListSearch = None,
 ) -> Response:
     """Published posts of the last 90 days plus future scheduled posts; no drafts."""
+    where = _filter(status, since, until, search)
     with read_session(engine) as session:
-        data = listing.posts_timeline(session, caller.workspace_id, limit=limit, cursor=cursor)
+        data = listing.posts_timeline(
+            session, caller.workspace_id, limit=limit, cursor=cursor, where=where
+        )
+    return _listing(data)
+
+
+@router.get(
+    "/posts/{workspaceId}",
+    response_model=PostListResponse,
+    responses=error_responses(400, 401, 403, 500),
+)
+@fails_with("Failed to list posts")
+def get_posts(
+    caller: RecentPostsCaller,
+    engine: EngineDep,
+    limit: ListLimit = None,
+    cursor: ListCursor = None,
+    status: ListStatus = None,
+    since: ListSince = None,
+    until: ListUntil = None,
+    search: ListSearch = None,
+) -> Response:
+    """Every post of the workspace, of any age, latest first, filtered by status, time
+    and words (not in SPEC.md: `socialgen posts list`). Drafts included, so it asks
+    what recent-posts asks (a bearer token of a member)."""
+    where = _filter(status, since, until, search)
+    with read_session(engine) as session:
+        data = listing.list_posts(
+            session, caller.workspace_id, limit=limit, cursor=cursor, where=where
+        )
     return _listing(data)
 
 

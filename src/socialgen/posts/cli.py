@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any, TextIO
+from typing import Annotated, Any
 
 import typer
 
 from socialgen.cli.refs import open_ref
 from socialgen.cli.support import (
-    IdShortener,
     JsonOpt,
     WorkspaceOpt,
     command_group,
@@ -20,146 +17,23 @@ from socialgen.cli.support import (
     open_workspace,
     styled,
 )
-from socialgen.kit.limits import (
-    DEFAULT_PAGE,
-    DEFAULT_PAGE_LIMIT,
-    DEFAULT_TABLE_POSTS,
-    PAGE,
-    PAGE_LIMIT,
-    POST_LIST_LIMIT,
-)
-
-if TYPE_CHECKING:
-    from socialgen.posts.views import PostListJson
+from socialgen.kit.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT
 
 app = command_group()  # its help: the feature's Group (feature.py)
+from socialgen.posts.listing_cli import list_posts, recent, search_posts, timeline  # noqa: E402
+from socialgen.posts.listing_cli import write_post_list as write_post_list  # noqa: E402
 from socialgen.posts.transfer_cli import export_posts, import_posts_command  # noqa: E402
 
 app.command("export")(export_posts)
 app.command("import")(import_posts_command)
+app.command("recent")(recent)
+app.command("timeline")(timeline)
+app.command("list")(list_posts)
+app.command("search")(search_posts)
 
 PostIdArg = Annotated[
     str, typer.Argument(help="Post id, or 6+ characters of it.", show_default=False)
 ]
-LimitOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--limit",
-        help=f"At most N posts, latest first ({POST_LIST_LIMIT.describe()}). Default: "
-        f"{DEFAULT_TABLE_POSTS} in the table, all with --json.",
-        show_default=False,
-    ),
-]
-AllOpt = Annotated[bool, typer.Option("--all", help="Every post of the window in the table.")]
-CursorOpt = Annotated[
-    str | None,
-    typer.Option("--cursor", help="Continue after this nextCursor.", show_default=False),
-]
-
-
-@app.command()
-def recent(
-    limit: LimitOpt = None,
-    show_all: AllOpt = False,
-    cursor: CursorOpt = None,
-    workspace: WorkspaceOpt = None,
-    json_output: JsonOpt = False,
-) -> None:
-    """Drafts, scheduled and published posts of the last 90 days, plus future scheduled ones."""
-    _list_posts("recent", limit, show_all, cursor, workspace, json_output)
-
-
-@app.command()
-def timeline(
-    limit: LimitOpt = None,
-    show_all: AllOpt = False,
-    cursor: CursorOpt = None,
-    workspace: WorkspaceOpt = None,
-    json_output: JsonOpt = False,
-) -> None:
-    """Published posts of the last 90 days and scheduled posts (no drafts)."""
-    _list_posts("timeline", limit, show_all, cursor, workspace, json_output)
-
-
-def _list_posts(
-    kind: str,
-    limit: int | None,
-    show_all: bool,
-    cursor: str | None,
-    workspace: str | None,
-    json_output: bool,
-) -> None:
-    """The table shows the newest DEFAULT_TABLE_POSTS unless --limit or --all says
-    otherwise; --json gives the whole window (SPEC.md's shape) unless --limit or
-    --cursor asks for a page."""
-    from socialgen.kit.errors import BadRequest
-    from socialgen.posts.quick_listing import quick_listing
-
-    if show_all and limit is not None:
-        raise BadRequest("Give --limit N or --all, not both")
-    if limit is not None:
-        POST_LIST_LIMIT.check(limit)
-    elif not show_all and not json_output:
-        limit = DEFAULT_TABLE_POSTS
-    if workspace is None:  # --workspace and SOCIALGEN_WORKSPACE win over the config file
-        workspace = current_runtime().light_setting("workspace")
-    # A SQLite store ready for use is read without SQLAlchemy (a quicker start).
-    store = current_runtime().store_settings
-    data = quick_listing(
-        kind, workspace, limit=limit, cursor=cursor, database_url=store.database_url
-    )
-    if data is None:
-        from socialgen.posts import listing
-        from socialgen.store.engine import read_session
-
-        read = listing.recent_posts if kind == "recent" else listing.posts_timeline
-        engine, workspace_id = open_workspace(workspace)
-        with read_session(engine) as session:
-            data = read(session, workspace_id, limit=limit, cursor=cursor)
-    title = "Recent posts" if kind == "recent" else "Timeline"
-    if json_output:
-        write_post_list(data, sys.stdout)
-        return
-    from socialgen.posts.tables_cli import print_post_table
-
-    shorten = _post_shortener(workspace)
-    emit(False, data, lambda out: print_post_table(out, data, title, cursor, shorten))
-
-
-def _post_shortener(workspace: str | None) -> IdShortener:
-    """The posts table's short ids: read as the listing was (quickly on a ready SQLite
-    store), only when a table is drawn."""
-
-    def shorten(ids: list[str]) -> Mapping[str, str]:
-        from socialgen.posts.quick_listing import quick_short_ids
-
-        database_url = current_runtime().store_settings.database_url
-        quick = quick_short_ids(workspace, ids, database_url=database_url)
-        if quick is not None:
-            return quick
-        from socialgen.cli.refs import shortener
-
-        engine, workspace_id = open_workspace(workspace)
-        return shortener(engine, "post", workspace_id)(ids)
-
-    return shorten
-
-
-JSON_CHUNK_POSTS = 1000
-
-
-def write_post_list(data: PostListJson, stream: TextIO) -> None:
-    """`data` as emit's one JSON line, byte for byte, written 1,000 posts at a time: a
-    window of 100,000 posts never becomes one 50 MB string (and its encoded copy)."""
-    from socialgen.cli.support import json_text
-
-    posts = data["posts"]
-    stream.write('{"posts": [')
-    for start in range(0, len(posts), JSON_CHUNK_POSTS):
-        chunk = json_text(posts[start : start + JSON_CHUNK_POSTS])
-        stream.write((", " if start else "") + chunk[1:-1])  # without the brackets
-    rest = json_text({k: v for k, v in data.items() if k != "posts"})
-    stream.write("], " + rest[1:] + "\n")
 
 
 @app.command()

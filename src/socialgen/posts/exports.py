@@ -26,9 +26,36 @@ from socialgen.kit.control_chars import escape_json_controls, printable
 from socialgen.posts.csv_cells import safe_cell
 from socialgen.posts.export_item import ExportItem, one_line
 
-__all__ = ["ExportItem", "markdown_inline", "to_csv", "to_ics", "to_json", "to_markdown"]
+__all__ = [
+    "ExportItem",
+    "json_posts",
+    "markdown_inline",
+    "to_csv",
+    "to_ics",
+    "to_json",
+    "to_markdown",
+]
 
 CSV_HEADER = ("date", "theme", "status", "post_id", "content")
+# `posts export -f csv`: a backup, every field of a stored post after the plan's five.
+# The names are those `posts import` reads (posts/imports.py, posts/history_rows.py,
+# posts/import_fields.py).
+BACKUP_HEADER = (
+    *CSV_HEADER,
+    "variation",
+    "post_type",
+    "created_at",
+    "scheduled_at",
+    "published_at",
+    "post_url",
+    "account_name",
+    "account_email",
+    "likes",
+    "reposts",
+    "comments",
+    "impressions",
+    "media",
+)
 # HTML's special characters as entities (a renderer that passes HTML through still
 # shows them as text), then Markdown's inline punctuation, each backslash-escaped.
 _MARKDOWN_INLINE = str.maketrans(
@@ -61,19 +88,44 @@ def to_ics(
 # --------------------------------------------------------------------------- CSV, Markdown, JSON
 
 
-def to_csv(items: Iterable[ExportItem]) -> str:
-    """RFC 4180 CSV, CRLF rows, header `date,theme,status,post_id,content`. Fields with
-    commas, quotes or line breaks are quoted, so a multi-line post stays one field. A
-    cell a spreadsheet would run as a formula ("=...", "+...", "-...", "@...") starts
-    with a single quote (posts/csv_cells.py). `socialgen posts import` reads this back,
-    quote removed."""
+def to_csv(items: Iterable[ExportItem], *, backup: bool = False) -> str:
+    """RFC 4180 CSV, CRLF rows, header `date,theme,status,post_id,content` (a plan's
+    columns), and with `backup` every field of a stored post after them
+    (BACKUP_HEADER: times, address, account, counts, media). A count is empty for a
+    post never measured, `impressions` also when no network reported them; `media` is
+    `true` or `false`. Fields with commas, quotes or line breaks are quoted, so a
+    multi-line post stays one field. A cell a spreadsheet would run as a formula
+    ("=...", "+...", "-...", "@...") starts with a single quote (posts/csv_cells.py).
+    `socialgen posts import` reads this back, quote removed."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(CSV_HEADER)
+    writer.writerow(BACKUP_HEADER if backup else CSV_HEADER)
     for item in items:
-        row = (_date_text(item), item.theme or "", item.status, item.post_id, item.content)
+        row = [_date_text(item), item.theme or "", item.status, item.post_id, item.content]
+        if backup:
+            row += _backup_cells(item)
         writer.writerow([safe_cell(cell) for cell in row])
     return buffer.getvalue()
+
+
+def _backup_cells(item: ExportItem) -> list[str]:
+    counts = item.counts
+    numbers = ["", "", "", ""]
+    if counts is not None:
+        shown = (counts.likes, counts.reposts, counts.comments, counts.impressions)
+        numbers = ["" if number is None else str(number) for number in shown]
+    return [
+        item.variation or "",
+        item.post_type or "",
+        iso(item.created_at) or "",
+        iso(item.scheduled_at) or "",
+        iso(item.published_at) or "",
+        item.post_url or "",
+        item.account_name or "",
+        item.account_email or "",
+        *numbers,
+        "true" if item.media else "false",
+    ]
 
 
 def to_markdown(items: Iterable[ExportItem], *, title: str) -> str:
@@ -107,22 +159,47 @@ def markdown_inline(text: str) -> str:
 
 
 def to_json(items: Iterable[ExportItem]) -> str:
-    """`{"posts": [{"postId", "date", "theme", "status", "variation", "content"}]}`,
-    pretty-printed; `socialgen posts import` reads this back."""
-    posts: list[dict[str, Any]] = [
-        {
-            "postId": item.post_id,
-            "date": _date_text(item),
-            "theme": item.theme,
-            "status": item.status,
-            "variation": item.variation,
-            "content": item.content,
-        }
-        for item in items
-    ]
+    """`{"posts": [...]}` (json_posts), pretty-printed; `socialgen posts import` reads
+    this back."""
     # Control characters all as \u escapes (json.dumps leaves DEL and C1): the same
     # JSON, safe to `cat`.
-    return escape_json_controls(json.dumps({"posts": posts}, ensure_ascii=False, indent=2)) + "\n"
+    text = json.dumps({"posts": json_posts(items)}, ensure_ascii=False, indent=2)
+    return escape_json_controls(text) + "\n"
+
+
+def json_posts(items: Iterable[ExportItem]) -> list[dict[str, Any]]:
+    """Each item as `{"postId", "date", "theme", "status", "variation", "content",
+    "postType", "createdAt", "scheduledAt", "publishedAt", "postUrl", "socialAccount",
+    "likes", "reposts", "comments", "impressions", "media"}`: null where a post has no
+    such field (a count of a post never measured, impressions no network reported)."""
+    posts: list[dict[str, Any]] = []
+    for item in items:
+        counts = item.counts
+        account = None
+        if item.account_name or item.account_email:
+            account = {"name": item.account_name, "email": item.account_email}
+        posts.append(
+            {
+                "postId": item.post_id,
+                "date": _date_text(item),
+                "theme": item.theme,
+                "status": item.status,
+                "variation": item.variation,
+                "content": item.content,
+                "postType": item.post_type,
+                "createdAt": iso(item.created_at),
+                "scheduledAt": iso(item.scheduled_at),
+                "publishedAt": iso(item.published_at),
+                "postUrl": item.post_url,
+                "socialAccount": account,
+                "likes": counts.likes if counts else None,
+                "reposts": counts.reposts if counts else None,
+                "comments": counts.comments if counts else None,
+                "impressions": counts.impressions if counts else None,
+                "media": item.media,
+            }
+        )
+    return posts
 
 
 # --------------------------------------------------------------------------- helpers

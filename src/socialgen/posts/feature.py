@@ -10,6 +10,6 @@ FEATURE = Feature(
         Group("posts", "socialgen.posts.cli:app", "List, read, edit, schedule and delete posts."),
     ),
     commands=(("conversations", "socialgen.posts.cli:conversations"),),
-    # Its MCP tools (and resources, prompts): posts/mcp_tools.py.
-    mcp=("socialgen.posts.mcp_tools:register",),
+    # Its MCP tools (and resources, prompts): posts/mcp_tools.py, mcp_transfer_tools.py.
+    mcp=("socialgen.posts.mcp_tools:register", "socialgen.posts.mcp_transfer_tools:register"),
 )

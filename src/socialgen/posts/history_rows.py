@@ -5,9 +5,9 @@ it is UTC; `date`, as `posts export` writes it, is read when `publishedAt` is ab
 and may carry `postUrl` and the counts `likes`, `reposts`, `comments`, `impressions`
 (whole numbers, 0 or more). A row with at least one count was measured: it gets one
 metrics snapshot at those values (a missing count is 0, a missing `impressions`
-stays unknown). A row with no count at all, such as a published post in a
-`posts export` file, comes in as published but unmeasured, which insights leave out:
-zero likes and "never read" are not the same thing.
+stays unknown). A row with no count at all, such as a post a `posts export` found
+never measured (its counts empty), comes in as published but unmeasured, which
+insights leave out: zero likes and "never read" are not the same thing.
 """
 
 from __future__ import annotations

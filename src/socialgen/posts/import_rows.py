@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from socialgen.posts.imported import ImportedPost
 
 INSERT_BATCH_ROWS = 2000  # posts per batch: bounded memory, few round trips
+# A published row's media flag, kept where the store keeps a post's image (its
+# customImage, which nothing publishes again): the file names no image, only that the
+# post had one, which is what insights compare (insights/repository.py's has_media).
+IMPORTED_MEDIA: dict[str, Any] = {"url": "", "source": "import"}
 
 
 @dataclass
@@ -78,7 +82,8 @@ def import_batches(
                     "updated_at": created,
                 }
             )
-            history = imported.history
+            history, fields = imported.history, imported.fields
+            media = None
             if history is None:
                 row_status = PostStatus.SCHEDULED if scheduled_at else PostStatus.DRAFT
                 published_at, timeline_at = None, scheduled_at or created
@@ -87,6 +92,7 @@ def import_batches(
                 row_status = PostStatus.PUBLISHED
                 published_at = timeline_at = history.published_at  # Post.place_on_timeline
                 post_url, likes, comments = history.post_url, history.likes, history.comments
+                media = IMPORTED_MEDIA if fields.media else None
                 if history.measured:
                     snapshots.append(history_snapshot(snapshot_id, post_id, history, now))
                 made.published += 1
@@ -106,6 +112,10 @@ def import_batches(
                     "comments": comments,
                     "published_at": published_at,
                     "post_url": post_url,
+                    "variation_name": fields.variation,
+                    "social_account_name": fields.account_name,
+                    "social_account_email": fields.account_email,
+                    "custom_image": media,
                 }
             )
             versions.append(

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from socialgen.posts.history_rows import PublishedHistory
+from socialgen.posts.import_fields import NO_FIELDS, RowFields
 from socialgen.store.tables import PostStatus
 
 
@@ -22,3 +23,4 @@ class ImportedPost:
     theme: str | None = None
     history: PublishedHistory | None = None
     post_id: str | None = None  # the id the file gives, as the store writes ids
+    fields: RowFields = NO_FIELDS  # media, variation, account (posts/import_fields.py)

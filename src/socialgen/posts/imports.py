@@ -3,7 +3,8 @@
 CSV: a header row naming the columns (any order, any case): `content` (or
 `postContent`) is required; `date` (or `scheduledAt`), `status` and `theme` are
 optional, and so is `post_id` (`postId`, `id`): a row naming a post the workspace
-has is that post, skipped or with `update` updated (posts/import_ids.py); other
+has is that post, skipped or with `update` updated (posts/import_ids.py); `media`,
+`variation` and the account are read as posts/import_fields.py says; other
 columns are ignored. A cell that starts with a single quote before `=`, `+`, `-`, `@`,
 a tab or a carriage return loses that quote: `posts export` adds it so that a
 spreadsheet shows such a cell as text (posts/csv_cells.py). A UTF-8 BOM
@@ -53,6 +54,7 @@ from socialgen.posts.history_rows import (
     published_history,
 )
 from socialgen.posts.import_dedup import without_duplicates
+from socialgen.posts.import_fields import row_fields
 from socialgen.posts.import_ids import normal_id, split_by_id, update_existing
 from socialgen.posts.import_rows import INSERT_BATCH_ROWS as INSERT_BATCH_ROWS
 from socialgen.posts.import_rows import Made, import_batches
@@ -322,6 +324,7 @@ def _valid_post(where: str, record: Mapping[str, Any], now: datetime) -> Importe
     date_text = (_field(record, "date") or "").strip()
     theme = (_field(record, "theme") or "").strip() or None
     post_id = _post_id(record)
+    fields = row_fields(record)
 
     text = valid_content(content.replace("\r\n", "\n").replace("\r", "\n") if content else None)
     # A control character refuses its row, as a NUL does, rather than being dropped:
@@ -332,7 +335,9 @@ def _valid_post(where: str, record: Mapping[str, Any], now: datetime) -> Importe
         raise BadRequest(f"unknown status {status_text!r}: use draft, scheduled or published")
     if status_text == PostStatus.PUBLISHED:
         history = published_history(record, now)
-        return ImportedPost(where, text, PostStatus.PUBLISHED, None, theme, history, post_id)
+        return ImportedPost(
+            where, text, PostStatus.PUBLISHED, None, theme, history, post_id, fields
+        )
     moment = None
     if date_text:
         try:
@@ -351,8 +356,10 @@ def _valid_post(where: str, record: Mapping[str, Any], now: datetime) -> Importe
         # the past date when it creates it.
         if moment <= now and post_id is None:
             raise BadRequest(f"a scheduled post needs a future date (got {iso(moment)})")
-        return ImportedPost(where, text, PostStatus.SCHEDULED, moment, theme, post_id=post_id)
-    return ImportedPost(where, text, PostStatus.DRAFT, None, theme, post_id=post_id)
+        return ImportedPost(
+            where, text, PostStatus.SCHEDULED, moment, theme, post_id=post_id, fields=fields
+        )
+    return ImportedPost(where, text, PostStatus.DRAFT, None, theme, post_id=post_id, fields=fields)
 
 
 def _post_id(record: Mapping[str, Any]) -> str | None:

@@ -1,5 +1,5 @@
-"""The MCP tools over posts: list_posts, get_post, edit_post, delete_post, and a post
-as a resource. Each is what its command or endpoint does (posts/cli.py,
+"""The MCP tools over posts: list_posts, search_posts, get_post, edit_post, delete_post,
+and a post as a resource. Each is what its command or endpoint does (posts/cli.py,
 posts/api.py), in a worker thread. Registered by this package's feature.py."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from socialgen.mcp_server.inputs import InWorkspace, OnePost
 from socialgen.mcp_server.resources import read_resource
 from socialgen.mcp_server.tooling import add_tool, hints, in_thread
 from socialgen.posts import listing, service
+from socialgen.posts.post_filter import MAX_SEARCH_CHARS, PostFilter, make_filter
 from socialgen.posts.removal import remove_post
 from socialgen.posts.schemas import DeletedPost, PostDetail, PostList, UpdatedPost, UpdatePostBody
 from socialgen.store.engine import read_session, transaction
@@ -42,6 +43,42 @@ class ListPostsInput(InWorkspace):
     )
 
 
+class SearchPostsInput(InWorkspace):
+    model_config = ConfigDict(strict=True)
+
+    text: StrictStr | None = Field(
+        default=None,
+        max_length=MAX_SEARCH_CHARS,
+        description="Words the post's text has, all of them, each matching a word's start "
+        "in any case (ship finds shipping). Leave out to list by the other filters alone.",
+    )
+    status: list[Literal["draft", "scheduled", "published"]] | None = Field(
+        default=None, description="Only posts of these statuses; all when left out."
+    )
+    since: StrictStr | None = Field(
+        default=None,
+        description="Only posts at or after this ISO 8601 date or time (UTC unless it has "
+        "an offset): their published, scheduled, or (drafts) last edited time.",
+    )
+    until: StrictStr | None = Field(
+        default=None, description="Only posts up to this ISO 8601 time (a date: its whole day)."
+    )
+    limit: int = Field(
+        default=DEFAULT_PAGE_LIMIT,
+        ge=POST_LIST_LIMIT.low,
+        le=POST_LIST_LIMIT.high,
+        description="At most this many posts, latest first.",
+    )
+    cursor: StrictStr | None = Field(
+        default=None,
+        description="The nextCursor of the previous page: the posts after it (ask with the "
+        "same filters).",
+    )
+
+    def post_filter(self) -> PostFilter:
+        return make_filter(self.status, self.since, self.until, self.text)
+
+
 class EditPostInput(UpdatePostBody, OnePost):
     """PUT post's body."""
 
@@ -54,6 +91,11 @@ def register(server: MCPServer[Any], face: Face) -> None:
         recent = request.view == "recent"
         who = await caller(context, request.workspaceId, RECENT if recent else KEY)
         return await in_thread(_list, who, recent, request.limit, request.cursor)
+
+    async def search_posts(context: Context[Any, Any], request: SearchPostsInput) -> PostList:
+        where = request.post_filter()  # a bad filter is refused before the store is opened
+        who = await caller(context, request.workspaceId, RECENT)
+        return await in_thread(_search, who, where, request.limit, request.cursor)
 
     async def get_post(context: Context[Any, Any], request: OnePost) -> PostDetail:
         who = await caller(context, request.workspaceId, KEY)
@@ -73,7 +115,15 @@ def register(server: MCPServer[Any], face: Face) -> None:
         title="List posts",
         description="Posts of the last 90 days and those scheduled ahead, latest first, a "
         "page at a time (pass nextCursor back as cursor). view: recent (with drafts) or "
-        "timeline (scheduled and published only).",
+        "timeline (scheduled and published only). Older posts, or filters by text, "
+        "status or dates: search_posts.",
+    )  # fmt: skip
+    add_tool(
+        server, "search_posts", SearchPostsInput, search_posts, PostList, reads,
+        title="Search posts",
+        description="Every post of the workspace, of any age, latest first, a page at a "
+        "time: those whose text has the words of text, of the statuses asked, between "
+        "since and until. Each post carries publishedAt when it went out.",
     )  # fmt: skip
     add_tool(
         server, "get_post", OnePost, get_post, PostDetail, reads,
@@ -84,14 +134,17 @@ def register(server: MCPServer[Any], face: Face) -> None:
         hints(read_only=False, idempotent=True),
         title="Edit a post",
         description="Replace the text of a draft or scheduled post (at most 3000 "
-        "characters); the old text stays as a version.",
+        "characters); the old text stays as a version. Refused for a published post, "
+        "and (409) while a publication of it may be live with the text it sent.",
     )  # fmt: skip
     add_tool(
         server, "delete_post", OnePost, delete_post, DeletedPost,
         hints(read_only=False, destructive=True, idempotent=True),
         title="Delete a post",
-        description="Delete a draft or scheduled post with all its versions and its "
-        "conversation, for good. A published post is deleted on its network.",
+        description="Delete a draft or scheduled post for good, with its versions, its "
+        "conversation and a carousel's slides and PDF. A published post is refused "
+        "(Cannot delete a published post here): socialgen cannot take a post down from a "
+        "network; delete it there yourself.",
     )  # fmt: skip
 
     @server.resource(
@@ -116,6 +169,14 @@ def _list(who: Caller, recent: bool, limit: int, cursor: str | None) -> PostList
     with read_session(who.engine) as session:
         # A page (at most 100 posts): the model costs nothing worth keeping apart here.
         return PostList.model_validate(read(session, who.workspace_id, limit=limit, cursor=cursor))
+
+
+def _search(who: Caller, where: PostFilter, limit: int, cursor: str | None) -> PostList:
+    with read_session(who.engine) as session:
+        page = listing.list_posts(
+            session, who.workspace_id, limit=limit, cursor=cursor, where=where
+        )
+        return PostList.model_validate(page)
 
 
 def _show(who: Caller, post_id: str) -> PostDetail:

@@ -1,4 +1,4 @@
-"""`posts recent` and `posts timeline` on a SQLite store with the standard library
+"""`posts recent`, `posts timeline` and `posts list` on a SQLite store with the standard library
 alone: the CLI's quick read path.
 
 Importing SQLAlchemy and SQLModel costs a command about 200 ms, five times what
@@ -16,20 +16,21 @@ waits for the next command that opens the store for real.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING
 
-from socialgen.kit.clock import iso, utcnow
+from socialgen.kit.clock import utcnow
 from socialgen.kit.limits import POST_LIST_LIMIT, POST_WINDOW_DAYS
 from socialgen.kit.short_ids import shortest_unique
 from socialgen.posts.cursor import Position, decode_cursor, encode_cursor
+from socialgen.posts.post_filter import TIMELINE_STATUSES, PostFilter, date_range, in_window
 from socialgen.posts.repository_quick_listing import (
     begin_snapshot,
     clashing_post_ids,
     default_workspace_id,
     open_store_file,
     store_revision,
-    window_count_and_latest,
+    window_count_and_bounds,
     window_page_rows,
     window_rows,
     workspace_exists,
@@ -50,8 +51,11 @@ def quick_listing(
     cursor: str | None,
     database_url: str,
     now: datetime | None = None,
+    where: PostFilter | None = None,
 ) -> PostListJson | None:
-    """recent (kind "recent") or timeline posts, or None when this path cannot answer."""
+    """Recent posts (kind "recent"), the timeline ("timeline") or every post ("all"),
+    as posts.listing's recent_posts, posts_timeline and list_posts give them with
+    `where`; None when this path cannot answer."""
     connection = open_store_file(database_url)
     if connection is None:
         return None
@@ -62,7 +66,9 @@ def quick_listing(
         workspace_id = _workspace_id(connection, workspace_ref)
         if workspace_id is None:
             return None
-        return _window(connection, workspace_id, kind, limit, cursor, now or utcnow())
+        now = now or utcnow()
+        kept = _kept(kind, where or PostFilter(), now)
+        return _listing(connection, workspace_id, kept, limit, cursor, now)
     finally:
         connection.close()
 
@@ -98,34 +104,37 @@ def quick_short_ids(
         connection.close()
 
 
-def _window(
+def _kept(kind: str, where: PostFilter, now: datetime) -> PostFilter:
+    """The filter as posts.listing applies it for each kind of listing."""
+    if kind == "all":
+        return where
+    windowed = in_window(where, now, POST_WINDOW_DAYS)
+    return windowed if kind == "recent" else windowed.keeps_only(TIMELINE_STATUSES)
+
+
+def _listing(
     connection: sqlite3.Connection,
     workspace_id: str,
-    kind: str,
+    where: PostFilter,
     limit: int | None,
     cursor: str | None,
     now: datetime,
 ) -> PostListJson:
-    start = now - timedelta(days=POST_WINDOW_DAYS)
-    timeline_only = kind != "recent"
     if limit is None and cursor is None:
-        rows = window_rows(connection, workspace_id, start, timeline_only=timeline_only)
-        latest = stored_moment(rows[0][-1]) if rows else now
+        rows = window_rows(connection, workspace_id, where)
+        earliest, latest = (rows[-1][-1], rows[0][-1]) if rows else (None, None)
         return {
             "posts": post_views(rows),
             "total": len(rows),
-            "dateRange": {"from": iso(start) or "", "to": iso(max(now, latest)) or ""},
+            "dateRange": date_range(where, now, earliest, latest),
         }
     if limit is not None:
         POST_LIST_LIMIT.check(limit)
-    total, latest_text = window_count_and_latest(
-        connection, workspace_id, start, timeline_only=timeline_only
-    )
+    total, earliest, latest = window_count_and_bounds(connection, workspace_id, where)
     rows = window_page_rows(
         connection,
         workspace_id,
-        start,
-        timeline_only=timeline_only,
+        where,
         after=decode_cursor(cursor) if cursor is not None else None,
         at_most=None if limit is None else limit + 1,  # one more: is there a next page?
     )
@@ -135,10 +144,9 @@ def _window(
     if more and rows:
         last = PostRow._make(rows[-1])
         next_cursor = encode_cursor(Position(stored_moment(last.timeline_at), last.id))
-    latest = stored_moment(latest_text) if latest_text else now
     return {
         "posts": post_views(rows),
         "total": total,
-        "dateRange": {"from": iso(start) or "", "to": iso(max(now, latest)) or ""},
+        "dateRange": date_range(where, now, earliest, latest),
         "nextCursor": next_cursor,
     }

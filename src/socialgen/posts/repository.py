@@ -6,7 +6,7 @@ for its versions and publications, is one the caller already found there).
 
 The other queries of posts/ live beside this file, one purpose each:
 repository_conversations.py, repository_listing.py, repository_quick_listing.py
-(sqlite3 alone) and repository_imports.py."""
+(sqlite3 alone), repository_imports.py, repository_exports.py and repository_counts.py."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from sqlalchemy import delete, func
 from sqlmodel import Session, col, select
 
-from socialgen.posts.export_item import ExportItem
 from socialgen.store.tables import (
     Conversation,
     Post,
@@ -106,38 +105,3 @@ def drafts_by_id(session: Session, workspace_id: str, post_ids: Sequence[str]) -
             )
         )
     }
-
-
-def export_items(
-    session: Session, workspace_id: str, statuses: Sequence[str] = ()
-) -> list[ExportItem]:
-    """Every post of the workspace (or those with one of `statuses`) as export items,
-    newest first, each dated by when it is scheduled, was published or (drafts) was
-    created. The theme is the conversation title."""
-    statement = (
-        select(Post, Conversation.title)
-        .outerjoin(Conversation, col(Conversation.id) == col(Post.conversation_id))
-        .where(col(Post.workspace_id) == workspace_id)
-    )
-    if statuses:
-        statement = statement.where(col(Post.status).in_(list(statuses)))
-    items = []
-    for post, title in session.exec(statement).all():
-        if post.status == PostStatus.PUBLISHED:
-            moment = post.published_at or post.scheduled_at or post.created_at
-        elif post.status == PostStatus.SCHEDULED:
-            moment = post.scheduled_at or post.created_at
-        else:
-            moment = post.created_at
-        items.append(
-            ExportItem(
-                post_id=post.id,
-                content=post.content,
-                date=moment,
-                status=post.status,
-                theme=title or None,
-                variation=post.variation_name,
-            )
-        )
-    items.sort(key=lambda item: (item.moment, item.post_id), reverse=True)
-    return items

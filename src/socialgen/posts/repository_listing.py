@@ -1,14 +1,17 @@
-"""The queries of the post listings (posts.listing): a workspace's posts on the
-timeline from a moment on, newest first, with their conversation's title. Each is one
-indexed range scan on (workspace_id, [status,] timeline_at); rows come back as the
-driver gives them, ready for views.post_views, without building ORM objects (which
-keeps 1,000 posts in a few milliseconds: bench/posts_listing.py). Every function takes
-the caller's session and never commits."""
+"""The queries of the post listings (posts.listing): a workspace's posts that a
+PostFilter keeps (statuses, a range of timeline times, search words), newest first,
+with their conversation's title. Without search words each is one indexed range scan
+on (workspace_id, [status,] timeline_at); rows come back as the driver gives them,
+ready for views.post_views, without building ORM objects (which keeps 1,000 posts in a
+few milliseconds: bench/posts_listing.py). Search words go through the full-text index
+of migration 0009 (store/search.py): FTS5 on SQLite, a GIN index on PostgreSQL
+(bench/posts_search.py); on SQLite a search filters, counts and pages in the search
+keys' small rows, and reads the posts of the page alone (posts.repository_search).
+Every function takes the caller's session and never commits."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -16,8 +19,20 @@ from sqlalchemy import ColumnElement, Row, String, Text, type_coerce
 from sqlmodel import Session, col
 
 from socialgen.posts.cursor import Position
+from socialgen.posts.post_filter import PostFilter
+from socialgen.posts.repository_search import (
+    ON_KEYS,
+    SEARCHED,
+    Placed,
+    after_position,
+    kept_by,
+    key_conditions,
+    matching_ids,
+    uses_search_keys,
+    vector_matches,
+)
 from socialgen.posts.views import PostRow
-from socialgen.store.tables import Conversation, Post, PostStatus
+from socialgen.store.tables import Conversation, Post
 
 
 def _raw(column: Any, kind: Any) -> Any:
@@ -48,73 +63,86 @@ _SOURCES: dict[str, Any] = {
     "infographic": _raw(Post.infographic, Text()),
     "generated_headshot": _raw(Post.generated_headshot, Text()),
     "custom_image": _raw(Post.custom_image, Text()),
+    "published_at": _raw(Post.published_at, String()),
     "timeline_at": _raw(Post.timeline_at, String()),
 }
 _POST_COLUMNS: tuple[Any, ...] = tuple(_SOURCES[name].label(name) for name in PostRow._fields)
 
 
-def _in_window(
-    workspace_id: str, start: datetime, timeline_only: bool
-) -> list[ColumnElement[bool]]:
-    """The workspace's posts on the timeline from `start`; with `timeline_only`,
-    scheduled and published ones alone (no drafts)."""
-    in_window = [col(Post.workspace_id) == workspace_id, col(Post.timeline_at) >= start]
-    if timeline_only:
-        in_window.append(col(Post.status).in_([PostStatus.SCHEDULED, PostStatus.PUBLISHED]))
-    return in_window
+# The post row's own columns (on SQLite a search reads the search keys' copy of them:
+# repository_search.ON_KEYS).
+_ON_POST = Placed(col(Post.id), col(Post.workspace_id), col(Post.status), col(Post.timeline_at))
 
 
-def window_rows(
-    session: Session, workspace_id: str, start: datetime, *, timeline_only: bool
-) -> Sequence[Row[Any]]:
-    """Every post of the window as a PostRow-shaped row, latest timeline time first."""
+def _kept(session: Session, workspace_id: str, where: PostFilter) -> list[ColumnElement[bool]]:
+    """The workspace's posts that `where` keeps, on the post table."""
+    if uses_search_keys(session, where):
+        return [col(Post.id).in_(matching_ids(workspace_id, where))]
+    kept = kept_by(_ON_POST, workspace_id, where)
+    if where.words:
+        kept.append(vector_matches(where))
+    return kept
+
+
+def _select_posts() -> sa.Select[Any]:
+    return sa.select(*_POST_COLUMNS).outerjoin(
+        Conversation, col(Conversation.id) == col(Post.conversation_id)
+    )
+
+
+def window_rows(session: Session, workspace_id: str, where: PostFilter) -> Sequence[Row[Any]]:
+    """Every post `where` keeps as a PostRow-shaped row, latest timeline time first."""
     statement = (
-        sa.select(*_POST_COLUMNS)
-        .outerjoin(Conversation, col(Conversation.id) == col(Post.conversation_id))
-        .where(*_in_window(workspace_id, start, timeline_only))
+        _select_posts()
+        .where(*_kept(session, workspace_id, where))
         .order_by(col(Post.timeline_at).desc())  # the index order: no sort step
     )
     return session.connection().execute(statement).all()
 
 
-def window_count_and_latest(
-    session: Session, workspace_id: str, start: datetime, *, timeline_only: bool
-) -> tuple[int, Any]:
-    """How many posts the window has, and its latest timeline time as stored (None
-    when it is empty)."""
-    in_window = _in_window(workspace_id, start, timeline_only)
-    total, latest = (
-        session.connection()
-        .execute(sa.select(sa.func.count(), sa.func.max(col(Post.timeline_at))).where(*in_window))
-        .one()
-    )
-    return total, latest
+def window_count_and_bounds(
+    session: Session, workspace_id: str, where: PostFilter
+) -> tuple[int, Any, Any]:
+    """How many posts `where` keeps, and their earliest and latest timeline times as
+    stored (None when there are none)."""
+    if uses_search_keys(session, where):  # counted in the search keys alone
+        at = ON_KEYS.timeline_at
+        statement = (
+            sa.select(sa.func.count(), sa.func.min(at), sa.func.max(at))
+            .select_from(SEARCHED)
+            .where(*key_conditions(workspace_id, where))
+        )
+    else:
+        at = col(Post.timeline_at)
+        statement = sa.select(sa.func.count(), sa.func.min(at), sa.func.max(at)).where(
+            *_kept(session, workspace_id, where)
+        )
+    total, earliest, latest = session.connection().execute(statement).one()
+    return total, earliest, latest
 
 
 def window_page_rows(
     session: Session,
     workspace_id: str,
-    start: datetime,
+    where: PostFilter,
     *,
-    timeline_only: bool,
     after: Position | None,
     at_most: int | None,
 ) -> Sequence[Row[Any]]:
-    """The window's posts past `after` (all when None), latest timeline time first and
-    ties by id, at most `at_most` of them (all when None)."""
+    """The posts `where` keeps past `after` (all when None), latest timeline time first
+    and ties by id, at most `at_most` of them (all when None)."""
+    # The index order; ties (same timeline time) by id, so a cursor is exact.
+    order = (col(Post.timeline_at).desc(), col(Post.id).desc())
+    if uses_search_keys(session, where):
+        # The page is chosen in the search keys; only its posts are read.
+        page = matching_ids(workspace_id, where, after=after, at_most=at_most)
+        statement = _select_posts().where(col(Post.id).in_(page)).order_by(*order)
+        return session.connection().execute(statement).all()
     statement = (
-        sa.select(*_POST_COLUMNS)
-        .outerjoin(Conversation, col(Conversation.id) == col(Post.conversation_id))
-        .where(*_in_window(workspace_id, start, timeline_only))
-        # The index order; ties (same timeline time) by id, so a cursor is exact.
-        .order_by(col(Post.timeline_at).desc(), col(Post.id).desc())
+        _select_posts()
+        .where(*_kept(session, workspace_id, where), *after_position(_ON_POST, after))
+        .order_by(*order)
     )
-    if after is not None:
-        # `<=` first: a range on the index (an OR alone makes SQLite sort the window).
-        statement = statement.where(
-            col(Post.timeline_at) <= after.timeline_at,
-            sa.or_(col(Post.timeline_at) < after.timeline_at, col(Post.id) < after.post_id),
-        )
     if at_most is not None:
         statement = statement.limit(at_most)
     return session.connection().execute(statement).all()

@@ -12,7 +12,9 @@ from typing import Any
 
 from socialgen.kit.short_ids import chunks, clashing_ids_query
 from socialgen.posts.cursor import Position
+from socialgen.posts.post_filter import PostFilter
 from socialgen.posts.views import PostRow
+from socialgen.store.search import SEARCH_KEYS, SEARCH_TABLE
 
 SQLITE_PREFIX = "sqlite:///"
 BUSY_TIMEOUT_SECONDS = 30  # as store.engine: wait for a writer, never fail on a lock
@@ -24,8 +26,10 @@ _SELECT = (
     f"SELECT {_COLUMNS} FROM post AS p "
     "LEFT OUTER JOIN conversation AS c ON c.id = p.conversation_id "
 )
-_IN_WINDOW = "p.workspace_id = ? AND p.timeline_at >= ?"
-_TIMELINE_STATUSES = "p.status IN ('scheduled', 'published')"
+# As repository_search.SEARCHED and key_conditions: the full-text index read once.
+_SEARCHED = f"{SEARCH_KEYS} AS k JOIN {SEARCH_TABLE} ON {SEARCH_TABLE}.rowid = k.id"
+_MATCHES = f"{SEARCH_TABLE} MATCH ?"
+_ORDER = "ORDER BY {0}.timeline_at DESC, {0}.{1} DESC"
 
 
 def open_store_file(database_url: str) -> sqlite3.Connection | None:
@@ -101,52 +105,97 @@ def _stored(moment: datetime) -> str:
     return naive.strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
-def _window(workspace_id: str, start: datetime, timeline_only: bool) -> tuple[str, list[Any]]:
-    where = _IN_WINDOW
-    if timeline_only:
-        where += f" AND {_TIMELINE_STATUSES}"
-    return where, [workspace_id, _stored(start)]
+def _kept(workspace_id: str, where: PostFilter, alias: str = "p") -> tuple[list[str], list[Any]]:
+    """As repository_search.kept_by: the workspace, time range and statuses of `where`,
+    on the post table (alias p) or the search keys (alias k)."""
+    conditions, params = [f"{alias}.workspace_id = ?"], [workspace_id]
+    if where.since is not None:
+        conditions.append(f"{alias}.timeline_at >= ?")
+        params.append(_stored(where.since))
+    if where.until is not None:
+        conditions.append(f"{alias}.timeline_at <= ?")
+        params.append(_stored(where.until))
+    if where.statuses:
+        conditions.append(f"{alias}.status IN ({', '.join('?' for _ in where.statuses)})")
+        params += where.statuses
+    return conditions, params
 
 
-def window_rows(
-    connection: sqlite3.Connection, workspace_id: str, start: datetime, *, timeline_only: bool
-) -> list[Any]:
-    """As repository_listing.window_rows: every post of the window, PostRow-shaped,
+def _after(alias: str, id_column: str, after: Position | None) -> tuple[list[str], list[Any]]:
+    """As repository_search.after_position: `<=` gives the index a range, the OR splits
+    ties by id."""
+    if after is None:
+        return [], []
+    moment = _stored(after.timeline_at)
+    return [
+        f"{alias}.timeline_at <= ?",
+        f"({alias}.timeline_at < ? OR {alias}.{id_column} < ?)",
+    ], [moment, moment, after.post_id]
+
+
+def _keys(
+    workspace_id: str, where: PostFilter, after: Position | None = None
+) -> tuple[str, list[Any]]:
+    """As repository_search.key_conditions: the search keys of the posts kept."""
+    conditions, params = _kept(workspace_id, where, "k")
+    more, more_params = _after("k", "post_id", after)
+    return " AND ".join([_MATCHES, *conditions, *more]), [
+        where.fts5_query(),
+        *params,
+        *more_params,
+    ]
+
+
+def window_rows(connection: sqlite3.Connection, workspace_id: str, where: PostFilter) -> list[Any]:
+    """As repository_listing.window_rows: every post `where` keeps, PostRow-shaped,
     latest timeline time first."""
-    where, params = _window(workspace_id, start, timeline_only)
-    statement = f"{_SELECT} WHERE {where} ORDER BY p.timeline_at DESC"
+    if where.words:
+        keys, params = _keys(workspace_id, where)
+        kept = f"p.id IN (SELECT k.post_id FROM {_SEARCHED} WHERE {keys})"
+    else:
+        conditions, params = _kept(workspace_id, where)
+        kept = " AND ".join(conditions)
+    statement = f"{_SELECT} WHERE {kept} ORDER BY p.timeline_at DESC"
     return connection.execute(statement, params).fetchall()
 
 
-def window_count_and_latest(
-    connection: sqlite3.Connection, workspace_id: str, start: datetime, *, timeline_only: bool
-) -> tuple[int, str | None]:
-    """How many posts the window has, and its latest timeline time as stored."""
-    where, params = _window(workspace_id, start, timeline_only)
-    total, latest = connection.execute(
-        f"SELECT count(*), max(p.timeline_at) FROM post AS p WHERE {where}", params
+def window_count_and_bounds(
+    connection: sqlite3.Connection, workspace_id: str, where: PostFilter
+) -> tuple[int, str | None, str | None]:
+    """How many posts `where` keeps, and their earliest and latest timeline times as
+    stored (a search: counted in the search keys alone)."""
+    if where.words:
+        kept, params = _keys(workspace_id, where)
+        table = _SEARCHED
+        at = "k.timeline_at"
+    else:
+        conditions, params = _kept(workspace_id, where)
+        kept, table, at = " AND ".join(conditions), "post AS p", "p.timeline_at"
+    total, earliest, latest = connection.execute(
+        f"SELECT count(*), min({at}), max({at}) FROM {table} WHERE {kept}", params
     ).fetchone()
-    return total, latest
+    return total, earliest, latest
 
 
 def window_page_rows(
     connection: sqlite3.Connection,
     workspace_id: str,
-    start: datetime,
+    where: PostFilter,
     *,
-    timeline_only: bool,
     after: Position | None,
     at_most: int | None,
 ) -> list[Any]:
-    """As repository_listing.window_page_rows: the window's posts past `after`, latest
-    first and ties by id, at most `at_most` of them."""
-    where, params = _window(workspace_id, start, timeline_only)
-    if after is not None:
-        # As repository_listing: `<=` gives the index a range, the OR splits ties by id.
-        where += " AND p.timeline_at <= ? AND (p.timeline_at < ? OR p.id < ?)"
-        params += [_stored(after.timeline_at), _stored(after.timeline_at), after.post_id]
-    statement = f"{_SELECT} WHERE {where} ORDER BY p.timeline_at DESC, p.id DESC"
-    if at_most is not None:
-        statement += " LIMIT ?"
-        params.append(at_most)
-    return connection.execute(statement, params).fetchall()
+    """As repository_listing.window_page_rows: the posts `where` keeps past `after`,
+    latest first and ties by id, at most `at_most` of them."""
+    limit = "" if at_most is None else " LIMIT ?"
+    extra = [] if at_most is None else [at_most]
+    if where.words:  # the page chosen in the search keys, then its posts read
+        keys, params = _keys(workspace_id, where, after)
+        page = f"SELECT k.post_id FROM {_SEARCHED} WHERE {keys} {_ORDER.format('k', 'post_id')}"
+        statement = f"{_SELECT} WHERE p.id IN ({page}{limit}) {_ORDER.format('p', 'id')}"
+        return connection.execute(statement, [*params, *extra]).fetchall()
+    conditions, params = _kept(workspace_id, where)
+    more, more_params = _after("p", "id", after)
+    kept = " AND ".join([*conditions, *more])
+    statement = f"{_SELECT} WHERE {kept} {_ORDER.format('p', 'id')}{limit}"
+    return connection.execute(statement, [*params, *more_params, *extra]).fetchall()

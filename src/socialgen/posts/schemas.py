@@ -41,6 +41,9 @@ class PostView(View):
     status: str
     createdAt: str
     scheduledAt: str | None
+    # When it went out (a published post: its network's time, or the file's on import);
+    # null for drafts and scheduled posts. An addition to SPEC.md's Post.
+    publishedAt: str | None
     socialAccount: SocialAccount
     metrics: Metrics
     postUrl: str | None
@@ -57,7 +60,7 @@ class DateRange(View):
 
 class PostList(View):
     posts: list[PostView]
-    total: int  # every post of the window, also when `limit` shows fewer
+    total: int  # every post the listing keeps, also when `limit` shows fewer
     dateRange: DateRange
     # Only when the request gave `limit` or `cursor`: pass it back as `cursor` for the
     # next page; null on the last one (posts.cursor).
@@ -78,7 +81,6 @@ class PostVersionView(View):
 
 class PostDetail(PostView):
     updatedAt: str
-    publishedAt: str | None
     variationName: str | None
     versions: list[PostVersionView]
 

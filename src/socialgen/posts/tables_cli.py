@@ -17,23 +17,38 @@ if TYPE_CHECKING:
 FILL_HINTS = {
     "Recent posts": 'Write one: socialgen post "TOPIC"',
     "Timeline": "Schedule a draft: socialgen posts schedule ID --at TIME",
+    "Posts": 'Write one: socialgen post "TOPIC", or import your history: socialgen posts import',
 }
 
 
+def empty_listing(title: str, cursor: str | None, *, filtered: bool) -> str:
+    """What an empty listing says: its window and how to fill it, or that the filters
+    (--status, --since, --until, --search) left nothing."""
+    if cursor:
+        return f"{title}: nothing more."
+    if filtered:
+        return f"{title}: no post matches. Fewer filters, or socialgen posts list for all."
+    if title == "Posts":
+        return f"No posts yet. {FILL_HINTS[title]}"
+    return f"{title}: nothing in the last 90 days. {FILL_HINTS.get(title, '')}".rstrip()
+
+
 def print_post_table(
-    out: Console, data: PostListJson, title: str, cursor: str | None, shorten: IdShortener
+    out: Console,
+    data: PostListJson,
+    title: str,
+    cursor: str | None,
+    shorten: IdShortener,
+    empty: str | None = None,
 ) -> None:
-    """The listing as the quick path and `--json` give it: PostList's JSON object."""
+    """The listing as the quick path and `--json` give it: PostList's JSON object;
+    `empty` is what to say when it has no post (empty_listing)."""
     from rich.table import Table
 
     from socialgen.posts.views import snippet
 
     if not data["posts"]:
-        notes(out).print(
-            f"{title}: nothing more."
-            if cursor
-            else f"{title}: nothing in the last 90 days. {FILL_HINTS.get(title, '')}".rstrip()
-        )
+        notes(out).print(empty or empty_listing(title, cursor, filtered=False))
         return
     shown, total = len(data["posts"]), data["total"]
     count = f"{shown} of {total}" if shown < total else f"{total}"
@@ -82,8 +97,12 @@ def post_line(post: dict[str, Any]) -> str:
 
 
 def when(post: dict[str, Any]) -> str:
-    moment = post["scheduledAt"] if post["status"] == "scheduled" else post["createdAt"]
-    return (moment or "")[:16].replace("T", " ")
+    """The post's own moment: when it went out (published), is due (scheduled), or was
+    written (a draft); an imported post's is the file's date, never the import's."""
+    moment = {"scheduled": post["scheduledAt"], "published": post.get("publishedAt")}.get(
+        post["status"]
+    )
+    return (moment or post["createdAt"] or "")[:16].replace("T", " ")
 
 
 def print_post_detail(out: Console, detail: PostDetail) -> None:

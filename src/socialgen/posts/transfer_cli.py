@@ -63,13 +63,15 @@ def export_posts(
     """Export all posts of the workspace as csv, json, md (Markdown) or ics (iCalendar).
 
     Newest first, each dated by when it is scheduled, was published or (drafts) was
-    created. `socialgen posts import` reads csv and json exports back. With --json the
-    export comes inside one JSON object (as "content", or "output" names the file)."""
+    created. csv and json are a backup: every field, counts and media flag included;
+    `socialgen posts import` reads them back. With --json the summary is one JSON
+    object: the posts themselves in "posts" (json), the text in "content" (csv, md,
+    ics), or the file written in "output"."""
     from socialgen.kit.control_chars import printable
     from socialgen.kit.errors import BadRequest
     from socialgen.kit.local_files import write_private_file
     from socialgen.posts import exports
-    from socialgen.posts.repository import export_items
+    from socialgen.posts.repository_exports import export_items
     from socialgen.store.engine import read_session
     from socialgen.store.tables import Workspace
 
@@ -81,7 +83,7 @@ def export_posts(
     if fmt is ExportFormat.ICS:
         text = exports.to_ics(items, calendar_name=f"socialgen: {name}")
     elif fmt is ExportFormat.CSV:
-        text = exports.to_csv(items)
+        text = exports.to_csv(items, backup=True)
     elif fmt is ExportFormat.MD:
         text = exports.to_markdown(items, title=f"Posts of {name}")
     else:
@@ -89,7 +91,12 @@ def export_posts(
     summary: dict[str, object] = {"format": fmt.value, "exported": len(items)}
     if output is None:
         if json_output:
-            emit(True, {**summary, "content": text}, print)
+            # JSON inside JSON is the posts themselves, not a string of them: the
+            # object is also a file `posts import` reads ({"posts": [...]}).
+            shown: dict[str, object] = {"content": text}
+            if fmt is ExportFormat.JSON:
+                shown = {"posts": exports.json_posts(items)}
+            emit(True, {**summary, **shown}, print)
             return
         # A file or a pipe gets the export as it is; a terminal, its control
         # characters as symbols (kit/control_chars.py), as every command prints text.
@@ -135,11 +142,11 @@ def import_posts_command(
     export, all or nothing.
 
     Posts become drafts, scheduled posts where the file gives status scheduled and a
-    future date, or published posts with their counts where it gives status published
-    and publishedAt (history for `socialgen insights`). Every row is checked before any
-    post is created. A row whose post_id is a post here (an export read back) is
-    skipped, or updated with --update; a published post the workspace already has is
-    skipped."""
+    future date, or published posts with their counts (and media flag) where it gives
+    status published and publishedAt (history for `socialgen insights`). Every row is
+    checked before any post is created. A row whose post_id is a post here (an
+    export read back) is skipped, or updated with --update; a published post the
+    workspace already has is skipped."""
     from socialgen.posts.imports import import_posts, read_import
     from socialgen.store.engine import transaction
 

@@ -90,6 +90,7 @@ class PostRow(NamedTuple):
     infographic: Any
     generated_headshot: Any
     custom_image: Any
+    published_at: str | datetime | None
     timeline_at: str | datetime
 
 
@@ -114,6 +115,7 @@ def post_view(post: Post, conversation_title: str | None) -> dict[str, Any]:
             infographic=post.infographic,
             generated_headshot=post.generated_headshot,
             custom_image=post.custom_image,
+            published_at=post.published_at,
             timeline_at=post.timeline_at,
         )
     )
@@ -142,6 +144,7 @@ def build_post_view(row: PostRow) -> dict[str, Any]:
         "status": row.status,
         "createdAt": raw_timestamp(row.created_at) or "",
         "scheduledAt": raw_timestamp(row.scheduled_at),
+        "publishedAt": raw_timestamp(row.published_at),
         "socialAccount": account,
         "metrics": {"likes": row.likes, "comments": row.comments},
         "postUrl": row.post_url,

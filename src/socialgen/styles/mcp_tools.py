@@ -52,7 +52,7 @@ def register(server: MCPServer[Any], face: Face) -> None:
         context: Context[Any, Any], request: CreateStyleInput
     ) -> ContentStyleView:
         who = await caller(context, request.workspaceId)
-        return await in_thread(_create, who, request.name, request.description)
+        return await in_thread(_create, who, request)
 
     async def add_style_posts(
         context: Context[Any, Any], request: AddStylePostsInput
@@ -70,14 +70,17 @@ def register(server: MCPServer[Any], face: Face) -> None:
         server, "create_style", CreateStyleInput, create_style, ContentStyleView,
         hints(read_only=False),
         title="Create a content style",
-        description="A new content style; add example posts to it with add_style_posts.",
+        description="Create a content style named name. With fromTop N it is taught at "
+        "once with the workspace's N best published posts (by engagement relative to the "
+        "creator's usual; refused when fewer measured posts exist); otherwise it is empty "
+        "until add_style_posts gives it examples.",
     )  # fmt: skip
     add_tool(
         server, "add_style_posts", AddStylePostsInput, add_style_posts, AddedStylePosts,
         hints(read_only=False),
         title="Teach a style by example",
-        description="Add up to 5 example posts to a content style; the style is trained on "
-        "all its examples.",
+        description="Add up to 5 example posts (their text) to a content style, all or "
+        "none, and train the style again on all its examples.",
     )  # fmt: skip
 
 
@@ -87,11 +90,19 @@ def _list(who: Caller) -> StyleList:
     return StyleList(count=len(views), styles=views)
 
 
-def _create(who: Caller, name: str | None, description: str | None) -> ContentStyleView:
+def _create(who: Caller, request: CreateStyleInput) -> ContentStyleView:
+    """As POST content-styles does it, fromTop included (it was taken and not used)."""
+    from socialgen.kit.limits import STYLE_FROM_TOP
+    from socialgen.styles.from_top import teach_from_top
+
+    if request.fromTop is not None:
+        STYLE_FROM_TOP.check(request.fromTop)  # before the store
     with transaction(who.engine) as session:
         style = service.create_style(
-            session, who.workspace_id, name, description, user_id=who.user_id
+            session, who.workspace_id, request.name, request.description, user_id=who.user_id
         )
+        if request.fromTop is not None:
+            teach_from_top(session, who.workspace_id, style, request.fromTop, asked_as="fromTop")
         return service.style_view(session, style)
 
 

@@ -62,9 +62,10 @@ def register(server: MCPServer[Any], face: Face) -> None:
         server, "add_account", AddAccountInput, add_account, AccountView,
         hints(read_only=False, idempotent=True),
         title="Connect a social account",
-        description="Connect an account with its secret, checked with the network first; "
-        "the same account again is reconnected (same id, new secret). Never returns the "
-        "secret.",
+        description="Connect a social account with its secret, checked with the network "
+        "first (a secret the network refuses is refused); the same account again is "
+        "reconnected (same id, new secret). Over HTTP only owners and admins may. Never "
+        "returns the secret.",
     )  # fmt: skip
     add_tool(
         server, "list_accounts", InWorkspace, list_accounts, AccountList, hints(read_only=True),

@@ -363,12 +363,15 @@ def _print_stats(out: Console, data: StatsView) -> None:
     if not data.posts:
         out.print("No published posts yet.")
     for post in data.posts:
-        out.print(
-            styled(
-                (post.postId, "bold"),
-                f"  likes {post.likes} · reposts {post.reposts} · comments {post.comments}",
+        seen = "" if post.impressions is None else f" · impressions {post.impressions}"
+        counts = f"  likes {post.likes} · reposts {post.reposts} · comments {post.comments}"
+        out.print(styled((post.postId, "bold"), counts + seen))
+        if (brought := post.imported) is not None:  # counts a file brought: no network
+            more = "" if brought.impressions is None else f", impressions {brought.impressions}"
+            out.print(
+                f"  imported: likes {brought.likes}, reposts {brought.reposts}, "
+                f"comments {brought.comments}{more}"
             )
-        )
         for row in post.publications:
             note = f"  ({row.note})" if row.note else ""
             out.print(

@@ -1,6 +1,10 @@
-"""The MCP tools that send posts out: schedule_post, publish_post, post_stats. Each is
-what its command or endpoint does (publishing/outbox/cli.py, api.py), in a worker
-thread. Registered by this slice's feature.py."""
+"""The MCP tools that send posts out: schedule_post, unschedule_post, publish_post,
+post_stats. Each is what its command or endpoint does (publishing/outbox/cli.py,
+api.py), in a worker thread. Registered by this slice's feature.py.
+
+unschedule_post lives here, not with the posts' tools: as `socialgen posts unschedule`
+(this slice's), it also drops the post's queued publications, which posts/ cannot
+reach."""
 
 from __future__ import annotations
 
@@ -53,6 +57,14 @@ class ScheduledPost(BaseModel):
     )
 
 
+class UnscheduledPost(BaseModel):
+    postId: str
+    status: str = Field(description="draft")
+    droppedPublications: int = Field(
+        description="Publications that were queued for its time and will not go out."
+    )
+
+
 def register(server: MCPServer[Any], face: Face) -> None:
     async def caller(context: Context[Any, Any], ref: str | None, need: Need) -> Caller:
         return await in_thread(face.caller, context, ref, need)
@@ -63,6 +75,10 @@ def register(server: MCPServer[Any], face: Face) -> None:
         who = await caller(context, request.workspaceId, WRITER)
         zone = face.runtime(context).settings.timezone
         return await in_thread(_schedule, who, request, zone)
+
+    async def unschedule_post(context: Context[Any, Any], request: OnePost) -> UnscheduledPost:
+        who = await caller(context, request.workspaceId, WRITER)
+        return await in_thread(_unschedule, who, request.postId)
 
     async def publish_post(
         context: Context[Any, Any], request: PublishPostInput
@@ -79,9 +95,22 @@ def register(server: MCPServer[Any], face: Face) -> None:
         server, "schedule_post", SchedulePostInput, schedule_post, ScheduledPost,
         hints(read_only=False, idempotent=True),
         title="Schedule a post",
-        description='Schedule a draft (or move a scheduled post) to `at`: an ISO 8601 time, '
-        'or "best", the next free best time from the workspace\'s own published history '
-        "(see insights). With accountIds it is published to them at that time.",
+        description='Schedule a draft (or move a scheduled post) to `at`: an ISO 8601 time '
+        '(UTC without an offset, as the HTTP API), or "best", the next free best time from '
+        "the workspace's own published history (see insights). With accountIds it is "
+        "published to them at that time; without, it only waits on the calendar. Refused "
+        "for a published post or a time in the past; unschedule_post undoes it.",
+    )  # fmt: skip
+    add_tool(
+        server, "unschedule_post", OnePost, unschedule_post, UnscheduledPost,
+        hints(read_only=False, idempotent=False),
+        title="Unschedule a post",
+        description="Turn a scheduled post back into a draft, as `socialgen posts "
+        "unschedule` does: it keeps its text and loses its time, and its publications "
+        "queued for that time are dropped (droppedPublications): it goes out nowhere "
+        "until it is scheduled or published again. "
+        "Refused for a draft or a published post (Only scheduled posts can be "
+        "unscheduled).",
     )  # fmt: skip
     add_tool(
         server, "publish_post", PublishPostInput, publish_post, PublicationsData,
@@ -95,8 +124,9 @@ def register(server: MCPServer[Any], face: Face) -> None:
         server, "post_stats", PostStatsInput, post_stats, StatsView,
         hints(read_only=True),
         title="Post metrics",
-        description="Likes, reposts and comments of a published post (or of the recently "
-        "published ones), as the networks report them; refresh reads them first.",
+        description="Likes, reposts and comments the store holds for a published post (or "
+        "for the recently published ones): read back from its networks or imported with "
+        "it. refresh: true asks the networks for new counts first.",
     )  # fmt: skip
 
 
@@ -125,6 +155,14 @@ def _schedule(who: Caller, request: SchedulePostInput, zone: str | None) -> Sche
                 "publications": views(rows),
             }
         )
+
+
+def _unschedule(who: Caller, post_id: str) -> UnscheduledPost:
+    from socialgen.publishing.outbox.service import unschedule_post
+
+    with transaction(who.engine) as session:
+        post, dropped = unschedule_post(session, who.workspace_id, post_id)
+        return UnscheduledPost(postId=post.id, status=post.status, droppedPublications=dropped)
 
 
 def _publish(who: Caller, runtime: Runtime, request: PublishPostInput) -> PublicationsData:

@@ -15,6 +15,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from socialgen.kit.clock import iso, utcnow
+from socialgen.posts.export_item import Counts
+from socialgen.posts.repository_counts import Reading, latest_readings, summed_counts
 from socialgen.posts.service import get_post
 from socialgen.publishing.accounts.service import scrub
 from socialgen.publishing.adapters import build_adapter
@@ -23,6 +25,7 @@ from socialgen.publishing.networks.pull import Pull, PullLimits
 from socialgen.publishing.outbox import repository_metrics
 from socialgen.publishing.outbox.repository import with_accounts
 from socialgen.publishing.outbox.schemas import (
+    ImportedStats,
     MetricPoint,
     PostStatsView,
     PublicationStats,
@@ -146,16 +149,27 @@ def _store(
 
 
 def post_stats(session: Session, workspace_id: str, post_id: str | None = None) -> StatsView:
-    """One post's metrics (or the latest published posts'), each publication with its
-    series, oldest first."""
+    """One post's metrics (or the latest published posts', imported ones included),
+    each publication with its series, oldest first. A post's counts are what the store
+    holds: the latest reading of each publication and of its import, summed
+    (posts/repository_counts.py, as `posts export` and insights count them)."""
     if post_id is not None:
         posts = [get_post(session, workspace_id, post_id)]
     else:
         posts = repository_metrics.latest_published_posts(session, workspace_id, STATS_POSTS)
-    return StatsView(posts=[_post_stats(session, post) for post in posts])
+    readings = latest_readings(session, workspace_id, [post.id for post in posts])
+    counts = summed_counts(readings)
+    imported = {r.post_id: r for r in readings if r.publication_id is None}
+    return StatsView(
+        posts=[
+            _post_stats(session, post, counts.get(post.id), imported.get(post.id)) for post in posts
+        ]
+    )
 
 
-def _post_stats(session: Session, post: Post) -> PostStatsView:
+def _post_stats(
+    session: Session, post: Post, counts: Counts | None, imported: Reading | None
+) -> PostStatsView:
     publications = [
         _publication_stats(
             publication,
@@ -164,14 +178,27 @@ def _post_stats(session: Session, post: Post) -> PostStatsView:
         )
         for publication, account in with_accounts(session, post.id)
     ]
+    # Never read anywhere: the post's own columns (0 unless set some other way).
+    counts = counts or Counts(post.likes, 0, post.comments, None)
     return PostStatsView(
         postId=post.id,
         status=post.status,
         postUrl=post.post_url,
-        likes=post.likes,
-        comments=post.comments,
-        reposts=sum(p.reposts for p in publications),
+        likes=counts.likes,
+        comments=counts.comments,
+        reposts=counts.reposts,
         publications=publications,
+        impressions=counts.impressions,
+        publishedAt=iso(post.published_at),
+        imported=None
+        if imported is None
+        else ImportedStats(
+            likes=imported.likes,
+            reposts=imported.reposts,
+            comments=imported.comments,
+            impressions=imported.impressions,
+            takenAt=iso(imported.taken_at),
+        ),
     )
 
 

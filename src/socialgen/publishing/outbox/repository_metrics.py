@@ -14,6 +14,7 @@ from socialgen.publishing.settings import METRICS_WINDOW
 from socialgen.store.tables import (
     MetricSnapshot,
     Post,
+    PostStatus,
     Publication,
     PublicationState,
     SocialAccount,
@@ -95,21 +96,17 @@ def latest_snapshots(session: Session, publication_id: str, limit: int) -> list[
 
 
 def latest_published_posts(session: Session, workspace_id: str, limit: int) -> list[Post]:
-    """The workspace's `limit` latest published posts (by publication), newest first."""
-    ids = session.exec(
-        select(Publication.post_id)
-        .where(
-            col(Publication.workspace_id) == workspace_id,
-            col(Publication.state) == PublicationState.PUBLISHED,
-        )
-        .group_by(col(Publication.post_id))
-        .order_by(col(Publication.post_id))
-    ).all()
+    """The workspace's `limit` latest published posts (by publish time), newest first:
+    those published here and those imported or pulled, with or without a
+    publication."""
     return list(
         session.exec(
             select(Post)
-            .where(col(Post.id).in_(list(ids)))
-            .order_by(col(Post.published_at).desc())
+            .where(
+                col(Post.workspace_id) == workspace_id,
+                col(Post.status) == PostStatus.PUBLISHED,
+            )
+            .order_by(col(Post.published_at).desc().nulls_last(), col(Post.id))
             .limit(limit)
         ).all()
     )

@@ -122,14 +122,33 @@ class PublicationStats(BaseModel):
     series: list[MetricPoint] = Field(description="The latest readings, oldest first.")
 
 
+class ImportedStats(BaseModel):
+    likes: int
+    reposts: int
+    comments: int
+    impressions: int | None = Field(description="Null when the file did not give them.")
+    takenAt: str = Field(description="When the counts were imported.")
+
+
 class PostStatsView(BaseModel):
     postId: str
     status: str
     postUrl: str | None
-    likes: int = Field(description="The post's publications' latest likes, summed.")
+    likes: int = Field(
+        description="The latest likes of each place the post was read from (each "
+        "publication, an import), summed."
+    )
     comments: int
     reposts: int
     publications: list[PublicationStats]
+    impressions: int | None = Field(
+        default=None, description="Summed as likes are; null when no place reports them."
+    )
+    publishedAt: str | None = None
+    imported: ImportedStats | None = Field(
+        default=None,
+        description="The counts a `posts import` file brought (no publication), or null.",
+    )
 
 
 class StatsView(BaseModel):
