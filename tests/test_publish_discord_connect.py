@@ -197,7 +197,7 @@ def test_accounts_add_discord_reads_the_url_from_stdin_and_never_shows_it(
     monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")
     app = typer.Typer()
     app.callback()(use_runtime)  # the Runtime handed in, as the real root does
-    app.command("discord")(add_discord)  # as the lead registers it under `accounts add`
+    app.command("discord")(add_discord)  # as accounts/cli.py registers it under `accounts add`
     runtime = Runtime(networks={"discord": discord})
     args = ["discord", "--channel", "releases", "--webhook-stdin", "--json"]
     result = CliRunner().invoke(app, args, input=fake.url_of(hook) + "\n", obj=runtime)

@@ -1,5 +1,5 @@
 """Nostr through the product's own faces and the real outbox, on a real store: the key
-connected with `accounts add nostr` (registered here as the lead registers it), a post
+connected with `accounts add nostr` (the real command line), a post
 published with `posts publish` and found once on the real relay, its counts read with
 `posts stats --refresh`; a first attempt whose answer was lost after the note reached
 the relay is retried and finds that note: the relay holds it once."""

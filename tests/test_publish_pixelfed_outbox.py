@@ -1,5 +1,5 @@
 """Pixelfed through the real outbox: an account connected with `accounts add pixelfed`
-(the command on a local app, as the lead registers it), a carousel post published
+(the command on a local app, as accounts/cli.py registers it), a carousel post published
 by the outbox's own passes to mastodon-mock behind Pixelfed's rules
 (tests/pixelfed_support.py). What is live is read on the server's side."""
 
@@ -46,7 +46,7 @@ def server(
     proxy: PixelfedProxy, networks: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[PixelfedProxy]:
     monkeypatch.setenv("SOCIALGEN_ALLOW_PRIVATE_URLS", "1")  # the servers live on 127.0.0.1
-    networks["pixelfed"] = pixelfed_module  # as the lead registers it
+    networks["pixelfed"] = pixelfed_module  # the built-in module, named
     proxy.reset()
     yield proxy
     proxy.reset()

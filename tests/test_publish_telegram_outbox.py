@@ -1,9 +1,9 @@
 """Telegram through the product's own faces and the real outbox, on a real store: the
-channel connected with `accounts add telegram` (the command registered here as the
-lead registers it), a post published with `posts publish` and seen once in the Bot
-API emulator; against the fake Bot API, a send that went live unanswered is
-`unknown` and never sent again, and a thread stopped by a 429 at its second part
-resumes there, its first part never sent twice."""
+channel connected with `accounts add telegram` (the real command line), a post
+published with `posts publish` and seen once in the Bot API emulator; against the fake
+Bot API, a send that went live unanswered is `unknown` and never sent again, and a
+thread stopped by a 429 at its second part resumes there, its first part never sent
+twice."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 against the fake Threads API: a long post goes live once as a thread, and a
 publication whose publish was sent but never answered is not sent twice, neither by
 the attempt itself nor by the user's --retry. Also `accounts add threads
---token-stdin` on a local command group (the lead registers it on the real one)."""
+--token-stdin` on a local command group (the same command accounts/cli.py registers)."""
 
 from __future__ import annotations
 

@@ -46,8 +46,8 @@ def on_x(
 
 
 def add_account(fake: FakeX, networks: dict[str, Any]) -> str:
-    """`socialgen accounts add x --token-stdin` (the lead registers the command in
-    accounts/cli.py; here it sits on an app of its own)."""
+    """`socialgen accounts add x --token-stdin` (registered in accounts/cli.py; here
+    the same command sits on an app of its own)."""
     app = typer.Typer()
     app.callback()(use_runtime)
     app.command("x")(add_x)

@@ -3,7 +3,7 @@ browser (OAuth as Mastodon's, scopes `read write`) or with a personal access tok
 (Settings > Applications on the instance) read from stdin or a hidden prompt, never
 from an option (options land in shell history and `ps`).
 
-The lead registers it beside the others: `add_app.command("pixelfed")(add_pixelfed)`.
+Registered beside the others in accounts/cli.py (`add_app.command("pixelfed")`).
 """
 
 from __future__ import annotations
