@@ -92,7 +92,7 @@ def test_a_time_without_a_zone_is_read_in_the_local_zone(
     assert by_setting.exit_code == 0, by_setting.output
     data = json.loads(by_setting.stdout)
     assert (data["scheduledAt"], data["timezone"]) == (iso(tokyo), "Asia/Tokyo")
-    assert f"({day.isoformat()} 09:00 Asia/Tokyo, your time zone)" in human.stdout
+    assert f"for {day.isoformat()} 09:00 Asia/Tokyo ({iso(tokyo)})" in human.stdout
     assert json.loads(by_system.stdout)["scheduledAt"] == iso(new_york)
     assert json.loads(by_system.stdout)["timezone"] == "America/New_York"
     moment = datetime(day.year, day.month, day.day, 9, tzinfo=UTC)

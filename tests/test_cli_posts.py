@@ -611,7 +611,7 @@ def test_delete_refuses_a_published_post(store: Store) -> None:
 # --------------------------------------------------------------------------- schedule
 
 
-def test_schedule_a_draft_in_the_future(store: Store) -> None:
+def test_schedule_a_draft_in_the_future(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     post = store.post("Plan me")
     moment = (utcnow() + timedelta(days=3)).replace(microsecond=0)
     text = moment.astimezone(timezone(timedelta(hours=2))).isoformat()  # with +02:00
@@ -623,13 +623,15 @@ def test_schedule_a_draft_in_the_future(store: Store) -> None:
     assert (saved.status, saved.scheduled_at) == (PostStatus.SCHEDULED, moment)
     assert post.id in ids(ok_json("posts", "timeline"))
 
-    # Without an offset the time is UTC; a scheduled post can be moved.
+    # Without an offset the time is the creator's zone (here UTC); a scheduled post can
+    # be moved. The message gives the time in that zone, named, then in UTC.
     moment = (utcnow() + timedelta(days=5)).replace(microsecond=0)
+    monkeypatch.setenv("SOCIALGEN_TIMEZONE", "UTC")
 
     result = run("posts", "schedule", post.id, "--at", moment.strftime("%Y-%m-%dT%H:%M:%S"))
 
     assert result.exit_code == 0, result.output
-    assert f"Scheduled {post.id} for {iso(moment)}" in result.stdout
+    assert f"Scheduled {post.id} for {moment:%Y-%m-%d %H:%M} UTC ({iso(moment)})" in result.stdout
     assert load_post(store, post.id).scheduled_at == moment
 
 

@@ -132,8 +132,12 @@ def token_create(
         }
 
     def show(out: Console) -> None:
+        from socialgen.cli.support import creator_zone
+        from socialgen.kit.local_time import local_moment
+
+        expires = local_moment(str(data["expiresAt"]), creator_zone())
         out.print(
-            f"Token {data['tokenId']} for {data['email']}, expires {data['expiresAt']}. "
+            f"Token {data['tokenId']} for {data['email']}, expires {expires}. "
             "Store it now, it is not shown again:"
         )
         out.print(secret, markup=False)

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
+
     from rich.console import Console
     from rich.text import Text
     from sqlalchemy import Engine
@@ -141,6 +143,7 @@ def print_rows(
     if not rows:
         notes(out).print(f"{title}: none." + (f" {empty}" if empty else ""))
         return
+    rows = local_times(rows, creator_zone(), plain=piped(out))
     if piped(out):
         print_plain_rows(
             out, [["" if value is None else str(value) for value in row.values()] for row in rows]
@@ -157,6 +160,35 @@ def print_rows(
     for row in rows:
         table.add_row(*("" if value is None else str(value) for value in row.values()))
     out.print(table)
+
+
+def local_times(rows: list[dict[str, Any]], zone: ZoneInfo, *, plain: bool) -> list[dict[str, Any]]:
+    """Copies of `rows` whose times (the "...At" columns, ISO 8601 UTC as `--json` has
+    them) are in `zone`: "2026-12-16 09:00" under a header that names the zone for a
+    person; ISO 8601 with the zone's offset in plain rows, which a program reads."""
+    from socialgen.kit.local_time import in_zone, local_minute, zone_header
+
+    times = [key for key in rows[0] if key.endswith("At")]
+    if not times:
+        return rows
+
+    def shown_time(value: Any) -> Any:
+        if not isinstance(value, str) or not value:
+            return value
+        try:
+            there = in_zone(value, zone)
+        except ValueError:  # not a time after all: shown as it is
+            return value
+        return there.isoformat(timespec="minutes") if plain else local_minute(there, zone)
+
+    header = {key: key if plain or key not in times else zone_header(key, zone) for key in rows[0]}
+    return [
+        {
+            header.get(key, key): shown_time(value) if key in times else value
+            for key, value in row.items()
+        }
+        for row in rows
+    ]
 
 
 def shorten_ids(
@@ -198,6 +230,15 @@ def current_runtime() -> Runtime:
     if runtime is None:
         raise RuntimeError("no command is running: pass the Runtime in (current_runtime)")
     return runtime
+
+
+def creator_zone() -> ZoneInfo:
+    """The zone the running command shows times in (kit.local_time): the `timezone`
+    setting, else the system's (config.zone)."""
+    from socialgen.config.zone import resolve_zone
+
+    runtime = _runtime.get()  # a table printed outside a command: the system's zone
+    return resolve_zone(None, runtime.light_setting("timezone") if runtime is not None else None)
 
 
 def open_store() -> Engine:

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from socialgen.cli.events import command_resources, stream_in_terminal
-from socialgen.cli.support import JsonOpt, WorkspaceOpt, console
+from socialgen.cli.support import JsonOpt, WorkspaceOpt, console, creator_zone
 from socialgen.files.backends import files_of
 
 
@@ -89,7 +89,9 @@ def _export(
         return
     from socialgen.content_calendar.export import write_exports
 
-    for path in write_exports(posts, ics=ics, csv=csv, markdown=markdown, days=days):
+    for path in write_exports(
+        posts, ics=ics, csv=csv, markdown=markdown, days=days, zone=creator_zone()
+    ):
         if not quiet:
             console(stderr=True).print(f"wrote {path}")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,10 @@ def write_exports(
     csv: Path | None,
     markdown: Path | None,
     days: int,
+    zone: tzinfo = UTC,
 ) -> list[Path]:
-    """The calendar items of calendar_complete, written where asked; returns the paths."""
+    """The calendar items of calendar_complete, written where asked; returns the paths.
+    The Markdown's times are in `zone` (the creator's: a person reads it)."""
     from socialgen.posts.exports import ExportItem, to_csv, to_ics, to_markdown
 
     items = [
@@ -36,7 +39,7 @@ def write_exports(
     renderers: list[tuple[Path | None, Callable[[], str]]] = [
         (ics, lambda: to_ics(items, calendar_name=title)),
         (csv, lambda: to_csv(items)),
-        (markdown, lambda: to_markdown(items, title=title)),
+        (markdown, lambda: to_markdown(items, title=title, zone=zone)),
     ]
     written = []
     for path, text in renderers:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from socialgen.cli.support import IdShortener, styled
+from socialgen.cli.support import IdShortener, creator_zone, styled
 from socialgen.content_calendar.events import (
     CalendarComplete,
     CalendarProgress,
@@ -82,6 +82,7 @@ class CalendarPrinter:
         from rich.table import Table
         from rich.text import Text
 
+        from socialgen.kit.local_time import local_minute, zone_header
         from socialgen.posts.views import snippet
 
         # A day as a person finds its draft again: the short id `posts show` takes
@@ -94,17 +95,20 @@ class CalendarPrinter:
         shown = [short.get(post_id, post_id) for post_id in ids]
         day_width = max(len("day"), len(str(len(ids))))
         id_width = max([len("id"), *map(len, shown)])
-        left = self.out.width - day_width - _DATE_CHARS - id_width - _TABLE_FRAME
+        zone = creator_zone()
+        date_header = zone_header("date", zone)
+        date_width = max(_DATE_CHARS, len(date_header))
+        left = self.out.width - day_width - date_width - id_width - _TABLE_FRAME
         table = Table(title=f"{calendar.calendarLength}-day content calendar", title_justify="left")
         table.add_column("day", no_wrap=True)
-        table.add_column("date", no_wrap=True)
+        table.add_column(date_header, no_wrap=True)
         table.add_column("id", no_wrap=True)
         table.add_column("theme / post", no_wrap=True, overflow="ellipsis", max_width=max(10, left))
         for post, post_id in zip(calendar.posts, shown, strict=True):
             theme = post.theme + (" (template)" if post.source == "template" else "")
             table.add_row(
                 str(post.index),
-                post.suggestedDate[:_DATE_CHARS].replace("T", " "),
+                local_minute(post.suggestedDate, zone),
                 post_id,
                 Text.assemble((theme, "bold"), "\n", (snippet(post.content), "dim")),
             )

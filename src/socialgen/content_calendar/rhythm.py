@@ -32,8 +32,8 @@ def calendar_dates(
 ) -> list[datetime]:
     """suggested_dates, or with enough history each day at its weekday's best slot
     (highest posterior mean; insights.slots) in the creator's zone."""
+    from socialgen.config.zone import resolve_zone
     from socialgen.insights.suggest import slots_if_enough
-    from socialgen.insights.zones import resolve_zone
 
     slots = slots_if_enough(session, workspace_id, tz)
     if isinstance(slots, int):

@@ -67,7 +67,8 @@ def insights(
     check_chart_options(html, open_page)
     # The terminal's report and the charts draw the report's JSON, as --json prints it.
     report = report_for(workspace, days, tz).json_data()
-    emit(json_output, report, lambda out: _print(report, out))
+    zone_chosen = tz is not None or current_runtime().settings.timezone is not None
+    emit(json_output, report, lambda out: _print(report, out, zone_chosen=zone_chosen))
     emit_charts(
         report,
         console=None if json_output else console(),
@@ -88,7 +89,7 @@ def report_for(workspace: str | None, days: int | None, tz: str | None) -> Insig
         return build_report(session, workspace_id, days, zone)
 
 
-def _print(report: dict[str, Any], out: Any) -> None:
+def _print(report: dict[str, Any], out: Any, *, zone_chosen: bool) -> None:
     from socialgen.insights.terminal import print_report
 
-    print_report(report, out)
+    print_report(report, out, zone_chosen=zone_chosen)

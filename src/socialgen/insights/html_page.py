@@ -17,10 +17,12 @@ from collections.abc import Mapping
 from html import escape
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from socialgen.kit.control_chars import printable
 from socialgen.kit.errors import SocialgenError
 from socialgen.kit.local_files import PRIVATE_FILE
+from socialgen.kit.local_time import local_day, local_moment
 
 SNIPPET_CHARS = 160
 TOP_POSTS = 5
@@ -73,10 +75,14 @@ def render_page(report: dict[str, Any], texts: Mapping[str, str] | None = None) 
             _effects_table(report.get("inconclusive") or [], report),
             "Features whose interval includes no effect (1x): your data cannot tell yet.",
         ),
-        _section("Posts that beat their usual most", _top_posts(series, texts or {}), ""),
+        _section(
+            "Posts that beat their usual most", _top_posts(series, texts or {}, _zone(report)), ""
+        ),
         _section("How far to trust this", _caveats(report), ""),
     ]
-    generated = escape(str(report.get("generatedAt") or ""))
+    generated = escape(
+        local_moment(report["generatedAt"], _zone(report)) if report.get("generatedAt") else ""
+    )
     workspace = escape(str(report.get("workspaceId") or ""))
     page = PAGE.format(
         body="\n".join(sections),
@@ -85,6 +91,13 @@ def render_page(report: dict[str, Any], texts: Mapping[str, str] | None = None) 
     # A post's control characters as symbols, whichever text quoted it: the page is
     # read in terminals too (`cat`, `less`), where ESC would act.
     return printable(page)
+
+
+def _day(moment: Any, zone: ZoneInfo) -> str:
+    try:
+        return local_day(str(moment), zone) if moment else ""
+    except ValueError:
+        return ""
 
 
 def _headline(report: dict[str, Any]) -> str:
@@ -190,19 +203,27 @@ def _best(series: list[dict[str, Any]]) -> list[tuple[float, dict[str, Any]]]:
     return scored[:TOP_POSTS]
 
 
-def _top_posts(series: list[dict[str, Any]], texts: Mapping[str, str]) -> str:
+def _zone(report: dict[str, Any]) -> ZoneInfo:
+    """The zone the report was made in: its dates are shown in it, as its slots are."""
+    try:
+        return ZoneInfo(str(report.get("timezone") or "UTC"))
+    except (ValueError, ZoneInfoNotFoundError):
+        return ZoneInfo("UTC")
+
+
+def _top_posts(series: list[dict[str, Any]], texts: Mapping[str, str], zone: ZoneInfo) -> str:
     scored = _best(series)
     if not scored:
         return "<p>None yet.</p>"
     rows = "".join(
-        f"<tr><td>{escape(str(entry.get('publishedAt', ''))[:10])}</td>"
+        f"<tr><td>{escape(_day(entry.get('publishedAt'), zone))}</td>"
         f"<td>{_snippet(entry, texts)}</td>"
         f"<td class=num>{escape(str(entry.get('engagement', '')))}</td>"
         f"<td class=num>{_times(relative)}</td></tr>"
         for relative, entry in scored
     )
     return (
-        "<table><thead><tr><th>Published</th><th>Post</th><th>Engagement</th>"
+        f"<table><thead><tr><th>Published ({escape(zone.key)})</th><th>Post</th><th>Engagement</th>"
         f"<th>x&nbsp;usual</th></tr></thead><tbody>{rows}</tbody></table>"
     )
 

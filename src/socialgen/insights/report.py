@@ -7,9 +7,9 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
+from socialgen.config.zone import resolve_zone
 from socialgen.insights.history import load_published
 from socialgen.insights.schemas import InsightsReport
-from socialgen.insights.zones import resolve_zone
 from socialgen.kit.clock import iso, utcnow
 from socialgen.kit.limits import INSIGHTS_DAYS
 

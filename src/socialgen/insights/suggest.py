@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 from sqlmodel import Session
 
+from socialgen.config.zone import resolve_zone
 from socialgen.insights import repository
 from socialgen.insights.history import load_published
-from socialgen.insights.zones import resolve_zone
 from socialgen.kit.clock import utcnow
 from socialgen.kit.errors import BadRequest
 

@@ -20,7 +20,10 @@ BRING_HISTORY_IN = (
 )
 
 
-def print_report(report: dict[str, Any], out: Console) -> None:
+def print_report(report: dict[str, Any], out: Console, *, zone_chosen: bool = True) -> None:
+    """The report for a person. `zone_chosen` is False when neither --tz nor the
+    `timezone` setting named a zone: the machine's was used, and the report says so,
+    since weekdays and hours (best times) shift with it."""
     from rich.table import Table
     from rich.text import Text
 
@@ -42,6 +45,13 @@ def print_report(report: dict[str, Any], out: Console) -> None:
                 f"{typical:.0f} likes + reposts + comments; lately {latest:.0f}."
                 + _share_with_any(report, typical),
             )
+        )
+    if posts and not zone_chosen:
+        out.print(
+            f"No time zone is set: days and hours are in {zone}, this machine's zone, and "
+            "best times shift with it. Set yours: socialgen config set timezone "
+            "Europe/Berlin (your IANA name), or --tz for this report.",
+            style="yellow",
         )
     if not report["enough"]:
         out.print(

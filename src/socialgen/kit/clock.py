@@ -9,7 +9,7 @@ such a date fails; no post of a social network is dated outside this range.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import overload
 
 
@@ -53,12 +53,13 @@ def in_range(moment: datetime, shown: str | None = None) -> datetime:
     return moment
 
 
-def parse_iso(text: str) -> datetime:
-    """Parse an ISO 8601 timestamp; a value without an offset is taken as UTC. A valid
-    date outside the accepted range is a DateOutOfRange (a ValueError)."""
+def parse_iso(text: str, naive_zone: tzinfo = UTC) -> datetime:
+    """Parse an ISO 8601 timestamp into UTC; a value without an offset is a wall time in
+    `naive_zone` (UTC unless the caller reads a person's times: the creator's zone). A
+    valid date outside the accepted range is a DateOutOfRange (a ValueError)."""
     moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
+        moment = moment.replace(tzinfo=naive_zone)
     try:
         return in_range(moment.astimezone(UTC), text.strip())
     except OverflowError:  # past year 9999 (or before year 1) once in UTC

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -12,12 +12,16 @@ from socialgen.cli.support import (
     WorkspaceOpt,
     command_group,
     confirm,
+    creator_zone,
     current_runtime,
     emit,
     open_workspace,
     styled,
 )
 from socialgen.kit.limits import DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, PAGE, PAGE_LIMIT
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
 
 app = command_group()  # its help: the feature's Group (feature.py)
 from socialgen.posts.listing_cli import list_posts, recent, search_posts, timeline  # noqa: E402
@@ -143,7 +147,10 @@ def delete(
 def schedule(
     post_id: PostIdArg,
     at: Annotated[
-        str, typer.Option("--at", help="When to publish, ISO 8601 (UTC unless an offset is given).")
+        str,
+        typer.Option(
+            "--at", help="When to publish, ISO 8601 (your time zone unless an offset is given)."
+        ),
     ],
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
@@ -153,7 +160,7 @@ def schedule(
     from socialgen.posts import service
     from socialgen.store.engine import transaction
 
-    moment = _parse_moment(at)
+    moment = _parse_moment(at, creator_zone())
     engine, workspace_id, post_id = open_ref(workspace, "post", post_id)
     with transaction(engine) as session:
         post = service.schedule(session, workspace_id, post_id, moment)
@@ -223,12 +230,12 @@ def conversations(
     emit(json_output, data, lambda out: print_conversations(out, data, shorten))
 
 
-def _parse_moment(text: str) -> Any:
+def _parse_moment(text: str, zone: ZoneInfo) -> Any:
     from socialgen.kit.clock import DateOutOfRange, parse_iso
     from socialgen.kit.errors import BadRequest
 
     try:
-        return parse_iso(text)
+        return parse_iso(text, zone)
     except DateOutOfRange as error:
         raise BadRequest(str(error)) from None
     except ValueError:

@@ -18,7 +18,7 @@ import io
 import json
 import re
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from socialgen.kit.clock import iso
@@ -128,16 +128,21 @@ def _backup_cells(item: ExportItem) -> list[str]:
     ]
 
 
-def to_markdown(items: Iterable[ExportItem], *, title: str) -> str:
+def to_markdown(items: Iterable[ExportItem], *, title: str, zone: tzinfo = UTC) -> str:
     """A `# title`, then per item a `## <date> · <theme>` heading, the post verbatim in
     a fenced block (no Markdown in it is interpreted), and a line with id and status.
     Text set in a heading or a line is escaped (`markdown_inline`): a theme shows as
-    written, never as HTML or formatting."""
+    written, never as HTML or formatting. Times are in `zone` (a person reads this
+    file: the CLI's is the creator's), named after each."""
     lines = [f"# {markdown_inline(title)}", ""]
     count = 0
     for item in items:
         count += 1
-        when = f"{item.day:%Y-%m-%d}" if item.all_day else f"{item.moment:%Y-%m-%d %H:%M} UTC"
+        when = (
+            f"{item.day:%Y-%m-%d}"
+            if item.all_day
+            else f"{item.moment.astimezone(zone):%Y-%m-%d %H:%M} {_zone_name(zone)}"
+        )
         fence = "`" * max(3, _longest_backtick_run(item.content) + 1)
         facts = f"id: `{item.post_id}` · status: {markdown_inline(item.status)}"
         if item.variation:
@@ -207,6 +212,10 @@ def json_posts(items: Iterable[ExportItem]) -> list[dict[str, Any]]:
 
 def _date_text(item: ExportItem) -> str:
     return item.day.isoformat() if item.all_day else iso(item.moment) or ""
+
+
+def _zone_name(zone: tzinfo) -> str:
+    return getattr(zone, "key", None) or ("UTC" if zone is UTC else str(zone))
 
 
 def _longest_backtick_run(text: str) -> int:

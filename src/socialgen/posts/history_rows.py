@@ -12,7 +12,7 @@ insights leave out: zero likes and "never read" are not the same thing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -46,13 +46,18 @@ class PublishedHistory:
     measured: bool = True  # carries counts: one snapshot at these values
 
 
-def published_history(record: Mapping[str, Any], now: datetime) -> PublishedHistory:
-    """The published part of a row, or a BadRequest naming the field at fault."""
+def published_history(
+    record: Mapping[str, Any],
+    now: datetime,
+    read_date: Callable[[str], datetime] = parse_iso,
+) -> PublishedHistory:
+    """The published part of a row, or a BadRequest naming the field at fault.
+    `read_date` reads publishedAt (an import's: naive times in the creator's zone)."""
     date_text = _text(record, "publishedAt")
     if date_text is None:
         raise BadRequest("a published post needs publishedAt (ISO 8601, e.g. 2025-03-01T09:00:00Z)")
     try:
-        published_at = parse_iso(date_text)
+        published_at = read_date(date_text)
     except DateOutOfRange as error:
         raise BadRequest(f"publishedAt: {error}") from None
     except ValueError:

@@ -38,13 +38,13 @@ import io
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session
 
-from socialgen.kit.clock import DateOutOfRange, iso, parse_iso, utcnow
+from socialgen.kit.clock import DateOutOfRange, iso, utcnow
 from socialgen.kit.errors import BadRequest
 from socialgen.kit.local_files import MAX_TEXT_FILE_BYTES, read_regular_file
 from socialgen.kit.text_check import text_problem
@@ -53,6 +53,7 @@ from socialgen.posts.history_rows import (
     implied_status,
     published_history,
 )
+from socialgen.posts.import_dates import ImportDates
 from socialgen.posts.import_dedup import without_duplicates
 from socialgen.posts.import_fields import row_fields
 from socialgen.posts.import_ids import normal_id, split_by_id, update_existing
@@ -89,6 +90,8 @@ class ImportFile:
     posts: list[ImportedPost]
     skipped_replies: int = 0
     skipped_retweets: int = 0
+    # The offsets the file's dates carried (posts/import_zone.py checks the zone).
+    dates: ImportDates = field(default_factory=ImportDates)
 
 
 @dataclass
@@ -101,14 +104,18 @@ class LeftOut:
     problems: list[str] = field(default_factory=list)  # "row 3: ... is not an X post id"
 
 
-def parse_import(path: Path, *, now: datetime | None = None) -> list[ImportedPost]:
+def parse_import(
+    path: Path, *, now: datetime | None = None, zone: tzinfo = UTC
+) -> list[ImportedPost]:
     """Every post of a .csv or .json file (or X archive), or one BadRequest listing
-    what is wrong (each problem naming its row or item), so that nothing is imported."""
-    return read_import(path, now=now).posts
+    what is wrong (each problem naming its row or item), so that nothing is imported.
+    A date without an offset is a wall time in `zone` (the CLI's: the creator's)."""
+    return read_import(path, now=now, zone=zone).posts
 
 
-def read_import(path: Path, *, now: datetime | None = None) -> ImportFile:
-    """parse_import, with what an X archive skipped."""
+def read_import(path: Path, *, now: datetime | None = None, zone: tzinfo = UTC) -> ImportFile:
+    """parse_import, with what an X archive skipped and the offsets the dates carried."""
+    dates = ImportDates(zone)
     suffix = path.suffix.lower()
     archive = open_x_archive(path, MAX_ARCHIVE_BYTES)
     records: Iterator[tuple[str, dict[str, Any]]]
@@ -126,7 +133,7 @@ def read_import(path: Path, *, now: datetime | None = None) -> ImportFile:
     problems: list[str] = left_out.problems if archive is None else archive.problems
     for where, record in records:
         try:
-            posts.append(_valid_post(where, record, now))
+            posts.append(_valid_post(where, record, now, dates))
         except BadRequest as error:
             problems.append(f"{where}: {error.message}")
     if problems:
@@ -145,7 +152,7 @@ def read_import(path: Path, *, now: datetime | None = None) -> ImportFile:
         told = archive is not None or left_out.replies or left_out.retweets
         skipped = f" ({_skipped_text(left_out)})" if told else ""
         raise BadRequest(f"Nothing to import: {path.name} has no posts{skipped}")
-    return ImportFile(posts, left_out.replies, left_out.retweets)
+    return ImportFile(posts, left_out.replies, left_out.retweets, dates)
 
 
 @dataclass
@@ -318,7 +325,9 @@ def _json_records(text: str) -> list[tuple[str, dict[str, Any]]]:
 # --------------------------------------------------------------------------- checking
 
 
-def _valid_post(where: str, record: Mapping[str, Any], now: datetime) -> ImportedPost:
+def _valid_post(
+    where: str, record: Mapping[str, Any], now: datetime, dates: ImportDates
+) -> ImportedPost:
     content = _field(record, "content")
     status_text = (_field(record, "status") or implied_status(record)).strip().lower()
     date_text = (_field(record, "date") or "").strip()
@@ -334,14 +343,14 @@ def _valid_post(where: str, record: Mapping[str, Any], now: datetime) -> Importe
     if status_text not in IMPORT_STATUSES:
         raise BadRequest(f"unknown status {status_text!r}: use draft, scheduled or published")
     if status_text == PostStatus.PUBLISHED:
-        history = published_history(record, now)
+        history = published_history(record, now, dates.read)
         return ImportedPost(
             where, text, PostStatus.PUBLISHED, None, theme, history, post_id, fields
         )
     moment = None
     if date_text:
         try:
-            moment = parse_iso(date_text)
+            moment = dates.read(date_text)
         except DateOutOfRange as error:
             raise BadRequest(f"date: {error}") from None
         except ValueError:

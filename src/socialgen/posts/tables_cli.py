@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from socialgen.cli.support import IdShortener, notes, piped, print_plain_rows, styled
+from socialgen.cli.support import (
+    IdShortener,
+    creator_zone,
+    notes,
+    piped,
+    print_plain_rows,
+    styled,
+)
+from socialgen.kit.local_time import in_zone, local_minute, zone_header
 
 if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
+
     from rich.console import Console
 
     from socialgen.posts.schemas import PostDetail
@@ -52,11 +62,18 @@ def print_post_table(
         return
     shown, total = len(data["posts"]), data["total"]
     count = f"{shown} of {total}" if shown < total else f"{total}"
+    zone = creator_zone()
     if piped(out):
         print_plain_rows(
             out,
             [
-                [post["id"], post["status"], post["postType"], when(post), post_line(post)]
+                [
+                    post["id"],
+                    post["status"],
+                    post["postType"],
+                    plain_when(post, zone),
+                    post_line(post),
+                ]
                 for post in data["posts"]
             ],
         )
@@ -66,14 +83,14 @@ def print_post_table(
     short = shorten([post["id"] for post in data["posts"]])
     table = Table(title=f"{title} ({count})", title_justify="left")
     table.add_column("id", no_wrap=True, min_width=8)
-    for column in ("status", "type", "when", "post"):
+    for column in ("status", "type", zone_header("when", zone), "post"):
         table.add_column(column, overflow="ellipsis")
     for post in data["posts"]:
         table.add_row(
             short.get(post["id"], post["id"]),
             post["status"],
             post["postType"],
-            when(post),
+            local_minute(moment_of(post), zone),
             snippet(post["postContent"]),
         )
     out.print(table)
@@ -96,23 +113,37 @@ def post_line(post: dict[str, Any]) -> str:
     return " ".join(post["postContent"].split())
 
 
-def when(post: dict[str, Any]) -> str:
-    """The post's own moment: when it went out (published), is due (scheduled), or was
-    written (a draft); an imported post's is the file's date, never the import's."""
+def moment_of(post: dict[str, Any]) -> str | None:
+    """The post's own moment (ISO 8601 UTC): when it went out (published), is due
+    (scheduled), or was written (a draft); an imported post's is the file's date,
+    never the import's."""
     moment = {"scheduled": post["scheduledAt"], "published": post.get("publishedAt")}.get(
         post["status"]
     )
-    return (moment or post["createdAt"] or "")[:16].replace("T", " ")
+    return moment or post["createdAt"] or None
+
+
+def plain_when(post: dict[str, Any], zone: ZoneInfo) -> str:
+    """moment_of in the creator's zone with its offset, for a program reading rows."""
+    moment = moment_of(post)
+    return in_zone(moment, zone).isoformat(timespec="minutes") if moment else ""
 
 
 def print_post_detail(out: Console, detail: PostDetail) -> None:
     from rich.panel import Panel
 
-    facts = [f"status {detail.status}", f"type {detail.postType}", f"created {detail.createdAt}"]
+    from socialgen.kit.local_time import local_moment
+
+    zone = creator_zone()
+    facts = [
+        f"status {detail.status}",
+        f"type {detail.postType}",
+        f"created {local_moment(detail.createdAt, zone)}",
+    ]
     if detail.scheduledAt:
-        facts.append(f"scheduled {detail.scheduledAt}")
+        facts.append(f"scheduled {local_moment(detail.scheduledAt, zone)}")
     if detail.publishedAt:
-        facts.append(f"published {detail.publishedAt}")
+        facts.append(f"published {local_moment(detail.publishedAt, zone)}")
     if detail.postUrl:
         facts.append(detail.postUrl)
     out.print(styled((detail.conversationTitle, "bold"), f"  ({detail.id})"))
@@ -125,6 +156,7 @@ def print_conversations(out: Console, data: Any, shorten: IdShortener) -> None:
     from rich.table import Table
 
     pagination = data["pagination"]
+    zone = creator_zone()
     if not data["conversations"]:
         notes(out).print(
             "No conversations on this page."
@@ -136,7 +168,12 @@ def print_conversations(out: Console, data: Any, shorten: IdShortener) -> None:
         print_plain_rows(
             out,
             [
-                [c["_id"], c["title"], c["updatedAt"][:16].replace("T", " "), c["status"]]
+                [
+                    c["_id"],
+                    c["title"],
+                    in_zone(c["updatedAt"], zone).isoformat(timespec="minutes"),
+                    c["status"],
+                ]
                 for c in data["conversations"]
             ],
         )
@@ -148,13 +185,13 @@ def print_conversations(out: Console, data: Any, shorten: IdShortener) -> None:
     )
     short = shorten([c["_id"] for c in data["conversations"]])
     table.add_column("id", no_wrap=True, min_width=8)  # never cut: `chat --conversation` takes it
-    for column in ("title", "updated", "status"):
+    for column in ("title", zone_header("updated", zone), "status"):
         table.add_column(column, no_wrap=column != "title")
     for conversation in data["conversations"]:
         table.add_row(
             short.get(conversation["_id"], conversation["_id"]),
             conversation["title"],
-            conversation["updatedAt"][:16].replace("T", " "),
+            local_minute(conversation["updatedAt"], zone),
             conversation["status"],
         )
     out.print(table)

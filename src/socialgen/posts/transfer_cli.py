@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from socialgen.cli.support import JsonOpt, WorkspaceOpt, emit, notes, open_workspace, styled
+from socialgen.cli.support import (
+    JsonOpt,
+    WorkspaceOpt,
+    creator_zone,
+    emit,
+    notes,
+    open_workspace,
+    styled,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -85,7 +93,7 @@ def export_posts(
     elif fmt is ExportFormat.CSV:
         text = exports.to_csv(items, backup=True)
     elif fmt is ExportFormat.MD:
-        text = exports.to_markdown(items, title=f"Posts of {name}")
+        text = exports.to_markdown(items, title=f"Posts of {name}", zone=creator_zone())
     else:
         text = exports.to_json(items)
     summary: dict[str, object] = {"format": fmt.value, "exported": len(items)}
@@ -146,11 +154,15 @@ def import_posts_command(
     status published and publishedAt (history for `socialgen insights`). Every row is
     checked before any post is created. A row whose post_id is a post here (an
     export read back) is skipped, or updated with --update; a published post the
-    workspace already has is skipped."""
+    workspace already has is skipped. A date without an offset is in your time zone
+    (the timezone setting); when the file's offsets show another zone, it says so."""
+    from socialgen.posts.import_zone import zone_hint
     from socialgen.posts.imports import import_posts, read_import
     from socialgen.store.engine import transaction
 
-    parsed = read_import(file)
+    zone = creator_zone()  # a date without an offset is the creator's wall time
+    parsed = read_import(file, zone=zone)
+    hint = zone_hint(parsed.dates.offsets_seen(), zone)
     engine, workspace_id = open_workspace(workspace)
     with transaction(engine) as session:
         result = import_posts(session, workspace_id, parsed.posts, update=update)
@@ -170,6 +182,8 @@ def import_posts_command(
     }
     if show_ids:
         data["postIds"] = post_ids
+    if hint is not None:
+        data["timezoneHint"] = hint.json()
 
     def render(out: Console) -> None:
         noun = "post" if len(post_ids) == 1 else "posts"
@@ -186,6 +200,8 @@ def import_posts_command(
             out.print(f"Skipped {', '.join(left_out)}")
         if result.existing and not update:
             notes(out).print("Pass --update to replace their content from the file", style="dim")
+        if hint is not None:
+            notes(out).print(hint.message(), style="yellow")
         if show_ids:
             sys.stdout.write("".join(f"{post_id}\n" for post_id in post_ids))
 

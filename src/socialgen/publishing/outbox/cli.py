@@ -191,15 +191,12 @@ def schedule(
         local = post.scheduled_at
 
     def render(out: Console) -> None:
-        read_in = ""
-        if asked.zone is not None and local is not None:
-            from zoneinfo import ZoneInfo
+        from socialgen.cli.support import creator_zone
+        from socialgen.kit.local_time import local_moment
 
-            from socialgen.posts.export_item import as_utc
-
-            there = as_utc(local).astimezone(ZoneInfo(asked.zone))
-            read_in = f" ({there:%Y-%m-%d %H:%M} {asked.zone}, your time zone)"
-        out.print(f"Scheduled {post_id} for {data['scheduledAt']}{read_in}")
+        when = data["scheduledAt"]
+        shown = f"{local_moment(local, creator_zone())} ({when})" if local is not None else when
+        out.print(f"Scheduled {post_id} for {shown}", soft_wrap=True)  # one line to grep
         for row in listed:
             out.print(f"  {row.network} {row.account}: {row.state}")
 
@@ -317,9 +314,13 @@ def _print_rows(rows: list[PublicationView]) -> Any:
     def render(out: Console) -> None:
         if not rows:
             out.print("No publications. Publish it: socialgen posts publish ID --to ACCOUNT")
+        from socialgen.cli.support import creator_zone
+        from socialgen.kit.local_time import local_moment
+
         for row in rows:
             state = row.state
-            where = row.url or row.message or row.dueAt or ""
+            due = f"due {local_moment(row.dueAt, creator_zone())}" if row.dueAt else ""
+            where = row.url or row.message or due
             out.print(
                 styled(
                     f"{row.network} {row.account}: ",

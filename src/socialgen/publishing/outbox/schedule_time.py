@@ -42,7 +42,7 @@ class LocalAt:
 def parse_local_at(text: str, setting: str | None) -> LocalAt:
     """parse_at for a person: `2026-12-01T09:00` is 09:00 in the `timezone` setting's
     zone, else the system's; a time with an offset (or Z) is that moment."""
-    from socialgen.insights.zones import resolve_zone
+    from socialgen.config.zone import resolve_zone
 
     if text.strip().lower() == BEST:
         return LocalAt(None, None)
