@@ -56,9 +56,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("publishing/loopback.py", "env-read"): (
         "DISPLAY/WAYLAND_DISPLAY: whether a desktop can open the sign-in browser"
     ),
-    ("config/zone.py", "env-read"): (
-        "TZ, the machine's zone as the C library reads it (the timezone setting wins)"
-    ),
     ("ai/engine_llama_cpp.py", "env-write"): (
         "OMP_WAIT_POLICY for OpenMP in the C library, read when it loads (a write)"
     ),
