@@ -36,6 +36,7 @@ from tests.conftest import Store, days_ahead
 from tests.doubles.scripted_model import ScriptedModel
 from tests.fakes.scripted_network import ScriptedNetwork
 from tests.keys_support import keys_now
+from tests.queue_support import queue_ready, queued_post
 
 NETWORKS = (
     "bluesky",
@@ -257,7 +258,18 @@ SAMPLES: dict[str, Callable[[Sandbox], list[str]]] = {
     "posts publish": lambda s: [s.post(), "--to", s.account()],
     "posts publications": lambda s: [s.post()],
     "posts stats": lambda s: [],
+    "posts preview": lambda s: [s.post(), "--to", s.account(), "--to", "linkedin"],
+    "posts first-comment": lambda s: [s.post(), "Sources: https://example.com", "--delay", "5m"],
+    "posts plug": lambda s: [s.post(), "My newsletter", "--after-likes", "10"],
+    "posts queue": lambda s: [*queue_ready(invoke), s.post()],
+    "queue slots set": lambda s: ["Tue 08:30, Thu 08:30"],
+    "queue slots suggest": lambda s: [],
+    "queue slots clear": lambda s: queue_ready(invoke),
+    "queue remove": lambda s: [queued_post(invoke, s.post())],
+    "queue move": lambda s: [queued_post(invoke, s.post()), "--at", "2199-01-07T08:30:00Z"],
     "insights rank": lambda s: [s.post()],
+    "posts evergreen": lambda s: [],  # the plans (setting one needs a published post)
+    "insights evergreen": lambda s: [],
     "publish-due": lambda s: [],
     "models list": lambda s: [],
     "models pull": lambda s: [s.pulled_model()],

@@ -31,6 +31,20 @@ TOOLS = {
     "unschedule_post",
     "publish_post",
     "post_stats",
+    "preview_post",
+    "post_followups",
+    "set_first_comment",
+    "set_plug",
+    "remove_followup",
+    "queue_post",
+    "list_queue",
+    "set_queue_slots",
+    "suggest_queue_slots",
+    "move_queued_post",
+    "remove_from_queue",
+    "set_evergreen",
+    "list_evergreen",
+    "evergreen_candidates",
     "import_posts",
     "export_posts",
     "create_calendar",
@@ -53,7 +67,8 @@ def test_the_tools_their_schemas_and_annotations(ai_live_server: LiveServer, sto
     tools = {tool.name: tool for tool in run(body)}
     assert set(tools) >= TOOLS
     destructive = {name for name, tool in tools.items() if tool.annotations.destructive_hint}
-    assert destructive == {"delete_post", "publish_post"}
+    # remove_followup drops the text the creator wrote for a first comment or a plug.
+    assert destructive == {"delete_post", "publish_post", "remove_followup"}
     read_only = {name for name, tool in tools.items() if tool.annotations.read_only_hint}
     assert read_only == {
         "list_posts",
@@ -61,8 +76,13 @@ def test_the_tools_their_schemas_and_annotations(ai_live_server: LiveServer, sto
         "get_post",
         "export_posts",
         "post_stats",
+        "preview_post",
+        "list_evergreen",
+        "evergreen_candidates",
         "list_styles",
         "list_accounts",
+        "list_queue",
+        "post_followups",
         "insights",
         "rank_drafts",
     }

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from socialgen.kit.clock import utcnow
-from socialgen.publishing.networks.base import MediaItem, OutgoingPost
+from socialgen.publishing.networks.base import MediaItem, NetworkSettings, OutgoingPost
 from socialgen.publishing.networks.threads.text import (
     MAX_CHARACTERS,
     connect_command,
@@ -174,7 +174,9 @@ def test_when_the_listing_lags_the_container_status_says_it_went_out(
     fake.state.container_polls = 0  # FINISHED at the wait's first read
     fake.add_fault(Fault("drop", path="/threads_publish", after_processing=True))
     fake.add_fault(Fault("status", path=f"{USER_ID}/threads", method="GET", status=503))
-    published = adapter_for(fake).publish(post())
+    # No fault here hangs: a timeout well above a loaded machine's slowest answer.
+    roomy = NetworkSettings(allow_private_urls=True, network_timeout=5.0)
+    published = adapter_for(fake, settings=roomy).publish(post())
     assert fake.live_texts() == ["Small teams ship weekly."]
     status_reads = [r for r in fake.requests if r.params.get("fields") == "status,error_message"]
     assert len(status_reads) == 2  # the wait, then the settling

@@ -64,6 +64,8 @@ class RestState:
     # those created here and those a test put there, and their analytics by metric.
     listed: list[dict[str, Any]] = field(default_factory=list)
     analytics: dict[str, dict[str, int]] = field(default_factory=dict)
+    # Comments made on posts (linkedin_comment_routes.FakeComment), in order.
+    comments: list[Any] = field(default_factory=list)
 
 
 def error(status: int, code: str, message: str, service_code: int = 100) -> Answer:
@@ -87,6 +89,11 @@ def rest_route(fake: FakeLinkedIn, request: Recorded) -> Answer:
     history = history_route(fake, token, request)
     if history is not None:
         return history
+    from tests.fakes.linkedin_comment_routes import comment_route  # it imports this
+
+    comment = comment_route(fake, token, request)
+    if comment is not None:
+        return comment
     for prefix in ("/rest/socialActions/", "/v2/socialActions/"):
         if path.startswith(prefix) and method == "GET":
             return _social_actions(fake.rest, token, path[len(prefix) :])

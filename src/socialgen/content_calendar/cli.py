@@ -34,6 +34,12 @@ def calendar(
     markdown: Annotated[
         Path | None, typer.Option("--markdown", help="Also write Markdown.")
     ] = None,
+    queue: Annotated[
+        bool,
+        typer.Option(
+            "--queue", help="Fill your posting queue's next free slots (socialgen queue)."
+        ),
+    ] = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -58,6 +64,7 @@ def calendar(
         content_style_id=style,
         pdf=_read_pdf(pdf) if pdf is not None else None,
         start=_start_date(start, days),
+        queue=queue,
     )
     engine, workspace_id = open_workspace(workspace)
     request.content_style_id = resolve_in(engine, workspace_id, "style", style)
@@ -73,6 +80,12 @@ def calendar(
     # The days that were written are exported even when others failed.
     posts = [post.wire() for post in result.completed.posts] if result.completed else []
     _export(posts, ics=ics, csv=csv, markdown=markdown, days=days, quiet=json_output)
+    if queue and posts:  # each draft into its day's slot: `socialgen queue` lists them
+        from socialgen.publishing.queue.calendar_fill import fill_queue
+
+        placed = fill_queue(engine, workspace_id, posts)
+        if not json_output:
+            console(stderr=True).print(f"queued {len(placed)} post(s): socialgen queue")
     result.finish()
 
 

@@ -70,9 +70,14 @@ def prepare_calendar(caller: Caller, request: CalendarRequest) -> CalendarPlan:
         )
         reservation_id = reserve_posts(session, caller.workspace_id, length)
         start = request.start or tomorrow()
-        dates = calendar_dates(
-            session, caller.workspace_id, start, length, caller.settings.timezone
-        )
+        if request.queue:  # the queue's next free slots instead of the calendar's times
+            from socialgen.publishing.queue.service import calendar_slots
+
+            dates = calendar_slots(session, caller.workspace_id, length, request.start)
+        else:
+            dates = calendar_dates(
+                session, caller.workspace_id, start, length, caller.settings.timezone
+            )
     return CalendarPlan(
         caller=caller,
         length=length,

@@ -27,6 +27,7 @@ class CalendarRequest:
     content_style_id: str | None = None
     pdf: bytes | None = None
     start: date | None = None  # the CLI's --start; the API starts tomorrow
+    queue: bool = False  # the CLI's --queue: the days at the posting queue's free slots
 
 
 def article_urls(value: Any) -> list[str]:

@@ -36,6 +36,7 @@ class IntRange:
 MAX_INPUT_CHARS = 10_000  # a generation's userInput (topic, chat message)
 MAX_POST_CHARS = 3000
 MAX_HOOK_CHARS = 200  # LinkedIn shows about this much before "see more"
+MAX_HASHTAGS = 5  # a generated post (or caption) never carries more: drafting/hashtags.py
 POST_WINDOW_DAYS = 90
 
 DEFAULT_PAGE = 1

@@ -22,6 +22,11 @@ after a timeout, and raises `outcome_unknown` only when it cannot tell. A module
 declares what it offers with `IDEMPOTENT` (resending is harmless: Bluesky's record
 keys, Mastodon's Idempotency-Key, a Nostr event's id) and `FINDS_ITS_POSTS` (it
 looks before resending).
+
+Follow-ups (publishing/followups/): a module that can post under a published post
+says so with `CAN_REPLY = True`; its `publish` then honours `OutgoingPost.reply_to`
+(the first part answers that post, by the same path a thread's next part takes), with
+the same exactly-once means as a post. Without the flag a module is not asked.
 """
 
 from __future__ import annotations
@@ -67,6 +72,11 @@ class OutgoingPost:
     earlier_attempt_at: datetime | None = None
     # called once each part is live, before the next is sent: the outbox records it.
     part_posted: Callable[[int, str], None] | None = field(default=None, compare=False, repr=False)
+    # A follow-up (a first comment, a take-off reply): the id of the published post it
+    # goes under, its root part as `Published.part_ids[0]` gave it. The first part
+    # replies to it (LinkedIn: a comment on it). Only a module with `CAN_REPLY = True`
+    # is handed one; None: a post of its own.
+    reply_to: str | None = None
 
     def note_posted(self, index: int, remote_id: str) -> None:
         if self.part_posted is not None:

@@ -26,6 +26,7 @@ from sqlalchemy import Engine
 
 from socialgen.kit.clock import iso, parse_iso, utcnow
 from socialgen.kit.ids import new_id
+from socialgen.publishing.followups.repository_claim import due as followups_due
 from socialgen.publishing.outbox import repository_claim
 from socialgen.publishing.outbox.service import (
     FIRST_ATTEMPT,
@@ -145,10 +146,12 @@ def retry_too_late(
 
 
 def anything_due(engine: Engine, now: datetime | None = None) -> bool:
-    """The idle scheduler's one look: two index range scans on (state, due_at), read
+    """The idle scheduler's one look: one statement of index range scans on (state,
+    due_at), publications' and follow-ups' (a pass over what is due posts both), read
     only, so an idle worker never takes SQLite's write lock."""
+    moment = now or utcnow()
     with read_session(engine) as session:
-        return repository_claim.anything_due(session, now or utcnow())
+        return repository_claim.anything_due(session, moment, followups_due(moment))
 
 
 def claim_due(

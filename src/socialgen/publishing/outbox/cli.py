@@ -22,6 +22,7 @@ from socialgen.cli.support import (
     styled,
 )
 from socialgen.files.backends import files_of
+from socialgen.publishing.followups.render_cli import followup_lines, followup_previews
 from socialgen.publishing.networks_cli import command_networks
 
 if TYPE_CHECKING:
@@ -272,6 +273,7 @@ def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False)
     from concurrent.futures import ThreadPoolExecutor
 
     from socialgen.cli.support import open_store
+    from socialgen.publishing.evergreen.due_cli import evergreen_step
     from socialgen.publishing.outbox.claim import worker_name
     from socialgen.publishing.outbox.runner import THREADS, pass_summary, publish_pass
     from socialgen.publishing.settings import PublishTerms
@@ -293,9 +295,9 @@ def publish_due(workspace: DueWorkspaceOpt = None, json_output: JsonOpt = False)
                 current_runtime().settings, command_networks(), files_of(current_runtime())
             ),
         )
-    summary = pass_summary(engine, report)
+    summary = pass_summary(engine, report) | evergreen_step(engine, workspace_id, json_output)
     emit(json_output, summary, lambda out: _print_summary(out, summary))
-    if summary["failed"] or summary["unknown"] or summary["missed"]:
+    if any(summary[k] for k in ("failed", "unknown", "missed")) or summary["evergreen"]["missed"]:
         raise typer.Exit(1)
 
 
@@ -328,6 +330,7 @@ def _print_rows(rows: list[PublicationView]) -> Any:
                     f"  {where}",
                 )
             )
+            followup_lines(out, row.followups)  # its first comment and plug
 
     return render
 
@@ -356,6 +359,7 @@ def _print_previews(previews: list[dict[str, Any]]) -> Any:
                     out.print("    details: " + json.dumps(part["details"], ensure_ascii=False))
             for item in preview["media"]:
                 out.print(f"  {item['kind']} {item['mimeType']} ({item['bytes']} bytes)")
+            followup_previews(out, preview)
 
     return render
 

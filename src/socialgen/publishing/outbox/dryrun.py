@@ -13,6 +13,7 @@ from socialgen.kit.errors import NotFound
 from socialgen.posts.service import get_post
 from socialgen.publishing.accounts.service import get_account
 from socialgen.publishing.adapters import build_adapter
+from socialgen.publishing.followups.dryrun import add_followup_previews, post_followups
 from socialgen.publishing.networks.base import OutgoingPost, PublishError
 from socialgen.publishing.outbox.dryrun_unconnected import unconnected_networks, unconnected_preview
 from socialgen.publishing.outbox.media import post_media
@@ -48,6 +49,7 @@ def dry_run(
                     raise
                 accounts.append(ref)
         existing = {p.account_id: p.id for p in of_post(session, post.id)}
+        followups = post_followups(session, post.id)  # its first comment and plug
     media = post_media(engine, files, post)
     media_view = [
         {
@@ -95,6 +97,7 @@ def dry_run(
             preview["parts"] = []
             preview["error"] = error.message
         previews.append(preview)
+    add_followup_previews(engine, previews, followups, accounts, networks)
     return previews
 
 

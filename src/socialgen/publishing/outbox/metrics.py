@@ -20,6 +20,7 @@ from socialgen.posts.repository_counts import Reading, latest_readings, summed_c
 from socialgen.posts.service import get_post
 from socialgen.publishing.accounts.service import scrub
 from socialgen.publishing.adapters import build_adapter
+from socialgen.publishing.followups.service import queue_takeoff
 from socialgen.publishing.networks.base import Metrics, NetworkAdapter, Published, PublishError
 from socialgen.publishing.networks.pull import Pull, PullLimits
 from socialgen.publishing.outbox import repository_metrics
@@ -136,6 +137,8 @@ def _store(
                     comments=counts.comments,
                 )
             )
+            # Past the plug's likes: its reply is queued under this publication, once.
+            queue_takeoff(session, post_id, publication_id, counts.likes, now)
         session.flush()
         post = session.get(Post, post_id)
         if post is not None:

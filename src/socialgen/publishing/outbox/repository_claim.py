@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, func, or_, update
+from sqlalchemy import ColumnElement, and_, exists, func, or_, update
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
@@ -32,13 +32,12 @@ def _expired(now: datetime) -> ColumnElement[bool]:
     )
 
 
-def anything_due(session: Session, now: datetime) -> bool:
-    """Two index range scans on (state, due_at), one for due rows and one for
-    expired claims; reads only."""
-    for condition in (_due(now), _expired(now)):
-        if session.exec(select(Publication.id).where(condition).limit(1)).first():
-            return True
-    return False
+def anything_due(session: Session, now: datetime, *more: ColumnElement[bool]) -> bool:
+    """One statement, reads only: an EXISTS per index range scan on (state, due_at),
+    one for due rows and one for expired claims, and the `more` a caller adds (the
+    follow-ups' own, on their table's index), each stopping at its first row."""
+    checks = [exists().where(_due(now)), exists().where(_expired(now)), *more]
+    return bool(session.exec(select(or_(*checks))).one())
 
 
 def claimable(

@@ -17,6 +17,8 @@ from typing import Any
 from sqlalchemy import Engine
 
 from socialgen.kit.clock import utcnow
+from socialgen.publishing.followups.views import with_followups
+from socialgen.publishing.followups.worker import FollowupReport, followup_pass
 from socialgen.publishing.outbox.claim import (
     DEFAULT_BATCH,
     Claim,
@@ -45,6 +47,8 @@ class PassReport:
     outcomes: list[Outcome] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)  # publication ids
     expired_unknown: list[str] = field(default_factory=list)  # stale claims, no idempotency
+    # A pass over everything due then posts the due follow-ups (followups/worker.py).
+    followups: FollowupReport = field(default_factory=FollowupReport)
 
     def counts(self) -> dict[str, int]:
         counts = dict.fromkeys(SUMMARY_STATES, 0)
@@ -66,6 +70,8 @@ class PassReport:
         self.outcomes += other.outcomes
         self.missed += other.missed
         self.expired_unknown += other.expired_unknown
+        self.followups.outcomes += other.followups.outcomes
+        self.followups.settled += other.followups.settled
 
 
 def publish_pass(
@@ -132,6 +138,10 @@ def publish_pass(
                 if not future.cancelled():
                     report.outcomes.append(future.result())
             drained = False  # a retry may be due at once: look again
+    if only_ids is None:  # the scheduler's and publish-due's pass: then the follow-ups
+        report.followups = followup_pass(
+            engine, worker_id, executor, terms=terms, stop=stop, workspace_id=workspace_id
+        )
     return report
 
 
@@ -179,28 +189,36 @@ def publish_now(
             if time.monotonic() + pause > deadline:
                 break
             time.sleep(max(0.05, pause))
+        # A first comment due at once goes out with the post (followups/worker.py).
+        followup_pass(engine, worker, executor, terms=terms, publication_ids=ids)
     return current_views(engine, ids)
 
 
 def current_views(engine: Engine, ids: Sequence[str]) -> list[PublicationView]:
     with read_session(engine) as session:
         rows = with_accounts_by_ids(session, ids)
-    order = {publication_id: index for index, publication_id in enumerate(ids)}
-    ordered = sorted(rows, key=lambda row: order.get(row[0].id, 0))
-    return [publication_view(publication, account) for publication, account in ordered]
+        order = {publication_id: index for index, publication_id in enumerate(ids)}
+        ordered = sorted(rows, key=lambda row: order.get(row[0].id, 0))
+        views = [publication_view(publication, account) for publication, account in ordered]
+        return with_followups(session, views)  # each one's first comment and plug
 
 
 def post_views(engine: Engine, workspace_id: str, post_id: str) -> list[PublicationView]:
     with read_session(engine) as session:
-        return [
+        views = [
             publication_view(p, a) for p, a in post_publications(session, workspace_id, post_id)
         ]
+        return with_followups(session, views)
 
 
 def pass_summary(engine: Engine, report: PassReport) -> dict[str, Any]:
     """publish-due's --json: the counts, and every publication it handled."""
     views = current_views(engine, report.touched())
-    return {**report.counts(), "publications": [view.model_dump() for view in views]}
+    return {
+        **report.counts(),
+        "publications": [view.model_dump() for view in views],
+        "followups": report.followups.counts(),  # first comments and plugs posted
+    }
 
 
 def _next_wake(engine: Engine, ids: Sequence[str]) -> datetime | None:

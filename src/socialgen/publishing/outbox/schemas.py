@@ -8,6 +8,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
+from socialgen.publishing.followups.schemas import FollowupStateView
+
 MAX_ACCOUNTS = 20
 
 
@@ -74,6 +76,11 @@ class PublicationView(BaseModel):
     url: str | None
     message: str
     publishedAt: str | None
+    followups: list[FollowupStateView] = Field(
+        default_factory=list,
+        description="The post's first comment and plug under this publication, each with "
+        "its own state (publishing/followups/).",
+    )
 
 
 class PublicationsData(BaseModel):

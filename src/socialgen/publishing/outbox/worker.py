@@ -22,6 +22,7 @@ from socialgen.kit.clock import iso, utcnow
 from socialgen.kit.errors import SocialgenError
 from socialgen.posts.rules import valid_content
 from socialgen.publishing.accounts.service import credentials_for, scrub, secret_saver
+from socialgen.publishing.followups.service import queue_on_live
 from socialgen.publishing.networks.base import OutgoingPost, Published, PublishError
 from socialgen.publishing.outbox.claim import (
     WINDOW_MARGIN_SECONDS,
@@ -342,6 +343,8 @@ def _record(
                 settle_alone(
                     session, publication.post_id, str(values["remote_url"] or ""), row.account, now
                 )
+            # Live now: the post's first comment is queued under it, in this transaction.
+            queue_on_live(session, publication.post_id, claim.publication_id, now)
         return Outcome(claim.publication_id, state, str(values["message"]))
 
 

@@ -2,6 +2,13 @@
 
 from socialgen.store.tables.auth import AccessToken, ApiKey
 from socialgen.store.tables.carousels import Carousel, CarouselSlide
+from socialgen.store.tables.evergreen import EvergreenPlan, EvergreenRun, PlanState, RunState
+from socialgen.store.tables.followups import (
+    FollowupKind,
+    FollowupPublication,
+    FollowupState,
+    PostFollowup,
+)
 from socialgen.store.tables.posts import Conversation, Message, Post, PostStatus, PostVersion
 from socialgen.store.tables.publishing import (
     MetricSnapshot,
@@ -10,6 +17,7 @@ from socialgen.store.tables.publishing import (
     PublicationState,
     SocialAccount,
 )
+from socialgen.store.tables.queue import PostingQueue, QueueEntry, QueueSlot
 from socialgen.store.tables.quota_ledger import ProcessLease, QuotaReservation
 from socialgen.store.tables.styles import ContentStyle, StylePost
 from socialgen.store.tables.workspace import Membership, Role, User, Workspace, WorkspaceUsage
@@ -21,18 +29,29 @@ __all__ = [
     "CarouselSlide",
     "ContentStyle",
     "Conversation",
+    "EvergreenPlan",
+    "EvergreenRun",
+    "FollowupKind",
+    "FollowupPublication",
+    "FollowupState",
     "Membership",
     "Message",
     "MetricSnapshot",
     "Network",
+    "PlanState",
     "Post",
+    "PostFollowup",
     "PostStatus",
     "PostVersion",
+    "PostingQueue",
     "ProcessLease",
     "Publication",
     "PublicationState",
+    "QueueEntry",
+    "QueueSlot",
     "QuotaReservation",
     "Role",
+    "RunState",
     "SocialAccount",
     "StylePost",
     "User",

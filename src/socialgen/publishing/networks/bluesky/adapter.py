@@ -57,6 +57,7 @@ NETWORK = "bluesky"
 DEFAULT_SERVICE_URL = "https://bsky.social"
 # A record key stays taken for good: a retry at any later time meets the first record.
 IDEMPOTENCY_WINDOW_SECONDS: float | None = None
+CAN_REPLY = True  # a follow-up is a reply record under the post (OutgoingPost.reply_to)
 APPVIEW_ENV = "SOCIALGEN_BLUESKY_APPVIEW"
 POST_COLLECTION = "app.bsky.feed.post"
 IMAGES_PER_POST = 4
@@ -178,8 +179,8 @@ class BlueskyAdapter:
         images = [item for item in post.media if item.kind == "image"]
         did = self._did()
         handles: dict[str, str | None] = {}
-        root: dict[str, str] | None = None
-        parent: dict[str, str] | None = None
+        # A follow-up answers the published post (base.py): it is root and parent both.
+        root = parent = self._reply_target(post.reply_to) if post.reply_to else None
         uris: list[str] = []
         for index, part in enumerate(prepared.parts):
             rkey = str(part.details["rkey"])
@@ -224,6 +225,15 @@ class BlueskyAdapter:
         return read_history(self._session, since, pull)
 
     # --- inside -----------------------------------------------------------------------
+
+    def _reply_target(self, uri: str) -> dict[str, str]:
+        """The post a follow-up answers as a strong ref (its uri and cid, read back)."""
+        repo, _, path = uri.removeprefix("at://").partition("/")  # DID/collection/rkey
+        rkey = path.rpartition("/")[2]
+        ref = self._existing(repo, rkey) if repo and rkey else None
+        if ref is None:
+            raise PublishError(f"Bluesky no longer has the post to reply under ({uri})")
+        return ref
 
     def _did(self) -> str:
         # A no-op call signs in when the secret holds no session yet.

@@ -52,6 +52,9 @@ NETWORK = "discord"
 DEFAULT_SERVICE_URL = DISCORD_API
 IDEMPOTENT = False  # a webhook has no idempotency key: a resend is a second message
 FINDS_ITS_POSTS = False  # a webhook cannot read the channel's messages
+# A webhook's message cannot reply to another message (Execute Webhook takes no
+# message_reference): a follow-up is not posted here, and the dry run says so.
+CAN_REPLY = False
 WEB = "https://discord.com/channels"  # where a person sees a channel and its messages
 SECRET_FIELD = "webhook_url"
 NO_HISTORY = "a webhook can post to its channel but not read it"

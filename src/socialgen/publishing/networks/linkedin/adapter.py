@@ -43,6 +43,7 @@ from socialgen.publishing.networks.linkedin.client import (
     json_body,
     oauth_url,
 )
+from socialgen.publishing.networks.linkedin.comments import post_comment, prepared_comment
 from socialgen.publishing.networks.linkedin.history import read_history, refusal
 from socialgen.publishing.networks.linkedin.media import describe, post_content
 from socialgen.publishing.networks.linkedin.oauth import authorize_tokens
@@ -50,6 +51,7 @@ from socialgen.publishing.networks.linkedin.text import commentary
 from socialgen.publishing.networks.pull import Pull
 
 DEFAULT_SERVICE_URL = "https://api.linkedin.com"
+CAN_REPLY = True  # a follow-up is a comment on the post (comments.py)
 PERSON = "urn:li:person:"
 NO_READ_SCOPE = (
     "LinkedIn did not let this token read likes and comments: that needs the "
@@ -98,11 +100,19 @@ class LinkedInAdapter:
             self._credentials.service_url,
             allow_private=self._settings.allow_private_urls,
         )
+        if post.reply_to:  # a follow-up: a comment on the post (comments.py)
+            return prepared_comment(post, api_version(self._settings))
         details = {"apiVersion": api_version(self._settings), "media": describe(post.media)}
         part = PreparedPart(text=commentary(post.text), details=details)
         return PreparedPost(network=self.network, parts=(part,))
 
     def publish(self, post: OutgoingPost) -> Published:
+        if post.reply_to:  # a follow-up: a comment on the post (comments.py)
+            client = self._client()
+            try:
+                return post_comment(client, self._author(client), post)
+            finally:
+                client.close()
         text = commentary(post.text)  # a refusal before anything is uploaded
         client = self._client()
         try:

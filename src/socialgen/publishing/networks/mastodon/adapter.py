@@ -56,6 +56,7 @@ DEFAULT_SERVICE_URL = ""  # no default instance: the user names theirs
 # Mastodon remembers an Idempotency-Key for about an hour (Redis, 3600 s): a claim that
 # expired longer ago than that cannot be sent again safely (the outbox marks it unknown).
 IDEMPOTENCY_WINDOW_SECONDS: float | None = 3600.0
+CAN_REPLY = True  # a follow-up is a status in_reply_to the post (OutgoingPost.reply_to)
 REQUEST_TIMEOUT = 60.0  # Mastodon.py's own default is 300 s per request
 MEDIA_PROCESSING_TIMEOUT = 120.0  # the instance transcodes an upload asynchronously
 DEFAULT_MAX_MEDIA = 4
@@ -135,7 +136,7 @@ class MastodonAdapter:
             for index, part in enumerate(prepared.parts):
                 status = self._api().status_post(
                     part.text,
-                    in_reply_to_id=statuses[-1].id if statuses else None,
+                    in_reply_to_id=statuses[-1].id if statuses else post.reply_to,
                     media_ids=media_ids if index == 0 and media_ids else None,
                     idempotency_key=part_key(post, index),
                 )

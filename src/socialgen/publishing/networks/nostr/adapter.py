@@ -57,6 +57,7 @@ NETWORK = "nostr"
 DEFAULT_SERVICE_URL = "wss://relay.damus.io,wss://nos.lol,wss://relay.primal.net"
 IDEMPOTENT = True  # the same signed event sent again is the same note (its id)
 FINDS_ITS_POSTS = True  # a retry looks for the earlier attempt's note first
+CAN_REPLY = True  # a follow-up is a NIP-10 reply to the post (OutgoingPost.reply_to)
 LOOK_BACK_SLACK = 600  # seconds before earlier_attempt_at still looked at (clock skew)
 LOOK_LIMIT = 500  # notes of the author read when looking for an earlier attempt's
 RATE_LIMIT_WAIT = 60.0  # relays say "rate-limited:" without saying for how long
@@ -120,10 +121,12 @@ class NostrAdapter:
             base = int(since.timestamp()) if since is not None else int(time.time())
             hint = relays.relays[0].url
             for index in range(len(posted), len(texts)):
-                parent = posted[-1] if posted else None
+                parent = posted[-1] if posted else post.reply_to
                 event = _found(earlier, texts[index], parent)
                 if event is None:
-                    tags = _tags(signer, texts[index], posted, hint)
+                    # A follow-up's notes hang under the post it answers (its root).
+                    above = [post.reply_to] if post.reply_to else []
+                    tags = _tags(signer, texts[index], [*above, *posted], hint)
                     event = signed_event(signer, 1, texts[index], tags, base + index)
                     _settle(relays.send_event(event), index, len(texts))
                 else:  # live already: sent again so the relays that missed it have it

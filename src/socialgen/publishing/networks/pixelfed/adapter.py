@@ -53,6 +53,7 @@ from socialgen.publishing.networks.mastodon.adapter import (
     MastodonAdapter,
 )
 from socialgen.publishing.networks.mastodon.oauth import normalise_instance
+from socialgen.publishing.networks.pixelfed import comment
 from socialgen.publishing.networks.pixelfed.errors import (
     Answers,
     KeyTaken,
@@ -74,6 +75,7 @@ NETWORK = "pixelfed"
 DEFAULT_SERVICE_URL = ""  # no default instance: the user names theirs
 IDEMPOTENT = True  # a repeated key is refused for an hour: never a second post
 FINDS_ITS_POSTS = True  # a publication that may be live is looked for first
+CAN_REPLY = True  # a follow-up is a comment under the photo (comment.py)
 # Pixelfed keeps a key for 3600 s (ApiV1Controller::statusCreate, Cache::put).
 KEY_SECONDS = 3600.0
 IDEMPOTENCY_WINDOW_SECONDS: float | None = KEY_SECONDS
@@ -126,6 +128,8 @@ class PixelfedAdapter(MastodonAdapter):
     def prepare(self, post: OutgoingPost) -> PreparedPost:
         """The one photo post, or a PublishError saying why Pixelfed would refuse it
         (no image is refused before the instance is asked anything)."""
+        if post.reply_to:  # a follow-up: a comment under the post (comment.py)
+            return comment.prepared(self, post)
         has_image = any(item.kind == "image" for item in post.media)
         rules = self.limits().rules() if has_image else Rules()
         part = photo_post(post.text, post.media, rules)
@@ -133,6 +137,8 @@ class PixelfedAdapter(MastodonAdapter):
         return PreparedPost(network=NETWORK, parts=(PreparedPart(part.text, details),))
 
     def publish(self, post: OutgoingPost) -> Published:
+        if post.reply_to:  # a follow-up: a comment under the post (comment.py)
+            return comment.posted(self, post)
         if post.posted_parts:  # an earlier attempt got it live and said so
             return self._already_live(post.posted_parts[0])
         caption = self.prepare(post).parts[0].text  # refusals before anything is sent

@@ -58,6 +58,7 @@ NETWORK = "telegram"
 DEFAULT_SERVICE_URL = "https://api.telegram.org"
 IDEMPOTENT = False  # no idempotency key: a message sent twice is two messages
 FINDS_ITS_POSTS = False  # a bot cannot read a channel's past messages
+CAN_REPLY = True  # a follow-up is a message replying to the post (OutgoingPost.reply_to)
 TOKEN_FIELD = "bot_token"
 NO_HISTORY = "the Bot API cannot read a channel's past messages"
 NO_METRICS = (
@@ -110,7 +111,9 @@ class TelegramAdapter:
         chat = self._chat
         ids = list(post.posted_parts)
         linked = chat
-        reply_to = read_part(ids[-1]).first if ids else None
+        # A thread's next part answers the last one live; a follow-up, the post (base.py).
+        parent = ids[-1] if ids else post.reply_to
+        reply_to = read_part(parent).first if parent else None
         with self._client() as client:
             # Parts an earlier attempt got live are never sent again (base.py).
             for index in range(len(ids), len(units)):

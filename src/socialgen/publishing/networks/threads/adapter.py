@@ -57,6 +57,7 @@ from socialgen.publishing.networks.threads.text import part_details, thread_part
 DEFAULT_SERVICE_URL = "https://graph.threads.net/v1.0"
 IDEMPOTENT = False  # publishing the same text twice makes two posts
 FINDS_ITS_POSTS = True  # it reads the account's posts before sending again
+CAN_REPLY = True  # a follow-up is a reply to the post (OutgoingPost.reply_to)
 LIMIT_WAIT_SECONDS = QUOTA_WAIT_SECONDS  # at the daily quota: look again in an hour
 PROFILE = "https://www.threads.com/@"
 CHECK = "check your Threads profile"
@@ -133,20 +134,21 @@ class ThreadsAdapter:
             while since is not None and len(live) < len(parts):
                 # An earlier attempt may have made the next part live unanswered, and
                 # one whose claim was lost, more parts it could not record.
-                reply_to = live[-1] if live else None
+                reply_to = live[-1] if live else post.reply_to
                 found = find_part(client, user_id, parts[len(live)], since, reply_to)
                 if not found:
                     break
                 post.note_posted(len(live), found)
                 live.append(found)
             if len(live) < len(parts):
-                room(client, user_id, not live, len(parts) - max(len(live), 1))
+                root = not live and post.reply_to is None  # a follow-up is replies only
+                room(client, user_id, root, len(parts) - len(live) - int(root))
             for index in range(len(live), len(parts)):
                 media_id = self._send(
                     client,
                     user_id,
                     parts[index],
-                    live[-1] if live else None,
+                    live[-1] if live else post.reply_to,
                     images if index == 0 else None,
                 )
                 post.note_posted(index, media_id)

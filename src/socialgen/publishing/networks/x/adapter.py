@@ -57,6 +57,7 @@ NETWORK = "x"
 DEFAULT_SERVICE_URL = "https://api.x.com"
 IDEMPOTENT = False  # sending a post twice makes two posts
 FINDS_ITS_POSTS = True  # lookup.py: the timeline is read before any resend
+CAN_REPLY = True  # a follow-up is a reply to the post (OutgoingPost.reply_to)
 LOOK_AGAIN_AFTER = 2.0  # seconds: a second look, the timeline lags a new post
 
 
@@ -160,7 +161,7 @@ class XAdapter:
         assert post.earlier_attempt_at is not None
         posts = recent_posts(client, user_id, post.earlier_attempt_at)
         while len(ids) < len(texts):
-            reply_to = ids[-1] if ids else None
+            reply_to = ids[-1] if ids else post.reply_to
             found = find_part(posts, texts[len(ids)], reply_to, set(ids))
             if found is None:
                 return
@@ -180,7 +181,7 @@ class XAdapter:
         media_ids = [
             upload(client, item, n) for item, n in zip(part.images, part.numbers, strict=True)
         ]
-        reply_to = ids[-1] if ids else None
+        reply_to = ids[-1] if ids else post.reply_to  # a follow-up answers the post
         body: dict[str, Any] = {"text": part.text} if part.text else {}
         if reply_to is not None:
             body["reply"] = {"in_reply_to_tweet_id": reply_to}

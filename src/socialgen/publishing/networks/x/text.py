@@ -101,6 +101,11 @@ def is_valid(text: str) -> bool:
 
 
 def _plain_weight(text: str) -> int:
+    if text.isascii():
+        # Every ASCII character weighs 1 and none is part of an emoji: the same sum as
+        # the loop below, without splitting a long post into clusters at each try of
+        # the thread split (most posts are ASCII, and previews weigh them often).
+        return len(text) * _SCALE
     total = 0
     for cluster in regex.findall(r"\X", text):
         if _is_emoji(cluster):
