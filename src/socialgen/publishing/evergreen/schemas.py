@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from socialgen.kit.whole_numbers import WholeInt
 from socialgen.publishing.evergreen.cadence import MAX_EVERY_DAYS, MAX_RUNS, MIN_EVERY_DAYS
 from socialgen.publishing.outbox.schemas import MAX_ACCOUNTS
 
@@ -15,13 +16,13 @@ from socialgen.publishing.outbox.schemas import MAX_ACCOUNTS
 class EvergreenBody(BaseModel):
     model_config = ConfigDict(strict=True, populate_by_name=True)
 
-    every_days: StrictInt = Field(
+    every_days: WholeInt = Field(
         alias="everyDays",
         ge=MIN_EVERY_DAYS,
         le=MAX_EVERY_DAYS,
         description="Days between two runs.",
     )
-    times: StrictInt | None = Field(
+    times: WholeInt | None = Field(
         default=None, ge=1, le=MAX_RUNS, description="At most this many runs go out."
     )
     until: StrictStr | None = Field(

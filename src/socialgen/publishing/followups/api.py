@@ -3,7 +3,7 @@
 GET    /api/v1/ai-conversation/post/{workspaceId}/{postId}/followups
 PUT    /api/v1/ai-conversation/post/{workspaceId}/{postId}/followups/first-comment
 PUT    /api/v1/ai-conversation/post/{workspaceId}/{postId}/followups/plug
-DELETE /api/v1/ai-conversation/post/{workspaceId}/{postId}/followups/{kind}
+DELETE /api/v1/ai-conversation/post/{workspaceId}/{postId}/followups/first-comment|plug
 
 Each answers the post's follow-ups with their state under every publication (a
 DELETE, whether there was one). Members set them, as they publish.
@@ -11,14 +11,13 @@ DELETE, whether there was one). Members set them, as they publish.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path
 
 from socialgen.http.guard import WorkspaceAccess, WorkspaceGuard
 from socialgen.http.request_body import body_cap
 from socialgen.http.support import EngineDep, error_responses, fails_with
-from socialgen.kit.errors import NotFound
 from socialgen.publishing.followups.schemas import (
     FIRST_COMMENT,
     PLUG,
@@ -116,26 +115,36 @@ def put_plug(
     return FollowupsResponse(success=True, data=data)
 
 
+def _remove(engine: Any, workspace_id: str, post_id: str, kind: str) -> RemovedResponse:
+    from socialgen.publishing.followups.service import remove_followup
+    from socialgen.store.engine import transaction
+
+    with transaction(engine) as session:
+        removed = remove_followup(session, workspace_id, post_id, KINDS[kind])
+    return RemovedResponse(
+        success=True, data=RemovedData(postId=post_id, kind=kind, removed=removed)
+    )
+
+
+# Two paths, not one `{kind}`: each is the PUT's own path, so every method a path has
+# is declared (an undeclared one is a 405).
 @router.delete(
-    "/post/{workspaceId}/{postId}/followups/{kind}",
+    f"/post/{{workspaceId}}/{{postId}}/followups/{FIRST_COMMENT}",
     response_model=RemovedResponse,
     responses=error_responses(401, 403, 404, 409, 500),
 )
 @fails_with("Failed to remove the follow-up")
-def delete_followup(
-    caller: Member,
-    engine: EngineDep,
-    post_id: PostIdPath,
-    kind: Annotated[str, Path(description="first-comment or plug")],
-) -> RemovedResponse:
-    """Drop the post's first comment or plug (what is live on the networks stays)."""
-    from socialgen.publishing.followups.service import remove_followup
-    from socialgen.store.engine import transaction
+def delete_first_comment(caller: Member, engine: EngineDep, post_id: PostIdPath) -> RemovedResponse:
+    """Drop the post's first comment (what is live on the networks stays)."""
+    return _remove(engine, caller.workspace_id, post_id, FIRST_COMMENT)
 
-    if kind not in KINDS:
-        raise NotFound(f"No follow-up kind {kind[:40]!r}: first-comment or plug")
-    with transaction(engine) as session:
-        removed = remove_followup(session, caller.workspace_id, post_id, KINDS[kind])
-    return RemovedResponse(
-        success=True, data=RemovedData(postId=post_id, kind=kind, removed=removed)
-    )
+
+@router.delete(
+    f"/post/{{workspaceId}}/{{postId}}/followups/{PLUG}",
+    response_model=RemovedResponse,
+    responses=error_responses(401, 403, 404, 409, 500),
+)
+@fails_with("Failed to remove the follow-up")
+def delete_plug(caller: Member, engine: EngineDep, post_id: PostIdPath) -> RemovedResponse:
+    """Drop the post's plug (what is live on the networks stays)."""
+    return _remove(engine, caller.workspace_id, post_id, PLUG)

@@ -4,9 +4,10 @@ the views."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from socialgen.kit.limits import IntRange
+from socialgen.kit.whole_numbers import WholeInt
 
 MAX_FOLLOWUP_CHARS = 3000  # as a post: each network then applies its own limit
 MAX_DELAY_SECONDS = 7 * 24 * 3600  # a "first" comment a week late is not one any more
@@ -28,7 +29,7 @@ class FirstCommentBody(BaseModel):
         description="The comment: text, a link. Posted under the post once it is live, on "
         "every network that can (LinkedIn: a comment; elsewhere a reply).",
     )
-    delay_seconds: StrictInt = Field(
+    delay_seconds: WholeInt = Field(
         default=0,
         alias="delaySeconds",
         ge=DELAY.low,
@@ -51,7 +52,7 @@ class PlugBody(BaseModel):
         description="The reply (a plug: the newsletter, the product), posted under the post "
         "once, where it passes afterLikes.",
     )
-    after_likes: StrictInt = Field(
+    after_likes: WholeInt = Field(
         alias="afterLikes",
         ge=LIKES.low,
         le=LIKES.high,

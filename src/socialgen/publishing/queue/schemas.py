@@ -12,12 +12,12 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
-    StrictInt,
     StrictStr,
     field_validator,
 )
 from pydantic_core import PydanticCustomError
 
+from socialgen.kit.whole_numbers import WholeInt
 from socialgen.publishing.outbox.schemas import MAX_ACCOUNTS, PublicationView
 
 MAX_PER_DAY = 24
@@ -40,7 +40,7 @@ class SlotsBody(BaseModel):
         description="An account's own queue (id, handle or network:handle); default: the "
         "workspace's queue.",
     )
-    per_day: Annotated[StrictInt, Field(ge=1, le=MAX_PER_DAY)] | None = Field(
+    per_day: Annotated[WholeInt, Field(ge=1, le=MAX_PER_DAY)] | None = Field(
         default=None,
         alias="perDay",
         description="At most this many posts a day: no day may have more slots. Default: "
@@ -107,12 +107,12 @@ class MoveBody(BaseModel):
 class SuggestBody(BaseModel):
     model_config = ConfigDict(strict=True, populate_by_name=True)
 
-    per_day: Annotated[StrictInt, Field(ge=1, le=MAX_PER_DAY)] | None = Field(
+    per_day: Annotated[WholeInt, Field(ge=1, le=MAX_PER_DAY)] | None = Field(
         default=None,
         alias="perDay",
         description="At most this many slots a day (default: the queue's setting, else 1).",
     )
-    count: Annotated[StrictInt, Field(ge=1, le=7 * MAX_PER_DAY)] | None = Field(
+    count: Annotated[WholeInt, Field(ge=1, le=7 * MAX_PER_DAY)] | None = Field(
         default=None,
         description="Slots a week (default: as many as the queue has, else 5).",
     )
